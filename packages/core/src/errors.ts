@@ -1,0 +1,163 @@
+/**
+ * The one error type of the platform. `code` is a closed union: adding a case
+ * means adding it to `errorKind` below, and the compiler checks the switch.
+ */
+export type ErrorCode =
+  // 400 invalid_request_error
+  | 'parameter_missing'
+  | 'parameter_invalid'
+  | 'parameter_unknown'
+  | 'amount_invalid'
+  | 'currency_invalid'
+  | 'currency_mismatch'
+  | 'phone_invalid'
+  | 'email_invalid'
+  | 'email_taken'
+  | 'body_invalid_json'
+  | 'body_too_large'
+  | 'content_type_invalid'
+  | 'idempotency_key_too_long'
+  | 'limit_invalid'
+  | 'cursor_invalid'
+  | 'state_transition_invalid'
+  | 'balance_insufficient'
+  | 'checkout_not_open'
+  | 'product_unknown'
+  | 'quantity_invalid'
+  | 'tender_insufficient'
+  | 'payment_not_paid'
+  | 'event_type_unknown'
+  | 'url_invalid'
+  | 'url_not_allowed'
+  | 'api_key_last'
+  // 401 authentication_error
+  | 'api_key_missing'
+  | 'api_key_invalid'
+  | 'credentials_invalid'
+  | 'signature_invalid'
+  // 403 permission_error
+  | 'publishable_key_forbidden'
+  | 'test_mode_only'
+  // 404 not_found
+  | 'resource_missing'
+  | 'route_not_found'
+  // 409 / 422 idempotency_error
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  // 429 rate_limit_error
+  | 'rate_limited'
+  // 500 / 503 api_error
+  | 'internal_error'
+  | 'service_unavailable'
+  | 'provider_unavailable';
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export interface ErrorKind {
+  readonly type: ErrorType;
+  readonly status: number;
+}
+
+/** Maps each code to its error type and HTTP status; exhaustive by construction. */
+export function errorKind(code: ErrorCode): ErrorKind {
+  switch (code) {
+    case 'parameter_missing':
+    case 'parameter_invalid':
+    case 'parameter_unknown':
+    case 'amount_invalid':
+    case 'currency_invalid':
+    case 'currency_mismatch':
+    case 'phone_invalid':
+    case 'email_invalid':
+    case 'email_taken':
+    case 'body_invalid_json':
+    case 'body_too_large':
+    case 'content_type_invalid':
+    case 'idempotency_key_too_long':
+    case 'limit_invalid':
+    case 'cursor_invalid':
+    case 'state_transition_invalid':
+    case 'balance_insufficient':
+    case 'checkout_not_open':
+    case 'product_unknown':
+    case 'quantity_invalid':
+    case 'tender_insufficient':
+    case 'payment_not_paid':
+    case 'event_type_unknown':
+    case 'url_invalid':
+    case 'url_not_allowed':
+    case 'api_key_last':
+      return { type: 'invalid_request_error', status: 400 };
+    case 'api_key_missing':
+    case 'api_key_invalid':
+    case 'credentials_invalid':
+    case 'signature_invalid':
+      return { type: 'authentication_error', status: 401 };
+    case 'publishable_key_forbidden':
+    case 'test_mode_only':
+      return { type: 'permission_error', status: 403 };
+    case 'resource_missing':
+    case 'route_not_found':
+      return { type: 'not_found', status: 404 };
+    case 'idempotency_key_in_use':
+      return { type: 'idempotency_error', status: 409 };
+    case 'idempotency_key_reused':
+      return { type: 'idempotency_error', status: 422 };
+    case 'rate_limited':
+      return { type: 'rate_limit_error', status: 429 };
+    case 'internal_error':
+      return { type: 'api_error', status: 500 };
+    case 'service_unavailable':
+    case 'provider_unavailable':
+      return { type: 'api_error', status: 503 };
+  }
+}
+
+/** Field errors: dotted field path -> message. */
+export type ErrorDetails = Record<string, string>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+  /** Seconds a client should wait, for 429 and 503. */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetails; retryAfter?: number } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get kind(): ErrorKind {
+    return errorKind(this.code);
+  }
+
+  /** The wire shape every failure takes. */
+  toBody(): ErrorBody {
+    const body: ErrorBody = { error: this.kind.type, message: this.message, code: this.code };
+    if (this.details) body.details = this.details;
+    return body;
+  }
+}
+
+export interface ErrorBody {
+  error: ErrorType;
+  message: string;
+  code: ErrorCode;
+  details?: ErrorDetails;
+}
+
+export const notFound = (what: string, id: string): AppError =>
+  new AppError('resource_missing', `No such ${what}: '${id}'`, { details: { id: `unknown ${what}` } });
+
+export const invalidField = (code: ErrorCode, field: string, message: string): AppError =>
+  new AppError(code, message, { details: { [field]: message } });

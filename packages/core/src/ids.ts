@@ -1,0 +1,46 @@
+import { monotonicFactory } from 'ulid';
+
+/** Every id carries its prefix; the brand keeps a PaymentId from passing as an OrderId. */
+export const ID_PREFIXES = {
+  merchant: 'mer',
+  apiKey: 'key',
+  session: 'ses',
+  payment: 'pay',
+  refund: 're',
+  checkout: 'cs',
+  customer: 'cus',
+  ledgerTransaction: 'txn',
+  event: 'evt',
+  requestLog: 'log',
+  request: 'req',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
+  product: 'prod',
+  variant: 'var',
+  category: 'cat',
+  store: 'store',
+  order: 'ord',
+  printer: 'prn',
+  printJob: 'pj',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type Id<K extends IdKind> = `${(typeof ID_PREFIXES)[K]}_${string}` & { readonly __id: K };
+
+export type MerchantId = Id<'merchant'>;
+export type ApiKeyId = Id<'apiKey'>;
+export type PaymentId = Id<'payment'>;
+export type CheckoutId = Id<'checkout'>;
+export type CustomerId = Id<'customer'>;
+export type EventId = Id<'event'>;
+
+const nextUlid = monotonicFactory();
+
+/** A new time-ordered id: lexical order is creation order within one process. */
+export function newId<K extends IdKind>(kind: K): Id<K> {
+  return `${ID_PREFIXES[kind]}_${nextUlid().toLowerCase()}` as Id<K>;
+}
+
+export function hasPrefix<K extends IdKind>(kind: K, value: string): value is Id<K> {
+  return value.startsWith(`${ID_PREFIXES[kind]}_`);
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * Amounts are integers in the smallest unit in local use: whole shillings for
+ * TZS/UGX/RWF, cents for USD/KES/EUR. Never floats.
+ */
+export const CURRENCIES = {
+  TZS: { minorUnits: 0 },
+  UGX: { minorUnits: 0 },
+  RWF: { minorUnits: 0 },
+  KES: { minorUnits: 2 },
+  USD: { minorUnits: 2 },
+  EUR: { minorUnits: 2 },
+} as const;
+
+export type Currency = keyof typeof CURRENCIES;
+export const CURRENCY_CODES = Object.keys(CURRENCIES) as [Currency, ...Currency[]];
+export const MAX_AMOUNT = 999_999_999_999;
+
+export const currencySchema = z
+  .string()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.enum(CURRENCY_CODES, { error: `must be one of ${CURRENCY_CODES.join(', ')}` }));
+
+export const amountSchema = z
+  .number({ error: 'must be an integer' })
+  .int({ error: 'must be an integer in the currency’s smallest unit' })
+  .min(1, { error: 'must be at least 1' })
+  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` });
+
+export function isCurrency(value: string): value is Currency {
+  return value in CURRENCIES;
+}
+
+/** Integer percentage of an amount in basis points, rounded half up. */
+export function basisPointsOf(amount: number, basisPoints: number): number {
+  return Math.floor((amount * basisPoints + 5_000) / 10_000);
+}
