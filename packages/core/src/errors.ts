@@ -25,11 +25,14 @@ export type ErrorCode =
   | 'product_unknown'
   | 'quantity_invalid'
   | 'tender_insufficient'
+  | 'tender_exceeds_due'
+  | 'discount_invalid'
   | 'payment_not_paid'
   | 'event_type_unknown'
   | 'url_invalid'
   | 'url_not_allowed'
   | 'api_key_last'
+  | 'livemode_mismatch'
   // 401 authentication_error
   | 'api_key_missing'
   | 'api_key_invalid'
@@ -89,12 +92,16 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'product_unknown':
     case 'quantity_invalid':
     case 'tender_insufficient':
+    case 'tender_exceeds_due':
+    case 'discount_invalid':
     case 'payment_not_paid':
     case 'event_type_unknown':
     case 'url_invalid':
     case 'url_not_allowed':
     case 'api_key_last':
       return { type: 'invalid_request_error', status: 400 };
+    case 'livemode_mismatch':
+      return { type: 'permission_error', status: 403 };
     case 'api_key_missing':
     case 'api_key_invalid':
     case 'credentials_invalid':

@@ -1,0 +1,83 @@
+/**
+ * The life of a retail order. Every status change goes through
+ * `transitionRetailOrder`, which refuses any move not in the table.
+ */
+import { AppError, invalidField } from '../errors.ts';
+import { eastAfricaDate } from './time.ts';
+
+export type RetailOrderStatus = 'open' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
+
+export const RETAIL_ORDER_STATUSES = [
+  'open',
+  'paid',
+  'partially_refunded',
+  'refunded',
+  'voided',
+] as const satisfies readonly RetailOrderStatus[];
+
+/**
+ * Allowed moves. A paid order may be voided (the sale cancelled as if it never
+ * happened) only on the business day it was paid; after that it is refunded.
+ * Further partial refunds keep an order partially refunded.
+ */
+export const RETAIL_ORDER_TRANSITIONS: {
+  readonly [From in RetailOrderStatus]: readonly RetailOrderStatus[];
+} = {
+  open: ['paid', 'voided'],
+  paid: ['partially_refunded', 'refunded', 'voided'],
+  partially_refunded: ['partially_refunded', 'refunded'],
+  refunded: [],
+  voided: [],
+};
+
+/** When the order was paid and when the move happens; needed to void a paid order. */
+export interface RetailOrderClock {
+  paidAt: Date;
+  now: Date;
+}
+
+export function canTransitionRetailOrder(from: RetailOrderStatus, to: RetailOrderStatus): boolean {
+  return RETAIL_ORDER_TRANSITIONS[from].includes(to);
+}
+
+/** Returns the new status, or throws 'state_transition_invalid'. */
+export function transitionRetailOrder(
+  from: RetailOrderStatus,
+  to: RetailOrderStatus,
+  clock?: RetailOrderClock,
+): RetailOrderStatus {
+  if (!canTransitionRetailOrder(from, to)) {
+    throw new AppError('state_transition_invalid', `A retail order cannot move from '${from}' to '${to}'`, {
+      details: { status: `is '${from}'` },
+    });
+  }
+  if (from === 'paid' && to === 'voided') {
+    const sameDay =
+      clock !== undefined && eastAfricaDate(clock.paidAt, 'paidAt') === eastAfricaDate(clock.now, 'now');
+    if (!sameDay) {
+      throw new AppError(
+        'state_transition_invalid',
+        'A paid order can be voided only on the day it was paid; refund it instead',
+        {
+          details: { status: "is 'paid' on an earlier day" },
+        },
+      );
+    }
+  }
+  return to;
+}
+
+/** The status after refunds totalling `refundedTotal` of an order of `orderTotal`. */
+export function statusAfterRefund(
+  orderTotal: number,
+  refundedTotal: number,
+): 'partially_refunded' | 'refunded' {
+  if (!Number.isSafeInteger(refundedTotal) || refundedTotal <= 0 || refundedTotal > orderTotal) {
+    throw invalidField(
+      'amount_invalid',
+      'amount',
+      `refunds must total between 1 and the order total (${orderTotal})`,
+    );
+  }
+  return refundedTotal === orderTotal ? 'refunded' : 'partially_refunded';
+}
