@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatAmount, formatIssuedAt, formatRate, leftRight, wrap } from './layout.ts';
+
+describe('layout', () => {
+  it('formats amounts with thousands separators and the currency’s decimals', () => {
+    expect(formatAmount(1_234_567, 0)).toBe('1,234,567');
+    expect(formatAmount(5, 2)).toBe('0.05');
+    expect(formatAmount(123_456, 2)).toBe('1,234.56');
+    expect(formatAmount(-1_000, 0)).toBe('-1,000');
+  });
+
+  it('formats basis points as a percentage without trailing zeros', () => {
+    expect(formatRate(1800)).toBe('18%');
+    expect(formatRate(1250)).toBe('12.5%');
+    expect(formatRate(5)).toBe('0.05%');
+  });
+
+  it('keeps the shop’s local time from the ISO string', () => {
+    expect(formatIssuedAt('2026-11-25T23:59:00+03:00')).toBe('25/11/2026 23:59');
+  });
+
+  it('wraps at spaces and splits words longer than a line', () => {
+    expect(wrap('one two three', 7)).toEqual(['one two', 'three']);
+    expect(wrap('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+
+  it('puts the amount on the last line when the label does not fit beside it', () => {
+    expect(leftRight('Label', '1,000', 12)).toEqual(['Label  1,000']);
+    expect(leftRight('A very long label', '1,000', 12)).toEqual(['A very', 'long', 'label  1,000']);
+  });
+});

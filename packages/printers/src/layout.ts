@@ -1,0 +1,78 @@
+/**
+ * Pure text layout for fixed-width receipt paper. Text given here is already
+ * printable (see toPrintable), so one character is one column.
+ */
+
+/** Splits text into lines of at most `width` columns, breaking at spaces where it can. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let rest = paragraph.trimEnd();
+    if (rest.length === 0) {
+      lines.push('');
+      continue;
+    }
+    while (rest.length > width) {
+      const space = rest.lastIndexOf(' ', width);
+      const cut = space > 0 ? space : width;
+      lines.push(rest.slice(0, cut).trimEnd());
+      rest = rest.slice(cut).trimStart();
+    }
+    if (rest.length > 0) lines.push(rest);
+  }
+  return lines;
+}
+
+/**
+ * A left text and a right-aligned value on one line. When they do not fit,
+ * the left text wraps and the value goes on its last line, so amounts always
+ * stay right-aligned in their column.
+ */
+export function leftRight(left: string, right: string, width: number): string[] {
+  const room = width - right.length - 1;
+  if (room < 1) return [...wrap(left, width), right.padStart(width)];
+  const lines = wrap(left, room);
+  const last = lines.pop() ?? '';
+  return [...lines, last.padEnd(room) + ' ' + right];
+}
+
+export function rule(width: number, char = '-'): string {
+  return char.repeat(width);
+}
+
+/** Groups thousands with commas: 1234567 -> "1,234,567". */
+function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * Formats an integer amount in the currency's smallest unit: TZS 12500 ->
+ * "12,500", USD 1999 -> "19.99". Integer arithmetic only.
+ */
+export function formatAmount(amount: number, minorUnits: number): string {
+  const sign = amount < 0 ? '-' : '';
+  const digits = String(Math.abs(Math.trunc(amount)));
+  if (minorUnits === 0) return sign + groupThousands(digits);
+  const padded = digits.padStart(minorUnits + 1, '0');
+  const whole = padded.slice(0, -minorUnits);
+  return `${sign}${groupThousands(whole)}.${padded.slice(-minorUnits)}`;
+}
+
+/** 1800 basis points -> "18%", 1250 -> "12.5%". */
+export function formatRate(basisPoints: number): string {
+  const whole = Math.trunc(basisPoints / 100);
+  const fraction = String(basisPoints % 100).padStart(2, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}%` : `${whole}%`;
+}
+
+/**
+ * "2026-11-25T14:03:00+03:00" -> "25/11/2026 14:03". Read from the string
+ * itself, so the receipt shows the shop's local time whatever the machine's
+ * time zone.
+ */
+export function formatIssuedAt(iso: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
+  if (!match) return iso;
+  const [, year, month, day, hour, minute] = match;
+  return `${day}/${month}/${year} ${hour}:${minute}`;
+}
