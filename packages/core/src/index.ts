@@ -3,4 +3,8 @@ export * from './ids.ts';
 export * from './money.ts';
 export * from './phone.ts';
 export * from './receipt.ts';
+export * from './state-machine.ts';
+export * from './ledger.ts';
+export * from './payments/status.ts';
+export * from './payments/fees.ts';
 export * from './retail/index.ts';

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mkdir } from 'node:fs/promises';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { runner } from 'node-pg-migrate';
+
+// int8 (counts, sums cast to bigint, amounts) as JS numbers: amounts are bounded
+// far below 2^53, so no precision is lost; both modes share this parser.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly pool: pg.Pool;
+  /** Runs `work` in one transaction on one client; commits or rolls back. */
+  transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it an embedded PGlite is used. */
+  url?: string | undefined;
+  /** Directory for the embedded database; `memory://` keeps it in memory. */
+  dataDir: string;
+  poolMax: number;
+  onPoolError?: (error: Error) => void;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: { pglite: PGlite; socket: PGLiteSocketServer } | undefined;
+  let connectionString = options.url;
+  let poolMax = options.poolMax;
+  if (!connectionString) {
+    if (options.dataDir !== 'memory://') await mkdir(options.dataDir, { recursive: true });
+    const pglite = await PGlite.create(options.dataDir === 'memory://' ? undefined : options.dataDir);
+    // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
+    const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
+    await socket.start();
+    connectionString = `postgres://postgres@${socket.getServerConn()}/postgres?sslmode=disable`;
+    embedded = { pglite, socket };
+    // One session underneath: a small pool, and never two clients inside one request.
+    poolMax = Math.min(poolMax, 3);
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolMax,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    // A saturated or stuck database must fail fast into a 503, never hang a request.
+    statement_timeout: 10_000,
+    query_timeout: 12_000,
+  });
+  pool.on('error', (error) => options.onPoolError?.(error));
+
+  const database: Database = {
+    kind: embedded ? 'pglite' : 'postgres',
+    pool,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+      if (embedded) {
+        await embedded.socket.stop();
+        await embedded.pglite.close();
+      }
+    },
+  };
+  return database;
+}
+
+/** Applies pending forward-only migrations (node-pg-migrate, SQL files). */
+export async function migrate(database: Database): Promise<void> {
+  const client = await database.pool.connect();
+  try {
+    await runner({
+      dbClient: client,
+      dir: migrationsDir,
+      direction: 'up',
+      migrationsTable: 'pgmigrations',
+      checkOrder: true,
+      log: () => undefined,
+      // Advisory locks are per session; the embedded database has one session for all clients.
+      noLock: database.kind === 'pglite',
+    });
+  } finally {
+    client.release();
+  }
+}

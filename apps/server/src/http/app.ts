@@ -1,0 +1,59 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { AppError } from '@tz/core';
+import type { AnyRoute } from './route.ts';
+import { requestEnvelope, routeHandler, type PipelineDeps, type RequestState } from './pipeline.ts';
+import { enforceRateLimit } from './rate-limit.ts';
+import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
+import { pageRoutes } from './pages.ts';
+
+export interface AppOptions extends PipelineDeps {
+  routes: AnyRoute[];
+  openApiExtras?: OpenApiExtras;
+  /** Extra routers mounted outside /v1 (provider callbacks, the till's files). */
+  extraRouters?: Router<RequestState>[];
+}
+
+/** `/payments/{id}` -> `/payments/:id` for the router. */
+const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+export function createApp(options: AppOptions): Koa<RequestState> {
+  const app = new Koa<RequestState>();
+  const { services } = options;
+  app.use(requestEnvelope(options));
+
+  const health = new Router<RequestState>();
+  health.get('/healthz', async (ctx) => {
+    try {
+      await services.database.pool.query('SELECT 1');
+      ctx.body = { status: 'ok', database: 'ok', database_kind: services.database.kind };
+    } catch (error) {
+      ctx.status = 503;
+      ctx.set('Retry-After', '5');
+      ctx.body = {
+        status: 'unavailable',
+        database: `unreachable: ${error instanceof Error ? error.message : 'unknown error'}`,
+        database_kind: services.database.kind,
+      };
+    }
+  });
+  app.use(health.routes());
+
+  const v1 = new Router<RequestState>({ prefix: '/v1' });
+  v1.get('/openapi.json', (ctx) => {
+    ctx.body = buildOpenApi(options.routes, services.publicUrl(), options.openApiExtras);
+  });
+  for (const route of options.routes) {
+    v1.register(routerPath(route.path), [route.method], routeHandler(route, options));
+  }
+  app.use(v1.routes());
+  app.use(pageRoutes(options).routes());
+  for (const router of options.extraRouters ?? []) app.use(router.routes());
+
+  // Unknown /v1 routes still answer with rate-limit headers and the error object.
+  app.use(async (ctx) => {
+    if (ctx.path.startsWith('/v1')) await enforceRateLimit(ctx, options.rateLimits.perAddress, ctx.ip);
+    throw new AppError('route_not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+  });
+  return app;
+}

@@ -1,0 +1,73 @@
+import { AppError, type ErrorCode, type ErrorDetails } from '@tz/core';
+import type { z } from 'zod';
+
+/** Field-specific codes, so a client can branch on `code` without parsing messages. */
+const FIELD_CODES: Record<string, ErrorCode> = {
+  amount: 'amount_invalid',
+  currency: 'currency_invalid',
+  phone: 'phone_invalid',
+  email: 'email_invalid',
+  limit: 'limit_invalid',
+  quantity: 'quantity_invalid',
+};
+
+/** Turns a zod failure into a 400 whose `details` name each offending field. */
+export function validationError(error: z.ZodError, where: 'body' | 'query' | 'path', input: unknown): AppError {
+  const details: ErrorDetails = {};
+  let code: ErrorCode | undefined;
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) details[[...issue.path, key].join('.')] = 'is not a known parameter';
+      code ??= 'parameter_unknown';
+      continue;
+    }
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : where;
+    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    details[field] ??= missing ? 'is required' : issue.message;
+    const last = issue.path.at(-1);
+    const fieldCode = typeof last === 'string' ? FIELD_CODES[last] : undefined;
+    code ??= missing ? 'parameter_missing' : (fieldCode ?? 'parameter_invalid');
+  }
+  const fields = Object.keys(details);
+  const message =
+    where === 'body' && fields[0] === 'body'
+      ? 'The request body must be a JSON object'
+      : `Invalid ${fields.length === 1 ? 'parameter' : 'parameters'}: ${fields.join(', ')}`;
+  return new AppError(code ?? 'parameter_invalid', message, { details });
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled (statement timeout)
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '08006', '08001', '08003']);
+
+/** True when an error means the database (or another dependency) is unreachable or saturated. */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+    error.message,
+  );
+}
+
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Any thrown value as the platform's one error type. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isUnavailable(error)) {
+    return new AppError('service_unavailable', 'The service is temporarily unavailable; retry shortly', {
+      retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
+  return new AppError('internal_error', 'An internal error occurred; quote the X-Request-Id to support');
+}

@@ -1,0 +1,133 @@
+import { createRequire } from 'node:module';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import Router from '@koa/router';
+import { z } from 'zod';
+import { AppError, tanzanianMobileSchema } from '@tz/core';
+import type { PipelineDeps, RequestState } from './pipeline.ts';
+import { enforceRateLimit } from './rate-limit.ts';
+import { readJsonBody } from './body.ts';
+import { validationError } from './errors.ts';
+
+const require = createRequire(import.meta.url);
+const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const SWAGGER_FILES: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+};
+
+const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const formatAmount = (amount: number, currency: string): string =>
+  ['TZS', 'UGX', 'RWF'].includes(currency)
+    ? `${currency} ${amount.toLocaleString('en-US')}`
+    : `${currency} ${(amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Merchant API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#docs' });</script></body></html>`;
+
+function checkoutPage(view: {
+  id: string;
+  business_name: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  status: string;
+  livemode: boolean;
+}): string {
+  return `<!doctype html>
+<html lang="sw"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pay ${escapeHtml(view.business_name)}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:26rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+.card{border:1px solid #ddd;border-radius:12px;padding:1.5rem}
+.amount{font-size:2rem;font-weight:700;margin:.5rem 0}
+input,button{font-size:1.1rem;width:100%;padding:.7rem;margin-top:.6rem;box-sizing:border-box;border-radius:8px}
+button{background:#0a7d3b;color:#fff;border:0}
+.test{background:#fff3cd;padding:.4rem .6rem;border-radius:6px;font-size:.85rem}
+#message{margin-top:1rem;min-height:1.5rem}
+</style></head><body><div class="card">
+${view.livemode ? '' : '<p class="test">Test mode: no real money moves. Use 0700000001 to succeed, 0700000002 to fail.</p>'}
+<div>${escapeHtml(view.business_name)}</div>
+<div class="amount" id="amount">${escapeHtml(formatAmount(view.amount, view.currency))}</div>
+${view.description ? `<div>${escapeHtml(view.description)}</div>` : ''}
+<form id="pay"><label for="phone">Mobile money number / Namba ya simu</label>
+<input id="phone" name="phone" inputmode="tel" autocomplete="tel" placeholder="07XX XXX XXX" required>
+<button id="submit" type="submit">Pay / Lipa</button></form>
+<div id="message" role="status"></div></div>
+<script>
+const id = ${JSON.stringify(view.id)};
+const form = document.getElementById('pay');
+const message = document.getElementById('message');
+const show = (text) => { message.textContent = text; };
+async function poll() {
+  const res = await fetch('/pay/' + id + '/status');
+  const s = await res.json();
+  if (s.status === 'complete') { form.hidden = true; show('Paid. Thank you! / Malipo yamekamilika.'); if (s.success_url) location.href = s.success_url; return; }
+  if (s.payment_status === 'failed') { form.hidden = false; show('Payment failed: ' + (s.failure_message || 'try again')); return; }
+  if (s.status === 'expired') { form.hidden = true; show('This checkout has expired.'); return; }
+  setTimeout(poll, 1000);
+}
+if (${JSON.stringify(view.status)} !== 'open') poll();
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  show('Sending request to your phone…');
+  const res = await fetch('/pay/' + id, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ phone: document.getElementById('phone').value }) });
+  const body = await res.json();
+  if (!res.ok) { show(body.message || 'Could not start the payment'); return; }
+  form.hidden = true;
+  show('Approve the payment on your phone. / Thibitisha malipo kwenye simu yako.');
+  poll();
+});
+</script></body></html>`;
+}
+
+const payBody = z.strictObject({ phone: tanzanianMobileSchema });
+
+/** Pages served outside /v1: the API reference and the hosted checkout page. */
+export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
+  const router = new Router<RequestState>();
+  const { services } = deps;
+
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = DOCS_HTML;
+  });
+  router.get('/docs/assets/:file', async (ctx) => {
+    const type = SWAGGER_FILES[ctx.params.file ?? ''];
+    if (!type) throw new AppError('route_not_found', 'No such file');
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = await readFile(path.join(swaggerDir, ctx.params.file!));
+  });
+
+  router.get('/pay/:id', async (ctx) => {
+    await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
+    const view = await services.checkouts.publicView(services.database.pool, ctx.params.id!);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'");
+    ctx.body = checkoutPage(view);
+  });
+  router.get('/pay/:id/status', async (ctx) => {
+    ctx.body = await services.checkouts.publicView(services.database.pool, ctx.params.id!);
+  });
+  router.post('/pay/:id', async (ctx) => {
+    await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
+    const { value } = await readJsonBody(ctx, 10_000);
+    const parsed = payBody.safeParse(value ?? {});
+    if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
+    const afterCommit: Array<() => Promise<void>> = [];
+    const payment = await services.database.transaction((tx) =>
+      services.checkouts.pay(tx, ctx.params.id!, parsed.data.phone, (task) => afterCommit.push(task)),
+    );
+    for (const task of afterCommit) task().catch((error: unknown) => deps.logger.error({ err: error }, 'checkout payment start failed'));
+    ctx.status = 201;
+    ctx.body = { payment: payment.id, status: payment.status };
+  });
+  return router;
+}

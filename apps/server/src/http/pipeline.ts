@@ -1,0 +1,196 @@
+import type Koa from 'koa';
+import type { z } from 'zod';
+import { AppError, newId } from '@tz/core';
+import type pino from 'pino';
+import type { Services } from '../services/index.ts';
+import type { Queryable } from '../db/database.ts';
+import { writeRequestLog } from '../services/request-logs.ts';
+import { readJsonBody } from './body.ts';
+import { toAppError, validationError } from './errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_HEADER,
+  parseIdempotencyKey,
+  releaseIdempotencyKey,
+  requestHash,
+  type IdempotencyScope,
+} from './idempotency.ts';
+import { enforceRateLimit, type RateLimits } from './rate-limit.ts';
+import type { AnyRoute, Principal } from './route.ts';
+
+export interface PipelineDeps {
+  services: Services;
+  rateLimits: RateLimits;
+  logger: pino.Logger;
+}
+
+export interface RequestState {
+  requestId: string;
+  startedAt: number;
+  principal?: Principal;
+}
+
+/** Outermost middleware: request id, the error object for every failure, and the request log. */
+export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState> {
+  return async (ctx, next) => {
+    ctx.state.requestId = `req_${newId('request').slice(4)}`;
+    ctx.state.startedAt = performance.now();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    let errorCode: string | null = null;
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('route_not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
+      }
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      errorCode = error.code;
+      if (error.kind.status >= 500) {
+        deps.logger.error({ err: thrown, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+      }
+      ctx.status = error.kind.status;
+      if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
+      ctx.body = error.toBody();
+    }
+    const principal = ctx.state.principal;
+    if (principal && ctx.path.startsWith('/v1/')) {
+      // Written after the response is settled and not awaited: the log must never slow or fail a request.
+      writeRequestLog(deps.services.database.pool, {
+        principal,
+        requestId: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        durationMs: performance.now() - ctx.state.startedAt,
+        ip: ctx.ip,
+        errorCode,
+      }).catch((error: unknown) => deps.logger.warn({ err: error }, 'request log write failed'));
+    }
+  };
+}
+
+function presentedCredential(ctx: Koa.Context): string | undefined {
+  const authorization = ctx.get('Authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new AppError('api_key_invalid', 'Send the key as `Authorization: Bearer <key>`');
+    return match[1];
+  }
+  return ctx.get('X-API-Key') || undefined;
+}
+
+/** Resolves the caller; unauthenticated requests are counted against the client address. */
+export async function authenticate(ctx: Koa.ParameterizedContext<RequestState>, deps: PipelineDeps, route: AnyRoute) {
+  if (route.auth === 'none') {
+    await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
+    return undefined;
+  }
+  const presented = presentedCredential(ctx);
+  const principal = presented
+    ? await deps.services.merchants.authenticate(deps.services.database.pool, presented)
+    : null;
+  if (!principal) {
+    await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
+    throw presented
+      ? new AppError('api_key_invalid', 'The API key is invalid, revoked or expired')
+      : new AppError('api_key_missing', 'No API key provided: send `Authorization: Bearer <key>` or `X-API-Key`');
+  }
+  ctx.state.principal = principal;
+  await enforceRateLimit(ctx, deps.rateLimits.perCredential, principal.credentialId);
+  if (principal.keyType === 'publishable' && route.auth !== 'publishable') {
+    throw new AppError('publishable_key_forbidden', 'Publishable keys may only create and read checkouts; use a secret key');
+  }
+  return principal;
+}
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body' | 'query' | 'path'): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where, value);
+  return result.data;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The per-route chain: auth -> rate limit -> body -> validate -> idempotency -> handler in one transaction. */
+export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middleware<RequestState> {
+  const { services, logger } = deps;
+  const isWrite = WRITE_METHODS.has(route.method);
+  return async (ctx) => {
+    const principal = await authenticate(ctx, deps, route);
+    const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
+    const { value: rawBody } = isWrite ? await readJsonBody(ctx, services.config.MAX_BODY_BYTES) : { value: undefined };
+    const params: unknown = parse(route.params, (ctx as unknown as { params: unknown }).params, 'path');
+    const query: unknown = parse(route.query, { ...ctx.query }, 'query');
+    const body: unknown = parse(route.body, route.body && rawBody === undefined ? {} : rawBody, 'body');
+    if (!route.body && rawBody !== undefined && !(typeof rawBody === 'object' && rawBody !== null && Object.keys(rawBody).length === 0)) {
+      throw new AppError('parameter_unknown', 'This endpoint takes no request body', { details: { body: 'must be empty' } });
+    }
+
+    const scope: IdempotencyScope | undefined = idempotencyKey
+      ? {
+          merchantId: principal?.merchantId ?? `public:${ctx.ip}`,
+          livemode: principal?.livemode ?? false,
+          method: route.method,
+          path: ctx.path,
+          key: idempotencyKey,
+        }
+      : undefined;
+    if (scope) {
+      const claim = await claimIdempotencyKey(services.database.pool, scope, requestHash(rawBody ?? null), services.config.IDEMPOTENCY_TTL_HOURS);
+      if (claim.kind === 'replay') {
+        ctx.set('Idempotent-Replayed', 'true');
+        ctx.status = claim.status;
+        ctx.body = claim.body;
+        return;
+      }
+    }
+
+    const status = route.status ?? 200;
+    const afterCommit: Array<() => Promise<void>> = [];
+    const run = (db: Queryable) =>
+      route.handler({
+        body,
+        query,
+        params,
+        auth: principal,
+        db,
+        services,
+        afterCommit: (task) => afterCommit.push(task),
+        requestId: ctx.state.requestId,
+        ip: ctx.ip,
+      });
+    let result: unknown;
+    try {
+      const finish = async (db: Queryable) => {
+        const output: unknown = await run(db);
+        if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
+        if (scope) await completeIdempotencyKey(db, scope, status, output);
+        return output;
+      };
+      result =
+        isWrite && route.transactional !== false
+          ? await services.database.transaction(finish)
+          : await finish(services.database.pool);
+    } catch (error) {
+      if (scope) await releaseIdempotencyKey(services.database.pool, scope).catch(() => undefined);
+      throw error;
+    }
+    for (const task of afterCommit) {
+      task().catch((error: unknown) => logger.error({ err: error, requestId: ctx.state.requestId }, 'after-commit task failed'));
+    }
+    ctx.status = status;
+    ctx.body = result;
+  };
+}
+
+/** With VALIDATE_RESPONSES (on in tests), a response that breaks its documented schema is a bug. */
+function assertResponseShape(route: AnyRoute, output: unknown): void {
+  const checked = route.response.safeParse(output);
+  if (!checked.success) {
+    throw new Error(
+      `Response of ${route.method} ${route.path} does not match its schema: ${JSON.stringify(checked.error.issues).slice(0, 2000)}`,
+    );
+  }
+}

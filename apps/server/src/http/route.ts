@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import type { Queryable } from '../db/database.ts';
+import type { Services } from '../services/index.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who is calling: resolved from an API key or a login session. */
+export interface Principal {
+  merchantId: string;
+  livemode: boolean;
+  keyType: 'secret' | 'publishable';
+  /** The api_keys id, or the session id for a dashboard login. */
+  credentialId: string;
+}
+
+/**
+ * - `secret`: secret keys and login sessions only.
+ * - `publishable`: also publishable keys (checkout creation and retrieval).
+ * - `none`: no key; rate limited per client address instead.
+ */
+export type RouteAuth = 'secret' | 'publishable' | 'none';
+
+export interface HandlerInput<B, Q, P, A extends RouteAuth> {
+  body: B;
+  query: Q;
+  params: P;
+  auth: A extends 'none' ? undefined : Principal;
+  /** The request's transaction for writes, the pool for reads. */
+  db: Queryable;
+  services: Services;
+  /** Runs after the transaction commits (e.g. asking a provider to start a payment). */
+  afterCommit: (task: () => Promise<void>) => void;
+  requestId: string;
+  ip: string;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown, A extends RouteAuth = RouteAuth> {
+  method: HttpMethod;
+  /** OpenAPI-style path relative to /v1, e.g. `/payments/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: A;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  response: z.ZodType<R>;
+  status?: 200 | 201;
+  /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
+  transactional?: boolean;
+  description?: string;
+  handler(input: HandlerInput<B, Q, P, A>): Promise<R>;
+}
+
+// `any` in the erased registry type only: each spec is checked where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteSpec<any, any, any, any, RouteAuth>;
+
+/** Declares a route; types flow from the schemas to the handler. */
+export function defineRoute<B = undefined, Q = undefined, P = undefined, R = unknown, A extends RouteAuth = 'secret'>(
+  spec: RouteSpec<B, Q, P, R, A>,
+): AnyRoute {
+  return spec as AnyRoute;
+}

@@ -1,0 +1,27 @@
+/**
+ * A mobile money provider (aggregator). Initiation asks the provider to push
+ * a payment prompt to the payer's phone; the outcome arrives later, through
+ * the provider's callback, and is applied by `PaymentService.applyOutcome`.
+ */
+export interface PaymentRequest {
+  id: string;
+  amount: number;
+  currency: string;
+  phone: string;
+  description: string | null;
+}
+
+export type ProviderOutcome =
+  | { status: 'paid'; reference: string }
+  | { status: 'failed'; reference: string | null; failureCode: string; failureMessage: string };
+
+export interface PaymentProvider {
+  readonly name: string;
+  /** Starts collection; resolves once the provider accepted the request. */
+  initiate(payment: PaymentRequest): Promise<{ reference: string | null }>;
+}
+
+/** Where providers report outcomes (the payment service implements it). */
+export interface OutcomeSink {
+  applyOutcome(paymentId: string, outcome: ProviderOutcome): Promise<void>;
+}

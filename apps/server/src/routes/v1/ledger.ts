@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.ts';
+import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { balanceOf, transactionObject, transactionsSource } from '../../services/ledger.ts';
+import { requestLogObject, requestLogsSource } from '../../services/request-logs.ts';
+import { livemode, unix } from './schemas.ts';
+
+const transactionSchema = z.object({
+  id: z.string().describe('Begins with txn_'),
+  object: z.literal('transaction'),
+  type: z.enum(['payment', 'refund']),
+  source: z.string().describe('The payment the transaction records'),
+  amount: z.number().int().describe('Signed: refunds are negative'),
+  fee: z.number().int(),
+  net: z.number().int(),
+  currency: z.string(),
+  description: z.string().nullable(),
+  livemode,
+  created: unix,
+});
+
+const money = z.array(z.object({ amount: z.number().int(), currency: z.string() }));
+
+const requestLogSchema = z.object({
+  id: z.string(),
+  object: z.literal('request_log'),
+  request_id: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  duration_ms: z.number().int(),
+  api_key: z.string().nullable(),
+  ip: z.string().nullable(),
+  error_code: z.string().nullable(),
+  livemode,
+  created: unix,
+});
+
+export const ledgerRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/transactions',
+    tag: 'Balance',
+    summary: 'List ledger transactions',
+    auth: 'secret',
+    query: listQuery,
+    response: listEnvelope(transactionSchema),
+    handler: ({ query, auth, db }) => listPage(db, transactionsSource(auth), query, transactionObject),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/balance',
+    tag: 'Balance',
+    summary: 'Retrieve ledger and referral balance',
+    description: 'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending` and `referral`.',
+    auth: 'secret',
+    response: z.object({ object: z.literal('balance'), available: money, pending: money, referral: money, livemode }),
+    handler: ({ auth, db }) => balanceOf(db, auth),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/logs',
+    tag: 'Logs',
+    summary: 'List this merchant’s API request log',
+    description: 'Time, method, path, status, request id, key id and duration of each request. Bodies, headers and query strings are never logged.',
+    auth: 'secret',
+    query: listQuery.extend({
+      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete']).optional(),
+      status: z.coerce.number().int().min(100).max(599).optional(),
+      status_class: z.enum(['2xx', '4xx', '5xx']).optional(),
+      path: z.string().max(500).optional().describe('Path prefix, e.g. /v1/payments'),
+      request_id: z.string().max(100).optional(),
+      api_key: z.string().max(100).optional(),
+      created_gte: z.coerce.number().int().optional(),
+      created_lte: z.coerce.number().int().optional(),
+    }),
+    response: listEnvelope(requestLogSchema),
+    handler: ({ query, auth, db }) => listPage(db, requestLogsSource(auth, query), query, requestLogObject),
+  }),
+];

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.ts';
+import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { apiKeyObject } from '../../services/merchants.ts';
+import { idParams, livemode, unix } from './schemas.ts';
+import { AppError } from '@tz/core';
+import { isBlocked } from '../../http/rate-limit.ts';
+
+const merchant = z.object({
+  id: z.string(),
+  object: z.literal('merchant'),
+  business_name: z.string(),
+  email: z.string(),
+  livemode,
+  created: unix,
+});
+
+const apiKey = z.object({
+  id: z.string(),
+  object: z.literal('api_key'),
+  type: z.enum(['secret', 'publishable']),
+  mode: z.enum(['test', 'live']),
+  livemode,
+  key: z.string().describe('Masked, except in the response that creates the key'),
+  name: z.string().nullable(),
+  status: z.enum(['active', 'expiring', 'revoked']),
+  created: unix,
+  expires_at: unix.nullable(),
+});
+
+const mode = z.enum(['test', 'live']);
+
+export const merchantRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/merchants',
+    tag: 'Merchants',
+    summary: 'Create a merchant (sign up)',
+    description: 'Returns the merchant and its four API keys in full; this is the only time the keys are shown.',
+    auth: 'none',
+    status: 201,
+    body: z.strictObject({
+      business_name: z.string().trim().min(1).max(200),
+      email: z.email({ error: 'must be an email address' }).max(254),
+      password: z.string().min(10, { error: 'must be at least 10 characters' }).max(200),
+    }),
+    response: merchant.extend({ merchant, api_keys: z.array(apiKey) }),
+    handler: ({ body, db, services }) => services.merchants.signUp(db, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/merchants/login',
+    tag: 'Merchants',
+    summary: 'Log in',
+    description:
+      'Returns a session token that authenticates like the secret key of the mode asked for. Ten failed attempts for one email block it for 15 minutes.',
+    auth: 'none',
+    // Outside a transaction: the failure counter must survive the failed attempt.
+    transactional: false,
+    body: z.strictObject({
+      email: z.email({ error: 'must be an email address' }),
+      password: z.string().min(1).max(200),
+      mode: mode.default('test'),
+    }),
+    response: z.object({
+      object: z.literal('session'),
+      token: z.string(),
+      mode,
+      livemode,
+      expires_at: unix,
+      merchant,
+    }),
+    handler: async ({ body, db, services }) => {
+      const limiter = services.rateLimits.loginFailures;
+      const email = body.email.toLowerCase();
+      const blockedFor = await isBlocked(limiter, email);
+      if (blockedFor !== null) {
+        throw new AppError('rate_limited', 'Too many failed logins for this account; try again later', { retryAfter: blockedFor });
+      }
+      try {
+        return await services.merchants.login(db, body);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'credentials_invalid') await limiter.penalty(email);
+        throw error;
+      }
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api-keys',
+    tag: 'API keys',
+    summary: 'List API keys of the authenticated merchant (both modes, masked)',
+    auth: 'secret',
+    query: listQuery,
+    response: listEnvelope(apiKey),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.merchants.listKeysQuery(auth), query, apiKeyObject),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api-keys',
+    tag: 'API keys',
+    summary: 'Create an API key',
+    description: 'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
+    auth: 'secret',
+    status: 201,
+    body: z.strictObject({ type: z.enum(['secret', 'publishable']), mode: mode.optional(), name: z.string().max(100).optional() }),
+    response: apiKey,
+    handler: ({ body, auth, db, services }) => services.merchants.createKey(db, auth, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api-keys/{id}/roll',
+    tag: 'API keys',
+    summary: 'Roll an API key',
+    description:
+      'Creates a replacement key of the same type and mode. The old key stops at once, or after `expires_in_hours` (up to 168) so deployments can switch over.',
+    auth: 'secret',
+    status: 201,
+    params: idParams,
+    body: z.strictObject({ expires_in_hours: z.number().int().min(0).max(168).default(0) }),
+    response: apiKey,
+    handler: ({ body, params, auth, db, services }) => services.merchants.rollKey(db, auth, params.id, body.expires_in_hours),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api-keys/{id}',
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    description: 'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
+    auth: 'secret',
+    params: idParams,
+    response: apiKey,
+    handler: ({ params, auth, db, services }) => services.merchants.revokeKey(db, auth, params.id),
+  }),
+];

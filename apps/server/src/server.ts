@@ -1,0 +1,81 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { loadConfig, type Config } from './config.ts';
+import { migrate, openDatabase, type Database } from './db/database.ts';
+import { createApp } from './http/app.ts';
+import { createRateLimits, type RateLimits } from './http/rate-limit.ts';
+import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { v1Routes } from './routes/v1/index.ts';
+import { createServices, type Services } from './services/index.ts';
+
+export interface RunningServer {
+  url: string;
+  config: Config;
+  services: Services;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (PostgreSQL with DATABASE_URL, embedded PGlite otherwise),
+ * applies migrations, and serves HTTP. Used by `npm start` and by tests.
+ */
+export async function startServer(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DATABASE_POOL_MAX,
+    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  });
+  await migrate(database);
+  const rateLimits: RateLimits = createRateLimits(database, {
+    redisUrl: config.REDIS_URL,
+    max: config.RATE_LIMIT_MAX,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    publicMax: config.PUBLIC_RATE_LIMIT_MAX,
+    publicWindowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW_SECONDS,
+    keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+  });
+  const services = createServices(config, database, rateLimits, (error, message) => logger.error({ err: error }, message));
+  const app = createApp({ services, rateLimits, logger, routes: v1Routes });
+
+  const handle = app.callback();
+  const server = http.createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
+
+  // Test payments a stopped process left pending settle again shortly after start.
+  for (const payment of await services.payments.pendingSandboxPayments()) {
+    services.sandbox.schedule(payment.id, payment.phone, payment.provider_reference ?? `sbx_${payment.id.slice(4)}`, config.SANDBOX_SETTLE_MS);
+  }
+  const janitor = setInterval(() => {
+    purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
+      logger.warn({ err: error }, 'idempotency purge failed'),
+    );
+  }, 3_600_000);
+  janitor.unref();
+
+  logger.info({ url: config.publicUrl, database: database.kind }, 'server listening');
+  let closed = false;
+  return {
+    url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`,
+    config,
+    services,
+    database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(janitor);
+      services.sandbox.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rateLimits.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { AppError, assertCheckoutTransition, newId, notFound, type CheckoutStatus, type Currency } from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import type { Principal } from '../http/route.ts';
+import { recordEvent } from './events.ts';
+import type { PaymentRow, PaymentService } from './payments.ts';
+import { unixOrNull, unixSeconds } from './time.ts';
+
+export interface LineItem {
+  name: string;
+  amount: number;
+  quantity: number;
+}
+
+interface CheckoutRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  created_by_key: string | null;
+  amount: number;
+  currency: Currency;
+  line_items: LineItem[];
+  description: string | null;
+  customer_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string | null;
+  cancel_url: string | null;
+  status: CheckoutStatus;
+  payment_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  completed_at: Date | null;
+}
+
+export interface CreateCheckoutInput {
+  amount?: number | undefined;
+  currency: Currency;
+  line_items?: LineItem[] | undefined;
+  description?: string | undefined;
+  customer?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+  success_url?: string | undefined;
+  cancel_url?: string | undefined;
+}
+
+export class CheckoutService {
+  constructor(
+    private readonly payments: () => PaymentService,
+    private readonly publicUrl: () => string,
+    private readonly ttlMinutes: number,
+  ) {}
+
+  /** A checkout reads as expired once its time is up, even before anything stores that. */
+  private effectiveStatus(row: CheckoutRow): CheckoutStatus {
+    return row.status === 'open' && row.expires_at.getTime() <= Date.now() ? 'expired' : row.status;
+  }
+
+  toObject = (row: CheckoutRow) => ({
+    id: row.id,
+    object: 'checkout' as const,
+    amount: row.amount,
+    currency: row.currency,
+    line_items: row.line_items,
+    description: row.description,
+    customer: row.customer_id,
+    metadata: row.metadata,
+    status: this.effectiveStatus(row),
+    payment: row.payment_id,
+    checkout_url: `${this.publicUrl()}/pay/${row.id}`,
+    success_url: row.success_url,
+    cancel_url: row.cancel_url,
+    livemode: row.livemode,
+    created: unixSeconds(row.created_at),
+    expires_at: unixSeconds(row.expires_at),
+    completed_at: unixOrNull(row.completed_at),
+  });
+
+  async create(db: Queryable, principal: Principal, input: CreateCheckoutInput) {
+    const amount =
+      input.amount ?? (input.line_items ?? []).reduce((sum, item) => sum + item.amount * item.quantity, 0);
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > 999_999_999_999) {
+      throw new AppError('amount_invalid', 'The checkout total must be from 1 to 999999999999', {
+        details: { amount: 'total out of range' },
+      });
+    }
+    if (input.customer !== undefined) {
+      const customer = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
+        input.customer,
+        principal.merchantId,
+        principal.livemode,
+      ]);
+      if (!customer.rowCount) throw notFound('customer', input.customer);
+    }
+    const inserted = await db.query<CheckoutRow>(
+      `INSERT INTO checkouts (id, merchant_id, livemode, created_by_key, amount, currency, line_items, description,
+         customer_id, metadata, success_url, cancel_url, status, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', now() + make_interval(mins => $13))
+       RETURNING *`,
+      [
+        newId('checkout'),
+        principal.merchantId,
+        principal.livemode,
+        principal.credentialId,
+        amount,
+        input.currency,
+        JSON.stringify(input.line_items ?? []),
+        input.description ?? null,
+        input.customer ?? null,
+        JSON.stringify(input.metadata ?? {}),
+        input.success_url ?? null,
+        input.cancel_url ?? null,
+        this.ttlMinutes,
+      ],
+    );
+    return this.toObject(inserted.rows[0]!);
+  }
+
+  /** Publishable keys may read only the checkouts they created. */
+  async retrieve(db: Queryable, principal: Principal, id: string) {
+    const found = await db.query<CheckoutRow>(
+      'SELECT * FROM checkouts WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+      [id, principal.merchantId, principal.livemode],
+    );
+    const row = found.rows[0];
+    if (!row || (principal.keyType === 'publishable' && row.created_by_key !== principal.credentialId)) {
+      throw notFound('checkout', id);
+    }
+    return this.toObject(row);
+  }
+
+  /** The hosted page's view: no key, so only what the payer may see. */
+  async publicView(db: Queryable, id: string) {
+    const found = await db.query<CheckoutRow & { business_name: string }>(
+      `SELECT c.*, m.business_name FROM checkouts c JOIN merchants m ON m.id = c.merchant_id WHERE c.id = $1`,
+      [id],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound('checkout', id);
+    let paymentStatus: string | null = null;
+    let failureMessage: string | null = null;
+    if (row.payment_id) {
+      const payment = await db.query<{ status: string; failure_message: string | null }>(
+        'SELECT status, failure_message FROM payments WHERE id = $1',
+        [row.payment_id],
+      );
+      paymentStatus = payment.rows[0]?.status ?? null;
+      failureMessage = payment.rows[0]?.failure_message ?? null;
+    }
+    return {
+      id: row.id,
+      business_name: row.business_name,
+      amount: row.amount,
+      currency: row.currency,
+      description: row.description,
+      line_items: row.line_items,
+      status: this.effectiveStatus(row),
+      livemode: row.livemode,
+      payment_status: paymentStatus,
+      failure_message: failureMessage,
+      success_url: row.success_url,
+      cancel_url: row.cancel_url,
+    };
+  }
+
+  /** The payer submitted a phone number on the hosted page: start a payment for the checkout. */
+  async pay(db: Queryable, id: string, phone: string, afterCommit: (task: () => Promise<void>) => void) {
+    const found = await db.query<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [id]);
+    const row = found.rows[0];
+    if (!row) throw notFound('checkout', id);
+    if (this.effectiveStatus(row) !== 'open') {
+      throw new AppError('checkout_not_open', 'This checkout is no longer open', { details: { id: 'is not open' } });
+    }
+    if (row.payment_id) {
+      const current = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [row.payment_id]);
+      if (current.rows[0]?.status === 'pending') {
+        throw new AppError('checkout_not_open', 'A payment for this checkout is already waiting for approval', {
+          details: { id: 'has a pending payment' },
+        });
+      }
+    }
+    const principal: Principal = {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      keyType: 'secret',
+      credentialId: 'checkout',
+    };
+    const payment = await this.payments().create(
+      db,
+      principal,
+      {
+        amount: row.amount,
+        currency: row.currency,
+        phone,
+        description: row.description ?? undefined,
+        customer: row.customer_id ?? undefined,
+        metadata: row.metadata,
+        checkoutId: row.id,
+      },
+      afterCommit,
+    );
+    await db.query('UPDATE checkouts SET payment_id = $2 WHERE id = $1', [row.id, payment.id]);
+    return payment;
+  }
+
+  /** Called inside the payment's transaction when it is paid. */
+  async completeWithPayment(db: Queryable, checkoutId: string, payment: PaymentRow): Promise<void> {
+    const found = await db.query<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [checkoutId]);
+    const row = found.rows[0];
+    if (!row) return;
+    // A payment that lands after expiry still completes the checkout: the money moved.
+    assertCheckoutTransition(row.status, 'complete');
+    const updated = await db.query<CheckoutRow>(
+      `UPDATE checkouts SET status = 'complete', payment_id = $2, completed_at = now() WHERE id = $1 RETURNING *`,
+      [checkoutId, payment.id],
+    );
+    await recordEvent(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'checkout.completed',
+      object: this.toObject(updated.rows[0]!),
+    });
+  }
+}

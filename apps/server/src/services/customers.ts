@@ -1,0 +1,74 @@
+import { newId, notFound } from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import type { Principal } from '../http/route.ts';
+import { recordEvent } from './events.ts';
+import { unixSeconds } from './time.ts';
+
+interface CustomerRow {
+  id: string;
+  livemode: boolean;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+}
+
+export const customerObject = (row: CustomerRow) => ({
+  id: row.id,
+  object: 'customer' as const,
+  name: row.name,
+  email: row.email,
+  phone: row.phone,
+  description: row.description,
+  metadata: row.metadata,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+});
+
+export interface CreateCustomerInput {
+  name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  description?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+export async function createCustomer(db: Queryable, principal: Principal, input: CreateCustomerInput) {
+  const inserted = await db.query<CustomerRow>(
+    `INSERT INTO customers (id, merchant_id, livemode, name, email, phone, description, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [
+      newId('customer'),
+      principal.merchantId,
+      principal.livemode,
+      input.name ?? null,
+      input.email ?? null,
+      input.phone ?? null,
+      input.description ?? null,
+      JSON.stringify(input.metadata ?? {}),
+    ],
+  );
+  const object = customerObject(inserted.rows[0]!);
+  await recordEvent(db, { merchantId: principal.merchantId, livemode: principal.livemode, type: 'customer.created', object });
+  return object;
+}
+
+export async function retrieveCustomer(db: Queryable, principal: Principal, id: string) {
+  const found = await db.query<CustomerRow>(
+    'SELECT * FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+    [id, principal.merchantId, principal.livemode],
+  );
+  const row = found.rows[0];
+  if (!row) throw notFound('customer', id);
+  return customerObject(row);
+}
+
+export function customersSource(principal: Principal, filters: { email?: string | undefined; phone?: string | undefined }) {
+  const params: unknown[] = [principal.merchantId, principal.livemode];
+  let where = 'merchant_id = $1 AND livemode = $2';
+  if (filters.email) where += ` AND lower(email) = lower($${params.push(filters.email)})`;
+  if (filters.phone) where += ` AND phone = $${params.push(filters.phone)}`;
+  return { table: 'customers', where, params };
+}

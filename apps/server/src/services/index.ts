@@ -1,0 +1,57 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { RateLimits } from '../http/rate-limit.ts';
+import type { PaymentProvider } from '../providers/provider.ts';
+import { SandboxProvider } from '../providers/sandbox.ts';
+import { CheckoutService } from './checkouts.ts';
+import { MerchantService } from './merchants.ts';
+import { PaymentService } from './payments.ts';
+
+/** Everything a route may call, wired once per server. */
+export interface Services {
+  config: Config;
+  database: Database;
+  rateLimits: RateLimits;
+  merchants: MerchantService;
+  payments: PaymentService;
+  checkouts: CheckoutService;
+  sandbox: SandboxProvider;
+  /** Live-mode provider, when configured. */
+  liveProvider: PaymentProvider | undefined;
+  publicUrl(): string;
+}
+
+export function createServices(
+  config: Config,
+  database: Database,
+  rateLimits: RateLimits,
+  log: (error: unknown, message: string) => void,
+  liveProvider?: PaymentProvider,
+): Services {
+  const publicUrl = () => config.publicUrl;
+  // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
+  const checkouts: CheckoutService = new CheckoutService(() => payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
+  const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
+  const payments: PaymentService = new PaymentService(
+    database,
+    directory,
+    { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
+    publicUrl,
+    (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+    log,
+  );
+  const sandbox: SandboxProvider = new SandboxProvider(payments, config.SANDBOX_SETTLE_MS, (error) =>
+    log(error, 'sandbox settlement failed'),
+  );
+  return {
+    config,
+    database,
+    rateLimits,
+    merchants: new MerchantService(config.SESSION_TTL_HOURS),
+    payments,
+    checkouts,
+    sandbox,
+    liveProvider,
+    publicUrl,
+  };
+}

@@ -1,0 +1,116 @@
+import { newId, type Currency, type Posting } from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import type { Principal } from '../http/route.ts';
+import { unixSeconds } from './time.ts';
+
+interface TransactionRow {
+  id: string;
+  livemode: boolean;
+  type: 'payment' | 'refund';
+  source_id: string;
+  currency: string;
+  amount: number;
+  fee: number;
+  net: number;
+  description: string | null;
+  created_at: Date;
+}
+
+export const transactionObject = (row: TransactionRow) => ({
+  id: row.id,
+  object: 'transaction' as const,
+  type: row.type,
+  source: row.source_id,
+  amount: row.amount,
+  fee: row.fee,
+  net: row.net,
+  currency: row.currency,
+  description: row.description,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+});
+
+export interface LedgerEntry {
+  merchantId: string;
+  livemode: boolean;
+  type: 'payment' | 'refund';
+  sourceId: string;
+  currency: Currency;
+  /** Signed from the merchant's view: a refund is negative. */
+  amount: number;
+  fee: number;
+  description: string | null;
+  postings: Posting[];
+}
+
+/** Writes a ledger transaction and its postings; the database refuses it unless they sum to zero. */
+export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promise<string> {
+  const id = newId('ledgerTransaction');
+  await db.query(
+    `INSERT INTO ledger_transactions (id, merchant_id, livemode, type, source_id, currency, amount, fee, net, description)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      id,
+      entry.merchantId,
+      entry.livemode,
+      entry.type,
+      entry.sourceId,
+      entry.currency,
+      entry.amount,
+      entry.fee,
+      entry.amount - entry.fee,
+      entry.description,
+    ],
+  );
+  const values: unknown[] = [];
+  const rows = entry.postings.map((posting, i) => {
+    values.push(id, entry.merchantId, entry.livemode, posting.account, posting.currency, posting.amount);
+    const base = i * 6;
+    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
+  });
+  await db.query(
+    `INSERT INTO ledger_postings (transaction_id, merchant_id, livemode, account, currency, amount) VALUES ${rows.join(', ')}`,
+    values,
+  );
+  return id;
+}
+
+export const transactionsSource = (principal: Principal) => ({
+  table: 'ledger_transactions',
+  where: 'merchant_id = $1 AND livemode = $2',
+  params: [principal.merchantId, principal.livemode],
+});
+
+interface BalanceAmount {
+  amount: number;
+  currency: string;
+}
+
+/** The balance, summed from ledger postings on the merchant's accounts. */
+export async function balanceOf(db: Queryable, principal: Principal) {
+  const sums = await db.query<{ account: string; currency: string; total: number }>(
+    `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
+     WHERE merchant_id = $1 AND livemode = $2
+       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral')
+     GROUP BY account, currency ORDER BY currency`,
+    [principal.merchantId, principal.livemode],
+  );
+  const pick = (account: string): BalanceAmount[] =>
+    sums.rows.filter((r) => r.account === account).map((r) => ({ amount: r.total, currency: r.currency }));
+  return {
+    object: 'balance' as const,
+    available: pick('merchant_available'),
+    pending: pick('merchant_pending'),
+    referral: pick('merchant_referral'),
+    livemode: principal.livemode,
+  };
+}
+
+export async function availableBalance(db: Queryable, merchantId: string, livemode: boolean, currency: string) {
+  const found = await db.query<{ total: number | null }>(
+    `SELECT sum(amount)::bigint AS total FROM ledger_postings
+     WHERE merchant_id = $1 AND livemode = $2 AND account = 'merchant_available' AND currency = $3`,
+    [merchantId, livemode, currency],
+  );
+  return found.rows[0]?.total ?? 0;
+}

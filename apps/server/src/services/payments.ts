@@ -1,0 +1,298 @@
+import {
+  AppError,
+  assertPaymentTransition,
+  feeFor,
+  mobileNetwork,
+  newId,
+  notFound,
+  paymentPostings,
+  reversePostings,
+  type Currency,
+  type FeeSchedule,
+  type PaymentStatus,
+} from '@tz/core';
+import type { Database, Queryable } from '../db/database.ts';
+import type { Principal } from '../http/route.ts';
+import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
+import { notifyEventsWritten, recordEvent } from './events.ts';
+import { availableBalance, postLedgerEntry } from './ledger.ts';
+import { unixOrNull, unixSeconds } from './time.ts';
+
+export interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  amount: number;
+  currency: Currency;
+  status: PaymentStatus;
+  phone: string;
+  network: string | null;
+  description: string | null;
+  customer_id: string | null;
+  checkout_id: string | null;
+  metadata: Record<string, string>;
+  provider: string;
+  provider_reference: string | null;
+  fee: number | null;
+  net: number | null;
+  payout_status: string;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  failed_at: Date | null;
+  refunded_at: Date | null;
+}
+
+export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
+  id: row.id,
+  object: 'payment' as const,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  fee: row.fee,
+  net: row.net,
+  payout_status: row.payout_status,
+  checkout_url: row.checkout_id ? `${publicUrl}/pay/${row.checkout_id}` : null,
+  checkout: row.checkout_id,
+  phone: row.phone,
+  network: row.network,
+  description: row.description,
+  customer: row.customer_id,
+  metadata: row.metadata,
+  failure_code: row.failure_code,
+  failure_message: row.failure_message,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  paid_at: unixOrNull(row.paid_at),
+  refunded_at: unixOrNull(row.refunded_at),
+});
+export type PaymentObject = ReturnType<typeof paymentObject>;
+
+export interface CreatePaymentInput {
+  amount: number;
+  currency: Currency;
+  phone: string;
+  description?: string | undefined;
+  customer?: string | undefined;
+  metadata?: Record<string, string> | undefined;
+  checkoutId?: string | undefined;
+}
+
+export interface ProviderDirectory {
+  forMode(livemode: boolean): PaymentProvider | undefined;
+}
+
+export class PaymentService implements OutcomeSink {
+  constructor(
+    private readonly database: Database,
+    private readonly providers: ProviderDirectory,
+    private readonly fees: FeeSchedule,
+    private readonly publicUrl: () => string,
+    private readonly onCheckoutPaid: (db: Queryable, checkoutId: string, payment: PaymentRow) => Promise<void>,
+    private readonly log: (error: unknown, message: string) => void,
+  ) {}
+
+  toObject = (row: PaymentRow): PaymentObject => paymentObject(row, this.publicUrl());
+
+  /** Records a pending payment and its event; the provider is asked after commit. */
+  async create(
+    db: Queryable,
+    principal: Principal,
+    input: CreatePaymentInput,
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<PaymentObject> {
+    const provider = this.providers.forMode(principal.livemode);
+    if (!provider) {
+      throw new AppError('provider_unavailable', 'Live payments are not configured for this account yet', {
+        retryAfter: 60,
+      });
+    }
+    if (input.customer !== undefined) {
+      const customer = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
+        input.customer,
+        principal.merchantId,
+        principal.livemode,
+      ]);
+      if (!customer.rowCount) throw notFound('customer', input.customer);
+    }
+    const inserted = await db.query<PaymentRow>(
+      `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
+         customer_id, checkout_id, metadata, provider)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+      [
+        newId('payment'),
+        principal.merchantId,
+        principal.livemode,
+        input.amount,
+        input.currency,
+        input.phone,
+        mobileNetwork(input.phone) ?? null,
+        input.description ?? null,
+        input.customer ?? null,
+        input.checkoutId ?? null,
+        JSON.stringify(input.metadata ?? {}),
+        provider.name,
+      ],
+    );
+    const row = inserted.rows[0]!;
+    const object = this.toObject(row);
+    await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.created', object });
+    afterCommit(async () => {
+      notifyEventsWritten();
+      await this.initiate(provider, row);
+    });
+    return object;
+  }
+
+  private async initiate(provider: PaymentProvider, row: PaymentRow): Promise<void> {
+    try {
+      const { reference } = await provider.initiate({
+        id: row.id,
+        amount: row.amount,
+        currency: row.currency,
+        phone: row.phone,
+        description: row.description,
+      });
+      if (reference) {
+        await this.database.pool.query(
+          `UPDATE payments SET provider_reference = $2 WHERE id = $1 AND provider_reference IS NULL`,
+          [row.id, reference],
+        );
+      }
+    } catch (error) {
+      // The provider refused or was unreachable: the payment cannot proceed.
+      this.log(error, `provider ${provider.name} refused payment ${row.id}`);
+      await this.applyOutcome(row.id, {
+        status: 'failed',
+        reference: null,
+        failureCode: 'provider_error',
+        failureMessage: 'The mobile money provider could not start this payment',
+      });
+    }
+  }
+
+  async retrieve(db: Queryable, principal: Principal, id: string): Promise<PaymentObject> {
+    const found = await db.query<PaymentRow>(
+      'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
+      [id, principal.merchantId, principal.livemode],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound('payment', id);
+    return this.toObject(row);
+  }
+
+  listSource(principal: Principal, filters: { status?: PaymentStatus | undefined; customer?: string | undefined }) {
+    const params: unknown[] = [principal.merchantId, principal.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+    if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
+    return { table: 'payments', where, params };
+  }
+
+  /**
+   * Applies a provider's outcome. Repeated or late callbacks are harmless: a
+   * payment already in the reported state is left alone.
+   */
+  async applyOutcome(paymentId: string, outcome: ProviderOutcome): Promise<void> {
+    const changed = await this.database.transaction(async (tx) => {
+      const found = await tx.query<PaymentRow>('SELECT * FROM payments WHERE id = $1 FOR UPDATE', [paymentId]);
+      const row = found.rows[0];
+      if (!row) throw notFound('payment', paymentId);
+      if (row.status === outcome.status) return false;
+      assertPaymentTransition(row.status, outcome.status);
+      if (outcome.status === 'paid') {
+        const { fee, net } = feeFor(row.amount, this.fees);
+        const updated = await tx.query<PaymentRow>(
+          `UPDATE payments SET status = 'paid', fee = $2, net = $3, paid_at = now(), payout_status = 'pending',
+             provider_reference = coalesce(provider_reference, $4)
+           WHERE id = $1 RETURNING *`,
+          [row.id, fee, net, outcome.reference],
+        );
+        const paid = updated.rows[0]!;
+        await postLedgerEntry(tx, {
+          merchantId: paid.merchant_id,
+          livemode: paid.livemode,
+          type: 'payment',
+          sourceId: paid.id,
+          currency: paid.currency,
+          amount: paid.amount,
+          fee,
+          description: paid.description,
+          postings: paymentPostings(paid.currency, paid.amount, fee),
+        });
+        await recordEvent(tx, {
+          merchantId: paid.merchant_id,
+          livemode: paid.livemode,
+          type: 'payment.succeeded',
+          object: this.toObject(paid),
+        });
+        if (paid.checkout_id) await this.onCheckoutPaid(tx, paid.checkout_id, paid);
+      } else {
+        const updated = await tx.query<PaymentRow>(
+          `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
+             provider_reference = coalesce(provider_reference, $4)
+           WHERE id = $1 RETURNING *`,
+          [row.id, outcome.failureCode, outcome.failureMessage, outcome.reference],
+        );
+        const failed = updated.rows[0]!;
+        await recordEvent(tx, {
+          merchantId: failed.merchant_id,
+          livemode: failed.livemode,
+          type: 'payment.failed',
+          object: this.toObject(failed),
+        });
+      }
+      return true;
+    });
+    if (changed) notifyEventsWritten();
+  }
+
+  /** Refunds a paid payment in full: reverses its ledger postings. */
+  async refund(db: Queryable, principal: Principal, id: string, afterCommit: (task: () => Promise<void>) => void) {
+    const found = await db.query<PaymentRow>(
+      'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE',
+      [id, principal.merchantId, principal.livemode],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound('payment', id);
+    assertPaymentTransition(row.status, 'refunded');
+    const fee = row.fee ?? 0;
+    const net = row.net ?? 0;
+    const available = await availableBalance(db, row.merchant_id, row.livemode, row.currency);
+    if (available < net) {
+      throw new AppError('balance_insufficient', `The available ${row.currency} balance is too low to refund ${net}`, {
+        details: { id: `needs ${net} available, has ${available}` },
+      });
+    }
+    const updated = await db.query<PaymentRow>(
+      `UPDATE payments SET status = 'refunded', refunded_at = now(), payout_status = 'not_applicable'
+       WHERE id = $1 RETURNING *`,
+      [row.id],
+    );
+    const refunded = updated.rows[0]!;
+    await postLedgerEntry(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'refund',
+      sourceId: row.id,
+      currency: row.currency,
+      amount: -row.amount,
+      fee: -fee,
+      description: `Refund of ${row.id}`,
+      postings: reversePostings(paymentPostings(row.currency, row.amount, fee)),
+    });
+    const object = this.toObject(refunded);
+    await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.refunded', object });
+    afterCommit(() => Promise.resolve(notifyEventsWritten()));
+    return object;
+  }
+
+  /** Payments left pending by a stopped process, so the provider can be asked again or awaited. */
+  async pendingSandboxPayments(): Promise<PaymentRow[]> {
+    const found = await this.database.pool.query<PaymentRow>(
+      `SELECT * FROM payments WHERE status = 'pending' AND provider = 'sandbox' ORDER BY seq LIMIT 1000`,
+    );
+    return found.rows;
+  }
+}

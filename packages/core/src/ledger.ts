@@ -1,0 +1,40 @@
+import type { Currency } from './money.ts';
+
+/**
+ * Ledger accounts. `provider_clearing` is money held by the mobile money
+ * provider on our behalf; `merchant_*` are what we owe the merchant.
+ */
+export type LedgerAccount =
+  | 'merchant_available'
+  | 'merchant_pending'
+  | 'merchant_referral'
+  | 'platform_fees'
+  | 'provider_clearing';
+
+export interface Posting {
+  account: LedgerAccount;
+  currency: Currency;
+  /** Signed: credits to the merchant are positive on merchant accounts. */
+  amount: number;
+}
+
+/** A paid payment: the provider owes us the amount, split into the merchant's net and our fee. */
+export function paymentPostings(currency: Currency, amount: number, fee: number): Posting[] {
+  const postings: Posting[] = [
+    { account: 'provider_clearing', currency, amount: -amount },
+    { account: 'merchant_available', currency, amount: amount - fee },
+  ];
+  if (fee > 0) postings.push({ account: 'platform_fees', currency, amount: fee });
+  return postings;
+}
+
+/** A refund reverses the payment's postings exactly (the fee is returned too). */
+export function reversePostings(postings: readonly Posting[]): Posting[] {
+  return postings.map((p) => ({ ...p, amount: -p.amount }));
+}
+
+export function isBalanced(postings: readonly Posting[]): boolean {
+  const sums = new Map<string, number>();
+  for (const p of postings) sums.set(p.currency, (sums.get(p.currency) ?? 0) + p.amount);
+  return [...sums.values()].every((sum) => sum === 0);
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
+import type { RunningServer } from '../../apps/server/src/server.ts';
+
+let server: RunningServer;
+let merchant: Merchant;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  merchant = await signUp(server.url);
+  api = client(server.url, merchant.keys.secretTest);
+});
+afterAll(() => server?.close());
+
+const pay = (phone: string, amount = 10_000) => api.post('/v1/payments', { amount, currency: 'TZS', phone });
+const settled = (id: string) =>
+  eventually(async () => {
+    const r = await api.get(`/v1/payments/${id}`);
+    return r.body.status !== 'pending' ? r.body : undefined;
+  });
+
+describe('payments through the sandbox provider', () => {
+  it('settles 255700000001 as paid with fee + net = amount and a balanced ledger entry', async () => {
+    const created = await pay('+255 700 000 001');
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ object: 'payment', status: 'pending', phone: '255700000001', livemode: false });
+    expect(created.body.id).toMatch(/^pay_/);
+    const paid = await settled(created.body.id);
+    expect(paid.status).toBe('paid');
+    expect(paid.fee).toBe(150);
+    expect(paid.fee + paid.net).toBe(10_000);
+    const transactions = await api.get('/v1/transactions?limit=5');
+    expect(transactions.body.data[0]).toMatchObject({ type: 'payment', source: paid.id, amount: 10_000, fee: 150, net: 9_850 });
+    const sums = await server.database.pool.query(
+      `SELECT transaction_id, sum(amount)::bigint AS total FROM ledger_postings WHERE merchant_id = $1 GROUP BY transaction_id`,
+      [merchant.id],
+    );
+    expect(sums.rows.length).toBeGreaterThan(0);
+    for (const row of sums.rows) expect(row.total).toBe(0);
+  });
+
+  it('fails 255700000002 with insufficient_funds and posts nothing', async () => {
+    const created = await pay('0700000002');
+    const failed = await settled(created.body.id);
+    expect(failed).toMatchObject({ status: 'failed', failure_code: 'insufficient_funds', fee: null, net: null });
+    const postings = await server.database.pool.query('SELECT 1 FROM ledger_transactions WHERE source_id = $1', [failed.id]);
+    expect(postings.rowCount).toBe(0);
+  });
+
+  it('keeps 255700000003 pending', async () => {
+    const created = await pay('255700000003');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await api.get(`/v1/payments/${created.body.id}`)).body.status).toBe('pending');
+  });
+
+  it('derives the balance from the ledger and refunds by reversing the postings', async () => {
+    const other = await signUp(server.url);
+    const own = client(server.url, other.keys.secretTest);
+    const a = await own.post('/v1/payments', { amount: 20_000, currency: 'TZS', phone: '0700000001' });
+    const b = await own.post('/v1/payments', { amount: 1_000, currency: 'USD', phone: '0700000001' });
+    await eventually(async () => (await own.get(`/v1/payments/${b.body.id}`)).body.status === 'paid');
+    await eventually(async () => (await own.get(`/v1/payments/${a.body.id}`)).body.status === 'paid');
+    const balance = await own.get('/v1/balance');
+    expect(balance.body).toEqual({
+      object: 'balance',
+      available: [
+        { amount: 19_700, currency: 'TZS' },
+        { amount: 985, currency: 'USD' },
+      ],
+      pending: [],
+      referral: [],
+      livemode: false,
+    });
+    const refund = await own.post(`/v1/payments/${a.body.id}/refund`);
+    expect(refund.status).toBe(200);
+    expect(refund.body.status).toBe('refunded');
+    const after = await own.get('/v1/balance');
+    expect(after.body.available).toEqual([
+      { amount: 0, currency: 'TZS' },
+      { amount: 985, currency: 'USD' },
+    ]);
+    const again = await own.post(`/v1/payments/${a.body.id}/refund`);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ error: 'invalid_request_error', code: 'state_transition_invalid' });
+  });
+
+  it('refuses to refund a pending or failed payment', async () => {
+    const pending = await pay('0700000003');
+    const refused = await api.post(`/v1/payments/${pending.body.id}/refund`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('state_transition_invalid');
+  });
+
+  it('lists payments newest first with cursors in exact creation order', async () => {
+    const own = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await own.post('/v1/payments', { amount: 100 + i, currency: 'TZS', phone: '0700000003' })).body.id);
+    const first = await own.get('/v1/payments?limit=2');
+    expect(first.body.data.map((p: { id: string }) => p.id)).toEqual([ids[4], ids[3]]);
+    expect(first.body.has_more).toBe(true);
+    const second = await own.get(`/v1/payments?limit=2&starting_after=${ids[3]}`);
+    expect(second.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+    const last = await own.get(`/v1/payments?limit=2&starting_after=${ids[1]}`);
+    expect(last.body.data.map((p: { id: string }) => p.id)).toEqual([ids[0]]);
+    expect(last.body.has_more).toBe(false);
+    const back = await own.get(`/v1/payments?limit=2&ending_before=${ids[0]}`);
+    expect(back.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
+    expect((await own.get('/v1/payments?limit=101')).body).toMatchObject({ code: 'limit_invalid' });
+    expect((await own.get('/v1/payments?limit=0')).status).toBe(400);
+  });
+});
+
+describe('modes and tenants', () => {
+  it('keeps test and live data apart and hides other merchants’ objects', async () => {
+    const created = await pay('0700000003');
+    const live = client(server.url, merchant.keys.secretLive);
+    expect((await live.get(`/v1/payments/${created.body.id}`)).status).toBe(404);
+    expect((await live.get('/v1/payments')).body.data).toEqual([]);
+    const stranger = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const hidden = await stranger.get(`/v1/payments/${created.body.id}`);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toMatchObject({ error: 'not_found', code: 'resource_missing' });
+    expect((await stranger.post(`/v1/payments/${created.body.id}/refund`)).status).toBe(404);
+  });
+
+  it('refuses live payments while no live provider is configured, with 503 and Retry-After', async () => {
+    const live = client(server.url, merchant.keys.secretLive);
+    const refused = await live.post('/v1/payments', { amount: 1000, currency: 'TZS', phone: '0754000000' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('provider_unavailable');
+    expect(refused.headers.get('retry-after')).toBe('60');
+  });
+});

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+
+/**
+ * A real server on an ephemeral port: PostgreSQL when the run has a database
+ * (DATABASE_URL set), embedded PGlite in memory otherwise.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  return startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    VALIDATE_RESPONSES: 'true',
+    SANDBOX_SETTLE_MS: '100',
+    RATE_LIMIT_MAX: '10000',
+    PUBLIC_RATE_LIMIT_MAX: '10000',
+    RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+    ...env,
+  });
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A small client over real HTTP. */
+export function client(baseUrl: string, key?: string) {
+  const request = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  };
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body, headers),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PATCH', path, body, headers),
+    delete: <T = any>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
+    request,
+  };
+}
+
+export interface Merchant {
+  id: string;
+  email: string;
+  password: string;
+  keys: { secretTest: string; secretLive: string; publishableTest: string; publishableLive: string };
+}
+
+let merchantCounter = 0;
+
+/** Signs up a fresh merchant and returns its keys. */
+export async function signUp(baseUrl: string, overrides: { business_name?: string } = {}): Promise<Merchant> {
+  const email = `m${Date.now()}${++merchantCounter}${randomUUID().slice(0, 6)}@example.tz`;
+  const password = 'correct horse battery';
+  const response = await client(baseUrl).post('/v1/merchants', {
+    business_name: overrides.business_name ?? 'Duka la Mama',
+    email,
+    password,
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const keys = response.body.api_keys as Array<{ key: string; type: string; mode: string }>;
+  const find = (type: string, mode: string) => keys.find((k) => k.type === type && k.mode === mode)!.key;
+  return {
+    id: response.body.id,
+    email,
+    password,
+    keys: {
+      secretTest: find('secret', 'test'),
+      secretLive: find('secret', 'live'),
+      publishableTest: find('publishable', 'test'),
+      publishableLive: find('publishable', 'live'),
+    },
+  };
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
