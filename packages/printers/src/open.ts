@@ -1,0 +1,39 @@
+import { parseConnection, type Connection } from './connection.ts';
+import { DEFAULT_STATUS_TIMEOUT_MS } from './print.ts';
+import { queryStatus, type PrinterStatus } from './status.ts';
+import { TcpTransport } from './tcp-transport.ts';
+import { DEFAULT_TIMEOUTS, type PrinterTransport, type TransportTimeouts } from './transport.ts';
+import { UsbTransport, type UsbBus } from './usb-transport.ts';
+
+export interface OpenOptions {
+  timeouts?: Partial<TransportTimeouts>;
+  /** USB device source; the system bus by default. */
+  usbBus?: UsbBus;
+}
+
+/** Opens a transport for `tcp://host:9100`, `usb://VID:PID` or `usb`. Nothing connects until first use. */
+export function openTransport(connection: string | Connection, options: OpenOptions = {}): PrinterTransport {
+  const target = typeof connection === 'string' ? parseConnection(connection) : connection;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  if (target.kind === 'tcp') return new TcpTransport(target.host, target.port, timeouts);
+  return new UsbTransport({
+    timeouts,
+    ...(target.vendorId === undefined ? {} : { vendorId: target.vendorId }),
+    ...(target.productId === undefined ? {} : { productId: target.productId }),
+    ...(options.usbBus ? { bus: options.usbBus } : {}),
+  });
+}
+
+/** Asks a printer for its status (`DLE EOT`); one that does not answer is reported offline. */
+export async function getStatus(
+  printer: string | Connection | PrinterTransport,
+  options: OpenOptions & { timeoutMs?: number } = {},
+): Promise<PrinterStatus> {
+  const owned = typeof printer === 'string' || 'kind' in printer;
+  const transport = owned ? openTransport(printer, options) : printer;
+  try {
+    return await queryStatus(transport, options.timeoutMs ?? DEFAULT_STATUS_TIMEOUT_MS);
+  } finally {
+    if (owned) await transport.close();
+  }
+}
