@@ -43,13 +43,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await socket.start();
     connectionString = `postgres://postgres@${socket.getServerConn()}/postgres?sslmode=disable`;
     embedded = { pglite, socket };
-    // One session underneath: a small pool, and never two clients inside one request.
-    poolMax = Math.min(poolMax, 3);
+    // One session underneath: statements from two connections interleave in it
+    // (an unnamed statement parsed on one is bound on the other), so all queries
+    // share one connection, and nothing waits on a second client inside a transaction.
+    poolMax = 1;
   }
   const pool = new pg.Pool({
     connectionString,
     max: poolMax,
-    connectionTimeoutMillis: 3_000,
+    // Embedded mode queues every query behind one connection: allow a longer wait there.
+    connectionTimeoutMillis: embedded ? 15_000 : 3_000,
     idleTimeoutMillis: 30_000,
     // A saturated or stuck database must fail fast into a 503, never hang a request.
     statement_timeout: 10_000,
