@@ -28,6 +28,10 @@ export type ErrorCode =
   | 'tender_exceeds_due'
   | 'discount_invalid'
   | 'payment_not_paid'
+  | 'payment_already_used'
+  | 'sku_taken'
+  | 'barcode_taken'
+  | 'receipt_number_taken'
   | 'event_type_unknown'
   | 'url_invalid'
   | 'url_not_allowed'
@@ -95,6 +99,10 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'tender_exceeds_due':
     case 'discount_invalid':
     case 'payment_not_paid':
+    case 'payment_already_used':
+    case 'sku_taken':
+    case 'barcode_taken':
+    case 'receipt_number_taken':
     case 'event_type_unknown':
     case 'url_invalid':
     case 'url_not_allowed':

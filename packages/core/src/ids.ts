@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   category: 'cat',
   store: 'store',
   order: 'ord',
+  orderRefund: 'oref',
+  stockLevel: 'stk',
   printer: 'prn',
   printJob: 'pj',
 } as const;

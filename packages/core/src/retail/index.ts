@@ -1,4 +1,6 @@
 export * from './pricing.ts';
+export * from './tax.ts';
+export * from './refund.ts';
 export * from './tender.ts';
 export * from './stock.ts';
 export * from './receipt-number.ts';

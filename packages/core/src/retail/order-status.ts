@@ -3,6 +3,7 @@
  * `transitionRetailOrder`, which refuses any move not in the table.
  */
 import { AppError, invalidField } from '../errors.ts';
+import { assertTransition, type TransitionTable } from '../state-machine.ts';
 import { eastAfricaDate } from './time.ts';
 
 export type RetailOrderStatus = 'open' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
@@ -20,9 +21,7 @@ export const RETAIL_ORDER_STATUSES = [
  * happened) only on the business day it was paid; after that it is refunded.
  * Further partial refunds keep an order partially refunded.
  */
-export const RETAIL_ORDER_TRANSITIONS: {
-  readonly [From in RetailOrderStatus]: readonly RetailOrderStatus[];
-} = {
+export const RETAIL_ORDER_TRANSITIONS: TransitionTable<RetailOrderStatus> = {
   open: ['paid', 'voided'],
   paid: ['partially_refunded', 'refunded', 'voided'],
   partially_refunded: ['partially_refunded', 'refunded'],
@@ -46,11 +45,7 @@ export function transitionRetailOrder(
   to: RetailOrderStatus,
   clock?: RetailOrderClock,
 ): RetailOrderStatus {
-  if (!canTransitionRetailOrder(from, to)) {
-    throw new AppError('state_transition_invalid', `A retail order cannot move from '${from}' to '${to}'`, {
-      details: { status: `is '${from}'` },
-    });
-  }
+  assertTransition('retail order', RETAIL_ORDER_TRANSITIONS, from, to);
   if (from === 'paid' && to === 'voided') {
     const sameDay =
       clock !== undefined && eastAfricaDate(clock.paidAt, 'paidAt') === eastAfricaDate(clock.now, 'now');

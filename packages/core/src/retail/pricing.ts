@@ -28,6 +28,7 @@ import { hasPrefix } from '../ids.ts';
 import { MAX_AMOUNT, isCurrency } from '../money.ts';
 import type { Currency } from '../money.ts';
 import { allocateProportionally, mulDivHalfUp } from './integer-math.ts';
+import { vatRateFor, type TaxClass, type VatRegion } from './tax.ts';
 
 export type ProductId = Id<'product'>;
 export type VariantId = Id<'variant'>;
@@ -35,11 +36,6 @@ export type VariantId = Id<'variant'>;
 /** How a line's quantity is counted; pieces are whole, the others are measured. */
 export type QuantityUnit = 'piece' | 'kg' | 'litre' | 'metre';
 export const QUANTITY_UNITS = ['piece', 'kg', 'litre', 'metre'] as const satisfies readonly QuantityUnit[];
-
-/** VAT in basis points: 18% on the mainland, 15% in Zanzibar. Exempt goods are 0. */
-export type VatRegion = 'mainland' | 'zanzibar';
-export const STANDARD_VAT_RATE: Record<VatRegion, number> = { mainland: 1800, zanzibar: 1500 };
-export const VAT_EXEMPT = 0;
 
 /** Largest quantity on one line: one million units. */
 export const MAX_QUANTITY_MILLI = 1_000_000_000;
@@ -64,14 +60,18 @@ export interface CartLineInput {
   /** Defaults to 'piece'. */
   unit?: QuantityUnit | undefined;
   quantityMilli: number;
-  /** 1800 = 18%, 1500 = 15%, 0 = exempt. */
-  taxRateBasisPoints: number;
+  /** An explicit rate: 1800 = 18%, 1500 = 15%, 0 = exempt. Give this or `taxClass`. */
+  taxRateBasisPoints?: number | undefined;
+  /** The catalogue's tax class, resolved against the cart's `vatRegion`. */
+  taxClass?: TaxClass | undefined;
   priceOverride?: PriceOverride | undefined;
   discount?: Discount | undefined;
 }
 
 export interface CartInput {
   currency: Currency;
+  /** Where the sale happens; needed by lines that give a `taxClass`. */
+  vatRegion?: VatRegion | undefined;
   lines: readonly CartLineInput[];
   orderDiscount?: Discount | undefined;
 }
@@ -83,6 +83,8 @@ export interface PricedLine {
   unit: QuantityUnit;
   quantityMilli: number;
   taxRateBasisPoints: number;
+  /** The tax class the rate came from, when the line gave one. */
+  taxClass?: TaxClass;
   /** Catalogue price per unit. */
   listUnitPrice: number;
   /** Price charged per unit: the override when there is one. */
@@ -114,6 +116,8 @@ export interface TaxBreakdownLine {
 
 export interface PricedCart {
   currency: Currency;
+  /** The region tax classes were resolved against, when the cart gave one. */
+  vatRegion?: VatRegion;
   lines: PricedLine[];
   /** Sum of line gross amounts, before any discount. */
   grossTotal: number;
@@ -181,13 +185,19 @@ function discountAmount(rule: Discount | undefined, base: number, field: string)
 interface LineBeforeOrderDiscount {
   input: CartLineInput;
   unit: QuantityUnit;
+  taxRateBasisPoints: number;
   unitPrice: number;
   gross: number;
   lineDiscount: number;
   subtotal: number;
 }
 
-function priceLine(input: CartLineInput, index: number, currency: Currency): LineBeforeOrderDiscount {
+function priceLine(
+  input: CartLineInput,
+  index: number,
+  currency: Currency,
+  vatRegion: VatRegion | undefined,
+): LineBeforeOrderDiscount {
   const at = `lines[${index}]`;
   if (!hasPrefix('product', input.productId)) {
     throw invalidField('parameter_invalid', `${at}.productId`, 'must be a product id (prod_...)');
@@ -227,7 +237,7 @@ function priceLine(input: CartLineInput, index: number, currency: Currency): Lin
   if (unit === 'piece' && quantity % 1000 !== 0) {
     throw invalidField('quantity_invalid', `${at}.quantityMilli`, 'pieces must be whole');
   }
-  requireBasisPoints(input.taxRateBasisPoints, `${at}.taxRateBasisPoints`, 'parameter_invalid');
+  const taxRateBasisPoints = lineTaxRate(input, at, vatRegion);
 
   requireAmount(input.unitPrice, `${at}.unitPrice`, 'the unit price');
   let unitPrice = input.unitPrice;
@@ -247,7 +257,29 @@ function priceLine(input: CartLineInput, index: number, currency: Currency): Lin
   if (gross > MAX_AMOUNT)
     throw invalidField('amount_invalid', at, `the line amount must be at most ${MAX_AMOUNT}`);
   const lineDiscount = discountAmount(input.discount, gross, `${at}.discount`);
-  return { input, unit, unitPrice, gross, lineDiscount, subtotal: gross - lineDiscount };
+  return { input, unit, taxRateBasisPoints, unitPrice, gross, lineDiscount, subtotal: gross - lineDiscount };
+}
+
+/** A line's rate: the explicit one, or its tax class in the cart's region (never both). */
+function lineTaxRate(input: CartLineInput, at: string, vatRegion: VatRegion | undefined): number {
+  if (input.taxClass !== undefined) {
+    if (input.taxRateBasisPoints !== undefined) {
+      throw invalidField(
+        'parameter_invalid',
+        `${at}.taxRateBasisPoints`,
+        'give a tax rate or a tax class, not both',
+      );
+    }
+    if (vatRegion === undefined) {
+      throw invalidField('parameter_missing', 'vatRegion', 'is required to resolve a tax class');
+    }
+    return vatRateFor(input.taxClass, vatRegion, `${at}.taxClass`);
+  }
+  if (input.taxRateBasisPoints === undefined) {
+    throw invalidField('parameter_missing', `${at}.taxRateBasisPoints`, 'give a tax rate or a tax class');
+  }
+  requireBasisPoints(input.taxRateBasisPoints, `${at}.taxRateBasisPoints`, 'parameter_invalid');
+  return input.taxRateBasisPoints;
 }
 
 /** Prices a cart; throws an AppError naming the offending field. An empty cart prices to zero. */
@@ -255,7 +287,7 @@ export function priceCart(cart: CartInput): PricedCart {
   if (!isCurrency(cart.currency))
     throw invalidField('currency_invalid', 'currency', 'is not a supported currency');
   const currency = cart.currency;
-  const lines = cart.lines.map((line, index) => priceLine(line, index, currency));
+  const lines = cart.lines.map((line, index) => priceLine(line, index, currency, cart.vatRegion));
 
   const grossTotal = sum(lines.map((line) => line.gross));
   const lineDiscountTotal = sum(lines.map((line) => line.lineDiscount));
@@ -271,10 +303,10 @@ export function priceCart(cart: CartInput): PricedCart {
   const totals = lines.map((line, index) => line.subtotal - at(orderShares, index));
 
   // Group line indexes by rate, highest rate first, for a stable breakdown.
-  const rates = [...new Set(lines.map((line) => line.input.taxRateBasisPoints))].sort((a, b) => b - a);
+  const rates = [...new Set(lines.map((line) => line.taxRateBasisPoints))].sort((a, b) => b - a);
   const lineTaxes = lines.map(() => 0);
   const taxBreakdown = rates.map((rate): TaxBreakdownLine => {
-    const members = lines.flatMap((line, index) => (line.input.taxRateBasisPoints === rate ? [index] : []));
+    const members = lines.flatMap((line, index) => (line.taxRateBasisPoints === rate ? [index] : []));
     const gross = sum(members.map((index) => at(totals, index)));
     const tax = mulDivHalfUp(gross, rate, 10_000 + rate);
     const shares = allocateProportionally(
@@ -296,7 +328,7 @@ export function priceCart(cart: CartInput): PricedCart {
       description: input.description,
       unit: line.unit,
       quantityMilli: input.quantityMilli,
-      taxRateBasisPoints: input.taxRateBasisPoints,
+      taxRateBasisPoints: line.taxRateBasisPoints,
       listUnitPrice: input.unitPrice,
       unitPrice: line.unitPrice,
       gross: line.gross,
@@ -308,6 +340,7 @@ export function priceCart(cart: CartInput): PricedCart {
       net: total - tax,
     };
     if (input.variantId !== undefined) priced.variantId = input.variantId;
+    if (input.taxClass !== undefined) priced.taxClass = input.taxClass;
     if (input.priceOverride !== undefined) priced.priceOverride = { ...input.priceOverride };
     if (input.discount !== undefined) priced.discountRule = { ...input.discount };
     return priced;
@@ -328,6 +361,7 @@ export function priceCart(cart: CartInput): PricedCart {
     taxBreakdown,
   };
   if (cart.orderDiscount !== undefined) result.orderDiscountRule = { ...cart.orderDiscount };
+  if (cart.vatRegion !== undefined) result.vatRegion = cart.vatRegion;
   return result;
 }
 

@@ -178,3 +178,35 @@ describe('formatQuantity', () => {
     expect(formatQuantity(quantityMilli, unit, 'en')).toBe(text);
   });
 });
+
+describe('buildRetailReceipt and the store region', () => {
+  it('prints the region’s standard rate for a cart priced by tax class, and refuses another region’s store', () => {
+    const order = priceCart({
+      currency: 'TZS',
+      vatRegion: 'zanzibar',
+      lines: [
+        {
+          productId: 'prod_tea' as ProductId,
+          description: 'Chai',
+          unitPrice: 1_150,
+          quantityMilli: 2_000,
+          taxClass: 'standard',
+        },
+      ],
+    });
+    const tenders = allocateTenders({
+      currency: 'TZS',
+      amountDue: order.total,
+      tenders: [{ method: 'cash', amount: 5_000 }],
+    });
+    const receipt = buildRetailReceipt(
+      makeInput({ order, tenders, store: makeStore({ vatRegion: 'zanzibar', receiptLanguage: 'en' }) }),
+    );
+    expect(receipt.taxLines).toEqual([
+      { code: 'A', label: 'VAT 15%', rateBasisPoints: 1_500, net: 2_000, tax: 300 },
+    ]);
+    expect(() =>
+      buildRetailReceipt(makeInput({ order, tenders, store: makeStore({ vatRegion: 'mainland' }) })),
+    ).toThrow(expect.objectContaining({ details: { 'store.vatRegion': expect.any(String) } }));
+  });
+});

@@ -12,8 +12,9 @@ import type {
   ReceiptTender,
 } from '../receipt.ts';
 import { formatBasisPoints } from './integer-math.ts';
-import type { Discount, PricedCart, PricedLine, QuantityUnit, VatRegion } from './pricing.ts';
+import type { Discount, PricedCart, PricedLine, QuantityUnit } from './pricing.ts';
 import { parseReceiptNumber } from './receipt-number.ts';
+import type { VatRegion } from './tax.ts';
 import type { AllocatedTender, TenderAllocation } from './tender.ts';
 import { formatEastAfricaTime } from './time.ts';
 
@@ -136,6 +137,13 @@ export function buildRetailReceipt(input: RetailReceiptInput): ReceiptDocument {
       'currency_mismatch',
       'tenders.currency',
       `is ${tenders.currency} but the order is in ${order.currency}`,
+    );
+  }
+  if (order.vatRegion !== undefined && order.vatRegion !== store.vatRegion) {
+    throw invalidField(
+      'parameter_invalid',
+      'store.vatRegion',
+      `is ${store.vatRegion} but the order was priced for ${order.vatRegion}`,
     );
   }
   if (tenders.amountDue !== order.total) {
