@@ -16,6 +16,8 @@ export interface RateLimits {
   perAddress: RateLimiterAbstract;
   /** Failed logins per email, against password guessing spread over addresses. */
   loginFailures: RateLimiterAbstract;
+  /** Settles once Redis is connected (or after a short wait; the database counts until then). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,15 +36,14 @@ export interface RateLimitSettings {
  * every server process enforces one shared quota.
  */
 export function createRateLimits(database: Database, settings: RateLimitSettings): RateLimits {
-  let redis: Redis | undefined;
+  const redis = settings.redisUrl
+    ? new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+    : undefined;
+  redis?.on('error', () => undefined); // reconnects by itself; the database counters stand in meanwhile
   const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${settings.keyPrefix}_${name}`;
-    if (settings.redisUrl) {
-      redis ??= new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-      return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, rejectIfRedisNotReady: true });
-    }
-    return new RateLimiterPostgres({
-      storeClient: database.kind === 'pglite' ? unnamedStatements(database) : database.pool,
+    const inDatabase = new RateLimiterPostgres({
+      storeClient: unnamedStatements(database),
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,
@@ -51,11 +52,30 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
       points,
       duration,
     });
+    if (!redis) return inDatabase;
+    // While Redis is unreachable, the database keeps counting, so limits hold through its outage.
+    return new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points,
+      duration,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: inDatabase,
+    });
   };
   return {
     perCredential: make('key', settings.max, settings.windowSeconds),
     perAddress: make('addr', settings.publicMax, settings.publicWindowSeconds),
     loginFailures: make('login', 10, 15 * 60),
+    ready: redis
+      ? new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 2_000);
+          redis.once('ready', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        })
+      : Promise.resolve(),
     close() {
       redis?.disconnect();
       return Promise.resolve();
@@ -64,9 +84,9 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
 }
 
 /**
- * The embedded database shares one session between connections, so a named
- * prepared statement made on one connection collides on the next: send the
- * limiter's queries unnamed there.
+ * The limiter names its prepared statements; on the embedded database every
+ * connection shares one session, where a name made on one connection collides
+ * on the next. Unnamed statements work on both.
  */
 function unnamedStatements(database: Database) {
   return {
