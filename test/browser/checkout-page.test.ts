@@ -75,7 +75,7 @@ describe('the hosted checkout page in Chromium', () => {
     await page.goto(checkout.body.checkout_url);
     await page.fill('#phone', '12345');
     await page.click('#submit');
-    await page.waitForFunction(() => (document.querySelector('#message')?.textContent ?? '').length > 0 && !document.querySelector('#message')!.textContent!.startsWith('Sending'));
+    await page.waitForFunction(() => (document.querySelector('#message')?.textContent ?? '').length > 0 && !document.querySelector('#message')!.textContent.startsWith('Sending'));
     expect(await page.textContent('#message')).toMatch(/phone/i);
   });
 });
