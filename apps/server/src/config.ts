@@ -25,6 +25,7 @@ const configSchema = z.object({
   FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(150),
   FEE_FIXED: z.coerce.number().int().min(0).default(0),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(800),
+  AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
   CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
@@ -34,11 +35,21 @@ const configSchema = z.object({
   WEBHOOK_RETRY_DELAYS_MS: msList.default([0, 60_000, 300_000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
-  // Live provider (ClickPesa-style adapter); unset means live payments are refused as unavailable.
+  // Webhook dispatch (docs/WEBHOOKS.md): polling backs up the in-process wake-up and serves other processes.
+  WEBHOOK_DISPATCH: bool.default(true),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(5_000).default(256),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(5_000).default(32),
+  WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
+  // Live provider (ClickPesa, docs/PROVIDERS.md); unset means live payments are refused as unavailable.
   PROVIDER_BASE_URL: z.string().url().optional(),
   PROVIDER_CLIENT_ID: z.string().optional(),
   PROVIDER_API_KEY: z.string().optional(),
   PROVIDER_CHECKSUM_KEY: z.string().optional(),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // How often pending live payments are checked against the provider (0 turns it off).
+  PROVIDER_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
 });
 
 export type Config = z.infer<typeof configSchema> & { publicUrl: string };

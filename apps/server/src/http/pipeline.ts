@@ -4,7 +4,6 @@ import { AppError, newId } from '@tz/core';
 import type pino from 'pino';
 import type { Services } from '../services/index.ts';
 import type { Queryable } from '../db/database.ts';
-import { writeRequestLog } from '../services/request-logs.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
 import {
@@ -55,8 +54,7 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
     }
     const principal = ctx.state.principal;
     if (principal && ctx.path.startsWith('/v1/')) {
-      // Written after the response is settled and not awaited: the log must never slow or fail a request.
-      writeRequestLog(deps.services.database.pool, {
+      deps.services.requestLogs.add({
         principal,
         requestId: ctx.state.requestId,
         method: ctx.method,
@@ -65,7 +63,7 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
         durationMs: performance.now() - ctx.state.startedAt,
         ip: ctx.ip,
         errorCode,
-      }).catch((error: unknown) => deps.logger.warn({ err: error }, 'request log write failed'));
+      });
     }
   };
 }
@@ -147,7 +145,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       }
     }
 
-    const status = route.status ?? 200;
+    let status: number = route.status ?? 200;
     const afterCommit: Array<() => Promise<void>> = [];
     const run = (db: Queryable) =>
       route.handler({
@@ -158,6 +156,9 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
         db,
         services,
         afterCommit: (task) => afterCommit.push(task),
+        respondWith: (code) => {
+          status = code;
+        },
         requestId: ctx.state.requestId,
         ip: ctx.ip,
       });

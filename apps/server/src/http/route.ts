@@ -30,6 +30,8 @@ export interface HandlerInput<B, Q, P, A extends RouteAuth> {
   services: Services;
   /** Runs after the transaction commits (e.g. asking a provider to start a payment). */
   afterCommit: (task: () => Promise<void>) => void;
+  /** Answers with another success status than the route's, e.g. 200 when a create finds its object already made. */
+  respondWith: (status: 200 | 201) => void;
   requestId: string;
   ip: string;
 }

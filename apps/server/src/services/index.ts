@@ -6,6 +6,7 @@ import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
+import { RequestLogWriter } from './request-logs.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -15,6 +16,7 @@ export interface Services {
   merchants: MerchantService;
   payments: PaymentService;
   checkouts: CheckoutService;
+  requestLogs: RequestLogWriter;
   sandbox: SandboxProvider;
   /** Live-mode provider, when configured. */
   liveProvider: PaymentProvider | undefined;
@@ -47,9 +49,10 @@ export function createServices(
     config,
     database,
     rateLimits,
-    merchants: new MerchantService(config.SESSION_TTL_HOURS),
+    merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     payments,
     checkouts,
+    requestLogs: new RequestLogWriter(database.pool, (error) => log(error, 'request log write failed')),
     sandbox,
     liveProvider,
     publicUrl,

@@ -74,7 +74,21 @@ async function insertKey(
 }
 
 export class MerchantService {
-  constructor(private readonly sessionTtlHours: number) {}
+  /**
+   * Resolved keys, briefly: most requests skip the key lookup. Revoking or
+   * rolling a key clears it here at once; other server processes notice
+   * within `authCacheSeconds`.
+   */
+  private readonly authCache = new Map<string, { principal: Principal; until: number }>();
+
+  constructor(
+    private readonly sessionTtlHours: number,
+    private readonly authCacheSeconds: number,
+  ) {}
+
+  private forgetCredential(credentialId: string): void {
+    for (const [hash, entry] of this.authCache) if (entry.principal.credentialId === credentialId) this.authCache.delete(hash);
+  }
 
   /** Sign-up: the merchant with a secret and a publishable key for each mode. */
   async signUp(tx: Queryable, input: { business_name: string; email: string; password: string }) {
@@ -125,10 +139,22 @@ export class MerchantService {
 
   /** Resolves a presented key or session token to the caller, or null if unknown, revoked or expired. */
   async authenticate(db: Queryable, presented: string): Promise<Principal | null> {
+    const hash = sha256(presented);
+    const cached = this.authCache.get(hash);
+    if (cached && cached.until > Date.now()) return cached.principal;
+    const principal = await this.lookUp(db, presented, hash);
+    if (principal && this.authCacheSeconds > 0) {
+      if (this.authCache.size >= 10_000) this.authCache.clear();
+      this.authCache.set(hash, { principal, until: Date.now() + this.authCacheSeconds * 1000 });
+    }
+    return principal;
+  }
+
+  private async lookUp(db: Queryable, presented: string, hash: string): Promise<Principal | null> {
     if (presented.startsWith(SESSION_PREFIX)) {
       const session = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
         `SELECT id, merchant_id, livemode FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
-        [sha256(presented)],
+        [hash],
       );
       const row = session.rows[0];
       return row ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id } : null;
@@ -137,7 +163,7 @@ export class MerchantService {
     const key = await db.query<{ id: string; merchant_id: string; livemode: boolean; type: KeyType }>(
       `SELECT id, merchant_id, livemode, type FROM api_keys
        WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [sha256(presented)],
+      [hash],
     );
     const row = key.rows[0];
     return row ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id } : null;
@@ -198,12 +224,14 @@ export class MerchantService {
       }
     }
     const updated = await db.query<ApiKeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING *`, [id]);
+    this.forgetCredential(id);
     return apiKeyObject(updated.rows[0]!);
   }
 
   /** Rolls a key: a new key of the same type and mode; the old one stops now or after `expires_in_hours`. */
   async rollKey(db: Queryable, principal: Principal, id: string, expiresInHours: number) {
     const row = await this.lockKey(db, principal, id);
+    this.forgetCredential(id);
     if (expiresInHours === 0) await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
     else
       await db.query(`UPDATE api_keys SET expires_at = now() + make_interval(hours => $2) WHERE id = $1`, [

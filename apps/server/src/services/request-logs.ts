@@ -15,25 +15,65 @@ export interface RequestLogEntry {
   errorCode: string | null;
 }
 
-/** Bodies and headers are never logged, so secrets and passwords cannot leak into the log. */
-export async function writeRequestLog(db: Queryable, entry: RequestLogEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO request_logs (id, merchant_id, livemode, api_key_id, request_id, method, path, status, duration_ms, ip, error_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      newId('requestLog'),
-      entry.principal.merchantId,
-      entry.principal.livemode,
-      entry.principal.credentialId,
-      entry.requestId,
-      entry.method,
-      entry.path,
-      entry.status,
-      Math.round(entry.durationMs),
-      entry.ip,
-      entry.errorCode,
-    ],
-  );
+/**
+ * Buffers request log rows and writes them in batches, off the request path:
+ * the log must never slow or fail a request. Bodies and headers are never
+ * logged, so secrets and passwords cannot leak into it. A crash loses at most
+ * one flush interval of log rows (never money or events).
+ */
+export class RequestLogWriter {
+  private buffer: RequestLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly onError: (error: unknown) => void,
+    private readonly flushMs = 200,
+    private readonly maxBatch = 200,
+  ) {}
+
+  add(entry: RequestLogEntry): void {
+    this.buffer.push(entry);
+    if (this.buffer.length >= this.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  }
+
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.buffer;
+    this.buffer = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(() => this.write(batch)).catch(this.onError);
+    return this.flushing;
+  }
+
+  private async write(batch: RequestLogEntry[]): Promise<void> {
+    const values: unknown[] = [];
+    const rows = batch.map((entry) => {
+      const base = values.length;
+      values.push(
+        newId('requestLog'),
+        entry.principal.merchantId,
+        entry.principal.livemode,
+        entry.principal.credentialId,
+        entry.requestId,
+        entry.method,
+        entry.path,
+        entry.status,
+        Math.round(entry.durationMs),
+        entry.ip,
+        entry.errorCode,
+      );
+      return `(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+    });
+    await this.db.query(
+      `INSERT INTO request_logs (id, merchant_id, livemode, api_key_id, request_id, method, path, status, duration_ms, ip, error_code)
+       VALUES ${rows.join(', ')}`,
+      values,
+    );
+  }
 }
 
 interface RequestLogRow {
