@@ -1,5 +1,6 @@
 import { newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
+import { RETAIL_EVENT_TYPES } from '../retail/shared.ts';
 
 export const API_VERSION = '1.1.0';
 
@@ -11,6 +12,7 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'checkout.completed',
   'customer.created',
+  ...RETAIL_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

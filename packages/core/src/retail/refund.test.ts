@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRefund, remainingRefundLines } from './refund.ts';
+import { planRefund, remainingRefundLines, statusAfterRefundPlan } from './refund.ts';
 import type { RefundableLine } from './refund.ts';
 
 const makeLine = (overrides: Partial<RefundableLine> = {}): RefundableLine => ({
@@ -85,5 +85,14 @@ describe('remainingRefundLines', () => {
         makeLine({ refundedQuantityMilli: 1_000 }),
       ]),
     ).toEqual([{ line: 1, quantityMilli: 2_000 }]);
+  });
+});
+
+describe('statusAfterRefundPlan', () => {
+  it('is refunded only when every line, free ones included, is wholly given back', () => {
+    const lines = [makeLine(), makeLine({ total: 0, tax: 0, quantityMilli: 1_000 })];
+    const first = planRefund(lines, [{ line: 0, quantityMilli: 3_000 }]);
+    expect(statusAfterRefundPlan(lines, first)).toBe('partially_refunded');
+    expect(statusAfterRefundPlan(lines, planRefund(lines, remainingRefundLines(lines)))).toBe('refunded');
   });
 });

@@ -109,3 +109,16 @@ export function remainingRefundLines(lines: readonly RefundableLine[]): RefundRe
     return left > 0 ? [{ line: index, quantityMilli: left }] : [];
   });
 }
+
+/** The order's status after `plan`: refunded once every line is wholly given back. */
+export function statusAfterRefundPlan(
+  lines: readonly RefundableLine[],
+  plan: RefundPlan,
+): 'partially_refunded' | 'refunded' {
+  const refunded = lines.map((line) => line.refundedQuantityMilli);
+  for (const planned of plan.lines)
+    refunded[planned.line] = (refunded[planned.line] ?? 0) + planned.quantityMilli;
+  return lines.every((line, index) => refunded[index] === line.quantityMilli)
+    ? 'refunded'
+    : 'partially_refunded';
+}

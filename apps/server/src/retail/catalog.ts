@@ -1,0 +1,617 @@
+import { AppError, newId, notFound, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import { listPage, type ListQuery } from '../http/list.ts';
+import { recordEvent } from '../services/events.ts';
+import { unixSeconds } from '../services/time.ts';
+import { invalid, isUniqueViolation, type Scope } from './shared.ts';
+
+// ---------------------------------------------------------------- categories
+
+export interface CategoryRow {
+  id: string;
+  livemode: boolean;
+  name: string;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export const categoryObject = (row: CategoryRow) => ({
+  id: row.id,
+  object: 'category' as const,
+  name: row.name,
+  description: row.description,
+  deleted: row.deleted_at !== null,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  updated: unixSeconds(row.updated_at),
+});
+export type CategoryObject = ReturnType<typeof categoryObject>;
+
+export interface CategoryInput {
+  name?: string | undefined;
+  description?: string | null | undefined;
+}
+
+export async function createCategory(db: Queryable, scope: Scope, input: CategoryInput & { name: string }) {
+  const inserted = await db.query<CategoryRow>(
+    `INSERT INTO retail_categories (id, merchant_id, livemode, name, description) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    [newId('category'), scope.merchantId, scope.livemode, input.name, input.description ?? null],
+  );
+  const object = categoryObject(inserted.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'category.created', object });
+  return object;
+}
+
+async function lockCategory(db: Queryable, scope: Scope, id: string): Promise<CategoryRow> {
+  const found = await db.query<CategoryRow>(
+    `SELECT * FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('category', id);
+  return found.rows[0];
+}
+
+export async function updateCategory(db: Queryable, scope: Scope, id: string, input: CategoryInput) {
+  const row = await lockCategory(db, scope, id);
+  if (row.deleted_at)
+    throw new AppError('parameter_invalid', 'A deleted category cannot be changed', {
+      details: { id: 'is deleted' },
+    });
+  const updated = await db.query<CategoryRow>(
+    `UPDATE retail_categories SET name = $2, description = $3, updated_at = now() WHERE id = $1 RETURNING *`,
+    [id, input.name ?? row.name, input.description === undefined ? row.description : input.description],
+  );
+  const object = categoryObject(updated.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'category.updated', object });
+  return object;
+}
+
+/** Archives the category; its products keep pointing at it, so old reports still group by it. */
+export async function deleteCategory(db: Queryable, scope: Scope, id: string) {
+  const row = await lockCategory(db, scope, id);
+  if (row.deleted_at) return categoryObject(row);
+  const updated = await db.query<CategoryRow>(
+    `UPDATE retail_categories SET deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
+    [id],
+  );
+  const object = categoryObject(updated.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'category.deleted', object });
+  return object;
+}
+
+export async function retrieveCategory(db: Queryable, scope: Scope, id: string) {
+  const found = await db.query<CategoryRow>(
+    `SELECT * FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('category', id);
+  return categoryObject(found.rows[0]);
+}
+
+export function categoriesSource(scope: Scope, filters: { include_deleted?: boolean | undefined }) {
+  let where = 'merchant_id = $1 AND livemode = $2';
+  if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
+  return { table: 'retail_categories', where, params: [scope.merchantId, scope.livemode] };
+}
+
+// ------------------------------------------------------------------ products
+
+export interface VariantRow {
+  id: string;
+  product_id: string;
+  livemode: boolean;
+  name: string;
+  sku: string | null;
+  barcodes: string[];
+  price: number;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface ProductRow {
+  id: string;
+  livemode: boolean;
+  name: string;
+  description: string | null;
+  sku: string | null;
+  barcodes: string[];
+  price: number;
+  currency: Currency;
+  tax_rate: TaxClass;
+  category_id: string | null;
+  unit: QuantityUnit;
+  track_stock: boolean;
+  active: boolean;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export const variantObject = (row: VariantRow) => ({
+  id: row.id,
+  object: 'variant' as const,
+  product: row.product_id,
+  name: row.name,
+  sku: row.sku,
+  barcodes: row.barcodes,
+  price: row.price,
+  active: row.active,
+  deleted: row.deleted_at !== null,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  updated: unixSeconds(row.updated_at),
+});
+export type VariantObject = ReturnType<typeof variantObject>;
+
+/** The product with its live variants. */
+export const productObject = (row: ProductRow, variants: readonly VariantRow[]) => ({
+  id: row.id,
+  object: 'product' as const,
+  name: row.name,
+  description: row.description,
+  sku: row.sku,
+  barcodes: row.barcodes,
+  price: row.price,
+  currency: row.currency,
+  tax_rate: row.tax_rate,
+  category: row.category_id,
+  unit: row.unit,
+  track_stock: row.track_stock,
+  active: row.active,
+  deleted: row.deleted_at !== null,
+  variants: variants.filter((variant) => variant.deleted_at === null).map(variantObject),
+  metadata: row.metadata,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  updated: unixSeconds(row.updated_at),
+});
+export type ProductObject = ReturnType<typeof productObject>;
+
+export interface VariantInput {
+  name: string;
+  sku?: string | undefined;
+  barcodes?: string[] | undefined;
+  price?: number | undefined;
+  active?: boolean | undefined;
+}
+
+export interface ProductInput {
+  name: string;
+  description?: string | undefined;
+  sku?: string | undefined;
+  barcodes?: string[] | undefined;
+  price: number;
+  currency: Currency;
+  tax_rate: TaxClass;
+  category?: string | undefined;
+  unit: QuantityUnit;
+  track_stock: boolean;
+  active: boolean;
+  variants?: VariantInput[] | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+/** Every field optional; `undefined` keeps the current value. */
+type Patch<T> = { [K in keyof T]?: T[K] | undefined };
+
+export type ProductPatch = Patch<
+  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category'> & {
+    sku: string | null;
+    description: string | null;
+    category: string | null;
+  }
+>;
+
+export type VariantPatch = Patch<Omit<VariantInput, 'sku'> & { sku: string | null }>;
+
+/** A SKU or barcode to register for an item, with the request field it came from. */
+interface CodeClaim {
+  kind: 'sku' | 'barcode';
+  code: string;
+  field: string;
+  productId: string;
+  variantId: string | null;
+}
+
+const codeClaims = (
+  item: { sku?: string | null | undefined; barcodes?: string[] | undefined },
+  productId: string,
+  variantId: string | null,
+  at: string,
+): CodeClaim[] => [
+  ...(item.sku ? [{ kind: 'sku' as const, code: item.sku, field: `${at}sku`, productId, variantId }] : []),
+  ...(item.barcodes ?? []).map((code, index) => ({
+    kind: 'barcode' as const,
+    code,
+    field: `${at}barcodes.${index}`,
+    productId,
+    variantId,
+  })),
+];
+
+const takenError = (claim: CodeClaim, message: string) =>
+  new AppError(claim.kind === 'sku' ? 'sku_taken' : 'barcode_taken', `${claim.field}: ${message}`, {
+    details: { [claim.field]: message },
+  });
+
+/**
+ * Registers SKUs and barcodes. Each names one live item of the merchant and
+ * mode: a clash is a 400 naming the field (the UNIQUE index decides races).
+ */
+async function claimCodes(db: Queryable, scope: Scope, claims: readonly CodeClaim[]): Promise<void> {
+  if (claims.length === 0) return;
+  const seen = new Map<string, CodeClaim>();
+  for (const claim of claims) {
+    const key = `${claim.kind}:${claim.code.toLowerCase()}`;
+    const earlier = seen.get(key);
+    if (earlier) throw takenError(claim, `repeats ${earlier.field}`);
+    seen.set(key, claim);
+  }
+  const taken = await db.query<{ kind: string; code: string }>(
+    `SELECT kind, lower(code) AS code FROM retail_codes WHERE merchant_id = $1 AND livemode = $2 AND lower(code) = ANY($3::text[])`,
+    [scope.merchantId, scope.livemode, claims.map((claim) => claim.code.toLowerCase())],
+  );
+  for (const row of taken.rows) {
+    const claim = seen.get(`${row.kind}:${row.code}`);
+    if (claim) throw takenError(claim, `is already used by another product or variant`);
+  }
+  try {
+    await db.query(
+      `INSERT INTO retail_codes (merchant_id, livemode, kind, code, product_id, variant_id)
+       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])`,
+      [
+        scope.merchantId,
+        scope.livemode,
+        claims.map((claim) => claim.kind),
+        claims.map((claim) => claim.code),
+        claims.map((claim) => claim.productId),
+        claims.map((claim) => claim.variantId),
+      ],
+    );
+  } catch (error) {
+    if (!isUniqueViolation(error, 'retail_codes_unique')) throw error;
+    const kind = error.detail?.includes(', barcode,') ? 'barcode' : 'sku';
+    const claim = claims.find((c) => c.kind === kind) ?? claims[0]!;
+    throw takenError(claim, 'is already used by another product or variant');
+  }
+}
+
+async function requireCategory(db: Queryable, scope: Scope, id: string): Promise<void> {
+  const found = await db.query(
+    `SELECT 1 FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rowCount) throw invalid('parameter_invalid', 'category', 'is not a category of this account');
+}
+
+async function variantsOf(db: Queryable, productIds: readonly string[]): Promise<Map<string, VariantRow[]>> {
+  const byProduct = new Map<string, VariantRow[]>();
+  if (productIds.length === 0) return byProduct;
+  const found = await db.query<VariantRow>(
+    `SELECT * FROM retail_variants WHERE product_id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY seq`,
+    [productIds],
+  );
+  for (const row of found.rows) {
+    const list = byProduct.get(row.product_id) ?? [];
+    list.push(row);
+    byProduct.set(row.product_id, list);
+  }
+  return byProduct;
+}
+
+async function productWithVariants(db: Queryable, row: ProductRow): Promise<ProductObject> {
+  return productObject(row, (await variantsOf(db, [row.id])).get(row.id) ?? []);
+}
+
+async function insertVariant(
+  db: Queryable,
+  scope: Scope,
+  product: ProductRow,
+  input: VariantInput,
+  at: string,
+) {
+  const id = newId('variant');
+  const inserted = await db.query<VariantRow>(
+    `INSERT INTO retail_variants (id, merchant_id, livemode, product_id, name, sku, barcodes, price, active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [
+      id,
+      scope.merchantId,
+      scope.livemode,
+      product.id,
+      input.name,
+      input.sku ?? null,
+      input.barcodes ?? [],
+      input.price ?? product.price,
+      input.active ?? true,
+    ],
+  );
+  await claimCodes(db, scope, codeClaims(input, product.id, id, at));
+  return inserted.rows[0]!;
+}
+
+export async function createProduct(
+  db: Queryable,
+  scope: Scope,
+  input: ProductInput,
+): Promise<ProductObject> {
+  if (input.category !== undefined) await requireCategory(db, scope, input.category);
+  const id = newId('product');
+  const inserted = await db.query<ProductRow>(
+    `INSERT INTO retail_products (id, merchant_id, livemode, name, description, sku, barcodes, price, currency,
+       tax_rate, category_id, unit, track_stock, active, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+    [
+      id,
+      scope.merchantId,
+      scope.livemode,
+      input.name,
+      input.description ?? null,
+      input.sku ?? null,
+      input.barcodes ?? [],
+      input.price,
+      input.currency,
+      input.tax_rate,
+      input.category ?? null,
+      input.unit,
+      input.track_stock,
+      input.active,
+      JSON.stringify(input.metadata ?? {}),
+    ],
+  );
+  const product = inserted.rows[0]!;
+  const variants: VariantRow[] = [];
+  for (const variant of input.variants ?? []) {
+    const row = await db.query<VariantRow>(
+      `INSERT INTO retail_variants (id, merchant_id, livemode, product_id, name, sku, barcodes, price, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        newId('variant'),
+        scope.merchantId,
+        scope.livemode,
+        id,
+        variant.name,
+        variant.sku ?? null,
+        variant.barcodes ?? [],
+        variant.price ?? input.price,
+        variant.active ?? true,
+      ],
+    );
+    variants.push(row.rows[0]!);
+  }
+  // Product and variant codes are checked together, so a variant repeating the product's barcode is named.
+  await claimCodes(db, scope, [
+    ...codeClaims(input, id, null, ''),
+    ...(input.variants ?? []).flatMap((variant, index) =>
+      codeClaims(variant, id, variants[index]!.id, `variants.${index}.`),
+    ),
+  ]);
+  const object = productObject(product, variants);
+  await recordEvent(db, { ...scope, type: 'product.created', object });
+  return object;
+}
+
+async function lockProduct(db: Queryable, scope: Scope, id: string): Promise<ProductRow> {
+  const found = await db.query<ProductRow>(
+    `SELECT * FROM retail_products WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('product', id);
+  return found.rows[0];
+}
+
+const refuseDeleted = (row: { deleted_at: Date | null }, what: string) => {
+  if (row.deleted_at) {
+    throw new AppError('parameter_invalid', `A deleted ${what} cannot be changed`, {
+      details: { id: 'is deleted' },
+    });
+  }
+};
+
+export async function updateProduct(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  patch: ProductPatch,
+): Promise<ProductObject> {
+  const row = await lockProduct(db, scope, id);
+  refuseDeleted(row, 'product');
+  if (patch.category) await requireCategory(db, scope, patch.category);
+  const next = {
+    name: patch.name ?? row.name,
+    description: patch.description === undefined ? row.description : patch.description,
+    sku: patch.sku === undefined ? row.sku : patch.sku,
+    barcodes: patch.barcodes ?? row.barcodes,
+    price: patch.price ?? row.price,
+    currency: patch.currency ?? row.currency,
+    tax_rate: patch.tax_rate ?? row.tax_rate,
+    category: patch.category === undefined ? row.category_id : patch.category,
+    unit: patch.unit ?? row.unit,
+    track_stock: patch.track_stock ?? row.track_stock,
+    active: patch.active ?? row.active,
+    metadata: patch.metadata ?? row.metadata,
+  };
+  if (patch.sku !== undefined || patch.barcodes !== undefined) {
+    await db.query(`DELETE FROM retail_codes WHERE product_id = $1 AND variant_id IS NULL`, [id]);
+    await claimCodes(db, scope, codeClaims({ sku: next.sku, barcodes: next.barcodes }, id, null, ''));
+  }
+  const updated = await db.query<ProductRow>(
+    `UPDATE retail_products SET name = $2, description = $3, sku = $4, barcodes = $5, price = $6, currency = $7,
+       tax_rate = $8, category_id = $9, unit = $10, track_stock = $11, active = $12, metadata = $13, updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [
+      id,
+      next.name,
+      next.description,
+      next.sku,
+      next.barcodes,
+      next.price,
+      next.currency,
+      next.tax_rate,
+      next.category,
+      next.unit,
+      next.track_stock,
+      next.active,
+      JSON.stringify(next.metadata),
+    ],
+  );
+  const object = await productWithVariants(db, updated.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'product.updated', object });
+  return object;
+}
+
+/**
+ * Archives the product: it leaves the catalogue and frees its SKU and
+ * barcodes, but stays readable, so past orders keep their lines.
+ */
+export async function deleteProduct(db: Queryable, scope: Scope, id: string): Promise<ProductObject> {
+  const row = await lockProduct(db, scope, id);
+  if (row.deleted_at) return productWithVariants(db, row);
+  await db.query(`DELETE FROM retail_codes WHERE product_id = $1`, [id]);
+  const updated = await db.query<ProductRow>(
+    `UPDATE retail_products SET deleted_at = now(), active = false, updated_at = now() WHERE id = $1 RETURNING *`,
+    [id],
+  );
+  const object = await productWithVariants(db, updated.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'product.deleted', object });
+  return object;
+}
+
+export async function retrieveProduct(db: Queryable, scope: Scope, id: string): Promise<ProductObject> {
+  const found = await db.query<ProductRow>(
+    `SELECT * FROM retail_products WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('product', id);
+  return productWithVariants(db, found.rows[0]);
+}
+
+export interface ProductFilters {
+  q?: string | undefined;
+  category?: string | undefined;
+  store?: string | undefined;
+  active?: boolean | undefined;
+  include_deleted?: boolean | undefined;
+}
+
+/** `coca-cola 50` -> `coca:* & cola:* & 50:*`: every word, as a prefix. */
+export function prefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length === 0
+    ? null
+    : words
+        .slice(0, 8)
+        .map((word) => `${word}:*`)
+        .join(' & ');
+}
+
+/**
+ * Newest first. `q` matches an exact SKU or barcode (of the product or one of
+ * its variants) through the codes index, or words of the name and SKU by
+ * prefix through the full-text index.
+ */
+export async function listProducts(db: Queryable, scope: Scope, filters: ProductFilters, query: ListQuery) {
+  const params: unknown[] = [scope.merchantId, scope.livemode];
+  let where = 'merchant_id = $1 AND livemode = $2';
+  if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
+  if (filters.active !== undefined) where += ` AND active = $${params.push(filters.active)}`;
+  if (filters.category) where += ` AND category_id = $${params.push(filters.category)}`;
+  if (filters.store) {
+    where += ` AND EXISTS (SELECT 1 FROM retail_stock_levels s WHERE s.product_id = retail_products.id AND s.store_id = $${params.push(filters.store)})`;
+  }
+  const q = filters.q?.trim();
+  if (q) {
+    const exact = await db.query<{ product_id: string }>(
+      `SELECT DISTINCT product_id FROM retail_codes WHERE merchant_id = $1 AND livemode = $2 AND lower(code) = lower($3)`,
+      [scope.merchantId, scope.livemode, q],
+    );
+    const ids = `id = ANY($${params.push(exact.rows.map((row) => row.product_id))}::text[])`;
+    const words = prefixQuery(q);
+    where += words
+      ? ` AND (${ids} OR search @@ to_tsquery('simple', $${params.push(words)}))`
+      : ` AND ${ids}`;
+  }
+  const page = await listPage(
+    db,
+    { table: 'retail_products', where, params },
+    query,
+    (row: ProductRow) => row,
+  );
+  const variants = await variantsOf(
+    db,
+    page.data.map((row) => row.id),
+  );
+  return { ...page, data: page.data.map((row) => productObject(row, variants.get(row.id) ?? [])) };
+}
+
+// ------------------------------------------------------------------ variants
+
+export async function addVariant(db: Queryable, scope: Scope, productId: string, input: VariantInput) {
+  const product = await lockProduct(db, scope, productId);
+  refuseDeleted(product, 'product');
+  const row = await insertVariant(db, scope, product, input, '');
+  await recordEvent(db, {
+    ...scope,
+    type: 'product.updated',
+    object: await productWithVariants(db, product),
+  });
+  return variantObject(row);
+}
+
+async function lockVariant(db: Queryable, scope: Scope, id: string): Promise<VariantRow> {
+  const found = await db.query<VariantRow>(
+    `SELECT * FROM retail_variants WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('variant', id);
+  return found.rows[0];
+}
+
+async function productUpdatedForVariant(db: Queryable, scope: Scope, productId: string) {
+  const product = await db.query<ProductRow>(`SELECT * FROM retail_products WHERE id = $1`, [productId]);
+  await recordEvent(db, {
+    ...scope,
+    type: 'product.updated',
+    object: await productWithVariants(db, product.rows[0]!),
+  });
+}
+
+export async function updateVariant(db: Queryable, scope: Scope, id: string, patch: VariantPatch) {
+  const row = await lockVariant(db, scope, id);
+  refuseDeleted(row, 'variant');
+  const next = {
+    name: patch.name ?? row.name,
+    sku: patch.sku === undefined ? row.sku : patch.sku,
+    barcodes: patch.barcodes ?? row.barcodes,
+    price: patch.price ?? row.price,
+    active: patch.active ?? row.active,
+  };
+  if (patch.sku !== undefined || patch.barcodes !== undefined) {
+    await db.query(`DELETE FROM retail_codes WHERE variant_id = $1`, [id]);
+    await claimCodes(db, scope, codeClaims(next, row.product_id, id, ''));
+  }
+  const updated = await db.query<VariantRow>(
+    `UPDATE retail_variants SET name = $2, sku = $3, barcodes = $4, price = $5, active = $6, updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [id, next.name, next.sku, next.barcodes, next.price, next.active],
+  );
+  await productUpdatedForVariant(db, scope, row.product_id);
+  return variantObject(updated.rows[0]!);
+}
+
+export async function deleteVariant(db: Queryable, scope: Scope, id: string) {
+  const row = await lockVariant(db, scope, id);
+  if (row.deleted_at) return variantObject(row);
+  await db.query(`DELETE FROM retail_codes WHERE variant_id = $1`, [id]);
+  const updated = await db.query<VariantRow>(
+    `UPDATE retail_variants SET deleted_at = now(), active = false, updated_at = now() WHERE id = $1 RETURNING *`,
+    [id],
+  );
+  await productUpdatedForVariant(db, scope, row.product_id);
+  return variantObject(updated.rows[0]!);
+}

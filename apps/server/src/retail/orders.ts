@@ -1,0 +1,836 @@
+import {
+  allocateTenders,
+  buildRetailReceipt,
+  formatReceiptNumber,
+  newId,
+  notFound,
+  parseReceiptNumber,
+  planRefund,
+  priceCart,
+  remainingRefundLines,
+  statusAfterRefundPlan,
+  transitionRetailOrder,
+  type CartLineInput,
+  type Currency,
+  type Discount,
+  type PaymentId,
+  type ProductId,
+  type QuantityUnit,
+  type ReceiptDocument,
+  type RefundableLine,
+  type RetailOrderStatus,
+  type TaxClass,
+  type TenderInput,
+  type VariantId,
+  type VatRegion,
+} from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import { listPage, type ListQuery } from '../http/list.ts';
+import { recordEvent } from '../services/events.ts';
+import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { applyRule, invalid, isUniqueViolation, type Scope } from './shared.ts';
+import { moveStockForOrder, type SoldItem } from './stock.ts';
+import { receiptSettings, storeForRequest, type StoreRow } from './stores.ts';
+
+// -------------------------------------------------------------------- wire
+
+export type WireDiscount = { type: 'percent'; basis_points: number } | { type: 'amount'; amount: number };
+
+export interface OrderLineInput {
+  product: string;
+  variant?: string | undefined;
+  quantity_milli: number;
+  price_override?: { unit_price: number; reason: string } | undefined;
+  discount?: WireDiscount | undefined;
+}
+
+export type OrderTenderInput =
+  | { method: 'cash'; amount: number }
+  | { method: 'mobile_money'; payment: string; amount?: number | undefined }
+  | { method: 'card'; amount: number; reference: string };
+
+export interface CreateOrderInput {
+  client_order_id?: string | undefined;
+  store?: string | undefined;
+  till?: string | undefined;
+  cashier?: string | undefined;
+  receipt_number?: string | undefined;
+  customer?: string | undefined;
+  currency?: Currency | undefined;
+  sold_at?: number | undefined;
+  lines: OrderLineInput[];
+  discount?: WireDiscount | undefined;
+  tenders: OrderTenderInput[];
+  metadata?: Record<string, string> | undefined;
+}
+
+const coreDiscount = (discount: WireDiscount | undefined): Discount | undefined =>
+  discount === undefined
+    ? undefined
+    : discount.type === 'percent'
+      ? { type: 'percent', basisPoints: discount.basis_points }
+      : { type: 'amount', amount: discount.amount };
+
+// -------------------------------------------------------------------- rows
+
+interface OrderRow {
+  id: string;
+  livemode: boolean;
+  store_id: string;
+  till: string | null;
+  cashier: string | null;
+  client_order_id: string | null;
+  receipt_number: string;
+  status: RetailOrderStatus;
+  currency: Currency;
+  vat_region: VatRegion;
+  customer_id: string | null;
+  gross_total: number;
+  line_discount_total: number;
+  subtotal: number;
+  discount_rule: WireDiscount | null;
+  order_discount: number;
+  total: number;
+  tax_total: number;
+  tax_breakdown: Array<{ rate_basis_points: number; gross: number; net: number; tax: number }>;
+  amount_tendered: number;
+  change_due: number;
+  refunded_amount: number;
+  receipt: ReceiptDocument;
+  metadata: Record<string, string>;
+  void_reason: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  voided_at: Date | null;
+}
+
+interface LineRow {
+  position: number;
+  product_id: string;
+  variant_id: string | null;
+  description: string;
+  sku: string | null;
+  unit: QuantityUnit;
+  quantity_milli: number;
+  refunded_quantity_milli: number;
+  refunded_amount: number;
+  tax_rate: TaxClass | null;
+  tax_rate_basis_points: number;
+  list_unit_price: number;
+  unit_price: number;
+  price_override_reason: string | null;
+  discount_rule: WireDiscount | null;
+  gross: number;
+  line_discount: number;
+  order_discount: number;
+  total: number;
+  tax: number;
+}
+
+interface TenderRow {
+  position: number;
+  method: 'cash' | 'mobile_money' | 'card';
+  amount: number;
+  paid: number;
+  payment_id: string | null;
+  network: string | null;
+  reference: string | null;
+}
+
+interface RefundRow {
+  id: string;
+  amount: number;
+  tax: number;
+  lines: Array<{ line: number; quantity_milli: number; amount: number; tax: number }>;
+  restocked: boolean;
+  reason: string | null;
+  created_at: string;
+}
+
+interface OrderParts {
+  lines: LineRow[];
+  tenders: TenderRow[];
+  refunds: RefundRow[];
+}
+
+export const orderObject = (row: OrderRow, parts: OrderParts) => ({
+  id: row.id,
+  object: 'order' as const,
+  status: row.status,
+  store: row.store_id,
+  till: row.till,
+  cashier: row.cashier,
+  client_order_id: row.client_order_id,
+  receipt_number: row.receipt_number,
+  currency: row.currency,
+  vat_region: row.vat_region,
+  customer: row.customer_id,
+  lines: parts.lines.map((line) => ({
+    line: line.position,
+    product: line.product_id,
+    variant: line.variant_id,
+    description: line.description,
+    sku: line.sku,
+    unit: line.unit,
+    quantity_milli: line.quantity_milli,
+    list_unit_price: line.list_unit_price,
+    unit_price: line.unit_price,
+    price_override:
+      line.price_override_reason === null
+        ? null
+        : { unit_price: line.unit_price, reason: line.price_override_reason },
+    discount: line.discount_rule,
+    gross: line.gross,
+    line_discount: line.line_discount,
+    subtotal: line.gross - line.line_discount,
+    order_discount: line.order_discount,
+    total: line.total,
+    tax_rate: line.tax_rate,
+    tax_rate_basis_points: line.tax_rate_basis_points,
+    tax: line.tax,
+    net: line.total - line.tax,
+    refunded_quantity_milli: line.refunded_quantity_milli,
+    refunded_amount: line.refunded_amount,
+  })),
+  gross_total: row.gross_total,
+  line_discount_total: row.line_discount_total,
+  subtotal: row.subtotal,
+  discount: row.discount_rule,
+  order_discount: row.order_discount,
+  total: row.total,
+  tax_total: row.tax_total,
+  net_total: row.total - row.tax_total,
+  tax_breakdown: row.tax_breakdown,
+  tenders: parts.tenders.map((tender) => ({
+    method: tender.method,
+    amount: tender.amount,
+    paid: tender.paid,
+    payment: tender.payment_id,
+    network: tender.network,
+    reference: tender.reference,
+  })),
+  amount_tendered: row.amount_tendered,
+  change_due: row.change_due,
+  refunded_amount: row.refunded_amount,
+  refunds: parts.refunds.map((refund) => ({
+    id: refund.id,
+    object: 'order_refund' as const,
+    amount: refund.amount,
+    tax: refund.tax,
+    lines: refund.lines,
+    restocked: refund.restocked,
+    reason: refund.reason,
+    created: unixSeconds(new Date(refund.created_at)),
+  })),
+  receipt: row.receipt,
+  metadata: row.metadata,
+  void_reason: row.void_reason,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  paid_at: unixOrNull(row.paid_at),
+  voided_at: unixOrNull(row.voided_at),
+});
+export type OrderObject = ReturnType<typeof orderObject>;
+
+const PARTS_SQL = `
+  (SELECT coalesce(json_agg(l ORDER BY l.position), '[]') FROM retail_order_lines l WHERE l.order_id = o.id) AS lines,
+  (SELECT coalesce(json_agg(t ORDER BY t.position), '[]') FROM retail_order_tenders t WHERE t.order_id = o.id) AS tenders,
+  (SELECT coalesce(json_agg(r ORDER BY r.seq), '[]') FROM retail_refunds r WHERE r.order_id = o.id) AS refunds`;
+
+async function findOrder(
+  db: Queryable,
+  scope: Scope,
+  by: 'id' | 'client_order_id',
+  value: string,
+): Promise<OrderObject | undefined> {
+  const found = await db.query<OrderRow & OrderParts>(
+    `SELECT o.*, ${PARTS_SQL} FROM retail_orders o WHERE o.${by} = $1 AND o.merchant_id = $2 AND o.livemode = $3`,
+    [value, scope.merchantId, scope.livemode],
+  );
+  const row = found.rows[0];
+  return row ? orderObject(row, row) : undefined;
+}
+
+export async function retrieveOrder(db: Queryable, scope: Scope, id: string): Promise<OrderObject> {
+  const order = await findOrder(db, scope, 'id', id);
+  if (!order) throw notFound('order', id);
+  return order;
+}
+
+export interface OrderFilters {
+  store?: string | undefined;
+  status?: RetailOrderStatus | undefined;
+  customer?: string | undefined;
+  receipt_number?: string | undefined;
+}
+
+export async function listOrders(db: Queryable, scope: Scope, filters: OrderFilters, query: ListQuery) {
+  const params: unknown[] = [scope.merchantId, scope.livemode];
+  let where = 'merchant_id = $1 AND livemode = $2';
+  if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
+  if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+  if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
+  if (filters.receipt_number) where += ` AND receipt_number = $${params.push(filters.receipt_number)}`;
+  const page = await listPage(db, { table: 'retail_orders', where, params }, query, (row: OrderRow) => row);
+  const parts = await db.query<OrderParts & { id: string }>(
+    `SELECT o.id, ${PARTS_SQL} FROM unnest($1::text[]) AS o(id)`,
+    [page.data.map((row) => row.id)],
+  );
+  const byId = new Map(parts.rows.map((row) => [row.id, row]));
+  return { ...page, data: page.data.map((row) => orderObject(row, byId.get(row.id)!)) };
+}
+
+// ------------------------------------------------------------------ create
+
+interface CatalogItem {
+  id: string;
+  name: string;
+  sku: string | null;
+  price: number;
+  currency: Currency;
+  tax_rate: TaxClass;
+  unit: QuantityUnit;
+  track_stock: boolean;
+  deleted: boolean;
+  variants: Array<{ id: string; name: string; sku: string | null; price: number; deleted: boolean }>;
+}
+
+async function loadCatalog(
+  db: Queryable,
+  scope: Scope,
+  ids: readonly string[],
+): Promise<Map<string, CatalogItem>> {
+  const found = await db.query<CatalogItem>(
+    `SELECT p.id, p.name, p.sku, p.price, p.currency, p.tax_rate, p.unit, p.track_stock, p.deleted_at IS NOT NULL AS deleted,
+       (SELECT coalesce(json_agg(json_build_object('id', v.id, 'name', v.name, 'sku', v.sku, 'price', v.price,
+          'deleted', v.deleted_at IS NOT NULL)), '[]') FROM retail_variants v WHERE v.product_id = p.id) AS variants
+     FROM retail_products p WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.id = ANY($3::text[])`,
+    [scope.merchantId, scope.livemode, [...new Set(ids)]],
+  );
+  return new Map(found.rows.map((row) => [row.id, row]));
+}
+
+interface ResolvedLine {
+  cart: CartLineInput;
+  sku: string | null;
+  taxClass: TaxClass;
+  sold: SoldItem;
+}
+
+function resolveLine(
+  line: OrderLineInput,
+  index: number,
+  catalog: ReadonlyMap<string, CatalogItem>,
+  currency: Currency,
+): ResolvedLine {
+  const at = `lines.${index}`;
+  const product = catalog.get(line.product);
+  if (!product) throw invalid('product_unknown', `${at}.product`, 'is not a product of this account');
+  if (product.deleted) throw invalid('product_unknown', `${at}.product`, 'is deleted');
+  if (product.currency !== currency) {
+    throw invalid(
+      'currency_mismatch',
+      `${at}.product`,
+      `is priced in ${product.currency} but the order is in ${currency}`,
+    );
+  }
+  const live = product.variants.filter((variant) => !variant.deleted);
+  let variant: CatalogItem['variants'][number] | undefined;
+  if (line.variant !== undefined) {
+    variant = live.find((candidate) => candidate.id === line.variant);
+    if (!variant)
+      throw invalid('parameter_invalid', `${at}.variant`, 'is not a live variant of this product');
+  } else if (live.length > 0) {
+    throw invalid('parameter_missing', `${at}.variant`, 'is required: this product is sold by variant');
+  }
+  const cart: CartLineInput = {
+    productId: product.id as ProductId,
+    variantId: variant?.id as VariantId | undefined,
+    description: variant ? `${product.name} ${variant.name}` : product.name,
+    unitPrice: variant?.price ?? product.price,
+    currency: product.currency,
+    unit: product.unit,
+    quantityMilli: line.quantity_milli,
+    taxClass: product.tax_rate,
+    discount: coreDiscount(line.discount),
+  };
+  if (line.price_override) {
+    cart.priceOverride = { unitPrice: line.price_override.unit_price, reason: line.price_override.reason };
+  }
+  return {
+    cart,
+    sku: variant?.sku ?? product.sku,
+    taxClass: product.tax_rate,
+    sold: {
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      quantityMilli: line.quantity_milli,
+      unit: product.unit,
+      trackStock: product.track_stock,
+    },
+  };
+}
+
+interface PaymentInfo {
+  id: string;
+  status: string;
+  currency: Currency;
+  amount: number;
+  network: string | null;
+  used: boolean;
+}
+
+/** Mobile money tenders must name a paid payment of this account, in the order's currency, not used by another order. */
+async function resolveTenders(
+  db: Queryable,
+  scope: Scope,
+  tenders: readonly OrderTenderInput[],
+  currency: Currency,
+): Promise<TenderInput[]> {
+  const paymentIds = tenders.flatMap((tender) => (tender.method === 'mobile_money' ? [tender.payment] : []));
+  const payments = new Map<string, PaymentInfo>();
+  if (paymentIds.length > 0) {
+    const found = await db.query<PaymentInfo>(
+      `SELECT p.id, p.status, p.currency, p.amount, p.network,
+         EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active) AS used
+       FROM payments p WHERE p.id = ANY($1::text[]) AND p.merchant_id = $2 AND p.livemode = $3`,
+      [paymentIds, scope.merchantId, scope.livemode],
+    );
+    for (const row of found.rows) payments.set(row.id, row);
+  }
+  const seen = new Map<string, number>();
+  return tenders.map((tender, index): TenderInput => {
+    const at = `tenders.${index}`;
+    switch (tender.method) {
+      case 'cash':
+        return { method: 'cash', amount: tender.amount, currency };
+      case 'card':
+        return { method: 'card', amount: tender.amount, reference: tender.reference, currency };
+      case 'mobile_money': {
+        const payment = payments.get(tender.payment);
+        if (!payment) throw invalid('parameter_invalid', `${at}.payment`, 'is not a payment of this account');
+        const earlier = seen.get(payment.id);
+        if (earlier !== undefined)
+          throw invalid('payment_already_used', `${at}.payment`, `repeats tenders.${earlier}.payment`);
+        seen.set(payment.id, index);
+        if (payment.status !== 'paid') {
+          throw invalid(
+            'payment_not_paid',
+            `${at}.payment`,
+            `is ${payment.status}; only a paid payment can pay for an order`,
+          );
+        }
+        if (payment.currency !== currency) {
+          throw invalid(
+            'currency_mismatch',
+            `${at}.payment`,
+            `is in ${payment.currency} but the order is in ${currency}`,
+          );
+        }
+        if (payment.used)
+          throw invalid('payment_already_used', `${at}.payment`, 'already pays for another order');
+        if (tender.amount !== undefined && tender.amount !== payment.amount) {
+          throw invalid(
+            'amount_invalid',
+            `${at}.amount`,
+            `must equal the payment's amount (${payment.amount})`,
+          );
+        }
+        return {
+          method: 'mobile_money',
+          amount: payment.amount,
+          paymentId: payment.id as PaymentId,
+          network: payment.network ?? undefined,
+          currency,
+        };
+      }
+    }
+  });
+}
+
+/** Server-given numbers use the store's own prefix (S01...), which no till is ever given. */
+async function serverReceiptNumber(db: Queryable, storeId: string): Promise<string> {
+  const next = await db.query<{ receipt_prefix: string; receipt_sequence: number }>(
+    `UPDATE retail_stores SET receipt_sequence = receipt_sequence + 1 WHERE id = $1 RETURNING receipt_prefix, receipt_sequence`,
+    [storeId],
+  );
+  const row = next.rows[0]!;
+  return formatReceiptNumber(row.receipt_prefix, row.receipt_sequence);
+}
+
+function checkTillReceiptNumber(receiptNumber: string): void {
+  const parts = parseReceiptNumber(receiptNumber);
+  if (!parts)
+    throw invalid(
+      'parameter_invalid',
+      'receipt_number',
+      'must be a till prefix and sequence, e.g. T01-000123',
+    );
+  if (/^S\d+$/.test(parts.tillPrefix)) {
+    throw invalid(
+      'parameter_invalid',
+      'receipt_number',
+      'uses a prefix reserved for numbers the server gives',
+    );
+  }
+}
+
+const SOLD_AT_LEEWAY_SECONDS = 300;
+
+export interface CreatedOrder {
+  order: OrderObject;
+  /** False when the client order id named an order already recorded: that order is returned. */
+  created: boolean;
+}
+
+/**
+ * Records a paid sale: prices the cart and applies the tenders with the core
+ * rules, numbers the receipt, moves stock (never refusing a sale for it), and
+ * writes order.created and order.paid. A repeated `client_order_id` returns
+ * the order already recorded.
+ */
+export async function createOrder(
+  db: Queryable,
+  scope: Scope,
+  input: CreateOrderInput,
+  now = new Date(),
+): Promise<CreatedOrder> {
+  if (input.client_order_id !== undefined) {
+    const existing = await findOrder(db, scope, 'client_order_id', input.client_order_id);
+    if (existing) return { order: existing, created: false };
+  }
+  if (input.receipt_number !== undefined) checkTillReceiptNumber(input.receipt_number);
+  if (input.sold_at !== undefined && input.sold_at > now.getTime() / 1000 + SOLD_AT_LEEWAY_SECONDS) {
+    throw invalid('parameter_invalid', 'sold_at', 'is in the future');
+  }
+  const store: StoreRow = await storeForRequest(db, scope, input.store);
+  const currency = input.currency ?? store.currency;
+  if (currency !== store.currency) {
+    throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
+  }
+  let customerName: string | undefined;
+  if (input.customer !== undefined) {
+    const customer = await db.query<{ name: string | null }>(
+      `SELECT name FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [input.customer, scope.merchantId, scope.livemode],
+    );
+    if (!customer.rows[0])
+      throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
+    customerName = customer.rows[0].name ?? undefined;
+  }
+
+  const catalog = await loadCatalog(
+    db,
+    scope,
+    input.lines.map((line) => line.product),
+  );
+  const lines = input.lines.map((line, index) => resolveLine(line, index, catalog, currency));
+  const priced = applyRule(() =>
+    priceCart({
+      currency,
+      vatRegion: store.vat_region,
+      lines: lines.map((line) => line.cart),
+      orderDiscount: coreDiscount(input.discount),
+    }),
+  );
+  const tenders = await resolveTenders(db, scope, input.tenders, currency);
+  const allocation = applyRule(() => allocateTenders({ currency, amountDue: priced.total, tenders }));
+  const status = transitionRetailOrder('open', 'paid');
+
+  // Numbered last, so the store's counter row stays locked for as short a time as possible.
+  const receiptNumber = input.receipt_number ?? (await serverReceiptNumber(db, store.id));
+  const paidAt = input.sold_at !== undefined ? new Date(input.sold_at * 1000) : now;
+  const receipt = applyRule(() =>
+    buildRetailReceipt({
+      order: priced,
+      tenders: allocation,
+      store: receiptSettings(store),
+      receiptNumber,
+      issuedAt: paidAt,
+      cashier: input.cashier,
+      till: input.till,
+      customer: customerName,
+    }),
+  );
+
+  const orderId = newId('order');
+  const inserted = await db.query(
+    `INSERT INTO retail_orders (id, merchant_id, livemode, store_id, till, cashier, client_order_id, receipt_number,
+       status, currency, vat_region, customer_id, gross_total, line_discount_total, subtotal, discount_rule,
+       order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [
+      orderId,
+      scope.merchantId,
+      scope.livemode,
+      store.id,
+      input.till ?? null,
+      input.cashier ?? null,
+      input.client_order_id ?? null,
+      receiptNumber,
+      status,
+      currency,
+      store.vat_region,
+      input.customer ?? null,
+      priced.grossTotal,
+      priced.lineDiscountTotal,
+      priced.subtotal,
+      input.discount ? JSON.stringify(input.discount) : null,
+      priced.orderDiscount,
+      priced.total,
+      priced.taxTotal,
+      JSON.stringify(
+        priced.taxBreakdown.map((group) => ({
+          rate_basis_points: group.rateBasisPoints,
+          gross: group.gross,
+          net: group.net,
+          tax: group.tax,
+        })),
+      ),
+      allocation.tendered,
+      allocation.change,
+      JSON.stringify(receipt),
+      JSON.stringify(input.metadata ?? {}),
+      paidAt,
+    ],
+  );
+  if (inserted.rowCount === 0) {
+    // A concurrent request with the same client order id committed first: answer with its order.
+    if (input.client_order_id !== undefined) {
+      const existing = await findOrder(db, scope, 'client_order_id', input.client_order_id);
+      if (existing) return { order: existing, created: false };
+    }
+    throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
+  }
+
+  const lineRecords = priced.lines.map((line, position) => ({
+    position,
+    product_id: line.productId,
+    variant_id: line.variantId ?? null,
+    description: line.description,
+    sku: lines[position]!.sku,
+    unit: line.unit,
+    quantity_milli: line.quantityMilli,
+    tax_rate: lines[position]!.taxClass,
+    tax_rate_basis_points: line.taxRateBasisPoints,
+    list_unit_price: line.listUnitPrice,
+    unit_price: line.unitPrice,
+    price_override_reason: line.priceOverride?.reason ?? null,
+    discount_rule: input.lines[position]!.discount ?? null,
+    gross: line.gross,
+    line_discount: line.lineDiscount,
+    order_discount: line.orderDiscount,
+    total: line.total,
+    tax: line.tax,
+  }));
+  const tenderRecords = allocation.tenders.map((tender, position) => ({
+    position,
+    method: tender.method,
+    amount: tender.amount,
+    paid: tender.paid,
+    payment_id: tender.method === 'mobile_money' ? tender.paymentId : null,
+    network: tender.method === 'mobile_money' ? (tender.network ?? null) : null,
+    reference: tender.method === 'card' ? tender.reference : null,
+  }));
+  try {
+    await db.query(
+      `WITH lines AS (
+         INSERT INTO retail_order_lines (order_id, position, product_id, variant_id, description, sku, unit, quantity_milli,
+           tax_rate, tax_rate_basis_points, list_unit_price, unit_price, price_override_reason, discount_rule, gross,
+           line_discount, order_discount, total, tax)
+         SELECT $1, position, product_id, variant_id, description, sku, unit, quantity_milli, tax_rate,
+           tax_rate_basis_points, list_unit_price, unit_price, price_override_reason, discount_rule, gross,
+           line_discount, order_discount, total, tax
+         FROM jsonb_to_recordset($2::jsonb) AS x(position int, product_id text, variant_id text, description text,
+           sku text, unit text, quantity_milli bigint, tax_rate text, tax_rate_basis_points int, list_unit_price bigint,
+           unit_price bigint, price_override_reason text, discount_rule jsonb, gross bigint, line_discount bigint,
+           order_discount bigint, total bigint, tax bigint)
+       )
+       INSERT INTO retail_order_tenders (order_id, position, method, amount, paid, payment_id, network, reference)
+       SELECT $1, position, method, amount, paid, payment_id, network, reference
+       FROM jsonb_to_recordset($3::jsonb) AS y(position int, method text, amount bigint, paid bigint, payment_id text,
+         network text, reference text)`,
+      [orderId, JSON.stringify(lineRecords), JSON.stringify(tenderRecords)],
+    );
+  } catch (error) {
+    if (isUniqueViolation(error, 'retail_order_tenders_payment')) {
+      throw invalid(
+        'payment_already_used',
+        'tenders',
+        'a mobile money payment already pays for another order',
+      );
+    }
+    throw error;
+  }
+
+  await moveStockForOrder(
+    db,
+    scope,
+    store.id,
+    lines.map((line) => line.sold),
+    'sale',
+    { orderId },
+  );
+  const order = await retrieveOrder(db, scope, orderId);
+  await recordEvent(db, { ...scope, type: 'order.created', object: order });
+  await recordEvent(db, { ...scope, type: 'order.paid', object: order });
+  return { order, created: true };
+}
+
+// ---------------------------------------------------------- refund and void
+
+interface LockedOrder {
+  id: string;
+  store_id: string;
+  status: RetailOrderStatus;
+  paid_at: Date | null;
+  created_at: Date;
+}
+
+async function lockOrder(db: Queryable, scope: Scope, id: string): Promise<LockedOrder> {
+  const found = await db.query<LockedOrder>(
+    `SELECT id, store_id, status, paid_at, created_at FROM retail_orders
+     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('order', id);
+  return found.rows[0];
+}
+
+async function linesForStock(db: Queryable, orderId: string) {
+  const found = await db.query<LineRow & { track_stock: boolean }>(
+    `SELECT l.*, p.track_stock FROM retail_order_lines l JOIN retail_products p ON p.id = l.product_id
+     WHERE l.order_id = $1 ORDER BY l.position`,
+    [orderId],
+  );
+  return found.rows;
+}
+
+export interface RefundInput {
+  lines?: Array<{ line: number; quantity_milli: number }> | undefined;
+  restock: boolean;
+  reason?: string | undefined;
+}
+
+/**
+ * Refunds some lines (or everything left): returns a proportional share of
+ * what was paid for each line, puts the goods back on hand when `restock`,
+ * and writes order.refunded.
+ */
+export async function refundOrder(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  input: RefundInput,
+): Promise<OrderObject> {
+  const order = await lockOrder(db, scope, id);
+  if (order.status !== 'paid' && order.status !== 'partially_refunded') {
+    transitionRetailOrder(order.status, 'refunded');
+  }
+  const lines = await linesForStock(db, id);
+  const refundable: RefundableLine[] = lines.map((line) => ({
+    unit: line.unit,
+    quantityMilli: line.quantity_milli,
+    total: line.total,
+    tax: line.tax,
+    refundedQuantityMilli: line.refunded_quantity_milli,
+  }));
+  const request =
+    input.lines?.map((line) => ({ line: line.line, quantityMilli: line.quantity_milli })) ??
+    remainingRefundLines(refundable);
+  const plan = applyRule(() => planRefund(refundable, request));
+  const status = transitionRetailOrder(order.status, statusAfterRefundPlan(refundable, plan));
+
+  const refundId = newId('orderRefund');
+  const planned = plan.lines.map((line) => ({
+    line: line.line,
+    quantity_milli: line.quantityMilli,
+    amount: line.amount,
+    tax: line.tax,
+  }));
+  await db.query(
+    `WITH refund AS (
+       INSERT INTO retail_refunds (id, merchant_id, livemode, order_id, amount, tax, lines, restocked, reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ), moved AS (
+       UPDATE retail_order_lines l SET refunded_quantity_milli = l.refunded_quantity_milli + r.quantity_milli,
+         refunded_amount = l.refunded_amount + r.amount
+       FROM jsonb_to_recordset($7::jsonb) AS r(line int, quantity_milli bigint, amount bigint)
+       WHERE l.order_id = $4 AND l.position = r.line
+     )
+     UPDATE retail_orders SET status = $10, refunded_amount = refunded_amount + $5 WHERE id = $4`,
+    [
+      refundId,
+      scope.merchantId,
+      scope.livemode,
+      id,
+      plan.amount,
+      plan.tax,
+      JSON.stringify(planned),
+      input.restock,
+      input.reason ?? null,
+      status,
+    ],
+  );
+  if (input.restock) {
+    const items = plan.lines.map((planned): SoldItem => {
+      const line = lines[planned.line]!;
+      return {
+        productId: line.product_id,
+        variantId: line.variant_id,
+        quantityMilli: planned.quantityMilli,
+        unit: line.unit,
+        trackStock: line.track_stock,
+      };
+    });
+    await moveStockForOrder(db, scope, order.store_id, items, 'refund', { orderId: id, refundId });
+  }
+  const object = await retrieveOrder(db, scope, id);
+  await recordEvent(db, { ...scope, type: 'order.refunded', object });
+  return object;
+}
+
+/**
+ * Cancels a sale on the business day it was made, as if it never happened:
+ * every line goes back on hand and a mobile money payment is freed for
+ * another order. Later, refund instead.
+ */
+export async function voidOrder(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  input: { reason?: string | undefined },
+  now = new Date(),
+): Promise<OrderObject> {
+  const order = await lockOrder(db, scope, id);
+  const status = transitionRetailOrder(order.status, 'voided', {
+    paidAt: order.paid_at ?? order.created_at,
+    now,
+  });
+  await db.query(
+    `WITH freed AS (UPDATE retail_order_tenders SET active = false WHERE order_id = $1)
+     UPDATE retail_orders SET status = $2, voided_at = now(), void_reason = $3 WHERE id = $1`,
+    [id, status, input.reason ?? null],
+  );
+  const lines = await linesForStock(db, id);
+  await moveStockForOrder(
+    db,
+    scope,
+    order.store_id,
+    lines
+      .filter((line) => line.quantity_milli > line.refunded_quantity_milli)
+      .map((line) => ({
+        productId: line.product_id,
+        variantId: line.variant_id,
+        quantityMilli: line.quantity_milli - line.refunded_quantity_milli,
+        unit: line.unit,
+        trackStock: line.track_stock,
+      })),
+    'void',
+    { orderId: id },
+  );
+  const object = await retrieveOrder(db, scope, id);
+  await recordEvent(db, { ...scope, type: 'order.voided', object });
+  return object;
+}

@@ -1,0 +1,127 @@
+import { AppError, eastAfricaDate, type Currency, type QuantityUnit } from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import type { Scope } from './shared.ts';
+
+const TOP_PRODUCTS = 5;
+const LOW_STOCK_ITEMS = 20;
+
+/** The bounds of an East Africa Time calendar day (UTC+03:00 all year). */
+function dayBounds(date: string): { start: Date; end: Date } {
+  const start = new Date(`${date}T00:00:00+03:00`);
+  if (Number.isNaN(start.getTime()) || eastAfricaDate(start) !== date) {
+    throw new AppError('parameter_invalid', 'date must be a calendar day, YYYY-MM-DD', {
+      details: { date: 'is not a calendar day' },
+    });
+  }
+  return { start, end: new Date(start.getTime() + 86_400_000) };
+}
+
+/**
+ * What a shop owner opens each morning, per store: the day's sales (net of
+ * refunds, voided sales left out), order count, best sellers and the items
+ * that are low or below zero.
+ */
+export async function retailOverview(
+  db: Queryable,
+  scope: Scope,
+  options: { date?: string | undefined; now?: Date },
+) {
+  const date = options.date ?? eastAfricaDate(options.now ?? new Date());
+  const { start, end } = dayBounds(date);
+  const params = [scope.merchantId, scope.livemode, start, end];
+  const [stores, sales, top, low] = [
+    await db.query<{ id: string; name: string; currency: Currency; is_default: boolean }>(
+      `SELECT id, name, currency, is_default FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 ORDER BY seq`,
+      params.slice(0, 2),
+    ),
+    await db.query<{ store_id: string; orders: number; gross: number; refunded: number; voided: number }>(
+      `SELECT store_id,
+         count(*) FILTER (WHERE status <> 'voided')::int AS orders,
+         coalesce(sum(total) FILTER (WHERE status <> 'voided'), 0)::bigint AS gross,
+         coalesce(sum(refunded_amount) FILTER (WHERE status <> 'voided'), 0)::bigint AS refunded,
+         count(*) FILTER (WHERE status = 'voided')::int AS voided
+       FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND paid_at >= $3 AND paid_at < $4
+       GROUP BY store_id`,
+      params,
+    ),
+    await db.query<{
+      store_id: string;
+      product_id: string;
+      variant_id: string | null;
+      description: string;
+      quantity_milli: number;
+      sales: number;
+    }>(
+      `SELECT o.store_id, l.product_id, l.variant_id, max(l.description) AS description,
+         sum(l.quantity_milli - l.refunded_quantity_milli)::bigint AS quantity_milli,
+         sum(l.total - l.refunded_amount)::bigint AS sales
+       FROM retail_orders o JOIN retail_order_lines l ON l.order_id = o.id
+       WHERE o.merchant_id = $1 AND o.livemode = $2 AND o.paid_at >= $3 AND o.paid_at < $4 AND o.status <> 'voided'
+       GROUP BY o.store_id, l.product_id, l.variant_id
+       ORDER BY sales DESC, quantity_milli DESC`,
+      params,
+    ),
+    await db.query<{
+      store_id: string;
+      product_id: string;
+      variant_id: string | null;
+      description: string;
+      unit: QuantityUnit;
+      on_hand_milli: number;
+      reorder_level_milli: number | null;
+    }>(
+      `SELECT s.store_id, s.product_id, s.variant_id, p.name || coalesce(' ' || v.name, '') AS description, p.unit,
+         s.on_hand_milli, s.reorder_level_milli
+       FROM retail_stock_levels s
+       JOIN retail_products p ON p.id = s.product_id
+       LEFT JOIN retail_variants v ON v.id = s.variant_id
+       WHERE s.merchant_id = $1 AND s.livemode = $2
+         AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
+         AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
+       ORDER BY s.on_hand_milli - coalesce(s.reorder_level_milli, 0), s.seq
+       LIMIT 1000`,
+      params.slice(0, 2),
+    ),
+  ];
+  return {
+    object: 'retail_overview' as const,
+    date,
+    time_zone: 'Africa/Dar_es_Salaam' as const,
+    livemode: scope.livemode,
+    stores: stores.rows.map((store) => {
+      const day = sales.rows.find((row) => row.store_id === store.id);
+      return {
+        store: store.id,
+        name: store.name,
+        default: store.is_default,
+        currency: store.currency,
+        sales: day ? day.gross - day.refunded : 0,
+        refunds: day?.refunded ?? 0,
+        order_count: day?.orders ?? 0,
+        voided_count: day?.voided ?? 0,
+        top_products: top.rows
+          .filter((row) => row.store_id === store.id)
+          .slice(0, TOP_PRODUCTS)
+          .map((row) => ({
+            product: row.product_id,
+            variant: row.variant_id,
+            description: row.description,
+            quantity_milli: row.quantity_milli,
+            sales: row.sales,
+          })),
+        low_stock: low.rows
+          .filter((row) => row.store_id === store.id)
+          .slice(0, LOW_STOCK_ITEMS)
+          .map((row) => ({
+            product: row.product_id,
+            variant: row.variant_id,
+            description: row.description,
+            unit: row.unit,
+            on_hand_milli: row.on_hand_milli,
+            reorder_level_milli: row.reorder_level_milli,
+            negative: row.on_hand_milli < 0,
+          })),
+      };
+    }),
+  };
+}

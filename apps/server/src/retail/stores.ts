@@ -1,0 +1,253 @@
+import {
+  AppError,
+  newId,
+  notFound,
+  type Currency,
+  type ReceiptLanguage,
+  type StoreReceiptSettings,
+  type VatRegion,
+} from '@tz/core';
+import type { Queryable } from '../db/database.ts';
+import { recordEvent } from '../services/events.ts';
+import { unixSeconds } from '../services/time.ts';
+import { invalid, type Scope } from './shared.ts';
+
+export interface StoreRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  name: string;
+  address_lines: string[];
+  phone: string | null;
+  tin: string | null;
+  vrn: string | null;
+  vat_region: VatRegion;
+  currency: Currency;
+  receipt_header: string[];
+  receipt_footer: string[];
+  receipt_language: ReceiptLanguage;
+  is_default: boolean;
+  receipt_prefix: string;
+  receipt_sequence: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const storeObject = (row: StoreRow) => ({
+  id: row.id,
+  object: 'store' as const,
+  name: row.name,
+  address_lines: row.address_lines,
+  phone: row.phone,
+  tin: row.tin,
+  vrn: row.vrn,
+  vat_region: row.vat_region,
+  currency: row.currency,
+  receipt_header: row.receipt_header,
+  receipt_footer: row.receipt_footer,
+  receipt_language: row.receipt_language,
+  default: row.is_default,
+  receipt_prefix: row.receipt_prefix,
+  livemode: row.livemode,
+  created: unixSeconds(row.created_at),
+  updated: unixSeconds(row.updated_at),
+});
+export type StoreObject = ReturnType<typeof storeObject>;
+
+export const receiptSettings = (row: StoreRow): StoreReceiptSettings => ({
+  name: row.name,
+  addressLines: row.address_lines,
+  phone: row.phone ?? undefined,
+  tin: row.tin ?? undefined,
+  vrn: row.vrn ?? undefined,
+  vatRegion: row.vat_region,
+  receiptHeaderLines: row.receipt_header,
+  receiptFooterLines: row.receipt_footer,
+  receiptLanguage: row.receipt_language,
+});
+
+export interface StoreInput {
+  name?: string | undefined;
+  address_lines?: string[] | undefined;
+  phone?: string | null | undefined;
+  tin?: string | null | undefined;
+  vrn?: string | null | undefined;
+  vat_region?: VatRegion | undefined;
+  currency?: Currency | undefined;
+  receipt_header?: string[] | undefined;
+  receipt_footer?: string[] | undefined;
+  receipt_language?: ReceiptLanguage | undefined;
+  default?: boolean | undefined;
+}
+
+/** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
+async function lockMerchant(db: Queryable, scope: Scope): Promise<string> {
+  const found = await db.query<{ business_name: string }>(
+    `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
+    [scope.merchantId],
+  );
+  return found.rows[0]?.business_name ?? 'Store';
+}
+
+async function insertStore(
+  db: Queryable,
+  scope: Scope,
+  input: StoreInput & { name: string },
+): Promise<StoreRow> {
+  const counts = await db.query<{ next: number; defaults: number }>(
+    `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next, count(*) FILTER (WHERE is_default) AS defaults
+     FROM retail_stores WHERE merchant_id = $1 AND livemode = $2`,
+    [scope.merchantId, scope.livemode],
+  );
+  const { next, defaults } = counts.rows[0]!;
+  const makeDefault = input.default === true || Number(defaults) === 0;
+  if (makeDefault) await clearDefault(db, scope);
+  const inserted = await db.query<StoreRow>(
+    `INSERT INTO retail_stores (id, merchant_id, livemode, name, address_lines, phone, tin, vrn, vat_region, currency,
+       receipt_header, receipt_footer, receipt_language, is_default, receipt_prefix)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+    [
+      newId('store'),
+      scope.merchantId,
+      scope.livemode,
+      input.name,
+      JSON.stringify(input.address_lines ?? []),
+      input.phone ?? null,
+      input.tin ?? null,
+      input.vrn ?? null,
+      input.vat_region ?? 'mainland',
+      input.currency ?? 'TZS',
+      JSON.stringify(input.receipt_header ?? []),
+      JSON.stringify(input.receipt_footer ?? []),
+      input.receipt_language ?? 'sw',
+      makeDefault,
+      `S${String(Number(next)).padStart(2, '0')}`,
+    ],
+  );
+  const row = inserted.rows[0]!;
+  await recordEvent(db, { ...scope, type: 'store.created', object: storeObject(row) });
+  return row;
+}
+
+async function clearDefault(db: Queryable, scope: Scope): Promise<void> {
+  await db.query(
+    `UPDATE retail_stores SET is_default = false, updated_at = now() WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+    [scope.merchantId, scope.livemode],
+  );
+}
+
+/** A new store; the merchant's first store becomes the default one. */
+export async function createStore(db: Queryable, scope: Scope, input: StoreInput & { name: string }) {
+  await lockMerchant(db, scope);
+  return storeObject(await insertStore(db, scope, input));
+}
+
+/** The default store, without creating one. */
+export async function existingDefaultStore(db: Queryable, scope: Scope): Promise<StoreRow> {
+  const found = await db.query<StoreRow>(
+    `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+    [scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('store', 'default');
+  return found.rows[0];
+}
+
+/** The merchant's default store, created (named after the business) on first use. */
+export async function defaultStore(db: Queryable, scope: Scope): Promise<StoreRow> {
+  const found = await db.query<StoreRow>(
+    `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+    [scope.merchantId, scope.livemode],
+  );
+  if (found.rows[0]) return found.rows[0];
+  const businessName = await lockMerchant(db, scope);
+  const again = await db.query<StoreRow>(
+    `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+    [scope.merchantId, scope.livemode],
+  );
+  return again.rows[0] ?? insertStore(db, scope, { name: businessName.slice(0, 200) });
+}
+
+export async function findStore(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  lock = false,
+): Promise<StoreRow | undefined> {
+  const found = await db.query<StoreRow>(
+    `SELECT * FROM retail_stores WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lock ? ' FOR UPDATE' : ''}`,
+    [id, scope.merchantId, scope.livemode],
+  );
+  return found.rows[0];
+}
+
+/** The store a request names in its body (400 when unknown), or the default store. */
+export async function storeForRequest(db: Queryable, scope: Scope, id: string | undefined, field = 'store') {
+  if (id === undefined) return defaultStore(db, scope);
+  const store = await findStore(db, scope, id);
+  if (!store) throw invalid('parameter_invalid', field, 'is not a store of this account');
+  return store;
+}
+
+export async function retrieveStore(db: Queryable, scope: Scope, id: string) {
+  const store = await findStore(db, scope, id);
+  if (!store) throw notFound('store', id);
+  return storeObject(store);
+}
+
+async function applyUpdate(
+  db: Queryable,
+  scope: Scope,
+  row: StoreRow,
+  input: StoreInput,
+): Promise<StoreObject> {
+  if (input.default === false && row.is_default) {
+    throw new AppError('parameter_invalid', 'Make another store the default instead', {
+      details: { default: 'the default store stays default until another store is made default' },
+    });
+  }
+  if (input.default === true && !row.is_default) await clearDefault(db, scope);
+  const keep = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value);
+  const updated = await db.query<StoreRow>(
+    `UPDATE retail_stores SET name = $2, address_lines = $3, phone = $4, tin = $5, vrn = $6, vat_region = $7,
+       currency = $8, receipt_header = $9, receipt_footer = $10, receipt_language = $11, is_default = $12,
+       updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [
+      row.id,
+      keep(input.name, row.name),
+      JSON.stringify(keep(input.address_lines, row.address_lines)),
+      keep(input.phone, row.phone),
+      keep(input.tin, row.tin),
+      keep(input.vrn, row.vrn),
+      keep(input.vat_region, row.vat_region),
+      keep(input.currency, row.currency),
+      JSON.stringify(keep(input.receipt_header, row.receipt_header)),
+      JSON.stringify(keep(input.receipt_footer, row.receipt_footer)),
+      keep(input.receipt_language, row.receipt_language),
+      input.default === true || row.is_default,
+    ],
+  );
+  const object = storeObject(updated.rows[0]!);
+  await recordEvent(db, { ...scope, type: 'store.updated', object });
+  return object;
+}
+
+export async function updateStore(db: Queryable, scope: Scope, id: string, input: StoreInput) {
+  const row = await findStore(db, scope, id, true);
+  if (!row) throw notFound('store', id);
+  return applyUpdate(db, scope, row, input);
+}
+
+export async function updateDefaultStore(db: Queryable, scope: Scope, input: StoreInput) {
+  const store = await defaultStore(db, scope);
+  const row = (await findStore(db, scope, store.id, true))!;
+  return applyUpdate(db, scope, row, input);
+}
+
+export function storesSource(scope: Scope) {
+  return {
+    table: 'retail_stores',
+    where: 'merchant_id = $1 AND livemode = $2',
+    params: [scope.merchantId, scope.livemode],
+  };
+}
