@@ -1,0 +1,130 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { AppError, notFound } from '@tz/core';
+import { payerFailure, paymentIdFromOrderReference, settlementOf } from '@tz/core/providers/clickpesa';
+import type pino from 'pino';
+import { readJsonBody } from '../http/body.ts';
+import { validationError } from '../http/errors.ts';
+import type { RequestState } from '../http/pipeline.ts';
+import type { Services } from '../services/index.ts';
+import { checksumMatches, CLICKPESA } from './clickpesa.ts';
+import type { ProviderOutcome } from './provider.ts';
+
+/** The path to register as the webhook URL in the ClickPesa dashboard. */
+export const CLICKPESA_CALLBACK_PATH = '/callbacks/clickpesa';
+
+// Only the fields we act on; ClickPesa sends more (customer, channel, timestamps), all covered by the checksum.
+const callbackSchema = z.object({
+  event: z.string().min(1),
+  data: z.object({
+    id: z.string().min(1).optional(),
+    status: z.string().min(1),
+    orderReference: z.string().min(1),
+    collectedAmount: z.union([z.string(), z.number()]).optional(),
+    collectedCurrency: z.string().optional(),
+    message: z.string().optional(),
+  }),
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Where the checksum sits. The docs sign "the webhook payload" and exclude
+ * `checksum`/`checksumMethod` from it; we accept it beside `event` (covering
+ * the whole body) or inside `data` (covering `data`), never unsigned.
+ */
+function signatureValid(checksumKey: string, body: unknown): boolean {
+  if (!isObject(body)) return false;
+  if (body.checksum !== undefined) return checksumMatches(checksumKey, body, body.checksum);
+  if (isObject(body.data) && body.data.checksum !== undefined)
+    return checksumMatches(checksumKey, body.data, body.data.checksum);
+  return false;
+}
+
+interface PaymentRef {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+}
+
+/**
+ * POST /callbacks/clickpesa: ClickPesa's PAYMENT RECEIVED / PAYMENT FAILED
+ * webhooks. A missing or wrong checksum is 401 and changes nothing; an order
+ * reference that is not one of our live ClickPesa payments is 404; repeats
+ * are acknowledged without effect.
+ */
+export function clickPesaCallbackRouter(
+  services: Services,
+  checksumKey: string,
+  logger: pino.Logger,
+): Router<RequestState> {
+  const router = new Router<RequestState>();
+  router.post(CLICKPESA_CALLBACK_PATH, async (ctx) => {
+    const { value } = await readJsonBody(ctx, services.config.MAX_BODY_BYTES);
+    if (!signatureValid(checksumKey, value)) {
+      logger.warn(
+        { requestId: ctx.state.requestId, ip: ctx.ip },
+        'ClickPesa callback with a missing or wrong checksum refused',
+      );
+      throw new AppError(
+        'signature_invalid',
+        'The callback checksum is missing or does not match its payload',
+      );
+    }
+    const parsed = callbackSchema.safeParse(value);
+    if (!parsed.success) throw validationError(parsed.error, 'body', value);
+    const { event, data } = parsed.data;
+
+    const settlement = settlementOf(data.status);
+    // Payout and deposit events, and interim statuses, are not payment outcomes.
+    if (!event.toUpperCase().startsWith('PAYMENT') || settlement === undefined || settlement === 'pending') {
+      ctx.body = { received: true };
+      return;
+    }
+    const paymentId = paymentIdFromOrderReference(data.orderReference);
+    if (!paymentId) throw notFound('payment', data.orderReference);
+    const found = await services.database.pool.query<PaymentRef>(
+      `SELECT id, status, amount, currency FROM payments WHERE id = $1 AND provider = $2 AND livemode`,
+      [paymentId, CLICKPESA],
+    );
+    const payment = found.rows[0];
+    if (!payment) throw notFound('payment', data.orderReference);
+
+    const reference = data.id ?? null;
+    let outcome: ProviderOutcome;
+    if (settlement === 'paid') {
+      const collected = data.collectedAmount === undefined ? undefined : Number(data.collectedAmount);
+      if (
+        (collected !== undefined && collected !== payment.amount) ||
+        (data.collectedCurrency !== undefined && data.collectedCurrency.toUpperCase() !== payment.currency)
+      ) {
+        logger.error(
+          { paymentId, data },
+          'ClickPesa reports a collected amount that differs from the payment; not applied',
+        );
+        throw new AppError('parameter_invalid', 'The collected amount does not match the payment', {
+          details: { 'data.collectedAmount': `expected ${payment.amount} ${payment.currency}` },
+        });
+      }
+      outcome = { status: 'paid', reference: reference ?? data.orderReference };
+    } else {
+      const reason = payerFailure(data.message);
+      outcome = { status: 'failed', reference, failureCode: reason.code, failureMessage: reason.message };
+    }
+
+    try {
+      await services.payments.applyOutcome(payment.id, outcome);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'state_transition_invalid') throw error;
+      // A late callback contradicting a final state (e.g. paid after we failed it) needs a person, not a retry loop.
+      logger.error(
+        { paymentId, status: payment.status, reported: outcome.status, data },
+        'ClickPesa outcome contradicts the payment’s final state',
+      );
+    }
+    ctx.body = { received: true };
+  });
+  return router;
+}

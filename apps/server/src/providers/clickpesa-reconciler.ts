@@ -1,0 +1,72 @@
+import { PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
+import type { Database } from '../db/database.ts';
+import type { OutcomeSink } from './provider.ts';
+import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
+
+export interface ReconcileOptions {
+  /** Payments younger than this are left to their callback. */
+  minAgeMs: number;
+  /** A payment ClickPesa still has no record of after this long never started. */
+  giveUpAfterMs: number;
+}
+
+const DEFAULTS: ReconcileOptions = { minAgeMs: 120_000, giveUpAfterMs: 900_000 };
+
+/**
+ * Asks ClickPesa about live payments still pending after `minAgeMs`, so a lost
+ * callback does not leave a payment pending for ever. Safe in every process at
+ * once: outcomes are applied idempotently. Returns how many it looked at.
+ */
+export async function reconcilePendingClickPesa(
+  database: Database,
+  provider: ClickPesaProvider,
+  sink: OutcomeSink,
+  log: (error: unknown, message: string) => void,
+  options: ReconcileOptions = DEFAULTS,
+): Promise<number> {
+  const pending = await database.pool.query<{ id: string; age_ms: number }>(
+    `SELECT id, (extract(epoch FROM now() - created_at) * 1000)::bigint AS age_ms FROM payments
+     WHERE provider = $1 AND livemode AND status = 'pending' AND created_at < now() - make_interval(secs => $2::float8 / 1000)
+     ORDER BY seq LIMIT 100`,
+    [CLICKPESA, options.minAgeMs],
+  );
+  for (const payment of pending.rows) {
+    try {
+      const view = await provider.reconcile(payment.id);
+      if (view.state === 'unknown' && payment.age_ms > options.giveUpAfterMs) {
+        await sink.applyOutcome(payment.id, {
+          status: 'failed',
+          reference: null,
+          failureCode: PROVIDER_ERROR.code,
+          failureMessage: PROVIDER_ERROR.message,
+        });
+      }
+    } catch (error) {
+      log(error, `reconciling ${payment.id} with ClickPesa failed`);
+    }
+  }
+  return pending.rowCount ?? 0;
+}
+
+/** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
+export function startClickPesaReconciler(
+  database: Database,
+  provider: ClickPesaProvider,
+  sink: OutcomeSink,
+  log: (error: unknown, message: string) => void,
+  intervalMs: number,
+): { stop(): void } {
+  if (intervalMs === 0) return { stop() {} };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcilePendingClickPesa(database, provider, sink, log)
+      .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

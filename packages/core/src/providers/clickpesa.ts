@@ -1,0 +1,123 @@
+/**
+ * ClickPesa rules that need no I/O: the checksum canonical form, the order
+ * reference we hand the provider, and how its statuses and messages map to
+ * ours. The HMAC itself and the HTTP calls live in the server
+ * (apps/server/src/providers/clickpesa.ts). Sources: docs/PROVIDERS.md.
+ */
+
+/** Fields a checksum never covers (ClickPesa checksum docs). */
+const CHECKSUM_FIELDS = new Set(['checksum', 'checksumMethod']);
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+/**
+ * The string ClickPesa's HMAC-SHA256 checksum is computed over: the payload
+ * without `checksum`/`checksumMethod`, keys sorted at every level, compact JSON.
+ */
+export function checksumCanonicalForm(payload: Record<string, unknown>): string {
+  const stripped: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) if (!CHECKSUM_FIELDS.has(key)) stripped[key] = value;
+  return JSON.stringify(sortKeys(stripped));
+}
+
+/**
+ * Our payment id as a ClickPesa order reference. Integrators report that
+ * ClickPesa accepts letters and digits only, so the underscore is dropped:
+ * `pay_01jx...` -> `pay01jx...`, which maps back without a lookup.
+ */
+export function orderReferenceFor(paymentId: string): string {
+  return paymentId.replace('_', '');
+}
+
+/** The payment id an order reference stands for, or undefined when it is not one of ours. */
+export function paymentIdFromOrderReference(reference: string): string | undefined {
+  const match = /^pay_?([0-9a-z]{26})$/i.exec(reference.trim());
+  return match ? `pay_${match[1]!.toLowerCase()}` : undefined;
+}
+
+export type ClickPesaSettlement = 'paid' | 'failed' | 'pending';
+
+/** Payment statuses from the query and webhook docs: SUCCESS, SETTLED, PROCESSING, PENDING, FAILED. */
+export function settlementOf(status: string): ClickPesaSettlement | undefined {
+  switch (status.trim().toUpperCase()) {
+    case 'SUCCESS':
+    case 'SETTLED':
+      return 'paid';
+    case 'FAILED':
+      return 'failed';
+    case 'PROCESSING':
+    case 'PENDING':
+      return 'pending';
+    default:
+      return undefined;
+  }
+}
+
+export interface FailureReason {
+  code: string;
+  message: string;
+}
+
+/**
+ * ClickPesa reports why a payment failed only as free text (`message`), so
+ * the failure code is read from it; anything unrecognised is `payment_declined`.
+ */
+const PAYER_FAILURES: ReadonlyArray<readonly [RegExp, FailureReason]> = [
+  [
+    /insufficient|not enough (funds|balance)|low balance/i,
+    { code: 'insufficient_funds', message: 'The payer’s wallet has insufficient funds' },
+  ],
+  [
+    /cancel|reject|declin|denied|refused/i,
+    { code: 'payer_declined', message: 'The payer declined the payment prompt' },
+  ],
+  [
+    /time ?out|timed out|expired|no response/i,
+    { code: 'payer_timeout', message: 'The payer did not confirm the payment in time' },
+  ],
+  [/\bpin\b|password/i, { code: 'payer_authentication_failed', message: 'The payer’s PIN was not accepted' }],
+  [
+    /limit|exceed|maximum|minimum/i,
+    { code: 'amount_limit_exceeded', message: 'The amount is outside the payer’s wallet limits' },
+  ],
+  [
+    /phone|msisdn|subscriber|not registered|invalid (account|number)/i,
+    { code: 'phone_unsupported', message: 'The phone number cannot pay with mobile money' },
+  ],
+];
+
+export const PAYMENT_DECLINED: FailureReason = {
+  code: 'payment_declined',
+  message: 'The mobile money provider declined the payment',
+};
+
+export const PROVIDER_ERROR: FailureReason = {
+  code: 'provider_error',
+  message: 'The mobile money provider could not start this payment',
+};
+
+/** Why a payment the payer was prompted for failed (callback or status query). */
+export function payerFailure(providerMessage: string | undefined): FailureReason {
+  if (providerMessage)
+    for (const [pattern, reason] of PAYER_FAILURES) if (pattern.test(providerMessage)) return reason;
+  return PAYMENT_DECLINED;
+}
+
+/**
+ * Why ClickPesa refused to start a payment (HTTP 4xx at initiation). Only
+ * refusals about the payer or the amount get their own code; the rest mean
+ * our request or credentials are wrong, which is `provider_error`.
+ */
+export function initiationRefusal(providerMessage: string | undefined): FailureReason {
+  if (!providerMessage || /checksum|token|unauthori[sz]ed|client|forbidden/i.test(providerMessage))
+    return PROVIDER_ERROR;
+  const reason = payerFailure(providerMessage);
+  return reason === PAYMENT_DECLINED ? PROVIDER_ERROR : reason;
+}
