@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'event_type_unknown'
   | 'url_invalid'
   | 'url_not_allowed'
+  | 'webhook_endpoint_inactive'
   | 'api_key_last'
   | 'livemode_mismatch'
   // 401 authentication_error
@@ -106,6 +107,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'event_type_unknown':
     case 'url_invalid':
     case 'url_not_allowed':
+    case 'webhook_endpoint_inactive':
     case 'api_key_last':
       return { type: 'invalid_request_error', status: 400 };
     case 'livemode_mismatch':

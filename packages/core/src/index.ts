@@ -8,3 +8,4 @@ export * from './ledger.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './retail/index.ts';
+export * from './webhooks/index.ts';

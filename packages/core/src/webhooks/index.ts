@@ -1,0 +1,3 @@
+export * from './signature.ts';
+export * from './addresses.ts';
+export * from './delivery.ts';
