@@ -101,7 +101,7 @@ export function clickPesaCallbackRouter(
         (data.collectedCurrency !== undefined && data.collectedCurrency.toUpperCase() !== payment.currency)
       ) {
         logger.error(
-          { paymentId, data },
+          { paymentId, collectedAmount: data.collectedAmount, collectedCurrency: data.collectedCurrency },
           'ClickPesa reports a collected amount that differs from the payment; not applied',
         );
         throw new AppError('parameter_invalid', 'The collected amount does not match the payment', {
@@ -120,7 +120,7 @@ export function clickPesaCallbackRouter(
       if (!(error instanceof AppError) || error.code !== 'state_transition_invalid') throw error;
       // A late callback contradicting a final state (e.g. paid after we failed it) needs a person, not a retry loop.
       logger.error(
-        { paymentId, status: payment.status, reported: outcome.status, data },
+        { paymentId, status: payment.status, reported: outcome.status, providerId: data.id },
         'ClickPesa outcome contradicts the payment’s final state',
       );
     }
