@@ -6,8 +6,14 @@ import { migrate, openDatabase, type Database } from './db/database.ts';
 import { createApp } from './http/app.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limit.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
+import { clickPesaCallbackRouter } from './providers/clickpesa-callback.ts';
+import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
+import type { OutcomeSink } from './providers/provider.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
+import { webhookCatalog } from './webhooks/catalog.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export interface RunningServer {
   url: string;
@@ -23,6 +29,7 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
   const config = loadConfig(env);
+  const clickPesaOptions = clickPesaOptionsFrom(config);
   const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] });
   const database = await openDatabase({
     url: config.DATABASE_URL,
@@ -39,8 +46,20 @@ export async function startServer(env: Record<string, string | undefined> = proc
     publicWindowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW_SECONDS,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
   });
-  const services = createServices(config, database, rateLimits, (error, message) => logger.error({ err: error }, message));
-  const app = createApp({ services, rateLimits, logger, routes: v1Routes });
+  await rateLimits.ready;
+  const log = (error: unknown, message: string) => logger.error({ err: error }, message);
+  // The live provider reports outcomes to the payment service, which is built with it.
+  const sink: OutcomeSink = { applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome) };
+  const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
+  const services = createServices(config, database, rateLimits, log, clickPesa);
+  const app = createApp({
+    services,
+    rateLimits,
+    logger,
+    routes: v1Routes,
+    openApiExtras: { webhooks: webhookCatalog(v1Routes) },
+    extraRouters: clickPesaOptions ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)] : [],
+  });
 
   const handle = app.callback();
   const server = http.createServer((req, res) => void handle(req, res));
@@ -59,6 +78,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
     );
   }, 3_600_000);
   janitor.unref();
+  const dispatcher = new WebhookDispatcher(database, config, logger);
+  if (config.WEBHOOK_DISPATCH) dispatcher.start();
+  const reconciler = clickPesa
+    ? startClickPesaReconciler(database, clickPesa, sink, log, config.PROVIDER_RECONCILE_INTERVAL_MS)
+    : undefined;
 
   logger.info({ url: config.publicUrl, database: database.kind }, 'server listening');
   let closed = false;
@@ -71,9 +95,12 @@ export async function startServer(env: Record<string, string | undefined> = proc
       if (closed) return;
       closed = true;
       clearInterval(janitor);
+      reconciler?.stop();
       services.sandbox.stop();
+      await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.requestLogs.flush();
       await rateLimits.close();
       await database.close();
     },

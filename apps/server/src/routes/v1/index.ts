@@ -4,6 +4,8 @@ import { customerRoutes } from './customers.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { paymentRoutes } from './payments.ts';
+import { retailRoutes } from './retail.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every /v1 route; the router and the OpenAPI document are both built from this list. */
 export const v1Routes: AnyRoute[] = [
@@ -12,4 +14,6 @@ export const v1Routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...customerRoutes,
   ...ledgerRoutes,
+  ...retailRoutes,
+  ...webhookRoutes,
 ];
