@@ -141,6 +141,18 @@ describe('print queue against the virtual printer over TCP', () => {
     expect(received!.items).toContainEqual(expect.objectContaining({ kind: 'qr', data: 'https://verify.tra.go.tz/R-000123' }));
   });
 
+  it('picks up a job added while the previous one is finishing', async () => {
+    const { queue } = await setup();
+    // Add each next job a different number of promise hops after the previous one settled,
+    // so one of them lands while the queue is winding down.
+    for (let hops = 0; hops < 8; hops++) {
+      await queue.settled(queue.enqueue(renderText(`hop ${hops}`)).id);
+      for (let i = 0; i < hops; i++) await Promise.resolve();
+      const next = queue.enqueue(renderText(`after ${hops}`));
+      expect((await queue.settled(next.id)).state).toBe('printed');
+    }
+  }, 10_000);
+
   it('reports every state change of a job in order', async () => {
     const { queue } = await setup();
     const states: string[] = [];

@@ -74,6 +74,7 @@ export class PrintQueue {
   private readonly entries = new Map<PrintJobId, Entry>();
   private readonly order: PrintJobId[] = [];
   private readonly listeners = new Set<(job: PrintJob) => void>();
+  private draining = false;
   private running: Promise<void> | undefined;
 
   constructor(private readonly options: PrintQueueOptions) {}
@@ -143,15 +144,22 @@ export class PrintQueue {
   }
 
   private kick(): void {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
+    if (this.draining) return;
+    this.draining = true;
+    this.running = this.drain();
   }
 
   private async drain(): Promise<void> {
-    for (let id = this.order.shift(); id !== undefined; id = this.order.shift()) {
-      const entry = this.entries.get(id);
-      if (entry?.job.state === 'queued') await this.run(entry);
+    try {
+      for (let id = this.order.shift(); id !== undefined; id = this.order.shift()) {
+        const entry = this.entries.get(id);
+        if (entry?.job.state === 'queued') await this.run(entry);
+      }
+    } finally {
+      // Cleared in the same step that found the queue empty: a job added any
+      // later starts a new drain, one added earlier is picked up by the loop.
+      this.draining = false;
+      this.running = undefined;
     }
   }
 

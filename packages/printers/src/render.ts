@@ -1,7 +1,7 @@
 import type { ReceiptDocument } from '@tz/core/receipt';
 import { CURRENCIES, isCurrency } from '@tz/core/money';
 import type { ThermalPrinter } from 'node-thermal-printer';
-import { CODE_PAGES, DEFAULT_CODE_PAGE, assertCodePageSupported, toPrintable, type CodePage } from './code-pages.ts';
+import { CODE_PAGES, DEFAULT_CODE_PAGE, assertCodePageSupported, encodeText, toPrintable, type CodePage } from './code-pages.ts';
 import { COLUMNS, DOTS_PER_LINE, type CommandSet, type PaperWidth } from './config.ts';
 import { PrinterError } from './errors.ts';
 import { formatAmount, formatIssuedAt, formatRate, leftRight, rule, wrap } from './layout.ts';
@@ -72,9 +72,14 @@ class TicketWriter {
     return toPrintable(value, this.profile.codePage);
   }
 
-  /** Prints already laid-out lines. */
+  /**
+   * Prints already laid-out, printable lines. They are encoded here in the
+   * printer's code page: the library's own encoder copies the buffer once per
+   * character and may switch code pages on its own.
+   */
   lines(lines: readonly string[]): void {
-    for (const line of lines) this.printer.println(line);
+    if (lines.length === 0) return;
+    this.printer.add(encodeText(lines.join('\n') + '\n', this.profile.codePage));
   }
 
   paragraph(value: string, columns = this.columns): void {
@@ -86,7 +91,7 @@ class TicketWriter {
   }
 
   rule(): void {
-    this.printer.println(rule(this.columns));
+    this.lines([rule(this.columns)]);
   }
 
   align(alignment: 'left' | 'center'): void {
