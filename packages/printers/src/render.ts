@@ -58,6 +58,7 @@ const STAR_CODE128 = 6;
 class TicketWriter {
   readonly columns: number;
   private readonly printer: ThermalPrinter;
+  private pending: string[] = [];
 
   constructor(readonly profile: PrinterProfile) {
     assertCodePageSupported(profile.codePage, profile.commandSet);
@@ -73,13 +74,22 @@ class TicketWriter {
   }
 
   /**
-   * Prints already laid-out, printable lines. They are encoded here in the
-   * printer's code page: the library's own encoder copies the buffer once per
-   * character and may switch code pages on its own.
+   * Prints already laid-out, printable lines. Text is collected and encoded
+   * here in the printer's code page, once per run of lines: the library's own
+   * encoder copies the whole buffer for every character and may switch code
+   * pages on its own.
    */
   lines(lines: readonly string[]): void {
-    if (lines.length === 0) return;
-    this.printer.add(encodeText(lines.join('\n') + '\n', this.profile.codePage));
+    for (const line of lines) this.pending.push(line);
+  }
+
+  /** Sends collected text before the next command, keeping the byte order. */
+  private flushed(): ThermalPrinter {
+    if (this.pending.length > 0) {
+      this.printer.add(encodeText(this.pending.join('\n') + '\n', this.profile.codePage));
+      this.pending = [];
+    }
+    return this.printer;
   }
 
   paragraph(value: string, columns = this.columns): void {
@@ -95,8 +105,8 @@ class TicketWriter {
   }
 
   align(alignment: 'left' | 'center'): void {
-    if (alignment === 'center') this.printer.alignCenter();
-    else this.printer.alignLeft();
+    if (alignment === 'center') this.flushed().alignCenter();
+    else this.flushed().alignLeft();
   }
 
   /**
@@ -104,32 +114,32 @@ class TicketWriter {
    * set before emphasis because Epson's size command (`ESC !`) also clears it.
    */
   large(value: string, options: { bold?: boolean } = {}): void {
-    this.printer.setTextQuadArea();
-    if (options.bold) this.printer.bold(true);
+    this.flushed().setTextQuadArea();
+    if (options.bold) this.flushed().bold(true);
     this.paragraph(value, Math.floor(this.columns / 2));
     this.normal();
   }
 
   /** Double height, full width: for totals and kitchen items. */
   tall(lines: readonly string[], options: { bold?: boolean } = {}): void {
-    this.printer.setTextDoubleHeight();
-    if (options.bold) this.printer.bold(true);
+    this.flushed().setTextDoubleHeight();
+    if (options.bold) this.flushed().bold(true);
     this.lines(lines);
     this.normal();
   }
 
   private normal(): void {
-    this.printer.setTextNormal();
-    this.printer.bold(false);
+    this.flushed().setTextNormal();
+    this.flushed().bold(false);
   }
 
   qr(payload: string): void {
     // QR length fields count bytes; keep the payload ASCII so they count characters too.
     const ascii = payload.replace(/[^\x20-\x7e]/g, (char) => encodeURIComponent(char));
     const cellSize = this.profile.paperWidth === 80 ? 6 : 4;
-    if (this.profile.commandSet === 'star') this.printer.add(starQr(ascii, cellSize));
-    else this.printer.printQR(ascii, { cellSize, correction: 'M', model: 2 });
-    this.printer.newLine();
+    if (this.profile.commandSet === 'star') this.flushed().add(starQr(ascii, cellSize));
+    else this.flushed().printQR(ascii, { cellSize, correction: 'M', model: 2 });
+    this.flushed().newLine();
   }
 
   /** CODE128 of `data`, skipped when it would not fit the paper (a clipped barcode does not scan). */
@@ -142,21 +152,21 @@ class TicketWriter {
     if (this.profile.commandSet === 'star') {
       // Star's `ESC b`: n2 = 2 prints the digits under the bars, n3 = 1 is a 2-dot module.
       const starSettings = { characters: 2, mode: 1, height: 60 };
-      this.printer.printBarcode(data, STAR_CODE128, starSettings);
+      this.flushed().printBarcode(data, STAR_CODE128, starSettings);
     } else {
-      this.printer.printBarcode(data, EPSON_CODE128, { hriPos: 2, hriFont: 0, width: moduleWidth, height: 60 });
+      this.flushed().printBarcode(data, EPSON_CODE128, { hriPos: 2, hriFont: 0, width: moduleWidth, height: 60 });
     }
-    this.printer.newLine();
+    this.flushed().newLine();
   }
 
   finish(options: RenderOptions): Buffer {
     this.align('left');
-    if (options.cut ?? true) this.printer.partialCut({ verticalTabAmount: 1 });
+    if (options.cut ?? true) this.flushed().partialCut({ verticalTabAmount: 1 });
     if (options.openCashDrawer ?? false) {
-      if (this.profile.commandSet === 'star') this.printer.openCashDrawer();
-      else this.printer.add(EPSON_DRAWER_KICK);
+      if (this.profile.commandSet === 'star') this.flushed().openCashDrawer();
+      else this.flushed().add(EPSON_DRAWER_KICK);
     }
-    return Buffer.from(this.printer.getBuffer());
+    return Buffer.from(this.flushed().getBuffer());
   }
 }
 
