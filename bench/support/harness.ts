@@ -1,0 +1,92 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export interface Measurement {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs a TypeScript entry point as its own process and waits until `ready` answers. */
+export async function startProcess(entry: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  while (!(await ready().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${entry} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return child;
+}
+
+export async function measure(
+  name: string,
+  options: autocannon.Options,
+): Promise<Measurement> {
+  const result = await autocannon({ duration: 10, connections: 16, ...options });
+  return {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Creates a throwaway database for a benchmark and returns its URL and a drop function. */
+export async function benchDatabase(baseUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** `pgbench -N` (simple-update transactions) at the given concurrency: the database ceiling. */
+export function pgbench(url: string, clients: number, seconds: number): { tps: number; latencyMs: number } {
+  const { hostname, port, pathname, username } = new URL(url);
+  const args = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres'];
+  const db = pathname.slice(1);
+  execFileSync('pgbench', [...args, '-i', '-q', '-s', '1', db], { stdio: 'ignore' });
+  const out = execFileSync('pgbench', [...args, '-N', '-c', String(clients), '-j', '2', '-T', String(seconds), db], {
+    encoding: 'utf8',
+  });
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
+  const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
+  return { tps: Math.round(tps), latencyMs };
+}
+
+export const machine = () =>
+  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
