@@ -108,6 +108,13 @@ describe('print queue against the virtual printer over TCP', () => {
     expect(await queue.settled(job.id)).toMatchObject({ state: 'printed', attempts: 2 });
   });
 
+  it('reports paper running out mid-job as paper_out, possibly printed', async () => {
+    const { printer, queue } = await setup({ printDelayMs: 1_000 }, { writeTimeoutMs: 200 });
+    const job = queue.enqueue(renderReceipt(makeReceipt()));
+    setTimeout(() => printer.set({ paperOut: true }), 50);
+    expect(await queue.settled(job.id)).toMatchObject({ state: 'failed', failure: { reason: 'paper_out', mayHavePrinted: true } });
+  });
+
   it('marks a job whose connection dropped mid-job as possibly printed', async () => {
     const { printer, queue } = await setup({ dropAfterBytes: 200 });
     const job = await queue.settled(queue.enqueue(renderReceipt(makeReceipt())).id);
