@@ -101,6 +101,8 @@ export async function migrate(database: Database): Promise<void> {
       log: () => undefined,
       // Advisory locks are per session; the embedded database has one session for all clients.
       noLock: database.kind === 'pglite',
+      // Processes starting together queue behind the first one's migrations instead of failing.
+      advisoryLockMode: 'wait',
     });
   } finally {
     client.release();

@@ -8,6 +8,7 @@ import type { PipelineDeps, RequestState } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
+import { notifyEventsWritten } from '../services/events.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -125,6 +126,7 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
     const payment = await services.database.transaction((tx) =>
       services.checkouts.pay(tx, ctx.params.id!, parsed.data.phone, (task) => afterCommit.push(task)),
     );
+    notifyEventsWritten();
     for (const task of afterCommit) task().catch((error: unknown) => deps.logger.error({ err: error }, 'checkout payment start failed'));
     ctx.status = 201;
     ctx.body = { payment: payment.id, status: payment.status };

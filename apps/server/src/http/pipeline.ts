@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { AppError, newId } from '@tz/core';
 import type pino from 'pino';
 import type { Services } from '../services/index.ts';
+import { notifyEventsWritten } from '../services/events.ts';
 import type { Queryable } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
@@ -178,6 +179,8 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       if (scope) await releaseIdempotencyKey(services.database.pool, scope).catch(() => undefined);
       throw error;
     }
+    // Events the write recorded are in the outbox now: wake the webhook dispatcher.
+    if (isWrite) notifyEventsWritten();
     for (const task of afterCommit) {
       task().catch((error: unknown) => logger.error({ err: error, requestId: ctx.state.requestId }, 'after-commit task failed'));
     }

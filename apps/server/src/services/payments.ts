@@ -138,10 +138,7 @@ export class PaymentService implements OutcomeSink {
     const row = inserted.rows[0]!;
     const object = this.toObject(row);
     await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.created', object });
-    afterCommit(async () => {
-      notifyEventsWritten();
-      await this.initiate(provider, row);
-    });
+    afterCommit(() => this.initiate(provider, row));
     return object;
   }
 
@@ -249,7 +246,7 @@ export class PaymentService implements OutcomeSink {
   }
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
-  async refund(db: Queryable, principal: Principal, id: string, afterCommit: (task: () => Promise<void>) => void) {
+  async refund(db: Queryable, principal: Principal, id: string) {
     const found = await db.query<PaymentRow>(
       'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE',
       [id, principal.merchantId, principal.livemode],
@@ -284,7 +281,6 @@ export class PaymentService implements OutcomeSink {
     });
     const object = this.toObject(refunded);
     await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.refunded', object });
-    afterCommit(() => Promise.resolve(notifyEventsWritten()));
     return object;
   }
 

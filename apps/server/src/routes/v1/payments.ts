@@ -84,6 +84,6 @@ export const paymentRoutes = [
     auth: 'secret',
     params: idParams,
     response: paymentSchema,
-    handler: ({ params, auth, db, services, afterCommit }) => services.payments.refund(db, auth, params.id, afterCommit),
+    handler: ({ params, auth, db, services }) => services.payments.refund(db, auth, params.id),
   }),
 ];
