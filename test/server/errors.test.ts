@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ERROR_TYPES } from '@tz/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
@@ -15,19 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const ERROR_TYPES = [
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'not_found',
-  'idempotency_error',
-  'rate_limit_error',
-  'api_error',
-];
 
 function expectErrorObject(response: { status: number; body: any; headers: Headers }, status: number, code?: string) {
   expect(response.status).toBe(status);
-  expect(ERROR_TYPES).toContain(response.body.error);
+  expect(ERROR_TYPES as readonly string[]).toContain(response.body.error);
   expect(typeof response.body.message).toBe('string');
   if (code) expect(response.body.code).toBe(code);
   expect(JSON.stringify(response.body)).not.toMatch(/at .*\.ts:\d+|node_modules|stack/i);
@@ -126,7 +118,7 @@ describe('random bodies on every write route', () => {
         const path = `/v1${route.path.replace(/\{\w+\}/g, encodeURIComponent(id))}`;
         const response = await api.request(route.method, path, body, { 'Content-Type': 'application/json' });
         expect(response.status, `${route.method} ${path} ${body}`).toBeLessThan(500);
-        if (response.status >= 400) expect(ERROR_TYPES).toContain(response.body.error);
+        if (response.status >= 400) expect(ERROR_TYPES as readonly string[]).toContain(response.body.error);
       }),
       { numRuns: 300 },
     );

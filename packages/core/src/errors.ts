@@ -59,14 +59,16 @@ export type ErrorCode =
   | 'service_unavailable'
   | 'provider_unavailable';
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found'
-  | 'idempotency_error'
-  | 'rate_limit_error'
-  | 'api_error';
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found',
+  'idempotency_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export interface ErrorKind {
   readonly type: ErrorType;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_TYPES } from '@tz/core';
 import type { AnyRoute } from './route.ts';
 import { API_VERSION } from '../services/events.ts';
 
@@ -8,18 +9,7 @@ const errorSchema = {
   type: 'object',
   required: ['error'],
   properties: {
-    error: {
-      type: 'string',
-      enum: [
-        'invalid_request_error',
-        'authentication_error',
-        'permission_error',
-        'not_found',
-        'idempotency_error',
-        'rate_limit_error',
-        'api_error',
-      ],
-    },
+    error: { type: 'string', enum: [...ERROR_TYPES] },
     message: { type: 'string' },
     code: { type: 'string' },
     details: { type: 'object', additionalProperties: { type: 'string' } },

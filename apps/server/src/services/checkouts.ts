@@ -2,6 +2,7 @@ import { AppError, assertCheckoutTransition, newId, notFound, type CheckoutStatu
 import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { recordEvent } from './events.ts';
+import { assertCustomerExists } from './customers.ts';
 import type { PaymentRow, PaymentService } from './payments.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -82,14 +83,7 @@ export class CheckoutService {
         details: { amount: 'total out of range' },
       });
     }
-    if (input.customer !== undefined) {
-      const customer = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
-        input.customer,
-        principal.merchantId,
-        principal.livemode,
-      ]);
-      if (!customer.rowCount) throw notFound('customer', input.customer);
-    }
+    if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
     const inserted = await db.query<CheckoutRow>(
       `INSERT INTO checkouts (id, merchant_id, livemode, created_by_key, amount, currency, line_items, description,
          customer_id, metadata, success_url, cancel_url, status, expires_at)

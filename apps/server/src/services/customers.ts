@@ -65,6 +65,16 @@ export async function retrieveCustomer(db: Queryable, principal: Principal, id: 
   return customerObject(row);
 }
 
+/** A customer id given with a payment or checkout must be the caller's own, in the caller's mode. */
+export async function assertCustomerExists(db: Queryable, principal: Principal, id: string): Promise<void> {
+  const found = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
+    id,
+    principal.merchantId,
+    principal.livemode,
+  ]);
+  if (!found.rowCount) throw notFound('customer', id);
+}
+
 export function customersSource(principal: Principal, filters: { email?: string | undefined; phone?: string | undefined }) {
   const params: unknown[] = [principal.merchantId, principal.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';

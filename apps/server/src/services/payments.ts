@@ -15,6 +15,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent } from './events.ts';
+import { assertCustomerExists } from './customers.ts';
 import { availableBalance, postLedgerEntry } from './ledger.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -108,14 +109,7 @@ export class PaymentService implements OutcomeSink {
         retryAfter: 60,
       });
     }
-    if (input.customer !== undefined) {
-      const customer = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
-        input.customer,
-        principal.merchantId,
-        principal.livemode,
-      ]);
-      if (!customer.rowCount) throw notFound('customer', input.customer);
-    }
+    if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
     const inserted = await db.query<PaymentRow>(
       `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
          customer_id, checkout_id, metadata, provider)
