@@ -90,9 +90,11 @@ CREATE TABLE retail_stores (
   receipt_language text NOT NULL CHECK (receipt_language IN ('sw', 'en')),
   is_default boolean NOT NULL DEFAULT false,
   -- Receipt numbers the server gives (orders sent without one): prefix S01, S02... per store,
-  -- never a till prefix (T01...), so the two kinds never collide.
+  -- never a till prefix (T01...), so the two kinds never collide. The sequence part comes from
+  -- a sequence per store (retail_receipts_<store id>), made with the store: numbering takes no
+  -- row lock, so a store's sales never queue behind each other (a refused or failed sale may
+  -- leave a gap).
   receipt_prefix text NOT NULL CHECK (receipt_prefix ~ '^S[0-9]{2,7}$'),
-  receipt_sequence bigint NOT NULL DEFAULT 0 CHECK (receipt_sequence >= 0),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (merchant_id, livemode, receipt_prefix)
@@ -113,10 +115,10 @@ CREATE TABLE retail_stock_levels (
   reorder_level_milli bigint CHECK (reorder_level_milli >= 0),
   updated_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE NULLS NOT DISTINCT (store_id, product_id, variant_id)
-);
+) WITH (fillfactor = 80);
+-- No index covers on_hand_milli, and pages keep room: a sale's stock update is a HOT update
+-- that touches no index. Low-stock lists filter a store's levels instead.
 CREATE INDEX retail_stock_levels_list ON retail_stock_levels (store_id, seq DESC);
-CREATE INDEX retail_stock_levels_low ON retail_stock_levels (merchant_id, livemode, store_id)
-  WHERE (reorder_level_milli IS NOT NULL AND on_hand_milli <= reorder_level_milli) OR on_hand_milli < 0;
 
 CREATE TABLE retail_orders (
   seq bigserial UNIQUE,
@@ -143,7 +145,8 @@ CREATE TABLE retail_orders (
   amount_tendered bigint NOT NULL CHECK (amount_tendered >= 0),
   change_due bigint NOT NULL CHECK (change_due >= 0),
   refunded_amount bigint NOT NULL DEFAULT 0 CHECK (refunded_amount >= 0 AND refunded_amount <= total),
-  receipt jsonb NOT NULL,
+  -- The receipt as printed, kept for reprints; stored as text (json), never queried into.
+  receipt json NOT NULL,
   metadata jsonb NOT NULL DEFAULT '{}',
   void_reason text,
   created_at timestamptz NOT NULL DEFAULT now(),

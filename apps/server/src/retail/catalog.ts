@@ -512,8 +512,8 @@ export function prefixQuery(q: string): string | null {
 
 /**
  * Newest first. `q` matches an exact SKU or barcode (of the product or one of
- * its variants) through the codes index, or words of the name and SKU by
- * prefix through the full-text index.
+ * its variants) through the codes index; failing that, words of the name and
+ * SKU by prefix through the full-text index.
  */
 export async function listProducts(db: Queryable, scope: Scope, filters: ProductFilters, query: ListQuery) {
   const params: unknown[] = [scope.merchantId, scope.livemode];
@@ -530,11 +530,11 @@ export async function listProducts(db: Queryable, scope: Scope, filters: Product
       `SELECT DISTINCT product_id FROM retail_codes WHERE merchant_id = $1 AND livemode = $2 AND lower(code) = lower($3)`,
       [scope.merchantId, scope.livemode, q],
     );
-    const ids = `id = ANY($${params.push(exact.rows.map((row) => row.product_id))}::text[])`;
-    const words = prefixQuery(q);
+    // A scanned or typed code names its item: that item alone, by btree, with no word search.
+    const words = exact.rows.length > 0 ? null : prefixQuery(q);
     where += words
-      ? ` AND (${ids} OR search @@ to_tsquery('simple', $${params.push(words)}))`
-      : ` AND ${ids}`;
+      ? ` AND search @@ to_tsquery('simple', $${params.push(words)})`
+      : ` AND id = ANY($${params.push(exact.rows.map((row) => row.product_id))}::text[])`;
   }
   const page = await listPage(
     db,

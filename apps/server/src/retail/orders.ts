@@ -29,8 +29,15 @@ import { listPage, type ListQuery } from '../http/list.ts';
 import { recordEvent } from '../services/events.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { applyRule, invalid, isUniqueViolation, type Scope } from './shared.ts';
-import { moveStockForOrder, type SoldItem } from './stock.ts';
-import { receiptSettings, storeForRequest, type StoreRow } from './stores.ts';
+import {
+  moveStockForOrder,
+  planStockMoves,
+  recordLowStock,
+  stockMoveCtes,
+  type LockedLevel,
+  type SoldItem,
+} from './stock.ts';
+import { defaultStore, receiptSequenceName, receiptSettings, type StoreRow } from './stores.ts';
 
 // -------------------------------------------------------------------- wire
 
@@ -295,19 +302,75 @@ interface CatalogItem {
   variants: Array<{ id: string; name: string; sku: string | null; price: number; deleted: boolean }>;
 }
 
-async function loadCatalog(
-  db: Queryable,
-  scope: Scope,
-  ids: readonly string[],
-): Promise<Map<string, CatalogItem>> {
-  const found = await db.query<CatalogItem>(
-    `SELECT p.id, p.name, p.sku, p.price, p.currency, p.tax_rate, p.unit, p.track_stock, p.deleted_at IS NOT NULL AS deleted,
-       (SELECT coalesce(json_agg(json_build_object('id', v.id, 'name', v.name, 'sku', v.sku, 'price', v.price,
-          'deleted', v.deleted_at IS NOT NULL)), '[]') FROM retail_variants v WHERE v.product_id = p.id) AS variants
-     FROM retail_products p WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.id = ANY($3::text[])`,
-    [scope.merchantId, scope.livemode, [...new Set(ids)]],
-  );
-  return new Map(found.rows.map((row) => [row.id, row]));
+type SaleStore = Omit<StoreRow, 'created_at' | 'updated_at'>;
+
+interface SaleContext {
+  /** The order already recorded under this client order id. */
+  existing: string | null;
+  store: SaleStore | null;
+  /** The store's stock levels of the products sold, locked in one order so concurrent sales never deadlock. */
+  levels: LockedLevel[];
+  customer: { name: string | null } | null;
+  catalog: Map<string, CatalogItem>;
+  /** The next number of the store's server-given receipts, when the sale brings none of its own. */
+  receiptSequence: number | null;
+}
+
+/** Everything a sale reads before it writes, in one round trip: a till waits on every one. */
+async function loadSaleContext(db: Queryable, scope: Scope, input: CreateOrderInput): Promise<SaleContext> {
+  const found = await db.query<{
+    existing: string | null;
+    store: SaleStore | null;
+    customer: { name: string | null } | null;
+    products: CatalogItem[];
+    levels: LockedLevel[];
+    receipt_sequence: number | null;
+  }>({
+    // Prepared once per connection: the sale's two big statements are planned once, not per sale.
+    name: `retail_sale_context_${input.store === undefined ? 'default' : 'store'}`,
+    text: `WITH store AS (
+       SELECT * FROM retail_stores s WHERE s.merchant_id = $1 AND s.livemode = $2
+         AND ${input.store === undefined ? 's.is_default AND $4::text IS NULL' : 's.id = $4'}
+     ), existing AS (
+       SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND client_order_id = $3
+     )
+     SELECT
+       (SELECT id FROM existing) AS existing,
+       (SELECT nextval(('retail_receipts_' || s.id)::regclass) FROM store s
+          WHERE $7::boolean AND NOT EXISTS (SELECT 1 FROM existing)) AS receipt_sequence,
+       (SELECT row_to_json(s) FROM store s) AS store,
+       (SELECT coalesce(json_agg(l), '[]') FROM (
+          SELECT l.id, l.livemode, l.store_id, l.product_id, l.variant_id, l.on_hand_milli, l.reorder_level_milli
+          FROM store s JOIN retail_stock_levels l ON l.store_id = s.id AND l.product_id = ANY($6::text[])
+          ORDER BY l.product_id, l.variant_id NULLS FIRST FOR UPDATE OF l) l) AS levels,
+       (SELECT json_build_object('name', c.name) FROM customers c
+          WHERE c.id = $5 AND c.merchant_id = $1 AND c.livemode = $2) AS customer,
+       (SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'sku', p.sku, 'price', p.price,
+          'currency', p.currency, 'tax_rate', p.tax_rate, 'unit', p.unit, 'track_stock', p.track_stock,
+          'deleted', p.deleted_at IS NOT NULL,
+          'variants', (SELECT coalesce(json_agg(json_build_object('id', v.id, 'name', v.name, 'sku', v.sku,
+             'price', v.price, 'deleted', v.deleted_at IS NOT NULL)), '[]') FROM retail_variants v WHERE v.product_id = p.id))),
+          '[]')
+        FROM retail_products p WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.id = ANY($6::text[])) AS products`,
+    values: [
+      scope.merchantId,
+      scope.livemode,
+      input.client_order_id ?? null,
+      input.store ?? null,
+      input.customer ?? null,
+      [...new Set(input.lines.map((line) => line.product))],
+      input.receipt_number === undefined,
+    ],
+  });
+  const row = found.rows[0]!;
+  return {
+    existing: row.existing,
+    store: row.store,
+    levels: row.levels,
+    customer: row.customer,
+    receiptSequence: row.receipt_sequence,
+    catalog: new Map(row.products.map((product) => [product.id, product])),
+  };
 }
 
 interface ResolvedLine {
@@ -449,13 +512,11 @@ async function resolveTenders(
 }
 
 /** Server-given numbers use the store's own prefix (S01...), which no till is ever given. */
-async function serverReceiptNumber(db: Queryable, storeId: string): Promise<string> {
-  const next = await db.query<{ receipt_prefix: string; receipt_sequence: number }>(
-    `UPDATE retail_stores SET receipt_sequence = receipt_sequence + 1 WHERE id = $1 RETURNING receipt_prefix, receipt_sequence`,
-    [storeId],
-  );
-  const row = next.rows[0]!;
-  return formatReceiptNumber(row.receipt_prefix, row.receipt_sequence);
+async function serverReceiptNumber(db: Queryable, store: SaleStore): Promise<string> {
+  const next = await db.query<{ sequence: number }>(`SELECT nextval($1::regclass) AS sequence`, [
+    receiptSequenceName(store.id),
+  ]);
+  return formatReceiptNumber(store.receipt_prefix, next.rows[0]!.sequence);
 }
 
 function checkTillReceiptNumber(receiptNumber: string): void {
@@ -495,35 +556,27 @@ export async function createOrder(
   input: CreateOrderInput,
   now = new Date(),
 ): Promise<CreatedOrder> {
-  if (input.client_order_id !== undefined) {
-    const existing = await findOrder(db, scope, 'client_order_id', input.client_order_id);
-    if (existing) return { order: existing, created: false };
-  }
+  const context = await loadSaleContext(db, scope, input);
+  if (context.existing !== null)
+    return { order: await retrieveOrder(db, scope, context.existing), created: false };
   if (input.receipt_number !== undefined) checkTillReceiptNumber(input.receipt_number);
   if (input.sold_at !== undefined && input.sold_at > now.getTime() / 1000 + SOLD_AT_LEEWAY_SECONDS) {
     throw invalid('parameter_invalid', 'sold_at', 'is in the future');
   }
-  const store: StoreRow = await storeForRequest(db, scope, input.store);
+  if (!context.store && input.store !== undefined) {
+    throw invalid('parameter_invalid', 'store', 'is not a store of this account');
+  }
+  // The first sale of an account without a store makes its default store.
+  const store: SaleStore = context.store ?? (await defaultStore(db, scope));
   const currency = input.currency ?? store.currency;
   if (currency !== store.currency) {
     throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
   }
-  let customerName: string | undefined;
-  if (input.customer !== undefined) {
-    const customer = await db.query<{ name: string | null }>(
-      `SELECT name FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-      [input.customer, scope.merchantId, scope.livemode],
-    );
-    if (!customer.rows[0])
-      throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
-    customerName = customer.rows[0].name ?? undefined;
+  if (input.customer !== undefined && !context.customer) {
+    throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
   }
-
-  const catalog = await loadCatalog(
-    db,
-    scope,
-    input.lines.map((line) => line.product),
-  );
+  const customerName = context.customer?.name ?? undefined;
+  const catalog = context.catalog;
   const lines = input.lines.map((line, index) => resolveLine(line, index, catalog, currency));
   const priced = applyRule(() =>
     priceCart({
@@ -537,8 +590,11 @@ export async function createOrder(
   const allocation = applyRule(() => allocateTenders({ currency, amountDue: priced.total, tenders }));
   const status = transitionRetailOrder('open', 'paid');
 
-  // Numbered last, so the store's counter row stays locked for as short a time as possible.
-  const receiptNumber = input.receipt_number ?? (await serverReceiptNumber(db, store.id));
+  const receiptNumber =
+    input.receipt_number ??
+    (context.receiptSequence !== null
+      ? formatReceiptNumber(store.receipt_prefix, context.receiptSequence)
+      : await serverReceiptNumber(db, store));
   const paidAt = input.sold_at !== undefined ? new Date(input.sold_at * 1000) : now;
   const receipt = applyRule(() =>
     buildRetailReceipt({
@@ -553,58 +609,7 @@ export async function createOrder(
     }),
   );
 
-  const orderId = newId('order');
-  const inserted = await db.query(
-    `INSERT INTO retail_orders (id, merchant_id, livemode, store_id, till, cashier, client_order_id, receipt_number,
-       status, currency, vat_region, customer_id, gross_total, line_discount_total, subtotal, discount_rule,
-       order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
-     ON CONFLICT DO NOTHING RETURNING id`,
-    [
-      orderId,
-      scope.merchantId,
-      scope.livemode,
-      store.id,
-      input.till ?? null,
-      input.cashier ?? null,
-      input.client_order_id ?? null,
-      receiptNumber,
-      status,
-      currency,
-      store.vat_region,
-      input.customer ?? null,
-      priced.grossTotal,
-      priced.lineDiscountTotal,
-      priced.subtotal,
-      input.discount ? JSON.stringify(input.discount) : null,
-      priced.orderDiscount,
-      priced.total,
-      priced.taxTotal,
-      JSON.stringify(
-        priced.taxBreakdown.map((group) => ({
-          rate_basis_points: group.rateBasisPoints,
-          gross: group.gross,
-          net: group.net,
-          tax: group.tax,
-        })),
-      ),
-      allocation.tendered,
-      allocation.change,
-      JSON.stringify(receipt),
-      JSON.stringify(input.metadata ?? {}),
-      paidAt,
-    ],
-  );
-  if (inserted.rowCount === 0) {
-    // A concurrent request with the same client order id committed first: answer with its order.
-    if (input.client_order_id !== undefined) {
-      const existing = await findOrder(db, scope, 'client_order_id', input.client_order_id);
-      if (existing) return { order: existing, created: false };
-    }
-    throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
-  }
-
-  const lineRecords = priced.lines.map((line, position) => ({
+  const lineRecords = priced.lines.map((line, position): LineRow => ({
     position,
     product_id: line.productId,
     variant_id: line.variantId ?? null,
@@ -623,8 +628,10 @@ export async function createOrder(
     order_discount: line.orderDiscount,
     total: line.total,
     tax: line.tax,
+    refunded_quantity_milli: 0,
+    refunded_amount: 0,
   }));
-  const tenderRecords = allocation.tenders.map((tender, position) => ({
+  const tenderRecords = allocation.tenders.map((tender, position): TenderRow => ({
     position,
     method: tender.method,
     amount: tender.amount,
@@ -633,26 +640,116 @@ export async function createOrder(
     network: tender.method === 'mobile_money' ? (tender.network ?? null) : null,
     reference: tender.method === 'card' ? tender.reference : null,
   }));
+  const stockPlan = await planStockMoves(
+    db,
+    scope,
+    store.id,
+    lines.map((line) => line.sold),
+    'sale',
+    context.store ? context.levels : [],
+  );
+
+  // Everything the order holds is known here: the row is built once, written, and answered with.
+  const order: Omit<OrderRow, 'created_at'> = {
+    id: newId('order'),
+    livemode: scope.livemode,
+    store_id: store.id,
+    till: input.till ?? null,
+    cashier: input.cashier ?? null,
+    client_order_id: input.client_order_id ?? null,
+    receipt_number: receiptNumber,
+    status,
+    currency,
+    vat_region: store.vat_region,
+    customer_id: input.customer ?? null,
+    gross_total: priced.grossTotal,
+    line_discount_total: priced.lineDiscountTotal,
+    subtotal: priced.subtotal,
+    discount_rule: input.discount ?? null,
+    order_discount: priced.orderDiscount,
+    total: priced.total,
+    tax_total: priced.taxTotal,
+    tax_breakdown: priced.taxBreakdown.map((group) => ({
+      rate_basis_points: group.rateBasisPoints,
+      gross: group.gross,
+      net: group.net,
+      tax: group.tax,
+    })),
+    amount_tendered: allocation.tendered,
+    change_due: allocation.change,
+    refunded_amount: 0,
+    receipt,
+    metadata: input.metadata ?? {},
+    void_reason: null,
+    paid_at: paidAt,
+    voided_at: null,
+  };
+  const params: unknown[] = [
+    order.id,
+    scope.merchantId,
+    scope.livemode,
+    order.store_id,
+    order.till,
+    order.cashier,
+    order.client_order_id,
+    order.receipt_number,
+    order.status,
+    order.currency,
+    order.vat_region,
+    order.customer_id,
+    order.gross_total,
+    order.line_discount_total,
+    order.subtotal,
+    order.discount_rule ? JSON.stringify(order.discount_rule) : null,
+    order.order_discount,
+    order.total,
+    order.tax_total,
+    JSON.stringify(order.tax_breakdown),
+    order.amount_tendered,
+    order.change_due,
+    JSON.stringify(order.receipt),
+    JSON.stringify(order.metadata),
+    order.paid_at,
+    JSON.stringify(lineRecords),
+    JSON.stringify(tenderRecords),
+  ];
+  // Stock moves in the same statement, and only when the order row went in.
+  const stock =
+    stockPlan.movements.length > 0
+      ? stockMoveCtes(params, scope, stockPlan, { reason: 'sale', orderId: order.id }, 'o')
+      : null;
+  let inserted;
   try {
-    await db.query(
-      `WITH lines AS (
+    inserted = await db.query<{ created_at: Date }>({
+      // Prepared once per connection: planned once, not per sale.
+      name: stock ? 'retail_order_insert_with_stock' : 'retail_order_insert',
+      text: `WITH o AS (
+         INSERT INTO retail_orders (id, merchant_id, livemode, store_id, till, cashier, client_order_id, receipt_number,
+           status, currency, vat_region, customer_id, gross_total, line_discount_total, subtotal, discount_rule,
+           order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
+           $24, $25)
+         ON CONFLICT DO NOTHING RETURNING id, created_at
+       ), lines AS (
          INSERT INTO retail_order_lines (order_id, position, product_id, variant_id, description, sku, unit, quantity_milli,
            tax_rate, tax_rate_basis_points, list_unit_price, unit_price, price_override_reason, discount_rule, gross,
            line_discount, order_discount, total, tax)
-         SELECT $1, position, product_id, variant_id, description, sku, unit, quantity_milli, tax_rate,
-           tax_rate_basis_points, list_unit_price, unit_price, price_override_reason, discount_rule, gross,
-           line_discount, order_discount, total, tax
-         FROM jsonb_to_recordset($2::jsonb) AS x(position int, product_id text, variant_id text, description text,
+         SELECT o.id, x.position, x.product_id, x.variant_id, x.description, x.sku, x.unit, x.quantity_milli, x.tax_rate,
+           x.tax_rate_basis_points, x.list_unit_price, x.unit_price, x.price_override_reason, x.discount_rule, x.gross,
+           x.line_discount, x.order_discount, x.total, x.tax
+         FROM o, json_to_recordset($26::json) AS x(position int, product_id text, variant_id text, description text,
            sku text, unit text, quantity_milli bigint, tax_rate text, tax_rate_basis_points int, list_unit_price bigint,
            unit_price bigint, price_override_reason text, discount_rule jsonb, gross bigint, line_discount bigint,
            order_discount bigint, total bigint, tax bigint)
-       )
-       INSERT INTO retail_order_tenders (order_id, position, method, amount, paid, payment_id, network, reference)
-       SELECT $1, position, method, amount, paid, payment_id, network, reference
-       FROM jsonb_to_recordset($3::jsonb) AS y(position int, method text, amount bigint, paid bigint, payment_id text,
-         network text, reference text)`,
-      [orderId, JSON.stringify(lineRecords), JSON.stringify(tenderRecords)],
-    );
+       ), tenders AS (
+         INSERT INTO retail_order_tenders (order_id, position, method, amount, paid, payment_id, network, reference)
+         SELECT o.id, y.position, y.method, y.amount, y.paid, y.payment_id, y.network, y.reference
+         FROM o, json_to_recordset($27::json) AS y(position int, method text, amount bigint, paid bigint,
+           payment_id text, network text, reference text)
+       )${stock ? `, ${stock}` : ''}
+       SELECT created_at FROM o`,
+      values: params,
+    });
   } catch (error) {
     if (isUniqueViolation(error, 'retail_order_tenders_payment')) {
       throw invalid(
@@ -663,19 +760,23 @@ export async function createOrder(
     }
     throw error;
   }
-
-  await moveStockForOrder(
-    db,
-    scope,
-    store.id,
-    lines.map((line) => line.sold),
-    'sale',
-    { orderId },
+  const written = inserted.rows[0];
+  if (!written) {
+    // A concurrent request with the same client order id committed first: answer with its order.
+    if (input.client_order_id !== undefined) {
+      const existing = await findOrder(db, scope, 'client_order_id', input.client_order_id);
+      if (existing) return { order: existing, created: false };
+    }
+    throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
+  }
+  const object = orderObject(
+    { ...order, created_at: written.created_at },
+    { lines: lineRecords, tenders: tenderRecords, refunds: [] },
   );
-  const order = await retrieveOrder(db, scope, orderId);
-  await recordEvent(db, { ...scope, type: 'order.created', object: order });
-  await recordEvent(db, { ...scope, type: 'order.paid', object: order });
-  return { order, created: true };
+  await recordLowStock(db, scope, stockPlan);
+  await recordEvent(db, { ...scope, type: 'order.created', object });
+  await recordEvent(db, { ...scope, type: 'order.paid', object });
+  return { order: object, created: true };
 }
 
 // ---------------------------------------------------------- refund and void

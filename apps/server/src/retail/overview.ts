@@ -72,10 +72,11 @@ export async function retailOverview(
     }>(
       `SELECT s.store_id, s.product_id, s.variant_id, p.name || coalesce(' ' || v.name, '') AS description, p.unit,
          s.on_hand_milli, s.reorder_level_milli
-       FROM retail_stock_levels s
+       FROM retail_stores st
+       JOIN retail_stock_levels s ON s.store_id = st.id
        JOIN retail_products p ON p.id = s.product_id
        LEFT JOIN retail_variants v ON v.id = s.variant_id
-       WHERE s.merchant_id = $1 AND s.livemode = $2
+       WHERE st.merchant_id = $1 AND st.livemode = $2
          AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
          AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
        ORDER BY s.on_hand_milli - coalesce(s.reorder_level_milli, 0), s.seq

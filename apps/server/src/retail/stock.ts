@@ -29,6 +29,9 @@ export interface StockLevelRow {
   updated_at: Date;
 }
 
+/** A level as read under lock; its timestamp is not needed to move it. */
+export type LockedLevel = Omit<StockLevelRow, 'updated_at'>;
+
 interface ItemInfo {
   unit: QuantityUnit;
   track_stock: boolean;
@@ -112,54 +115,72 @@ async function lockLevels(
   return levels;
 }
 
-/** Writes movements computed by the core rules: new on-hand figures, the audit trail, and stock.low when an item becomes low. */
-async function writeMovements(
-  db: Queryable,
+/** Movements computed by the core rules, with the locked level each one moves. */
+export interface StockPlan {
+  movements: StockMovement[];
+  levels: LockedLevel[];
+  units: ReadonlyMap<string, ItemInfo>;
+}
+
+export interface MovementSource {
+  reason: string;
+  orderId?: string | undefined;
+  refundId?: string | undefined;
+  note?: string | undefined;
+}
+
+/**
+ * The SQL that applies a plan: new on-hand figures and the audit trail, as
+ * two CTEs (`moved`, `logged`) to put in a statement's WITH list. `guard`
+ * names a CTE that must have a row for anything to move (the order insert).
+ */
+export function stockMoveCtes(
+  params: unknown[],
   scope: Scope,
-  movements: readonly StockMovement[],
-  levels: readonly StockLevelRow[],
-  units: ReadonlyMap<string, ItemInfo>,
-  source: {
-    reason: string;
-    orderId?: string | undefined;
-    refundId?: string | undefined;
-    note?: string | undefined;
-  },
-): Promise<StockLevelRow[]> {
-  if (movements.length === 0) return [];
-  const byKey = new Map(levels.map((level) => [levelKey(level.product_id, level.variant_id), level]));
-  const rows = movements.map((movement) => byKey.get(levelKey(movement.productId, movement.variantId))!);
-  const updated = await db.query<StockLevelRow>(
-    `WITH moved AS (
+  plan: StockPlan,
+  source: MovementSource,
+  guard?: string,
+) {
+  const p = (value: unknown) => `$${params.push(value)}`;
+  return `moved AS (
        UPDATE retail_stock_levels l SET on_hand_milli = m.after, updated_at = now()
-       FROM unnest($3::text[], $4::bigint[], $5::bigint[]) AS m(id, delta, after)
+       FROM ${guard ? `${guard}, ` : ''}unnest(${p(plan.levels.map((level) => level.id))}::text[],
+         ${p(plan.movements.map((movement) => movement.deltaMilli))}::bigint[],
+         ${p(plan.movements.map((movement) => movement.onHandAfterMilli))}::bigint[]) AS m(id, delta, after)
        WHERE l.id = m.id RETURNING l.*, m.delta
      ), logged AS (
        INSERT INTO retail_stock_movements (merchant_id, livemode, store_id, product_id, variant_id, reason, delta_milli,
          on_hand_after_milli, order_id, refund_id, note)
-       SELECT $1, $2, store_id, product_id, variant_id, $6, delta, on_hand_milli, $7, $8, $9 FROM moved
-     )
-     SELECT id, livemode, store_id, product_id, variant_id, on_hand_milli, reorder_level_milli, updated_at FROM moved`,
-    [
-      scope.merchantId,
-      scope.livemode,
-      rows.map((row) => row.id),
-      movements.map((movement) => movement.deltaMilli),
-      movements.map((movement) => movement.onHandAfterMilli),
-      source.reason,
-      source.orderId ?? null,
-      source.refundId ?? null,
-      source.note ?? null,
-    ],
-  );
-  for (const [index, movement] of movements.entries()) {
-    const before = rows[index]!;
-    const wasLow = isLow(movement.onHandBeforeMilli, before.reorder_level_milli);
-    if (wasLow || !(movement.low || movement.negative)) continue;
-    const after = updated.rows.find((row) => row.id === before.id)!;
-    const item = units.get(before.product_id) ?? { unit: 'piece', track_stock: true };
+       SELECT ${p(scope.merchantId)}, ${p(scope.livemode)}, store_id, product_id, variant_id, ${p(source.reason)}, delta,
+         on_hand_milli, ${p(source.orderId ?? null)}, ${p(source.refundId ?? null)}, ${p(source.note ?? null)} FROM moved
+     )`;
+}
+
+/** stock.low for each item the plan takes to (or below) its reorder level, or below zero, that was not there before. */
+export async function recordLowStock(db: Queryable, scope: Scope, plan: StockPlan): Promise<void> {
+  for (const [index, movement] of plan.movements.entries()) {
+    const level = plan.levels[index]!;
+    if (isLow(movement.onHandBeforeMilli, level.reorder_level_milli) || !(movement.low || movement.negative))
+      continue;
+    const after: StockLevelRow = {
+      ...level,
+      on_hand_milli: movement.onHandAfterMilli,
+      updated_at: new Date(),
+    };
+    const item = plan.units.get(level.product_id) ?? { unit: 'piece', track_stock: true };
     await recordEvent(db, { ...scope, type: 'stock.low', object: stockLevelObject(after, item) });
   }
+}
+
+async function writeMovements(db: Queryable, scope: Scope, plan: StockPlan, source: MovementSource) {
+  if (plan.movements.length === 0) return [];
+  const params: unknown[] = [];
+  const ctes = stockMoveCtes(params, scope, plan, source);
+  const updated = await db.query<StockLevelRow>(
+    `WITH ${ctes} SELECT id, livemode, store_id, product_id, variant_id, on_hand_milli, reorder_level_milli, updated_at FROM moved`,
+    params,
+  );
+  await recordLowStock(db, scope, plan);
   return updated.rows;
 }
 
@@ -175,17 +196,28 @@ export interface SoldItem {
  * Moves stock for a sale (down) or a refund or void (back up). Never refuses:
  * an item may go below zero, and its level then reads `negative`.
  */
-export async function moveStockForOrder(
+/**
+ * Plans stock movements for a sale (down) or a refund or void (back up) with
+ * the core rules. Never refuses: an item may go below zero, and its level then
+ * reads `negative`. Levels not in `locked` are created (at zero) and locked.
+ */
+export async function planStockMoves(
   db: Queryable,
   scope: Scope,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
-  source: { orderId: string; refundId?: string | undefined },
-): Promise<void> {
+  locked: readonly LockedLevel[] = [],
+): Promise<StockPlan> {
   const tracked = items.filter((item) => item.trackStock);
-  if (tracked.length === 0) return;
-  const levels = await lockLevels(db, scope, storeId, tracked);
+  const units = new Map(tracked.map((item) => [item.productId, { unit: item.unit, track_stock: true }]));
+  if (tracked.length === 0) return { movements: [], levels: [], units };
+  const have = new Set(locked.map((level) => levelKey(level.product_id, level.variant_id)));
+  const levels: readonly LockedLevel[] = tracked.every((item) =>
+    have.has(levelKey(item.productId, item.variantId)),
+  )
+    ? locked
+    : await lockLevels(db, scope, storeId, tracked);
   const coreLevels: StockLevel[] = levels.map((level) => ({
     storeId: storeId as StoreId,
     productId: level.product_id as ProductId,
@@ -203,8 +235,25 @@ export async function moveStockForOrder(
     reason === 'sale'
       ? saleStockMovements(storeId as StoreId, lines, coreLevels)
       : restockMovements(storeId as StoreId, lines, coreLevels, reason);
-  const units = new Map(tracked.map((item) => [item.productId, { unit: item.unit, track_stock: true }]));
-  await writeMovements(db, scope, movements, levels, units, { ...source, reason });
+  const byKey = new Map(levels.map((level) => [levelKey(level.product_id, level.variant_id), level]));
+  return {
+    movements,
+    levels: movements.map((movement) => byKey.get(levelKey(movement.productId, movement.variantId))!),
+    units,
+  };
+}
+
+/** Plans and applies the stock movements of a refund or void. */
+export async function moveStockForOrder(
+  db: Queryable,
+  scope: Scope,
+  storeId: string,
+  items: readonly SoldItem[],
+  reason: 'sale' | 'refund' | 'void',
+  source: { orderId: string; refundId?: string | undefined },
+): Promise<void> {
+  const plan = await planStockMoves(db, scope, storeId, items, reason);
+  await writeMovements(db, scope, plan, { ...source, reason });
 }
 
 /** Sets or adjusts what a store holds of an item, and its reorder level. */
@@ -266,10 +315,12 @@ export async function adjustStock(
       low: current.reorder_level_milli !== null && after <= current.reorder_level_milli,
     };
     if (variantId !== null) movement.variantId = variantId as VariantId;
-    const [moved] = await writeMovements(db, scope, [movement], [current], new Map([[input.product, item]]), {
-      reason: input.reason,
-      note: input.note,
-    });
+    const plan: StockPlan = {
+      movements: [movement],
+      levels: [current],
+      units: new Map([[input.product, item]]),
+    };
+    const [moved] = await writeMovements(db, scope, plan, { reason: input.reason, note: input.note });
     current = moved ?? current;
   }
   const object = stockLevelObject(current, item);

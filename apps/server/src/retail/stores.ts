@@ -28,7 +28,6 @@ export interface StoreRow {
   receipt_language: ReceiptLanguage;
   is_default: boolean;
   receipt_prefix: string;
-  receipt_sequence: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,7 +53,7 @@ export const storeObject = (row: StoreRow) => ({
 });
 export type StoreObject = ReturnType<typeof storeObject>;
 
-export const receiptSettings = (row: StoreRow): StoreReceiptSettings => ({
+export const receiptSettings = (row: Omit<StoreRow, 'created_at' | 'updated_at'>): StoreReceiptSettings => ({
   name: row.name,
   addressLines: row.address_lines,
   phone: row.phone ?? undefined,
@@ -78,6 +77,13 @@ export interface StoreInput {
   receipt_footer?: string[] | undefined;
   receipt_language?: ReceiptLanguage | undefined;
   default?: boolean | undefined;
+}
+
+/** The sequence numbering the store's server-given receipts; the name comes from a generated id, never from input. */
+export function receiptSequenceName(storeId: string): string {
+  if (!/^store_[0-9a-z]+$/.test(storeId))
+    throw new AppError('internal_error', `unexpected store id ${storeId}`);
+  return `retail_receipts_${storeId}`;
 }
 
 /** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
@@ -125,6 +131,7 @@ async function insertStore(
     ],
   );
   const row = inserted.rows[0]!;
+  await db.query(`CREATE SEQUENCE ${receiptSequenceName(row.id)} AS bigint MINVALUE 1`);
   await recordEvent(db, { ...scope, type: 'store.created', object: storeObject(row) });
   return row;
 }

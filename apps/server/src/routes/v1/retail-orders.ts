@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route.ts';
+import { defineWrite } from './retail-route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
 import { orderCreateBody, orderListFilters, orderSchema, refundBody, voidBody } from './retail-schemas.ts';
@@ -7,7 +8,7 @@ import { idParams } from './schemas.ts';
 const tag = 'Retail';
 
 export const retailOrderRoutes = [
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/orders',
     tag,
@@ -44,7 +45,7 @@ export const retailOrderRoutes = [
     response: orderSchema,
     handler: ({ params, auth, db }) => retrieveOrder(db, auth, params.id),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/orders/{id}/refund',
     tag,
@@ -62,7 +63,7 @@ export const retailOrderRoutes = [
         reason: body.reason,
       }),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/orders/{id}/void',
     tag,

@@ -1,4 +1,5 @@
 import { defineRoute } from '../../http/route.ts';
+import { defineWrite } from './retail-route.ts';
 import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
 import {
   addVariant,
@@ -76,7 +77,7 @@ const catalogRoutes = [
     tag,
     summary: 'List products',
     description:
-      'Newest first. `q` finds an exact SKU or barcode (of the product or one of its variants, as a scanner sends it) or products whose name or SKU has words starting with each word of `q`. Deleted products are left out unless `include_deleted=true`.',
+      'Newest first. `q` finds the product with that exact SKU or barcode (its own or a variant’s, as a scanner sends it); when no code matches, the products whose name or SKU has words starting with each word of `q`. Deleted products are left out unless `include_deleted=true`.',
     auth: 'secret',
     query: listQuery.extend(productListFilters),
     response: listEnvelope(productSchema),
@@ -93,7 +94,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, auth, db }) => retrieveProduct(db, auth, params.id),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/products',
     tag,
@@ -114,7 +115,7 @@ const catalogRoutes = [
         active: body.active ?? true,
       }),
   }),
-  defineRoute({
+  defineWrite({
     method: 'PATCH',
     path: '/retail/products/{id}',
     tag,
@@ -126,7 +127,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, body, auth, db }) => updateProduct(db, auth, params.id, body),
   }),
-  defineRoute({
+  defineWrite({
     method: 'DELETE',
     path: '/retail/products/{id}',
     tag,
@@ -138,7 +139,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, auth, db }) => deleteProduct(db, auth, params.id),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/products/{id}/variants',
     tag,
@@ -150,7 +151,7 @@ const catalogRoutes = [
     response: variantSchema,
     handler: ({ params, body, auth, db }) => addVariant(db, auth, params.id, body),
   }),
-  defineRoute({
+  defineWrite({
     method: 'PATCH',
     path: '/retail/variants/{id}',
     tag,
@@ -161,7 +162,7 @@ const catalogRoutes = [
     response: variantSchema,
     handler: ({ params, body, auth, db }) => updateVariant(db, auth, params.id, body),
   }),
-  defineRoute({
+  defineWrite({
     method: 'DELETE',
     path: '/retail/variants/{id}',
     tag,
@@ -183,7 +184,7 @@ const catalogRoutes = [
     handler: ({ query, auth, db }) =>
       listPage(db, categoriesSource(auth, query), query, (row: CategoryRow) => categoryObject(row)),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/categories',
     tag,
@@ -204,7 +205,7 @@ const catalogRoutes = [
     response: categorySchema,
     handler: ({ params, auth, db }) => retrieveCategory(db, auth, params.id),
   }),
-  defineRoute({
+  defineWrite({
     method: 'PATCH',
     path: '/retail/categories/{id}',
     tag,
@@ -215,7 +216,7 @@ const catalogRoutes = [
     response: categorySchema,
     handler: ({ params, body, auth, db }) => updateCategory(db, auth, params.id, body),
   }),
-  defineRoute({
+  defineWrite({
     method: 'DELETE',
     path: '/retail/categories/{id}',
     tag,
@@ -241,7 +242,7 @@ const storeRoutes = [
     handler: ({ query, auth, db }) =>
       listPage(db, storesSource(auth), query, (row: StoreRow) => storeObject(row)),
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/stores',
     tag,
@@ -263,7 +264,7 @@ const storeRoutes = [
     response: storeSchema,
     handler: ({ params, auth, db }) => retrieveStore(db, auth, params.id),
   }),
-  defineRoute({
+  defineWrite({
     method: 'PATCH',
     path: '/retail/stores/{id}',
     tag,
@@ -284,7 +285,7 @@ const storeRoutes = [
     response: storeSchema,
     handler: async ({ auth, db }) => storeObject(await existingDefaultStore(db, auth)),
   }),
-  defineRoute({
+  defineWrite({
     method: 'PATCH',
     path: '/retail/store',
     tag,
@@ -310,7 +311,7 @@ const storeRoutes = [
       return listStock(db, auth, params.id, query, query);
     },
   }),
-  defineRoute({
+  defineWrite({
     method: 'POST',
     path: '/retail/stock-adjustments',
     tag,
