@@ -5,6 +5,7 @@ import { makeProduct, uniqueCode, type Api } from '../support/retail.ts';
 
 let server: RunningServer;
 let api: Api;
+let live: Api;
 let merchantId: string;
 
 beforeAll(async () => {
@@ -12,6 +13,7 @@ beforeAll(async () => {
   const merchant = await signUp(server.url, { business_name: 'Duka la Mama Asha' });
   merchantId = merchant.id;
   api = client(server.url, merchant.keys.secretTest);
+  live = client(server.url, merchant.keys.secretLive);
 });
 afterAll(() => server?.close());
 
@@ -219,6 +221,40 @@ describe('catalogue', () => {
     expect(listed.body.data.map((c: { id: string }) => c.id)).not.toContain(category.id);
     const use = await api.post('/v1/retail/products', { name: 'X', price: 1, category: category.id });
     expect(use.body).toMatchObject({ code: 'parameter_invalid', details: { category: expect.any(String) } });
+  });
+});
+
+describe('modes and the API description', () => {
+  it('keeps test-mode products and codes apart from live mode', async () => {
+    const product = await makeProduct(api);
+    expect((await live.get(`/v1/products/${product.id}`)).status).toBe(404);
+    expect((await live.get(`/v1/products?q=${product.sku}`)).body.data).toEqual([]);
+    const sameCodes = await live.post('/v1/retail/products', {
+      name: 'Live',
+      price: 1,
+      sku: product.sku,
+      barcodes: product.barcodes,
+    });
+    expect(sameCodes.status).toBe(201);
+    expect(sameCodes.body.livemode).toBe(true);
+  });
+
+  it('describes every retail route in the OpenAPI document', async () => {
+    const document = await client(server.url).get('/v1/openapi.json');
+    expect(document.status).toBe(200);
+    const paths = Object.keys(document.body.paths);
+    for (const path of [
+      '/v1/products',
+      '/v1/retail/products',
+      '/v1/retail/orders',
+      '/v1/orders/{id}/refund',
+      '/v1/retail',
+    ]) {
+      expect(
+        paths.some((p) => p === path || p === path.replace('/v1', '')),
+        path,
+      ).toBe(true);
+    }
   });
 });
 
