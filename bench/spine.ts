@@ -7,7 +7,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/spine.ts
  */
 import type autocannon from 'autocannon';
-import { benchDatabase, freePort, machine, measure, pgbench, startProcess, type Measurement } from './support/harness.ts';
+import { benchDatabase, freePort, machine, measure, pgbench, startProcess, stopProcess, type Measurement } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -21,7 +21,7 @@ try {
     (await fetch(`http://127.0.0.1:${barePort}/`)).ok,
   );
   results.push(await measure('bare Koa, fixed JSON', { url: `http://127.0.0.1:${barePort}/`, connections, duration: seconds }));
-  bare.kill();
+  await stopProcess(bare);
 
   const db = pgbench(database.url, connections, seconds);
 
@@ -72,7 +72,7 @@ try {
     results.push(await measure('GET /v1/payments/{id} at 200 req/s', { ...get, connections: 10, overallRate: 200 }));
     results.push(await measure('POST /v1/payments at 200 req/s', { ...post, connections: 10, overallRate: 200 }));
   } finally {
-    server.kill();
+    await stopProcess(server);
   }
 
   const bareRps = results[0]!.requestsPerSecond;

@@ -39,6 +39,14 @@ export async function startProcess(entry: string, env: Record<string, string>, r
   return child;
 }
 
+/** Stops a process started by `startProcess` and waits until it has exited. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 export async function measure(
   name: string,
   options: autocannon.Options,

@@ -10,6 +10,7 @@ import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.t
 import { clickPesaCallbackRouter } from './providers/clickpesa-callback.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import type { OutcomeSink } from './providers/provider.ts';
+import { sandboxReference } from './providers/sandbox.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './webhooks/catalog.ts';
@@ -70,7 +71,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
   // Test payments a stopped process left pending settle again shortly after start.
   for (const payment of await services.payments.pendingSandboxPayments()) {
-    services.sandbox.schedule(payment.id, payment.phone, payment.provider_reference ?? `sbx_${payment.id.slice(4)}`, config.SANDBOX_SETTLE_MS);
+    services.sandbox.schedule(payment.id, payment.phone, sandboxReference(payment.id), config.SANDBOX_SETTLE_MS);
   }
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>

@@ -17,6 +17,12 @@ export interface Database {
   readonly pool: pg.Pool;
   /** Runs `work` in one transaction on one client; commits or rolls back. */
   transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * A transaction whose commit does not wait for the disk. Only for rows whose
+   * loss in a crash is harmless or repaired by a later durable commit (the next
+   * durable commit flushes them too): idempotency claims, request logs.
+   */
+  lazyTransaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -60,23 +66,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   pool.on('error', (error) => options.onPoolError?.(error));
 
+  const run = async <T>(work: (tx: pg.PoolClient) => Promise<T>, lazy: boolean): Promise<T> => {
+    const client = await pool.connect();
+    // A connection dropped between statements emits 'error' on the checked-out client;
+    // unheard, it would end the process. The next statement fails and is answered with a 503.
+    const onError = (error: Error) => options.onPoolError?.(error);
+    client.on('error', onError);
+    try {
+      await client.query(lazy ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release();
+    }
+  };
+
   const database: Database = {
     kind: embedded ? 'pglite' : 'postgres',
     pool,
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (work) => run(work, false),
+    lazyTransaction: (work) => run(work, true),
     async close() {
       await pool.end();
       if (embedded) {
@@ -91,6 +105,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 /** Applies pending forward-only migrations (node-pg-migrate, SQL files). */
 export async function migrate(database: Database): Promise<void> {
   const client = await database.pool.connect();
+  const onError = () => undefined; // the runner's own query fails and reports it
+  client.on('error', onError);
   try {
     await runner({
       dbClient: client,
@@ -105,6 +121,7 @@ export async function migrate(database: Database): Promise<void> {
       advisoryLockMode: 'wait',
     });
   } finally {
+    client.off('error', onError);
     client.release();
   }
 }

@@ -94,11 +94,24 @@ export async function claimIdempotencyKey(
   throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
 }
 
-/** Stores the response in the same transaction as the change it describes. */
-export async function completeIdempotencyKey(db: Queryable, scope: IdempotencyScope, status: number, body: unknown) {
+/**
+ * Stores the response in the same transaction as the change it describes. An
+ * upsert, because the claim was committed lazily: should a crash have lost it,
+ * this durable commit writes the key anyway.
+ */
+export async function completeIdempotencyKey(
+  db: Queryable,
+  scope: IdempotencyScope,
+  hash: string,
+  status: number,
+  body: unknown,
+) {
   await db.query(
-    `UPDATE idempotency_keys SET state = 'done', response_status = $6, response_body = $7 WHERE ${SCOPE_WHERE}`,
-    [...scopeParams(scope), status, JSON.stringify(body)],
+    `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state, response_status, response_body)
+     VALUES ($1, $2, $3, $4, $5, $6, 'done', $7, $8)
+     ON CONFLICT (merchant_id, livemode, method, path, key)
+     DO UPDATE SET state = 'done', response_status = excluded.response_status, response_body = excluded.response_body`,
+    [...scopeParams(scope), hash, status, JSON.stringify(body)],
   );
 }
 

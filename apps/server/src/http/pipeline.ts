@@ -80,7 +80,11 @@ function presentedCredential(ctx: Koa.Context): string | undefined {
 }
 
 /** Resolves the caller; unauthenticated requests are counted against the client address. */
-export async function authenticate(ctx: Koa.ParameterizedContext<RequestState>, deps: PipelineDeps, route: AnyRoute) {
+export async function authenticate(
+  ctx: Koa.ParameterizedContext<RequestState>,
+  deps: PipelineDeps,
+  route: AnyRoute,
+) {
   if (route.auth === 'none') {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     return undefined;
@@ -93,12 +97,18 @@ export async function authenticate(ctx: Koa.ParameterizedContext<RequestState>, 
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     throw presented
       ? new AppError('api_key_invalid', 'The API key is invalid, revoked or expired')
-      : new AppError('api_key_missing', 'No API key provided: send `Authorization: Bearer <key>` or `X-API-Key`');
+      : new AppError(
+          'api_key_missing',
+          'No API key provided: send `Authorization: Bearer <key>` or `X-API-Key`',
+        );
   }
   ctx.state.principal = principal;
   await enforceRateLimit(ctx, deps.rateLimits.perCredential, principal.credentialId);
   if (principal.keyType === 'publishable' && route.auth !== 'publishable') {
-    throw new AppError('publishable_key_forbidden', 'Publishable keys may only create and read checkouts; use a secret key');
+    throw new AppError(
+      'publishable_key_forbidden',
+      'Publishable keys may only create and read checkouts; use a secret key',
+    );
   }
   return principal;
 }
@@ -119,12 +129,20 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
   return async (ctx) => {
     const principal = await authenticate(ctx, deps, route);
     const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
-    const { value: rawBody } = isWrite ? await readJsonBody(ctx, services.config.MAX_BODY_BYTES) : { value: undefined };
+    const { value: rawBody } = isWrite
+      ? await readJsonBody(ctx, services.config.MAX_BODY_BYTES)
+      : { value: undefined };
     const params: unknown = parse(route.params, (ctx as unknown as { params: unknown }).params, 'path');
     const query: unknown = parse(route.query, { ...ctx.query }, 'query');
     const body: unknown = parse(route.body, route.body && rawBody === undefined ? {} : rawBody, 'body');
-    if (!route.body && rawBody !== undefined && !(typeof rawBody === 'object' && rawBody !== null && Object.keys(rawBody).length === 0)) {
-      throw new AppError('parameter_unknown', 'This endpoint takes no request body', { details: { body: 'must be empty' } });
+    if (
+      !route.body &&
+      rawBody !== undefined &&
+      !(typeof rawBody === 'object' && rawBody !== null && Object.keys(rawBody).length === 0)
+    ) {
+      throw new AppError('parameter_unknown', 'This endpoint takes no request body', {
+        details: { body: 'must be empty' },
+      });
     }
 
     const scope: IdempotencyScope | undefined = idempotencyKey
@@ -136,8 +154,12 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
           key: idempotencyKey,
         }
       : undefined;
+    const bodyHash = requestHash(rawBody ?? null);
     if (scope) {
-      const claim = await claimIdempotencyKey(services.database.pool, scope, requestHash(rawBody ?? null), services.config.IDEMPOTENCY_TTL_HOURS);
+      // Committed lazily (no disk flush): the durable commit of the change itself stores the key for good.
+      const claim = await services.database.lazyTransaction((tx) =>
+        claimIdempotencyKey(tx, scope, bodyHash, services.config.IDEMPOTENCY_TTL_HOURS),
+      );
       if (claim.kind === 'replay') {
         ctx.set('Idempotent-Replayed', 'true');
         ctx.status = claim.status;
@@ -168,7 +190,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       const finish = async (db: Queryable) => {
         const output: unknown = await run(db);
         if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
-        if (scope) await completeIdempotencyKey(db, scope, status, output);
+        if (scope) await completeIdempotencyKey(db, scope, bodyHash, status, output);
         return output;
       };
       result =
@@ -176,13 +198,18 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
           ? await services.database.transaction(finish)
           : await finish(services.database.pool);
     } catch (error) {
-      if (scope) await releaseIdempotencyKey(services.database.pool, scope).catch(() => undefined);
+      if (scope)
+        await services.database
+          .lazyTransaction((tx) => releaseIdempotencyKey(tx, scope))
+          .catch(() => undefined);
       throw error;
     }
     // Events the write recorded are in the outbox now: wake the webhook dispatcher.
     if (isWrite) notifyEventsWritten();
     for (const task of afterCommit) {
-      task().catch((error: unknown) => logger.error({ err: error, requestId: ctx.state.requestId }, 'after-commit task failed'));
+      task().catch((error: unknown) =>
+        logger.error({ err: error, requestId: ctx.state.requestId }, 'after-commit task failed'),
+      );
     }
     ctx.status = status;
     ctx.body = result;

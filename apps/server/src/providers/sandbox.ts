@@ -7,6 +7,8 @@ export const SANDBOX_NUMBERS = {
   staysPending: '255700000003',
 } as const;
 
+export const sandboxReference = (paymentId: string): string => `sbx_${paymentId.slice(4)}`;
+
 /**
  * The built-in test-mode provider. It settles asynchronously after `settleMs`,
  * through the same outcome path a real provider's callback takes.
@@ -21,10 +23,10 @@ export class SandboxProvider implements PaymentProvider {
     private readonly onError: (error: unknown) => void,
   ) {}
 
+  /** The reference is stored with the outcome, sparing the payment a second write at start. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    const reference = `sbx_${payment.id.slice(4)}`;
-    this.schedule(payment.id, payment.phone, reference, this.settleMs);
-    return Promise.resolve({ reference });
+    this.schedule(payment.id, payment.phone, sandboxReference(payment.id), this.settleMs);
+    return Promise.resolve({ reference: null });
   }
 
   /** Schedules the outcome a phone number stands for; used again at start for payments left pending. */

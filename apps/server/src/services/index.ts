@@ -52,7 +52,7 @@ export function createServices(
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     payments,
     checkouts,
-    requestLogs: new RequestLogWriter(database.pool, (error) => log(error, 'request log write failed')),
+    requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     sandbox,
     liveProvider,
     publicUrl,

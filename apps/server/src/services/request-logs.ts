@@ -1,5 +1,5 @@
 import { newId } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { unixSeconds } from './time.ts';
 
@@ -27,7 +27,7 @@ export class RequestLogWriter {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Queryable,
+    private readonly database: Database,
     private readonly onError: (error: unknown) => void,
     private readonly flushMs = 200,
     private readonly maxBatch = 200,
@@ -68,10 +68,13 @@ export class RequestLogWriter {
       );
       return `(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
     });
-    await this.db.query(
-      `INSERT INTO request_logs (id, merchant_id, livemode, api_key_id, request_id, method, path, status, duration_ms, ip, error_code)
+    // A lazy commit: a crash may lose the last rows of the log, never anything else.
+    await this.database.lazyTransaction((tx) =>
+      tx.query(
+        `INSERT INTO request_logs (id, merchant_id, livemode, api_key_id, request_id, method, path, status, duration_ms, ip, error_code)
        VALUES ${rows.join(', ')}`,
-      values,
+        values,
+      ),
     );
   }
 }
