@@ -7,7 +7,16 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/spine.ts
  */
 import type autocannon from 'autocannon';
-import { benchDatabase, freePort, machine, measure, pgbench, startProcess, stopProcess, type Measurement } from './support/harness.ts';
+import {
+  benchDatabase,
+  freePort,
+  machine,
+  measure,
+  pgbench,
+  startProcess,
+  stopProcess,
+  type Measurement,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -17,62 +26,101 @@ const database = await benchDatabase(baseUrl, 'bench_spine');
 const results: Measurement[] = [];
 try {
   const barePort = await freePort();
-  const bare = await startProcess('bench/support/bare-koa.ts', { PORT: String(barePort) }, async () =>
-    (await fetch(`http://127.0.0.1:${barePort}/`)).ok,
+  const bare = await startProcess(
+    'bench/support/bare-koa.ts',
+    { PORT: String(barePort) },
+    async () => (await fetch(`http://127.0.0.1:${barePort}/`)).ok,
   );
-  results.push(await measure('bare Koa, fixed JSON', { url: `http://127.0.0.1:${barePort}/`, connections, duration: seconds }));
+  results.push(
+    await measure('bare Koa, fixed JSON', {
+      url: `http://127.0.0.1:${barePort}/`,
+      connections,
+      duration: seconds,
+    }),
+  );
   await stopProcess(bare);
 
   const db = pgbench(database.url, connections, seconds);
 
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    'apps/server/src/main.ts',
-    {
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_MAX: '100000000',
-      SANDBOX_SETTLE_MS: '3600000',
-    },
-    async () => (await fetch(`${url}/healthz`)).ok,
-  );
-  try {
-    const signup = await (
-      await fetch(`${url}/v1/merchants`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ business_name: 'Bench', email: `bench${Date.now()}@example.tz`, password: 'benchmark password' }),
-      })
-    ).json();
-    const key = signup.api_keys.find((k: { type: string; mode: string }) => k.type === 'secret' && k.mode === 'test').key;
-    const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-    const payment = await (
-      await fetch(`${url}/v1/payments`, { method: 'POST', headers: auth, body: JSON.stringify({ amount: 1000, currency: 'TZS', phone: '0700000003' }) })
-    ).json();
-
-    const get = { url: `${url}/v1/payments/${payment.id}`, headers: auth, connections, duration: seconds };
-    let counter = 0;
-    const post = {
-      url: `${url}/v1/payments`,
-      method: 'POST' as const,
-      headers: auth,
-      body: JSON.stringify({ amount: 1000, currency: 'TZS', phone: '0700000003' }),
-      connections,
-      duration: seconds,
-      setupClient: (client: autocannon.Client) => {
-        const fresh = () => client.setHeaders({ ...auth, 'Idempotency-Key': `bench-${process.pid}-${++counter}` });
-        fresh();
-        client.on('response', fresh);
+  // Rate-limit counters in PostgreSQL (the default), then in Redis.
+  for (const store of [
+    { label: '', env: {} },
+    { label: ', limits in Redis', env: { REDIS_URL: 'redis://127.0.0.1:6379' } },
+  ]) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const server = await startProcess(
+      'apps/server/src/main.ts',
+      {
+        PORT: String(port),
+        DATABASE_URL: database.url,
+        LOG_LEVEL: 'error',
+        RATE_LIMIT_MAX: '100000000',
+        SANDBOX_SETTLE_MS: '3600000',
+        RATE_LIMIT_KEY_PREFIX: `bench${Date.now()}`,
+        ...store.env,
       },
-    };
-    results.push(await measure('GET /v1/payments/{id}', get));
-    results.push(await measure('POST /v1/payments (fresh Idempotency-Key)', post));
-    results.push(await measure('GET /v1/payments/{id} at 200 req/s', { ...get, connections: 10, overallRate: 200 }));
-    results.push(await measure('POST /v1/payments at 200 req/s', { ...post, connections: 10, overallRate: 200 }));
-  } finally {
-    await stopProcess(server);
+      async () => (await fetch(`${url}/healthz`)).ok,
+    );
+    try {
+      const signup = await (
+        await fetch(`${url}/v1/merchants`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            business_name: 'Bench',
+            email: `bench${Date.now()}@example.tz`,
+            password: 'benchmark password',
+          }),
+        })
+      ).json();
+      const key = signup.api_keys.find(
+        (k: { type: string; mode: string }) => k.type === 'secret' && k.mode === 'test',
+      ).key;
+      const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+      const payment = await (
+        await fetch(`${url}/v1/payments`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ amount: 1000, currency: 'TZS', phone: '0700000003' }),
+        })
+      ).json();
+
+      const get = { url: `${url}/v1/payments/${payment.id}`, headers: auth, connections, duration: seconds };
+      let counter = 0;
+      const post = {
+        url: `${url}/v1/payments`,
+        method: 'POST' as const,
+        headers: auth,
+        body: JSON.stringify({ amount: 1000, currency: 'TZS', phone: '0700000003' }),
+        connections,
+        duration: seconds,
+        setupClient: (client: autocannon.Client) => {
+          const fresh = () =>
+            client.setHeaders({ ...auth, 'Idempotency-Key': `bench-${process.pid}-${++counter}` });
+          fresh();
+          client.on('response', fresh);
+        },
+      };
+      results.push(await measure(`GET /v1/payments/{id}${store.label}`, get));
+      results.push(await measure(`POST /v1/payments (fresh Idempotency-Key)${store.label}`, post));
+      results.push(
+        await measure(`GET /v1/payments/{id} at 200 req/s${store.label}`, {
+          ...get,
+          connections: 10,
+          overallRate: 200,
+        }),
+      );
+      results.push(
+        await measure(`POST /v1/payments at 200 req/s${store.label}`, {
+          ...post,
+          connections: 10,
+          overallRate: 200,
+        }),
+      );
+    } finally {
+      await stopProcess(server);
+    }
   }
 
   const bareRps = results[0]!.requestsPerSecond;
@@ -82,11 +130,12 @@ try {
     '| Measurement | req/s | p50 ms | p99 ms | errors | ratio |',
     '|---|---|---|---|---|---|',
     ...results.map((r) => {
-      const ratio = r.name.startsWith('GET /v1/payments/{id}') && !r.name.includes('200')
-        ? `${(r.requestsPerSecond / bareRps).toFixed(2)} of bare Koa`
-        : r.name.startsWith('POST') && !r.name.includes('200')
-          ? `${(r.requestsPerSecond / db.tps).toFixed(2)} of pgbench`
-          : '';
+      const ratio =
+        r.name.startsWith('GET /v1/payments/{id}') && !r.name.includes('200')
+          ? `${(r.requestsPerSecond / bareRps).toFixed(2)} of bare Koa`
+          : r.name.startsWith('POST') && !r.name.includes('200')
+            ? `${(r.requestsPerSecond / db.tps).toFixed(2)} of pgbench`
+            : '';
       return `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${ratio} |`;
     }),
     `| pgbench -N, ${connections} clients | ${db.tps} tps | | | | avg ${db.latencyMs} ms |`,
