@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../http/list.ts';
-import { EVENT_TYPES, notifyEventsWritten, recordEvent, type EventType } from '../services/events.ts';
+import { EVENT_TYPES, recordEvent, type EventType } from '../services/events.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
 
@@ -328,7 +328,7 @@ export async function retrieveDelivery(db: Queryable, auth: Principal, id: strin
  * `replayed_from`. The copy is written as already fanned out, so it reaches
  * only that endpoint.
  */
-export async function replayDelivery(db: Queryable, auth: Principal, id: string, afterCommit: (task: () => Promise<void>) => void) {
+export async function replayDelivery(db: Queryable, auth: Principal, id: string) {
   const found = await db.query<{
     id: string;
     endpoint_id: string;
@@ -362,7 +362,6 @@ export async function replayDelivery(db: Queryable, auth: Principal, id: string,
      VALUES ($3, $1, $2, $4, $5, $6, 'pending', now(), $7) RETURNING *`,
     [...scope(auth), newId('webhookDelivery'), original.endpoint_id, eventId, original.event_type, original.id],
   );
-  afterCommit(() => Promise.resolve(notifyEventsWritten()));
   return deliveryObject(inserted.rows[0]!, []);
 }
 
@@ -371,7 +370,6 @@ export async function sendTestEvent(
   db: Queryable,
   auth: Principal,
   input: { type: string; data: Record<string, unknown> },
-  afterCommit: (task: () => Promise<void>) => void,
 ) {
   if (auth.livemode) {
     throw new AppError('test_mode_only', 'Test events can only be sent with a test-mode key', {
@@ -385,7 +383,6 @@ export async function sendTestEvent(
     [eventId],
   );
   const event = found.rows[0]!;
-  afterCommit(() => Promise.resolve(notifyEventsWritten()));
   return {
     id: event.id,
     object: 'event' as const,

@@ -1,5 +1,4 @@
 import { defineRoute } from '../../http/route.ts';
-import { defineWrite } from './retail-route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
 import { orderCreateBody, orderListFilters, orderSchema, refundBody, voidBody } from './retail-schemas.ts';
@@ -8,7 +7,7 @@ import { idParams } from './schemas.ts';
 const tag = 'Retail';
 
 export const retailOrderRoutes = [
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/orders',
     tag,
@@ -45,7 +44,7 @@ export const retailOrderRoutes = [
     response: orderSchema,
     handler: ({ params, auth, db }) => retrieveOrder(db, auth, params.id),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/orders/{id}/refund',
     tag,
@@ -63,7 +62,7 @@ export const retailOrderRoutes = [
         reason: body.reason,
       }),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/orders/{id}/void',
     tag,

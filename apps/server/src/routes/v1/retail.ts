@@ -1,5 +1,4 @@
 import { defineRoute } from '../../http/route.ts';
-import { defineWrite } from './retail-route.ts';
 import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
 import {
   addVariant,
@@ -94,7 +93,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, auth, db }) => retrieveProduct(db, auth, params.id),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/products',
     tag,
@@ -115,7 +114,7 @@ const catalogRoutes = [
         active: body.active ?? true,
       }),
   }),
-  defineWrite({
+  defineRoute({
     method: 'PATCH',
     path: '/retail/products/{id}',
     tag,
@@ -127,7 +126,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, body, auth, db }) => updateProduct(db, auth, params.id, body),
   }),
-  defineWrite({
+  defineRoute({
     method: 'DELETE',
     path: '/retail/products/{id}',
     tag,
@@ -139,7 +138,7 @@ const catalogRoutes = [
     response: productSchema,
     handler: ({ params, auth, db }) => deleteProduct(db, auth, params.id),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/products/{id}/variants',
     tag,
@@ -151,7 +150,7 @@ const catalogRoutes = [
     response: variantSchema,
     handler: ({ params, body, auth, db }) => addVariant(db, auth, params.id, body),
   }),
-  defineWrite({
+  defineRoute({
     method: 'PATCH',
     path: '/retail/variants/{id}',
     tag,
@@ -162,7 +161,7 @@ const catalogRoutes = [
     response: variantSchema,
     handler: ({ params, body, auth, db }) => updateVariant(db, auth, params.id, body),
   }),
-  defineWrite({
+  defineRoute({
     method: 'DELETE',
     path: '/retail/variants/{id}',
     tag,
@@ -184,7 +183,7 @@ const catalogRoutes = [
     handler: ({ query, auth, db }) =>
       listPage(db, categoriesSource(auth, query), query, (row: CategoryRow) => categoryObject(row)),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/categories',
     tag,
@@ -205,7 +204,7 @@ const catalogRoutes = [
     response: categorySchema,
     handler: ({ params, auth, db }) => retrieveCategory(db, auth, params.id),
   }),
-  defineWrite({
+  defineRoute({
     method: 'PATCH',
     path: '/retail/categories/{id}',
     tag,
@@ -216,7 +215,7 @@ const catalogRoutes = [
     response: categorySchema,
     handler: ({ params, body, auth, db }) => updateCategory(db, auth, params.id, body),
   }),
-  defineWrite({
+  defineRoute({
     method: 'DELETE',
     path: '/retail/categories/{id}',
     tag,
@@ -242,7 +241,7 @@ const storeRoutes = [
     handler: ({ query, auth, db }) =>
       listPage(db, storesSource(auth), query, (row: StoreRow) => storeObject(row)),
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/stores',
     tag,
@@ -264,7 +263,7 @@ const storeRoutes = [
     response: storeSchema,
     handler: ({ params, auth, db }) => retrieveStore(db, auth, params.id),
   }),
-  defineWrite({
+  defineRoute({
     method: 'PATCH',
     path: '/retail/stores/{id}',
     tag,
@@ -285,7 +284,7 @@ const storeRoutes = [
     response: storeSchema,
     handler: async ({ auth, db }) => storeObject(await existingDefaultStore(db, auth)),
   }),
-  defineWrite({
+  defineRoute({
     method: 'PATCH',
     path: '/retail/store',
     tag,
@@ -311,7 +310,7 @@ const storeRoutes = [
       return listStock(db, auth, params.id, query, query);
     },
   }),
-  defineWrite({
+  defineRoute({
     method: 'POST',
     path: '/retail/stock-adjustments',
     tag,

@@ -199,7 +199,7 @@ export const webhookRoutes = [
     status: 201,
     params: idParams,
     response: deliverySchema,
-    handler: ({ params, auth, db, afterCommit }) => replayDelivery(db, auth, params.id, afterCommit),
+    handler: ({ params, auth, db }) => replayDelivery(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -215,6 +215,6 @@ export const webhookRoutes = [
       data: z.record(z.string(), z.unknown()).default({}),
     }),
     response: eventSchema,
-    handler: ({ body, auth, db, afterCommit }) => sendTestEvent(db, auth, body, afterCommit),
+    handler: ({ body, auth, db }) => sendTestEvent(db, auth, body),
   }),
 ];
