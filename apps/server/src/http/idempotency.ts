@@ -12,9 +12,7 @@ export interface IdempotencyScope {
   key: string;
 }
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; body: unknown };
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
 /** Validates the header: 1 to 255 characters. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -32,21 +30,25 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('hex');
+export const requestHash = (body: unknown): string =>
+  createHash('sha256').update(canonicalJson(body)).digest('hex');
 
 const SCOPE_WHERE = 'merchant_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5';
 const scopeParams = (s: IdempotencyScope) => [s.merchantId, s.livemode, s.method, s.path, s.key];
 
 /**
- * Claims a key (its own short statement, before the request's transaction),
- * or answers with the stored response, a 409 while the first request runs, or
- * a 422 when the body differs. Keys older than the TTL are treated as new.
+ * Claims a key in one statement before the request's transaction (see the
+ * `claim_idempotency_key` migration), or answers with the stored response, a
+ * 409 while the first request runs, or a 422 when the body differs. Keys older
+ * than the TTL are treated as new.
  */
 export async function claimIdempotencyKey(
   db: Queryable,
@@ -54,44 +56,38 @@ export async function claimIdempotencyKey(
   hash: string,
   ttlHours: number,
 ): Promise<Claim> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db.query(
-      `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state)
-       VALUES ($1, $2, $3, $4, $5, $6, 'running') ON CONFLICT DO NOTHING`,
-      [...scopeParams(scope), hash],
-    );
-    if (inserted.rowCount === 1) return { kind: 'claimed' };
-    const found = await db.query<{
-      request_hash: string;
-      state: 'running' | 'done';
-      response_status: number | null;
-      response_body: unknown;
-      expired: boolean;
-    }>(
-      `SELECT request_hash, state, response_status, response_body,
-              created_at < now() - make_interval(hours => $6) AS expired
-       FROM idempotency_keys WHERE ${SCOPE_WHERE}`,
-      [...scopeParams(scope), ttlHours],
-    );
-    const row = found.rows[0];
-    if (!row) continue; // released between our insert and select: try again
-    if (row.expired && row.state === 'done') {
-      await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'done'`, scopeParams(scope));
-      continue;
-    }
-    if (row.request_hash !== hash) {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body', {
-        details: { 'Idempotency-Key': 'was used with a different body' },
-      });
-    }
-    if (row.state === 'running') {
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed', {
-        details: { 'Idempotency-Key': 'is in use by a request in flight' },
-      });
-    }
-    return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body };
+  const result = await db.query<{
+    outcome: 'claimed' | 'replay' | 'reused' | 'in_flight';
+    response_status: number | null;
+    response_body: unknown;
+  }>('SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7)', [
+    ...scopeParams(scope),
+    hash,
+    ttlHours,
+  ]);
+  const row = result.rows[0]!;
+  switch (row.outcome) {
+    case 'claimed':
+      return { kind: 'claimed' };
+    case 'replay':
+      return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body };
+    case 'reused':
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request body',
+        {
+          details: { 'Idempotency-Key': 'was used with a different body' },
+        },
+      );
+    case 'in_flight':
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed',
+        {
+          details: { 'Idempotency-Key': 'is in use by a request in flight' },
+        },
+      );
   }
-  throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
 }
 
 /**
@@ -117,7 +113,10 @@ export async function completeIdempotencyKey(
 
 /** A failed request releases its key: nothing it did was committed, so a retry may run it again. */
 export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope) {
-  await db.query(`DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running'`, scopeParams(scope));
+  await db.query(
+    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running'`,
+    scopeParams(scope),
+  );
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Queryable, ttlHours: number): Promise<number> {

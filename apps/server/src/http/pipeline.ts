@@ -156,9 +156,11 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       : undefined;
     const bodyHash = requestHash(rawBody ?? null);
     if (scope) {
-      // Committed lazily (no disk flush): the durable commit of the change itself stores the key for good.
-      const claim = await services.database.lazyTransaction((tx) =>
-        claimIdempotencyKey(tx, scope, bodyHash, services.config.IDEMPOTENCY_TTL_HOURS),
+      const claim = await claimIdempotencyKey(
+        services.database.pool,
+        scope,
+        bodyHash,
+        services.config.IDEMPOTENCY_TTL_HOURS,
       );
       if (claim.kind === 'replay') {
         ctx.set('Idempotent-Replayed', 'true');
