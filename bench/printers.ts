@@ -9,7 +9,12 @@ import { createServer, connect, type Server } from 'node:net';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { makeLongReceipt } from '../packages/printers/src/fixtures.ts';
-import { PrintQueue, openTransport, renderReceipt, startVirtualPrinter } from '../packages/printers/src/index.ts';
+import {
+  PrintQueue,
+  openTransport,
+  renderReceipt,
+  startVirtualPrinter,
+} from '../packages/printers/src/index.ts';
 
 interface Stats {
   p50: number;
@@ -83,7 +88,8 @@ const receipt = makeLongReceipt(30);
 const render = measureSync(2_000, 300, () => void renderReceipt(receipt));
 const stringBaseline = measureSync(2_000, 300, () => {
   let text = `${receipt.store.name}\n`;
-  for (const line of receipt.lines) text += `${line.description}\n  ${line.quantityText} x ${line.unitPrice}  ${line.total}\n`;
+  for (const line of receipt.lines)
+    text += `${line.description}\n  ${line.quantityText} x ${line.unitPrice}  ${line.total}\n`;
   void Buffer.from(`${text}TOTAL ${receipt.total}\n`);
 });
 
@@ -102,8 +108,14 @@ server.close();
 const ms = (value: number): string => value.toFixed(3);
 const ratio = (a: number, b: number): string => (a / b).toFixed(1);
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-console.log(`Machine: ${cpu} x${cpus().length}, ${platform()} ${release()}, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
-console.log(`Load average: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `Machine: ${cpu} x${cpus().length}, ${platform()} ${release()}, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log(
+  `Load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`Receipt: 30 lines, ${bytes.length} bytes of ESC/POS\n`);
 console.log('| Measure | p50 ms | p99 ms | goal p99 | baseline p50 / p99 ms | ratio p50 / p99 |');
 console.log('|---|---|---|---|---|---|');
@@ -113,6 +125,8 @@ console.log(
 console.log(
   `| Queue job to printer ack (TCP) | ${ms(print.p50)} | ${ms(print.p99)} | < 50 ms | raw write+ack ${ms(tcpBaseline.p50)} / ${ms(tcpBaseline.p99)} | ${ratio(print.p50, tcpBaseline.p50)}x / ${ratio(print.p99, tcpBaseline.p99)}x |`,
 );
-console.log(`\nRender CPU time: p50 ${ms(render.cpu.p50)} ms, p99 ${ms(render.cpu.p99)} ms (string build p99 ${ms(stringBaseline.cpu.p99)} ms).`);
+console.log(
+  `\nRender CPU time: p50 ${ms(render.cpu.p50)} ms, p99 ${ms(render.cpu.p99)} ms (string build p99 ${ms(stringBaseline.cpu.p99)} ms).`,
+);
 const ok = render.p99 < 2 && print.p99 < 50;
 console.log(`Goals (wall-clock p99) ${ok ? 'met' : 'NOT met'}.`);

@@ -14,6 +14,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startServer } from '../apps/server/src/server.ts';
+import { signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -94,21 +95,8 @@ const server = await startServer({
 });
 const results: Measurement[] = [];
 try {
-  const signup = await (
-    await fetch(`${server.url}/v1/merchants`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        business_name: 'Bench Duka',
-        email: `bench${Date.now()}@example.tz`,
-        password: 'benchmark password',
-      }),
-    })
-  ).json();
-  const key = signup.api_keys.find(
-    (k: { type: string; mode: string }) => k.type === 'secret' && k.mode === 'test',
-  ).key;
-  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  const signup = await signUpMerchant(server.url, 'Bench Duka');
+  const { headers } = signup;
   const store = await (
     await fetch(`${server.url}/v1/retail/store`, { method: 'PATCH', headers, body: '{}' })
   ).json();

@@ -13,7 +13,9 @@ import {
   machine,
   measure,
   pgbench,
+  signUpMerchant,
   startProcess,
+  startServerProcess,
   stopProcess,
   type Measurement,
 } from './support/harness.ts';
@@ -47,37 +49,15 @@ try {
     { label: '', env: {} },
     { label: ', limits in Redis', env: { REDIS_URL: 'redis://127.0.0.1:6379' } },
   ]) {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const server = await startProcess(
-      'apps/server/src/main.ts',
-      {
-        PORT: String(port),
-        DATABASE_URL: database.url,
-        LOG_LEVEL: 'error',
-        RATE_LIMIT_MAX: '100000000',
-        SANDBOX_SETTLE_MS: '3600000',
-        RATE_LIMIT_KEY_PREFIX: `bench${Date.now()}`,
-        ...store.env,
-      },
-      async () => (await fetch(`${url}/healthz`)).ok,
-    );
+    const { url, child: server } = await startServerProcess({
+      DATABASE_URL: database.url,
+      RATE_LIMIT_MAX: '100000000',
+      SANDBOX_SETTLE_MS: '3600000',
+      RATE_LIMIT_KEY_PREFIX: `bench${Date.now()}`,
+      ...store.env,
+    });
     try {
-      const signup = await (
-        await fetch(`${url}/v1/merchants`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({
-            business_name: 'Bench',
-            email: `bench${Date.now()}@example.tz`,
-            password: 'benchmark password',
-          }),
-        })
-      ).json();
-      const key = signup.api_keys.find(
-        (k: { type: string; mode: string }) => k.type === 'secret' && k.mode === 'test',
-      ).key;
-      const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+      const { headers: auth } = await signUpMerchant(url);
       const payment = await (
         await fetch(`${url}/v1/payments`, {
           method: 'POST',

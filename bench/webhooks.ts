@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import pg from 'pg';
-import { benchDatabase, freePort, machine, startProcess } from './support/harness.ts';
+import { benchDatabase, freePort, machine, signUpMerchant, startProcess } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -58,19 +58,36 @@ const receiver = spawn(process.execPath, ['-e', receiverSource], {
   stdio: 'inherit',
 });
 const receiverUrl = `http://127.0.0.1:${okPort}`;
-const stats = async (): Promise<{ count: number; latencies: number[] }> => (await (await fetch(`${receiverUrl}/stats`)).json()) as never;
+const stats = async (): Promise<{ count: number; latencies: number[] }> =>
+  (await (await fetch(`${receiverUrl}/stats`)).json()) as never;
 const reset = () => fetch(`${receiverUrl}/reset`);
 await sleep(300);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const body = (t: number) =>
-  JSON.stringify({ id: 'evt_0000000000000000000000000', object: 'event', type: 'customer.created', created: 0, livemode: false, api_version: '1.1.0', data: { object: { t, name: 'Asha', email: 'asha@example.tz' } } });
+  JSON.stringify({
+    id: 'evt_0000000000000000000000000',
+    object: 'event',
+    type: 'customer.created',
+    created: 0,
+    livemode: false,
+    api_version: '1.1.0',
+    data: { object: { t, name: 'Asha', email: 'asha@example.tz' } },
+  });
 const post = (path: string, payload: string) =>
   new Promise<void>((resolve, reject) => {
-    const req = http.request(`${receiverUrl}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
-    });
+    const req = http.request(
+      `${receiverUrl}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -121,13 +138,7 @@ const server = await startProcess(
 );
 const results: string[] = [];
 try {
-  const signUp = await fetch(`${url}/v1/merchants`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ business_name: 'Bench', email: `bench${Date.now()}@example.tz`, password: 'correct horse battery' }),
-  });
-  const merchant = (await signUp.json()) as { id: string; api_keys: Array<{ key: string; type: string; mode: string }> };
-  const key = merchant.api_keys.find((k) => k.type === 'secret' && k.mode === 'test')!.key;
+  const { id: merchantId, key } = await signUpMerchant(url);
   const api = (path: string, payload: unknown) =>
     fetch(`${url}/v1${path}`, {
       method: 'POST',
@@ -160,7 +171,7 @@ try {
     `INSERT INTO events (id, merchant_id, livemode, type, api_version, data)
      SELECT 'evt_bench' || g, $1, false, 'customer.created', '1.1.0', jsonb_build_object('object', jsonb_build_object('n', g))
      FROM generate_series(1, $2::int) g`,
-    [merchant.id, bulkEvents],
+    [merchantId, bulkEvents],
   );
   const drainStart = performance.now();
   const expected = bulkEvents * 2;
@@ -173,15 +184,21 @@ try {
   const attempts = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id LIKE 'evt_bench%'`,
   );
-  await fetch(`${url}/v1/webhooks/${second.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+  await fetch(`${url}/v1/webhooks/${second.id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${key}` },
+  });
 
   // 4. The same latency run while another endpoint never answers.
   await api('/webhooks', { url: `http://127.0.0.1:${hangPort}/hooks`, events: ['*'] });
   await reset();
-  await steady(rate, seconds, () => api('/webhook-events/test', { type: 'customer.created', data: { t: Date.now() } }));
+  await steady(rate, seconds, () =>
+    api('/webhook-events/test', { type: 'customer.created', data: { t: Date.now() } }),
+  );
   await sleep(1000);
   const isolated = await stats();
-  const pgVersion = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+  const pgVersion = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]!
+    .server_version;
   await pool.end();
 
   const ms = (n: number) => `${Math.round(n)} ms`;

@@ -25,7 +25,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a TypeScript entry point as its own process and waits until `ready` answers. */
-export async function startProcess(entry: string, env: Record<string, string>, ready: () => Promise<boolean>): Promise<ChildProcess> {
+export async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -39,6 +43,47 @@ export async function startProcess(entry: string, env: Record<string, string>, r
   return child;
 }
 
+/** Starts the server the way `npm start` does, as its own process, and waits for /healthz. */
+export async function startServerProcess(
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await startProcess(
+    'apps/server/src/main.ts',
+    { PORT: String(port), LOG_LEVEL: 'error', ...env },
+    async () => (await fetch(`${url}/healthz`)).ok,
+  );
+  return { url, child };
+}
+
+/** Signs up a merchant and returns its test secret key with JSON request headers. */
+export async function signUpMerchant(
+  url: string,
+  businessName = 'Bench',
+): Promise<{ id: string; key: string; headers: Record<string, string> }> {
+  const response = await fetch(`${url}/v1/merchants`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      business_name: businessName,
+      email: `bench${Date.now()}${Math.random()}@example.tz`,
+      password: 'benchmark password',
+    }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const merchant = (await response.json()) as {
+    id: string;
+    api_keys: Array<{ key: string; type: string; mode: string }>;
+  };
+  const key = merchant.api_keys.find((k) => k.type === 'secret' && k.mode === 'test')!.key;
+  return {
+    id: merchant.id,
+    key,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+  };
+}
+
 /** Stops a process started by `startProcess` and waits until it has exited. */
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -47,10 +92,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function measure(
-  name: string,
-  options: autocannon.Options,
-): Promise<Measurement> {
+export async function measure(name: string, options: autocannon.Options): Promise<Measurement> {
   const result = await autocannon({ duration: 10, connections: 16, ...options });
   return {
     name,
@@ -88,9 +130,13 @@ export function pgbench(url: string, clients: number, seconds: number): { tps: n
   const args = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres'];
   const db = pathname.slice(1);
   execFileSync('pgbench', [...args, '-i', '-q', '-s', '1', db], { stdio: 'ignore' });
-  const out = execFileSync('pgbench', [...args, '-N', '-c', String(clients), '-j', '2', '-T', String(seconds), db], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'pgbench',
+    [...args, '-N', '-c', String(clients), '-j', '2', '-T', String(seconds), db],
+    {
+      encoding: 'utf8',
+    },
+  );
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
   const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
   return { tps: Math.round(tps), latencyMs };
