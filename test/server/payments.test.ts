@@ -24,14 +24,25 @@ describe('payments through the sandbox provider', () => {
   it('settles 255700000001 as paid with fee + net = amount and a balanced ledger entry', async () => {
     const created = await pay('+255 700 000 001');
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ object: 'payment', status: 'pending', phone: '255700000001', livemode: false });
+    expect(created.body).toMatchObject({
+      object: 'payment',
+      status: 'pending',
+      phone: '255700000001',
+      livemode: false,
+    });
     expect(created.body.id).toMatch(/^pay_/);
     const paid = await settled(created.body.id);
     expect(paid.status).toBe('paid');
     expect(paid.fee).toBe(150);
     expect(paid.fee + paid.net).toBe(10_000);
     const transactions = await api.get('/v1/transactions?limit=5');
-    expect(transactions.body.data[0]).toMatchObject({ type: 'payment', source: paid.id, amount: 10_000, fee: 150, net: 9_850 });
+    expect(transactions.body.data[0]).toMatchObject({
+      type: 'payment',
+      source: paid.id,
+      amount: 10_000,
+      fee: 150,
+      net: 9_850,
+    });
     const sums = await server.database.pool.query(
       `SELECT transaction_id, sum(amount)::bigint AS total FROM ledger_postings WHERE merchant_id = $1 GROUP BY transaction_id`,
       [merchant.id],
@@ -43,8 +54,16 @@ describe('payments through the sandbox provider', () => {
   it('fails 255700000002 with insufficient_funds and posts nothing', async () => {
     const created = await pay('0700000002');
     const failed = await settled(created.body.id);
-    expect(failed).toMatchObject({ status: 'failed', failure_code: 'insufficient_funds', fee: null, net: null });
-    const postings = await server.database.pool.query('SELECT 1 FROM ledger_transactions WHERE source_id = $1', [failed.id]);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failure_code: 'insufficient_funds',
+      fee: null,
+      net: null,
+    });
+    const postings = await server.database.pool.query(
+      'SELECT 1 FROM ledger_transactions WHERE source_id = $1',
+      [failed.id],
+    );
     expect(postings.rowCount).toBe(0);
   });
 
@@ -85,6 +104,24 @@ describe('payments through the sandbox provider', () => {
     expect(again.body).toMatchObject({ error: 'invalid_request_error', code: 'state_transition_invalid' });
   });
 
+  it('refunds once when ten refund requests race', async () => {
+    const own = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const paid = await own.post('/v1/payments', { amount: 8_000, currency: 'TZS', phone: '0700000001' });
+    await eventually(async () => (await own.get(`/v1/payments/${paid.body.id}`)).body.status === 'paid');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => own.post(`/v1/payments/${paid.body.id}/refund`)),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 200))
+      expect(r.body.code).toBe('state_transition_invalid');
+    const refunds = await server.database.pool.query(
+      `SELECT count(*)::int AS n FROM ledger_transactions WHERE source_id = $1 AND type = 'refund'`,
+      [paid.body.id],
+    );
+    expect(refunds.rows[0].n).toBe(1);
+    expect((await own.get('/v1/balance')).body.available).toEqual([{ amount: 0, currency: 'TZS' }]);
+  });
+
   it('refuses to refund a pending or failed payment', async () => {
     const pending = await pay('0700000003');
     const refused = await api.post(`/v1/payments/${pending.body.id}/refund`);
@@ -95,7 +132,10 @@ describe('payments through the sandbox provider', () => {
   it('lists payments newest first with cursors in exact creation order', async () => {
     const own = client(server.url, (await signUp(server.url)).keys.secretTest);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await own.post('/v1/payments', { amount: 100 + i, currency: 'TZS', phone: '0700000003' })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await own.post('/v1/payments', { amount: 100 + i, currency: 'TZS', phone: '0700000003' })).body.id,
+      );
     const first = await own.get('/v1/payments?limit=2');
     expect(first.body.data.map((p: { id: string }) => p.id)).toEqual([ids[4], ids[3]]);
     expect(first.body.has_more).toBe(true);
