@@ -1,4 +1,5 @@
-import { AppError, newId, notFound, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
+import { AppError, newId, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
+import { findOwned } from '../services/owned.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../http/list.ts';
 import { recordEvent } from '../services/events.ts';
@@ -44,13 +45,8 @@ export async function createCategory(db: Queryable, scope: Scope, input: Categor
   return object;
 }
 
-async function lockCategory(db: Queryable, scope: Scope, id: string): Promise<CategoryRow> {
-  const found = await db.query<CategoryRow>(
-    `SELECT * FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
-    [id, scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('category', id);
-  return found.rows[0];
+function lockCategory(db: Queryable, scope: Scope, id: string): Promise<CategoryRow> {
+  return findOwned<CategoryRow>(db, 'retail_categories', 'category', scope, id, { lock: true });
 }
 
 export async function updateCategory(db: Queryable, scope: Scope, id: string, input: CategoryInput) {
@@ -82,12 +78,7 @@ export async function deleteCategory(db: Queryable, scope: Scope, id: string) {
 }
 
 export async function retrieveCategory(db: Queryable, scope: Scope, id: string) {
-  const found = await db.query<CategoryRow>(
-    `SELECT * FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('category', id);
-  return categoryObject(found.rows[0]);
+  return categoryObject(await findOwned<CategoryRow>(db, 'retail_categories', 'category', scope, id));
 }
 
 export function categoriesSource(scope: Scope, filters: { include_deleted?: boolean | undefined }) {
@@ -396,13 +387,8 @@ export async function createProduct(
   return object;
 }
 
-async function lockProduct(db: Queryable, scope: Scope, id: string): Promise<ProductRow> {
-  const found = await db.query<ProductRow>(
-    `SELECT * FROM retail_products WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
-    [id, scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('product', id);
-  return found.rows[0];
+function lockProduct(db: Queryable, scope: Scope, id: string): Promise<ProductRow> {
+  return findOwned<ProductRow>(db, 'retail_products', 'product', scope, id, { lock: true });
 }
 
 const refuseDeleted = (row: { deleted_at: Date | null }, what: string) => {
@@ -483,12 +469,7 @@ export async function deleteProduct(db: Queryable, scope: Scope, id: string): Pr
 }
 
 export async function retrieveProduct(db: Queryable, scope: Scope, id: string): Promise<ProductObject> {
-  const found = await db.query<ProductRow>(
-    `SELECT * FROM retail_products WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('product', id);
-  return productWithVariants(db, found.rows[0]);
+  return productWithVariants(db, await findOwned<ProductRow>(db, 'retail_products', 'product', scope, id));
 }
 
 export interface ProductFilters {
@@ -563,13 +544,8 @@ export async function addVariant(db: Queryable, scope: Scope, productId: string,
   return variantObject(row);
 }
 
-async function lockVariant(db: Queryable, scope: Scope, id: string): Promise<VariantRow> {
-  const found = await db.query<VariantRow>(
-    `SELECT * FROM retail_variants WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
-    [id, scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('variant', id);
-  return found.rows[0];
+function lockVariant(db: Queryable, scope: Scope, id: string): Promise<VariantRow> {
+  return findOwned<VariantRow>(db, 'retail_variants', 'variant', scope, id, { lock: true });
 }
 
 async function productUpdatedForVariant(db: Queryable, scope: Scope, productId: string) {

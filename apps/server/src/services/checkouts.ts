@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
+import { findOwned } from './owned.ts';
 import type { PaymentRow, PaymentService } from './payments.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -110,12 +111,8 @@ export class CheckoutService {
 
   /** Publishable keys may read only the checkouts they created. */
   async retrieve(db: Queryable, principal: Principal, id: string) {
-    const found = await db.query<CheckoutRow>(
-      'SELECT * FROM checkouts WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
-      [id, principal.merchantId, principal.livemode],
-    );
-    const row = found.rows[0];
-    if (!row || (principal.keyType === 'publishable' && row.created_by_key !== principal.credentialId)) {
+    const row = await findOwned<CheckoutRow>(db, 'checkouts', 'checkout', principal, id);
+    if (principal.keyType === 'publishable' && row.created_by_key !== principal.credentialId) {
       throw notFound('checkout', id);
     }
     return this.toObject(row);

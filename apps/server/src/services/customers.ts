@@ -2,6 +2,7 @@ import { newId, notFound } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { recordEvent } from './events.ts';
+import { findOwned } from './owned.ts';
 import { unixSeconds } from './time.ts';
 
 interface CustomerRow {
@@ -56,13 +57,7 @@ export async function createCustomer(db: Queryable, principal: Principal, input:
 }
 
 export async function retrieveCustomer(db: Queryable, principal: Principal, id: string) {
-  const found = await db.query<CustomerRow>(
-    'SELECT * FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
-    [id, principal.merchantId, principal.livemode],
-  );
-  const row = found.rows[0];
-  if (!row) throw notFound('customer', id);
-  return customerObject(row);
+  return customerObject(await findOwned<CustomerRow>(db, 'customers', 'customer', principal, id));
 }
 
 /** A customer id given with a payment or checkout must be the caller's own, in the caller's mode. */

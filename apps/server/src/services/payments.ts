@@ -16,6 +16,7 @@ import type { Principal } from '../http/route.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
+import { findOwned } from './owned.ts';
 import { availableBalance, postLedgerEntry } from './ledger.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -164,13 +165,7 @@ export class PaymentService implements OutcomeSink {
   }
 
   async retrieve(db: Queryable, principal: Principal, id: string): Promise<PaymentObject> {
-    const found = await db.query<PaymentRow>(
-      'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3',
-      [id, principal.merchantId, principal.livemode],
-    );
-    const row = found.rows[0];
-    if (!row) throw notFound('payment', id);
-    return this.toObject(row);
+    return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', principal, id));
   }
 
   listSource(principal: Principal, filters: { status?: PaymentStatus | undefined; customer?: string | undefined }) {
@@ -241,12 +236,7 @@ export class PaymentService implements OutcomeSink {
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
   async refund(db: Queryable, principal: Principal, id: string) {
-    const found = await db.query<PaymentRow>(
-      'SELECT * FROM payments WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE',
-      [id, principal.merchantId, principal.livemode],
-    );
-    const row = found.rows[0];
-    if (!row) throw notFound('payment', id);
+    const row = await findOwned<PaymentRow>(db, 'payments', 'payment', principal, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
