@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_FEE_SCHEDULE } from '@tz/core';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -22,8 +23,8 @@ const configSchema = z.object({
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{1,40}$/).default('rl'),
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(150),
-  FEE_FIXED: z.coerce.number().int().min(0).default(0),
+  FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEE_SCHEDULE.basisPoints),
+  FEE_FIXED: z.coerce.number().int().min(0).default(DEFAULT_FEE_SCHEDULE.fixed),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(800),
   AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),

@@ -9,7 +9,6 @@ import { invalidField } from '../errors.ts';
 /** VAT in basis points: 18% on the mainland, 15% in Zanzibar. Exempt goods are 0. */
 export type VatRegion = 'mainland' | 'zanzibar';
 export const STANDARD_VAT_RATE: Record<VatRegion, number> = { mainland: 1800, zanzibar: 1500 };
-export const VAT_EXEMPT = 0;
 
 export type TaxClass = 'standard' | 'zero_rated' | 'exempt';
 export const TAX_CLASSES = ['standard', 'zero_rated', 'exempt'] as const satisfies readonly TaxClass[];
