@@ -105,6 +105,19 @@ describe('Idempotency-Key', () => {
     expect(busy.body.code).toBe('idempotency_key_in_use');
   });
 
+  it('lets a new request take over a claim abandoned by a process that died mid-request', async () => {
+    await server.database.pool.query(
+      `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state, created_at)
+       VALUES ($1, false, 'POST', '/v1/payments', 'orphaned', 'whatever', 'running', now() - interval '10 minutes')`,
+      [merchant.id],
+    );
+    const taken = await api.post('/v1/payments', body, { 'Idempotency-Key': 'orphaned' });
+    expect(taken.status).toBe(201);
+    expect(taken.headers.get('idempotent-replayed')).toBeNull();
+    const replay = await api.post('/v1/payments', body, { 'Idempotency-Key': 'orphaned' });
+    expect(replay.body.id).toBe(taken.body.id);
+  });
+
   it('keeps keys for at least 24 hours and treats older ones as new', async () => {
     const first = await api.post('/v1/payments', body, { 'Idempotency-Key': 'aging' });
     await server.database.pool.query(

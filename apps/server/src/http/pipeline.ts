@@ -154,7 +154,8 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
           key: idempotencyKey,
         }
       : undefined;
-    const bodyHash = requestHash(rawBody ?? null);
+    // Only keyed requests pay for hashing the body.
+    const bodyHash = scope ? requestHash(rawBody ?? null) : '';
     if (scope) {
       const claim = await claimIdempotencyKey(
         services.database.pool,
@@ -200,10 +201,8 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
           ? await services.database.transaction(finish)
           : await finish(services.database.pool);
     } catch (error) {
-      if (scope)
-        await services.database
-          .lazyTransaction((tx) => releaseIdempotencyKey(tx, scope))
-          .catch(() => undefined);
+      // Durably: a lost release would leave the key answering 409 until the claim counts as abandoned.
+      if (scope) await releaseIdempotencyKey(services.database.pool, scope).catch(() => undefined);
       throw error;
     }
     // Events the write recorded are in the outbox now: wake the webhook dispatcher.
