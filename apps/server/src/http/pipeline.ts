@@ -34,7 +34,7 @@ export interface RequestState {
 /** Outermost middleware: request id, the error object for every failure, and the request log. */
 export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState> {
   return async (ctx, next) => {
-    ctx.state.requestId = `req_${newId('request').slice(4)}`;
+    ctx.state.requestId = newId('request');
     ctx.state.startedAt = performance.now();
     ctx.set('X-Request-Id', ctx.state.requestId);
     let errorCode: string | null = null;
