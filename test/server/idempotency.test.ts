@@ -100,9 +100,47 @@ describe('Idempotency-Key', () => {
     );
     const hashOf = (await import('../../apps/server/src/http/idempotency.ts')).requestHash;
     await server.database.pool.query(`UPDATE idempotency_keys SET request_hash = $1 WHERE key = 'in-flight'`, [hashOf(body)]);
+    const before = await countPayments(merchant.id);
     const busy = await api.post('/v1/payments', body, { 'Idempotency-Key': 'in-flight' });
     expect(busy.status).toBe(409);
     expect(busy.body.code).toBe('idempotency_key_in_use');
+    // The write went out with the claim, before its answer: it must have rolled back.
+    expect(await countPayments(merchant.id)).toBe(before);
+    const events = await server.database.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE merchant_id = $1 AND type = 'payment.created'`,
+      [merchant.id],
+    );
+    expect(events.rows[0].n).toBe(before);
+  });
+
+  it('rolls back the write of a request that answers 422 or replays', async () => {
+    await api.post('/v1/payments', body, { 'Idempotency-Key': 'settled-key' });
+    const before = await countPayments(merchant.id);
+    const reused = await api.post('/v1/payments', { ...body, amount: 2600 }, { 'Idempotency-Key': 'settled-key' });
+    expect(reused.status).toBe(422);
+    const replayed = await api.post('/v1/payments', body, { 'Idempotency-Key': 'settled-key' });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await countPayments(merchant.id)).toBe(before);
+  });
+
+  it('lets only the holder of a claim complete the key, so a request whose claim was taken over commits nothing', async () => {
+    const scope = [merchant.id, false, 'POST', '/v1/payments', 'taken-over'];
+    const claim = (token: string) =>
+      server.database.pool.query(`SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, 'h', 24, $6)`, [...scope, token]);
+    expect((await claim('first')).rows[0].outcome).toBe('claimed');
+    // The first holder stalls past the abandonment limit; a retry takes the key over.
+    await server.database.pool.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '3 minutes' WHERE merchant_id = $1 AND key = 'taken-over'`,
+      [merchant.id],
+    );
+    expect((await claim('second')).rows[0].outcome).toBe('claimed');
+    const complete = (token: string) =>
+      server.database.transaction(async (tx) => {
+        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, 201, '{}')`, [...scope, token]);
+      });
+    await expect(complete('first')).rejects.toMatchObject({ code: 'TZ409' });
+    await complete('second');
+    expect((await claim('third')).rows[0].outcome).toBe('replay');
   });
 
   it('lets a new request take over a claim abandoned by a process that died mid-request', async () => {

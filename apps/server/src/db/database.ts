@@ -10,21 +10,144 @@ import { runner } from 'node-pg-migrate';
 // far below 2^53, so no precision is lost; both modes share this parser.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type Queryable = Pick<pg.PoolClient, 'query'>;
+/** A statement's text, or a named statement (prepared once per connection). */
+export type Statement = string | { name: string; text: string; values?: unknown[] };
+
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export interface Transaction extends Queryable {
+  /**
+   * Sends a statement whose result nobody waits for. It leaves in the same packet
+   * as the next statement that is waited for (or COMMIT); if it fails, the
+   * transaction fails with its error.
+   */
+  defer(text: string, values?: unknown[]): void;
+}
+
+export const isTransaction = (db: Queryable): db is Transaction => typeof (db as Partial<Transaction>).defer === 'function';
+
+/**
+ * A write whose result the caller does not need: in a transaction it leaves
+ * with the next statement that is waited for (or COMMIT), and its failure fails
+ * the commit; elsewhere it runs now.
+ */
+export async function write(db: Queryable, text: string, values: unknown[]): Promise<void> {
+  if (isTransaction(db)) db.defer(text, values);
+  else await db.query(text, values);
+}
+
+/** One pooled connection whose statements, issued in one turn of the event loop, leave in one packet. */
+export interface Connection extends Queryable {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+}
 
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly pool: pg.Pool;
-  /** Runs `work` in one transaction on one client; commits or rolls back. */
-  transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction on one connection; commits or rolls back. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * A transaction whose commit does not wait for the disk. Only for rows whose
    * loss in a crash is harmless or repaired by a later durable commit (the next
-   * durable commit flushes them too): idempotency claims, request logs.
+   * durable commit flushes them too): request logs, webhook fan-out.
    */
-  lazyTransaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T>;
+  lazyTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Holds one connection for `work`, for statements that must precede a transaction on it. */
+  connection<T>(work: (connection: Connection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** SQLSTATE 25P02: a statement after a failed one in the same transaction. */
+const TRANSACTION_ABORTED = '25P02';
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+/**
+ * A pooled client in pipeline mode that holds its writes until the end of the
+ * current turn of the event loop, so that BEGIN, the statements of a change,
+ * its event and COMMIT cost one packet and one round trip when nothing between
+ * them waits for an answer. PostgreSQL runs them in order, as if sent one by one.
+ */
+class PipelinedConnection implements Connection, Transaction {
+  private holding = false;
+  private deferred: Array<Promise<void>> = [];
+  private failure: { error: unknown } | undefined;
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  private get stream(): Corkable {
+    return (this.client as unknown as { connection: { stream: Corkable } }).connection.stream;
+  }
+
+  private send<R extends pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    if (!this.holding) {
+      this.holding = true;
+      const stream = this.stream;
+      stream.cork();
+      process.nextTick(() => {
+        this.holding = false;
+        stream.uncork();
+      });
+    }
+    return typeof statement === 'string'
+      ? this.client.query<R>(statement, values)
+      : this.client.query<R>(statement);
+  }
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    // After a deferred statement failed, later ones fail as "transaction aborted": report the cause.
+    return this.send<R>(statement, values).catch((error: unknown) => {
+      throw this.cause(error);
+    });
+  }
+
+  /** The first failure in the transaction explains the "transaction aborted" errors after it. */
+  private cause(error: unknown): unknown {
+    const failure = this.failure;
+    return failure && (error === failure.error || sqlState(error) === TRANSACTION_ABORTED) ? failure.error : error;
+  }
+
+  defer(text: string, values?: unknown[]): void {
+    this.deferred.push(
+      this.send(text, values).then(
+        () => undefined,
+        (error: unknown) => {
+          this.failure ??= { error };
+        },
+      ),
+    );
+  }
+
+  async transaction<T>(work: (tx: Transaction) => Promise<T>, lazy = false): Promise<T> {
+    this.failure = undefined;
+    this.deferred = [];
+    this.defer(lazy ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
+    try {
+      const result = await work(this);
+      const commit = this.send('COMMIT');
+      const [committed] = await Promise.all([commit, ...this.deferred]);
+      const failure = this.failure as { error: unknown } | undefined;
+      if (failure) throw failure.error;
+      // COMMIT of a transaction that failed is answered ROLLBACK; the failure above says why.
+      if (committed.command !== 'COMMIT') throw new Error(`transaction ended with ${committed.command}`);
+      return result;
+    } catch (error) {
+      await this.send('ROLLBACK').catch(() => undefined);
+      await Promise.all(this.deferred);
+      throw this.cause(error);
+    } finally {
+      this.deferred = [];
+      this.failure = undefined;
+    }
+  }
+}
+
+const sqlState = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 const migrationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
@@ -56,6 +179,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const pool = new pg.Pool({
     connectionString,
+    // Statements sent without waiting for the previous answer (see PipelinedConnection).
+    pipeline: true,
     max: poolMax,
     // Embedded mode queues every query behind one connection: allow a longer wait there.
     connectionTimeoutMillis: embedded ? 15_000 : 3_000,
@@ -66,20 +191,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   pool.on('error', (error) => options.onPoolError?.(error));
 
-  const run = async <T>(work: (tx: pg.PoolClient) => Promise<T>, lazy: boolean): Promise<T> => {
+  const withConnection = async <T>(work: (connection: PipelinedConnection) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     // A connection dropped between statements emits 'error' on the checked-out client;
     // unheard, it would end the process. The next statement fails and is answered with a 503.
     const onError = (error: Error) => options.onPoolError?.(error);
     client.on('error', onError);
     try {
-      await client.query(lazy ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      return await work(new PipelinedConnection(client));
     } finally {
       client.off('error', onError);
       client.release();
@@ -89,8 +208,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const database: Database = {
     kind: embedded ? 'pglite' : 'postgres',
     pool,
-    transaction: (work) => run(work, false),
-    lazyTransaction: (work) => run(work, true),
+    transaction: (work) => withConnection((connection) => connection.transaction(work)),
+    lazyTransaction: (work) => withConnection((connection) => connection.transaction(work, true)),
+    connection: withConnection,
     async close() {
       await pool.end();
       if (embedded) {

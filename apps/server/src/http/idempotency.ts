@@ -44,26 +44,31 @@ export const requestHash = (body: unknown): string =>
 const SCOPE_WHERE = 'merchant_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5';
 const scopeParams = (s: IdempotencyScope) => [s.merchantId, s.livemode, s.method, s.path, s.key];
 
+/** SQLSTATE raised by `complete_idempotency_key` for a request that does not hold the key. */
+export const NOT_CLAIM_HOLDER = 'TZ409';
+
 /**
- * Claims a key in one statement before the request's transaction (see the
- * `claim_idempotency_key` migration), or answers with the stored response, a
- * 409 while the first request runs, or a 422 when the body differs. Keys older
- * than the TTL are treated as new.
+ * Claims a key for the request with `token`, in one statement committed before
+ * the request's transaction (see the `claim_idempotency_key` migrations), or
+ * answers with the stored response, a 409 while the first request runs, or a
+ * 422 when the body differs. Keys older than the TTL are treated as new.
  */
 export async function claimIdempotencyKey(
   db: Queryable,
   scope: IdempotencyScope,
   hash: string,
   ttlHours: number,
+  token: string,
 ): Promise<Claim> {
   const result = await db.query<{
     outcome: 'claimed' | 'replay' | 'reused' | 'in_flight';
     response_status: number | null;
     response_body: unknown;
-  }>('SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7)', [
+  }>('SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)', [
     ...scopeParams(scope),
     hash,
     ttlHours,
+    token,
   ]);
   const row = result.rows[0]!;
   switch (row.outcome) {
@@ -91,31 +96,28 @@ export async function claimIdempotencyKey(
 }
 
 /**
- * Stores the response in the same transaction as the change it describes. An
- * upsert, because the claim was committed lazily: should a crash have lost it,
- * this durable commit writes the key anyway.
+ * The statement storing the response, to run in the transaction of the change
+ * it describes. It fails unless the claim is `token`'s, and so rolls back a
+ * transaction sent before the claim's answer came. The claim was committed
+ * lazily, but before this durable commit, whose flush covers it.
  */
-export async function completeIdempotencyKey(
-  db: Queryable,
+export function idempotencyCompletion(
   scope: IdempotencyScope,
-  hash: string,
+  token: string,
   status: number,
   body: unknown,
-) {
-  await db.query(
-    `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state, response_status, response_body)
-     VALUES ($1, $2, $3, $4, $5, $6, 'done', $7, $8)
-     ON CONFLICT (merchant_id, livemode, method, path, key)
-     DO UPDATE SET state = 'done', response_status = excluded.response_status, response_body = excluded.response_body`,
-    [...scopeParams(scope), hash, status, JSON.stringify(body)],
-  );
+): [string, unknown[]] {
+  return [
+    'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+    [...scopeParams(scope), token, status, JSON.stringify(body)],
+  ];
 }
 
 /** A failed request releases its key: nothing it did was committed, so a retry may run it again. */
-export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope) {
+export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope, token: string) {
   await db.query(
-    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running'`,
-    scopeParams(scope),
+    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running' AND claim_token = $6`,
+    [...scopeParams(scope), token],
   );
 }
 

@@ -4,13 +4,14 @@ import { AppError, newId } from '@tz/core';
 import type pino from 'pino';
 import type { Services } from '../services/index.ts';
 import { notifyEventsWritten } from '../services/events.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Connection, Queryable, Transaction } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
 import {
   claimIdempotencyKey,
-  completeIdempotencyKey,
   IDEMPOTENCY_HEADER,
+  idempotencyCompletion,
+  NOT_CLAIM_HOLDER,
   parseIdempotencyKey,
   releaseIdempotencyKey,
   requestHash,
@@ -156,25 +157,12 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       : undefined;
     // Only keyed requests pay for hashing the body.
     const bodyHash = scope ? requestHash(rawBody ?? null) : '';
-    if (scope) {
-      const claim = await claimIdempotencyKey(
-        services.database.pool,
-        scope,
-        bodyHash,
-        services.config.IDEMPOTENCY_TTL_HOURS,
-      );
-      if (claim.kind === 'replay') {
-        ctx.set('Idempotent-Replayed', 'true');
-        ctx.status = claim.status;
-        ctx.body = claim.body;
-        return;
-      }
-    }
+    const token = ctx.state.requestId;
 
     let status: number = route.status ?? 200;
     const afterCommit: Array<() => Promise<void>> = [];
-    const run = (db: Queryable) =>
-      route.handler({
+    const run = async (db: Queryable) => {
+      const output: unknown = await route.handler({
         body,
         query,
         params,
@@ -188,23 +176,33 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
         requestId: ctx.state.requestId,
         ip: ctx.ip,
       });
-    let result: unknown;
-    try {
-      const finish = async (db: Queryable) => {
-        const output: unknown = await run(db);
-        if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
-        if (scope) await completeIdempotencyKey(db, scope, bodyHash, status, output);
+      if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
+      return output;
+    };
+
+    let outcome: Outcome;
+    if (isWrite && route.transactional !== false) {
+      outcome = await services.database.connection((connection) =>
+        runTransactionalWrite(connection, { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS }, async (tx) => {
+          const output = await run(tx);
+          if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
+          return output;
+        }),
+      );
+    } else {
+      outcome = await runWithoutTransaction(services.database.pool, { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS }, async (db) => {
+        const output = await run(db);
+        if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
         return output;
-      };
-      result =
-        isWrite && route.transactional !== false
-          ? await services.database.transaction(finish)
-          : await finish(services.database.pool);
-    } catch (error) {
-      // Durably: a lost release would leave the key answering 409 until the claim counts as abandoned.
-      if (scope) await releaseIdempotencyKey(services.database.pool, scope).catch(() => undefined);
-      throw error;
+      });
     }
+    if (outcome.kind === 'replay') {
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = outcome.status;
+      ctx.body = outcome.body;
+      return;
+    }
+    const result = outcome.output;
     // Events the write recorded are in the outbox now: wake the webhook dispatcher.
     if (isWrite) notifyEventsWritten();
     for (const task of afterCommit) {
@@ -215,6 +213,66 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     ctx.status = status;
     ctx.body = result;
   };
+}
+
+type Outcome = { kind: 'done'; output: unknown } | { kind: 'replay'; status: number; body: unknown };
+
+interface KeyUse {
+  scope: IdempotencyScope | undefined;
+  bodyHash: string;
+  token: string;
+  ttlHours: number;
+}
+
+/**
+ * A write in one transaction, sent in the same packet as its idempotency claim
+ * without waiting for the claim's answer: the transaction ends by completing
+ * the key, which fails unless this request holds the claim, so a request that
+ * lost the claim rolls back whatever it did and answers as the claim says.
+ */
+async function runTransactionalWrite(
+  connection: Connection,
+  key: KeyUse,
+  work: (tx: Transaction) => Promise<unknown>,
+): Promise<Outcome> {
+  const { scope } = key;
+  const claim = scope ? claimIdempotencyKey(connection, scope, key.bodyHash, key.ttlHours, key.token) : undefined;
+  claim?.catch(() => undefined); // awaited below, after the transaction
+  try {
+    const output = await connection.transaction(work);
+    if (claim && (await claim).kind !== 'claimed') throw new Error('a write committed without its idempotency claim');
+    return { kind: 'done', output };
+  } catch (error) {
+    if (!claim || !scope) throw error;
+    const claimed = await claim; // a 409 or 422 when another request holds the key
+    if (claimed.kind === 'replay') return claimed;
+    // Durably: a lost release would leave the key answering 409 until the claim counts as abandoned.
+    await releaseIdempotencyKey(connection, scope, key.token).catch(() => undefined);
+    if ((error as { code?: unknown }).code === NOT_CLAIM_HOLDER) {
+      // Claimed, but taken over as abandoned while this request ran past the limits.
+      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+    }
+    throw error;
+  }
+}
+
+/** A write that must persist across its own failure (login counting), and every read. */
+async function runWithoutTransaction(
+  pool: Queryable,
+  key: KeyUse,
+  work: (db: Queryable) => Promise<unknown>,
+): Promise<Outcome> {
+  const { scope } = key;
+  if (scope) {
+    const claimed = await claimIdempotencyKey(pool, scope, key.bodyHash, key.ttlHours, key.token);
+    if (claimed.kind === 'replay') return claimed;
+  }
+  try {
+    return { kind: 'done', output: await work(pool) };
+  } catch (error) {
+    if (scope) await releaseIdempotencyKey(pool, scope, key.token).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** With VALIDATE_RESPONSES (on in tests), a response that breaks its documented schema is a bug. */

@@ -1,5 +1,5 @@
 import { newId } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import { write, type Queryable } from '../db/database.ts';
 import { RETAIL_EVENT_TYPES } from '../retail/shared.ts';
 
 export const API_VERSION = '1.1.0';
@@ -41,7 +41,8 @@ export function notifyEventsWritten(): void {
  */
 export async function recordEvent(db: Queryable, input: EventInput): Promise<string> {
   const id = newId('event');
-  await db.query(
+  await write(
+    db,
     `INSERT INTO events (id, merchant_id, livemode, type, api_version, data) VALUES ($1, $2, $3, $4, $5, $6)`,
     [id, input.merchantId, input.livemode, input.type, API_VERSION, JSON.stringify({ object: input.object })],
   );

@@ -11,7 +11,7 @@ import {
   type FeeSchedule,
   type PaymentStatus,
 } from '@tz/core';
-import type { Database, Queryable } from '../db/database.ts';
+import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent } from './events.ts';
@@ -111,26 +111,55 @@ export class PaymentService implements OutcomeSink {
       });
     }
     if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
-    const inserted = await db.query<PaymentRow>(
+    // The row is built here, not returned by the insert, so the insert, its event
+    // and the commit can leave together without a round trip between them.
+    const row: PaymentRow = {
+      id: newId('payment'),
+      merchant_id: principal.merchantId,
+      livemode: principal.livemode,
+      amount: input.amount,
+      currency: input.currency,
+      status: 'pending',
+      phone: input.phone,
+      network: mobileNetwork(input.phone) ?? null,
+      description: input.description ?? null,
+      customer_id: input.customer ?? null,
+      checkout_id: input.checkoutId ?? null,
+      metadata: input.metadata ?? {},
+      provider: provider.name,
+      provider_reference: null,
+      fee: null,
+      net: null,
+      payout_status: 'not_applicable',
+      failure_code: null,
+      failure_message: null,
+      created_at: new Date(),
+      paid_at: null,
+      failed_at: null,
+      refunded_at: null,
+    };
+    await write(
+      db,
       `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-         customer_id, checkout_id, metadata, provider)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+         customer_id, checkout_id, metadata, provider, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
-        newId('payment'),
-        principal.merchantId,
-        principal.livemode,
-        input.amount,
-        input.currency,
-        input.phone,
-        mobileNetwork(input.phone) ?? null,
-        input.description ?? null,
-        input.customer ?? null,
-        input.checkoutId ?? null,
-        JSON.stringify(input.metadata ?? {}),
-        provider.name,
+        row.id,
+        row.merchant_id,
+        row.livemode,
+        row.amount,
+        row.currency,
+        row.status,
+        row.phone,
+        row.network,
+        row.description,
+        row.customer_id,
+        row.checkout_id,
+        JSON.stringify(row.metadata),
+        row.provider,
+        row.created_at,
       ],
     );
-    const row = inserted.rows[0]!;
     const object = this.toObject(row);
     await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.created', object });
     afterCommit(() => this.initiate(provider, row));

@@ -185,7 +185,9 @@ export class WebhookDispatcher {
   /** Turns undispatched events into deliveries, one per subscribed endpoint of the event's merchant and mode. */
   async fanOut(): Promise<number> {
     const delays = this.config.WEBHOOK_RETRY_DELAYS_MS;
-    return this.database.transaction(async (tx) => {
+    // Committed lazily: a crash that lost it leaves the events undispatched, to fan out
+    // again, and the claim that sends a delivery commits durably, flushing this first.
+    return this.database.lazyTransaction(async (tx) => {
       const events = await tx.query<{ id: string; merchant_id: string; livemode: boolean; type: string }>(
         `SELECT id, merchant_id, livemode, type FROM events WHERE dispatched_at IS NULL
          ORDER BY seq LIMIT ${FAN_OUT_BATCH} FOR UPDATE SKIP LOCKED`,
@@ -211,7 +213,7 @@ export class WebhookDispatcher {
         }
       }
       if (livemodes.length > 0) {
-        await tx.query(
+        tx.defer(
           `INSERT INTO webhook_deliveries (id, merchant_id, livemode, endpoint_id, event_id, event_type, status,
              failure_reason, next_attempt_at, completed_at)
            SELECT t.id, t.merchant_id, t.livemode, t.endpoint_id, t.event_id, t.event_type, t.status,
@@ -224,7 +226,7 @@ export class WebhookDispatcher {
           [columns[0], columns[1], livemodes, columns[2], columns[3], columns[4], columns[5], delays[0] ?? 0],
         );
       }
-      await tx.query(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [events.rows.map((e) => e.id)]);
+      tx.defer(`UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])`, [events.rows.map((e) => e.id)]);
       return events.rows.length;
     });
   }
