@@ -1,8 +1,9 @@
 /**
  * The spine's benchmark, all in one run on one machine so ratios hold on a
- * noisy host: bare Koa (HTTP ceiling), pgbench -N (database ceiling), then
- * GET /v1/payments/{id} and POST /v1/payments with a fresh Idempotency-Key,
- * and both at a steady 200 requests/s for latency.
+ * noisy host: bare Koa (HTTP ceiling), pgbench -N (database ceiling), the
+ * database floor (bare Koa sending only the statements a payment read or
+ * write needs), then GET /v1/payments/{id} and POST /v1/payments with a fresh
+ * Idempotency-Key, and both at a steady 200 requests/s for latency.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/spine.ts
  */
@@ -43,6 +44,42 @@ try {
   await stopProcess(bare);
 
   const db = pgbench(database.url, connections, seconds);
+
+  // The floor: the payment statements alone, from bare Koa, on the migrated schema.
+  {
+    const { url, child: migrated } = await startServerProcess({
+      DATABASE_URL: database.url,
+      SANDBOX_SETTLE_MS: '3600000',
+    });
+    const owner = await signUpMerchant(url, 'Floor');
+    const payment = (await (
+      await fetch(`${url}/v1/payments`, {
+        method: 'POST',
+        headers: owner.headers,
+        body: JSON.stringify({ amount: 1000, currency: 'TZS', phone: '0700000003' }),
+      })
+    ).json()) as { id: string };
+    await stopProcess(migrated);
+    const floorPort = await freePort();
+    const floorUrl = `http://127.0.0.1:${floorPort}/`;
+    const floor = await startProcess(
+      'bench/support/database-floor.ts',
+      { PORT: String(floorPort), DATABASE_URL: database.url, MERCHANT_ID: owner.id, PAYMENT_ID: payment.id },
+      async () => (await fetch(floorUrl)).ok,
+    );
+    results.push(
+      await measure('floor: bare Koa + the payment read', { url: floorUrl, connections, duration: seconds }),
+    );
+    results.push(
+      await measure('floor: bare Koa + the payment write', {
+        url: floorUrl,
+        method: 'POST',
+        connections,
+        duration: seconds,
+      }),
+    );
+    await stopProcess(floor);
+  }
 
   // Rate-limit counters in PostgreSQL (the default), then in Redis.
   for (const store of [
@@ -104,18 +141,26 @@ try {
   }
 
   const bareRps = results[0]!.requestsPerSecond;
+  const floorRead = results.find((r) => r.name.endsWith('payment read'))!.requestsPerSecond;
+  const floorWrite = results.find((r) => r.name.endsWith('payment write'))!.requestsPerSecond;
   const lines = [
     `Run ${new Date().toISOString()} on ${machine()}; PostgreSQL ${baseUrl.replace(/\/\/.*@/, '//')}; ${connections} connections, ${seconds} s each.`,
     '',
     '| Measurement | req/s | p50 ms | p99 ms | errors | ratio |',
     '|---|---|---|---|---|---|',
     ...results.map((r) => {
-      const ratio =
-        r.name.startsWith('GET /v1/payments/{id}') && !r.name.includes('200')
+      const closedLoop = !r.name.includes('200 req/s');
+      const ratio = !closedLoop
+        ? ''
+        : r.name.endsWith('payment read')
           ? `${(r.requestsPerSecond / bareRps).toFixed(2)} of bare Koa`
-          : r.name.startsWith('POST') && !r.name.includes('200')
+          : r.name.endsWith('payment write')
             ? `${(r.requestsPerSecond / db.tps).toFixed(2)} of pgbench`
-            : '';
+            : r.name.startsWith('GET')
+              ? `${(r.requestsPerSecond / bareRps).toFixed(2)} of bare Koa, ${(r.requestsPerSecond / floorRead).toFixed(2)} of the floor`
+              : r.name.startsWith('POST')
+                ? `${(r.requestsPerSecond / db.tps).toFixed(2)} of pgbench, ${(r.requestsPerSecond / floorWrite).toFixed(2)} of the floor`
+                : '';
       return `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${ratio} |`;
     }),
     `| pgbench -N, ${connections} clients | ${db.tps} tps | | | | avg ${db.latencyMs} ms |`,

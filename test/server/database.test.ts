@@ -17,8 +17,11 @@ afterAll(async () => {
 });
 
 const rows = async (prefix: string) =>
-  (await database.pool.query<{ id: string }>(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [`${prefix}%`]))
-    .rows.map((r) => r.id);
+  (
+    await database.pool.query<{ id: string }>(`SELECT id FROM pipeline_probe WHERE id LIKE $1 ORDER BY id`, [
+      `${prefix}%`,
+    ])
+  ).rows.map((r) => r.id);
 
 describe('transactions with deferred statements', () => {
   it('commits deferred statements with the transaction, in order', async () => {
@@ -68,7 +71,9 @@ describe('transactions with deferred statements', () => {
   it('leaves the connection usable after each outcome', async () => {
     for (let i = 0; i < 5; i++) {
       const insert = (id: string, n: number) =>
-        database.transaction((tx) => Promise.resolve(tx.defer(`INSERT INTO pipeline_probe VALUES ($1, $2)`, [id, n])));
+        database.transaction((tx) =>
+          Promise.resolve(tx.defer(`INSERT INTO pipeline_probe VALUES ($1, $2)`, [id, n])),
+        );
       await insert(`e${i}`, 1);
       await insert(`f${i}`, -1).catch(() => undefined);
     }
@@ -80,7 +85,8 @@ describe('transactions with deferred statements', () => {
   it('sends the statements of one turn of the event loop in one write', async () => {
     type Socket = { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
     const writes = await database.connection(async (connection) => {
-      const socket = (connection as unknown as { client: { connection: { stream: Socket } } }).client.connection.stream;
+      const socket = (connection as unknown as { client: { connection: { stream: Socket } } }).client
+        .connection.stream;
       const { _write, _writev } = socket;
       let count = 0;
       socket._write = (...args: unknown[]) => {

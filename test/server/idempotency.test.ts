@@ -15,8 +15,11 @@ afterAll(() => server?.close());
 
 const body = { amount: 2500, currency: 'TZS', phone: '0700000003' };
 const countPayments = async (merchantId: string) =>
-  (await server.database.pool.query('SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1', [merchantId])).rows[0]
-    .n as number;
+  (
+    await server.database.pool.query('SELECT count(*)::int AS n FROM payments WHERE merchant_id = $1', [
+      merchantId,
+    ])
+  ).rows[0].n as number;
 
 describe('Idempotency-Key', () => {
   it('replays the stored response for a repeated Idempotency-Key', async () => {
@@ -31,7 +34,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('treats the same body with keys in another order as the same request', async () => {
-    const a = await api.post('/v1/payments', { phone: body.phone, currency: 'TZS', amount: 2500 }, { 'Idempotency-Key': 'reorder' });
+    const a = await api.post(
+      '/v1/payments',
+      { phone: body.phone, currency: 'TZS', amount: 2500 },
+      { 'Idempotency-Key': 'reorder' },
+    );
     const b = await api.post('/v1/payments', body, { 'Idempotency-Key': 'reorder' });
     expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(b.body.id).toBe(a.body.id);
@@ -99,7 +106,10 @@ describe('Idempotency-Key', () => {
       scope,
     );
     const hashOf = (await import('../../apps/server/src/http/idempotency.ts')).requestHash;
-    await server.database.pool.query(`UPDATE idempotency_keys SET request_hash = $1 WHERE key = 'in-flight'`, [hashOf(body)]);
+    await server.database.pool.query(
+      `UPDATE idempotency_keys SET request_hash = $1 WHERE key = 'in-flight'`,
+      [hashOf(body)],
+    );
     const before = await countPayments(merchant.id);
     const busy = await api.post('/v1/payments', body, { 'Idempotency-Key': 'in-flight' });
     expect(busy.status).toBe(409);
@@ -116,7 +126,11 @@ describe('Idempotency-Key', () => {
   it('rolls back the write of a request that answers 422 or replays', async () => {
     await api.post('/v1/payments', body, { 'Idempotency-Key': 'settled-key' });
     const before = await countPayments(merchant.id);
-    const reused = await api.post('/v1/payments', { ...body, amount: 2600 }, { 'Idempotency-Key': 'settled-key' });
+    const reused = await api.post(
+      '/v1/payments',
+      { ...body, amount: 2600 },
+      { 'Idempotency-Key': 'settled-key' },
+    );
     expect(reused.status).toBe(422);
     const replayed = await api.post('/v1/payments', body, { 'Idempotency-Key': 'settled-key' });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
@@ -126,7 +140,10 @@ describe('Idempotency-Key', () => {
   it('lets only the holder of a claim complete the key, so a request whose claim was taken over commits nothing', async () => {
     const scope = [merchant.id, false, 'POST', '/v1/payments', 'taken-over'];
     const claim = (token: string) =>
-      server.database.pool.query(`SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, 'h', 24, $6)`, [...scope, token]);
+      server.database.pool.query(`SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, 'h', 24, $6)`, [
+        ...scope,
+        token,
+      ]);
     expect((await claim('first')).rows[0].outcome).toBe('claimed');
     // The first holder stalls past the abandonment limit; a retry takes the key over.
     await server.database.pool.query(
@@ -136,7 +153,10 @@ describe('Idempotency-Key', () => {
     expect((await claim('second')).rows[0].outcome).toBe('claimed');
     const complete = (token: string) =>
       server.database.transaction(async (tx) => {
-        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, 201, '{}')`, [...scope, token]);
+        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, 201, '{}')`, [
+          ...scope,
+          token,
+        ]);
       });
     await expect(complete('first')).rejects.toMatchObject({ code: 'TZ409' });
     await complete('second');

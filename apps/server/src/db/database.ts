@@ -10,11 +10,19 @@ import { runner } from 'node-pg-migrate';
 // far below 2^53, so no precision is lost; both modes share this parser.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** A statement's text, or a named statement (prepared once per connection). */
+/**
+ * A statement's text, or a named statement, parsed and planned once per
+ * connection: for the hottest writes, whose parsing and planning cost the
+ * database more than running them. Only statements whose result columns cannot
+ * change under a migration (no `SELECT *`).
+ */
 export type Statement = string | { name: string; text: string; values?: unknown[] };
 
 export interface Queryable {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    statement: Statement,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
 }
 
 export interface Transaction extends Queryable {
@@ -23,19 +31,20 @@ export interface Transaction extends Queryable {
    * as the next statement that is waited for (or COMMIT); if it fails, the
    * transaction fails with its error.
    */
-  defer(text: string, values?: unknown[]): void;
+  defer(statement: Statement, values?: unknown[]): void;
 }
 
-export const isTransaction = (db: Queryable): db is Transaction => typeof (db as Partial<Transaction>).defer === 'function';
+export const isTransaction = (db: Queryable): db is Transaction =>
+  typeof (db as Partial<Transaction>).defer === 'function';
 
 /**
  * A write whose result the caller does not need: in a transaction it leaves
  * with the next statement that is waited for (or COMMIT), and its failure fails
  * the commit; elsewhere it runs now.
  */
-export async function write(db: Queryable, text: string, values: unknown[]): Promise<void> {
-  if (isTransaction(db)) db.defer(text, values);
-  else await db.query(text, values);
+export async function write(db: Queryable, statement: Statement, values: unknown[]): Promise<void> {
+  if (isTransaction(db)) db.defer(statement, values);
+  else await db.query(statement, values);
 }
 
 /** One pooled connection whose statements, issued in one turn of the event loop, leave in one packet. */
@@ -84,7 +93,10 @@ class PipelinedConnection implements Connection, Transaction {
     return (this.client as unknown as { connection: { stream: Corkable } }).connection.stream;
   }
 
-  private send<R extends pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  private send<R extends pg.QueryResultRow>(
+    statement: Statement,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     if (!this.holding) {
       this.holding = true;
       const stream = this.stream;
@@ -96,10 +108,13 @@ class PipelinedConnection implements Connection, Transaction {
     }
     return typeof statement === 'string'
       ? this.client.query<R>(statement, values)
-      : this.client.query<R>(statement);
+      : this.client.query<R>({ ...statement, values: values ?? statement.values });
   }
 
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(statement: Statement, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    statement: Statement,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     // After a deferred statement failed, later ones fail as "transaction aborted": report the cause.
     return this.send<R>(statement, values).catch((error: unknown) => {
       throw this.cause(error);
@@ -109,12 +124,14 @@ class PipelinedConnection implements Connection, Transaction {
   /** The first failure in the transaction explains the "transaction aborted" errors after it. */
   private cause(error: unknown): unknown {
     const failure = this.failure;
-    return failure && (error === failure.error || sqlState(error) === TRANSACTION_ABORTED) ? failure.error : error;
+    return failure && (error === failure.error || sqlState(error) === TRANSACTION_ABORTED)
+      ? failure.error
+      : error;
   }
 
-  defer(text: string, values?: unknown[]): void {
+  defer(statement: Statement, values?: unknown[]): void {
     this.deferred.push(
-      this.send(text, values).then(
+      this.send(statement, values).then(
         () => undefined,
         (error: unknown) => {
           this.failure ??= { error };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, Statement } from '../db/database.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
@@ -64,12 +64,13 @@ export async function claimIdempotencyKey(
     outcome: 'claimed' | 'replay' | 'reused' | 'in_flight';
     response_status: number | null;
     response_body: unknown;
-  }>('SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)', [
-    ...scopeParams(scope),
-    hash,
-    ttlHours,
-    token,
-  ]);
+  }>(
+    {
+      name: 'claim_idempotency_key',
+      text: 'SELECT outcome, response_status, response_body FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+    },
+    [...scopeParams(scope), hash, ttlHours, token],
+  );
   const row = result.rows[0]!;
   switch (row.outcome) {
     case 'claimed':
@@ -106,9 +107,12 @@ export function idempotencyCompletion(
   token: string,
   status: number,
   body: unknown,
-): [string, unknown[]] {
+): [Statement, unknown[]] {
   return [
-    'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+    {
+      name: 'complete_idempotency_key',
+      text: 'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+    },
     [...scopeParams(scope), token, status, JSON.stringify(body)],
   ];
 }

@@ -183,18 +183,26 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     let outcome: Outcome;
     if (isWrite && route.transactional !== false) {
       outcome = await services.database.connection((connection) =>
-        runTransactionalWrite(connection, { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS }, async (tx) => {
-          const output = await run(tx);
-          if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
-          return output;
-        }),
+        runTransactionalWrite(
+          connection,
+          { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS },
+          async (tx) => {
+            const output = await run(tx);
+            if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
+            return output;
+          },
+        ),
       );
     } else {
-      outcome = await runWithoutTransaction(services.database.pool, { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS }, async (db) => {
-        const output = await run(db);
-        if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
-        return output;
-      });
+      outcome = await runWithoutTransaction(
+        services.database.pool,
+        { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS },
+        async (db) => {
+          const output = await run(db);
+          if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
+          return output;
+        },
+      );
     }
     if (outcome.kind === 'replay') {
       ctx.set('Idempotent-Replayed', 'true');
@@ -236,11 +244,14 @@ async function runTransactionalWrite(
   work: (tx: Transaction) => Promise<unknown>,
 ): Promise<Outcome> {
   const { scope } = key;
-  const claim = scope ? claimIdempotencyKey(connection, scope, key.bodyHash, key.ttlHours, key.token) : undefined;
+  const claim = scope
+    ? claimIdempotencyKey(connection, scope, key.bodyHash, key.ttlHours, key.token)
+    : undefined;
   claim?.catch(() => undefined); // awaited below, after the transaction
   try {
     const output = await connection.transaction(work);
-    if (claim && (await claim).kind !== 'claimed') throw new Error('a write committed without its idempotency claim');
+    if (claim && (await claim).kind !== 'claimed')
+      throw new Error('a write committed without its idempotency claim');
     return { kind: 'done', output };
   } catch (error) {
     if (!claim || !scope) throw error;
@@ -250,7 +261,10 @@ async function runTransactionalWrite(
     await releaseIdempotencyKey(connection, scope, key.token).catch(() => undefined);
     if ((error as { code?: unknown }).code === NOT_CLAIM_HOLDER) {
       // Claimed, but taken over as abandoned while this request ran past the limits.
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed',
+      );
     }
     throw error;
   }

@@ -9,11 +9,27 @@ import {
 import { AppError } from '@tz/core';
 import type { Database } from '../db/database.ts';
 
+/** The answer to one request's charge against a quota. */
+export interface QuotaCheck {
+  limited: boolean;
+  /** Points left in the window (0 when limited). */
+  remaining: number;
+  /** Until the window ends and the quota is whole again. */
+  msBeforeNext: number;
+}
+
+/** A quota that `enforceRateLimit` charges one point per request. */
+export interface Quota {
+  readonly points: number;
+  /** Charges one point; rejects only when the store fails. */
+  consume(key: string): Promise<QuotaCheck>;
+}
+
 export interface RateLimits {
   /** Per API key or session. */
-  perCredential: RateLimiterAbstract;
+  perCredential: Quota;
   /** Per client address, for routes without a key (sign-up, login, hosted checkout) and failed auth. */
-  perAddress: RateLimiterAbstract;
+  perAddress: Quota;
   /** Failed logins per email, against password guessing spread over addresses. */
   loginFailures: RateLimiterAbstract;
   /** Settles once Redis is connected (or after a short wait; the database counts until then). */
@@ -64,8 +80,8 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
     });
   };
   return {
-    perCredential: make('key', settings.max, settings.windowSeconds),
-    perAddress: make('addr', settings.publicMax, settings.publicWindowSeconds),
+    perCredential: new LeasedQuota(make('key', settings.max, settings.windowSeconds)),
+    perAddress: new LeasedQuota(make('addr', settings.publicMax, settings.publicWindowSeconds)),
     loginFailures: make('login', 10, 15 * 60),
     ready: redis
       ? new Promise<void>((resolve) => {
@@ -94,21 +110,118 @@ function unnamedStatements(database: Database) {
   };
 }
 
-/** Consumes one point and sets the RateLimit-* headers; throws a 429 when the quota is spent. */
-export async function enforceRateLimit(ctx: Koa.Context, limiter: RateLimiterAbstract, key: string): Promise<void> {
-  let result: RateLimiterRes;
-  let limited = false;
-  try {
-    result = await limiter.consume(key);
-  } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
-    result = error;
-    limited = true;
+/**
+ * Points taken from the shared store at once: an eighth of what the store has
+ * left, at most a tenth of the quota, at least one. Far from the limit a busy
+ * key costs the store one write per many requests; near it, one per request,
+ * so the limit holds exactly. Points a process took but did not use lapse with
+ * the window, so a key shared by several processes may be refused a few
+ * requests early (at most an eighth of what was left, per process).
+ */
+export function leaseSize(points: number, storeRemaining: number): number {
+  return Math.max(1, Math.min(Math.floor(storeRemaining / 8), Math.ceil(points / 10)));
+}
+
+interface Lease {
+  /** Points taken from the store and not yet used here. */
+  granted: number;
+  /** What the store had left after the last lease. */
+  storeRemaining: number;
+  /** When the store's window ends (the lease lapses with it). */
+  endsAt: number;
+  /** A lease being taken, which concurrent requests for the key wait for. */
+  pending?: Promise<void> | undefined;
+  /** Set when the store refused: the key is spent until `endsAt`. */
+  spent?: boolean;
+}
+
+const SWEEP_EVERY = 1024;
+
+/** A shared quota consumed through leases: see `leaseSize`. */
+export class LeasedQuota implements Quota {
+  private readonly leases = new Map<string, Lease>();
+  private takenSinceSweep = 0;
+
+  constructor(private readonly store: RateLimiterAbstract) {}
+
+  get points(): number {
+    return this.store.points;
   }
-  const resetSeconds = Math.ceil(result.msBeforeNext / 1000);
-  ctx.set('RateLimit-Limit', String(limiter.points));
-  ctx.set('RateLimit-Remaining', String(Math.max(0, result.remainingPoints)));
-  ctx.set('RateLimit-Reset', String(Math.ceil((Date.now() + result.msBeforeNext) / 1000)));
+
+  async consume(key: string): Promise<QuotaCheck> {
+    for (;;) {
+      const now = Date.now();
+      let lease = this.leases.get(key);
+      if (lease && lease.endsAt <= now) {
+        this.leases.delete(key);
+        lease = undefined;
+      }
+      if (lease?.pending) {
+        await lease.pending;
+        continue;
+      }
+      if (lease?.spent) return { limited: true, remaining: 0, msBeforeNext: lease.endsAt - now };
+      if (lease && lease.granted > 0) {
+        lease.granted -= 1;
+        return {
+          limited: false,
+          remaining: lease.storeRemaining + lease.granted,
+          msBeforeNext: lease.endsAt - now,
+        };
+      }
+      await this.take(key, lease);
+    }
+  }
+
+  private take(key: string, previous: Lease | undefined): Promise<void> {
+    const size = leaseSize(this.points, previous?.storeRemaining ?? this.points);
+    const lease: Lease = previous ?? {
+      granted: 0,
+      storeRemaining: this.points,
+      endsAt: Number.POSITIVE_INFINITY,
+    };
+    this.leases.set(key, lease);
+    this.sweep();
+    lease.pending = this.store
+      .consume(key, size)
+      .then(
+        (result) => {
+          lease.granted += size;
+          lease.storeRemaining = result.remainingPoints;
+          lease.endsAt = Date.now() + result.msBeforeNext;
+        },
+        (error: unknown) => {
+          if (!(error instanceof RateLimiterRes)) {
+            this.leases.delete(key); // the store failed: the next request asks again
+            throw error;
+          }
+          lease.spent = true;
+          lease.endsAt = Date.now() + error.msBeforeNext;
+        },
+      )
+      .finally(() => {
+        lease.pending = undefined;
+      });
+    return lease.pending;
+  }
+
+  /** Drops lapsed leases now and then, so keys seen once do not pile up. */
+  private sweep(): void {
+    if (++this.takenSinceSweep < SWEEP_EVERY) return;
+    this.takenSinceSweep = 0;
+    const now = Date.now();
+    for (const [key, lease] of this.leases)
+      if (lease.endsAt <= now && !lease.pending) this.leases.delete(key);
+  }
+}
+
+/** Consumes one point and sets the RateLimit-* headers; throws a 429 when the quota is spent. */
+export async function enforceRateLimit(ctx: Koa.Context, quota: Quota, key: string): Promise<void> {
+  const { limited, remaining, msBeforeNext } = await quota.consume(key);
+  const resetSeconds = Math.ceil(msBeforeNext / 1000);
+  ctx.set('RateLimit-Limit', String(quota.points));
+  ctx.set('RateLimit-Remaining', String(Math.max(0, remaining)));
+  ctx.set('RateLimit-Reset', String(Math.ceil((Date.now() + msBeforeNext) / 1000)));
   if (limited) {
     throw new AppError('rate_limited', `Too many requests; retry after ${Math.max(1, resetSeconds)} s`, {
       retryAfter: Math.max(1, resetSeconds),
@@ -119,6 +232,7 @@ export async function enforceRateLimit(ctx: Koa.Context, limiter: RateLimiterAbs
 /** Read-only look at a quota, for counting failures without charging successes. */
 export async function isBlocked(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
   const current = await limiter.get(key);
-  if (current && current.consumedPoints >= limiter.points) return Math.max(1, Math.ceil(current.msBeforeNext / 1000));
+  if (current && current.consumedPoints >= limiter.points)
+    return Math.max(1, Math.ceil(current.msBeforeNext / 1000));
   return null;
 }

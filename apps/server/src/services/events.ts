@@ -43,7 +43,10 @@ export async function recordEvent(db: Queryable, input: EventInput): Promise<str
   const id = newId('event');
   await write(
     db,
-    `INSERT INTO events (id, merchant_id, livemode, type, api_version, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+    {
+      name: 'insert_event',
+      text: `INSERT INTO events (id, merchant_id, livemode, type, api_version, data) VALUES ($1, $2, $3, $4, $5, $6)`,
+    },
     [id, input.merchantId, input.livemode, input.type, API_VERSION, JSON.stringify({ object: input.object })],
   );
   return id;

@@ -91,7 +91,11 @@ export class PaymentService implements OutcomeSink {
     private readonly providers: ProviderDirectory,
     private readonly fees: FeeSchedule,
     private readonly publicUrl: () => string,
-    private readonly onCheckoutPaid: (db: Queryable, checkoutId: string, payment: PaymentRow) => Promise<void>,
+    private readonly onCheckoutPaid: (
+      db: Queryable,
+      checkoutId: string,
+      payment: PaymentRow,
+    ) => Promise<void>,
     private readonly log: (error: unknown, message: string) => void,
   ) {}
 
@@ -140,9 +144,12 @@ export class PaymentService implements OutcomeSink {
     };
     await write(
       db,
-      `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-         customer_id, checkout_id, metadata, provider, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      {
+        name: 'insert_payment',
+        text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
+           customer_id, checkout_id, metadata, provider, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      },
       [
         row.id,
         row.merchant_id,
@@ -161,7 +168,12 @@ export class PaymentService implements OutcomeSink {
       ],
     );
     const object = this.toObject(row);
-    await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.created', object });
+    await recordEvent(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'payment.created',
+      object,
+    });
     afterCommit(() => this.initiate(provider, row));
     return object;
   }
@@ -197,7 +209,10 @@ export class PaymentService implements OutcomeSink {
     return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', principal, id));
   }
 
-  listSource(principal: Principal, filters: { status?: PaymentStatus | undefined; customer?: string | undefined }) {
+  listSource(
+    principal: Principal,
+    filters: { status?: PaymentStatus | undefined; customer?: string | undefined },
+  ) {
     const params: unknown[] = [principal.merchantId, principal.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
@@ -211,7 +226,9 @@ export class PaymentService implements OutcomeSink {
    */
   async applyOutcome(paymentId: string, outcome: ProviderOutcome): Promise<void> {
     const changed = await this.database.transaction(async (tx) => {
-      const found = await tx.query<PaymentRow>('SELECT * FROM payments WHERE id = $1 FOR UPDATE', [paymentId]);
+      const found = await tx.query<PaymentRow>('SELECT * FROM payments WHERE id = $1 FOR UPDATE', [
+        paymentId,
+      ]);
       const row = found.rows[0];
       if (!row) throw notFound('payment', paymentId);
       if (row.status === outcome.status) return false;
@@ -271,9 +288,13 @@ export class PaymentService implements OutcomeSink {
     const net = row.net ?? 0;
     const available = await availableBalance(db, row.merchant_id, row.livemode, row.currency);
     if (available < net) {
-      throw new AppError('balance_insufficient', `The available ${row.currency} balance is too low to refund ${net}`, {
-        details: { id: `needs ${net} available, has ${available}` },
-      });
+      throw new AppError(
+        'balance_insufficient',
+        `The available ${row.currency} balance is too low to refund ${net}`,
+        {
+          details: { id: `needs ${net} available, has ${available}` },
+        },
+      );
     }
     const updated = await db.query<PaymentRow>(
       `UPDATE payments SET status = 'refunded', refunded_at = now(), payout_status = 'not_applicable'
@@ -293,7 +314,12 @@ export class PaymentService implements OutcomeSink {
       postings: reversePostings(paymentPostings(row.currency, row.amount, fee)),
     });
     const object = this.toObject(refunded);
-    await recordEvent(db, { merchantId: row.merchant_id, livemode: row.livemode, type: 'payment.refunded', object });
+    await recordEvent(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'payment.refunded',
+      object,
+    });
     return object;
   }
 
