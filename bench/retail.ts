@@ -14,7 +14,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startServer } from '../apps/server/src/server.ts';
-import { signUpMerchant } from './support/harness.ts';
+import { signUpMerchant, withDatabaseCpu } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -29,6 +29,7 @@ interface Measurement {
   p50: number;
   p99: number;
   failures: number;
+  databaseCpuMicros: number | null;
 }
 
 async function admin(sql: string): Promise<void> {
@@ -42,8 +43,11 @@ async function admin(sql: string): Promise<void> {
 }
 
 async function measure(name: string, options: autocannon.Options): Promise<Measurement> {
-  const result = await autocannon({ connections, duration: seconds, ...options });
+  const { result, databaseCpuMicros } = await withDatabaseCpu(() =>
+    autocannon({ connections, duration: seconds, ...options }),
+  );
   return {
+    databaseCpuMicros,
     name,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -220,13 +224,13 @@ try {
   const lines = [
     `Run ${new Date().toISOString()} on ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; PostgreSQL (${baseUrl.replace(/\/\/.*@/, '//')}); server in the benchmark's process; ${connections} connections, ${seconds} s each; ${productCount.toLocaleString('en')} products bulk-inserted in ${setupSeconds} s.`,
     '',
-    '| Measurement | req/s | p50 ms | p99 ms | failures | ratio |',
-    '|---|---|---|---|---|---|',
+    '| Measurement | req/s | p50 ms | p99 ms | failures | database CPU µs/request | ratio |',
+    '|---|---|---|---|---|---|---|',
     ...results.map((r) => {
       const ratio = r.name.startsWith('POST /v1/retail/orders')
         ? `${(r.rps / paymentRps).toFixed(2)} of POST /v1/payments`
         : '';
-      return `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.failures} | ${ratio} |`;
+      return `| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.failures} | ${r.databaseCpuMicros ?? 'n/a'} | ${ratio} |`;
     }),
   ];
   console.log(lines.join('\n'));

@@ -43,7 +43,7 @@ try {
   );
   await stopProcess(bare);
 
-  const db = pgbench(database.url, connections, seconds);
+  const db = await pgbench(database.url, connections, seconds);
 
   // The floor: the payment statements alone, from bare Koa, on the migrated schema.
   {
@@ -146,8 +146,8 @@ try {
   const lines = [
     `Run ${new Date().toISOString()} on ${machine()}; PostgreSQL ${baseUrl.replace(/\/\/.*@/, '//')}; ${connections} connections, ${seconds} s each.`,
     '',
-    '| Measurement | req/s | p50 ms | p99 ms | errors | ratio |',
-    '|---|---|---|---|---|---|',
+    '| Measurement | req/s | p50 ms | p99 ms | errors | database CPU µs/request | ratio |',
+    '|---|---|---|---|---|---|---|',
     ...results.map((r) => {
       const closedLoop = !r.name.includes('200 req/s');
       const ratio = !closedLoop
@@ -161,9 +161,9 @@ try {
               : r.name.startsWith('POST')
                 ? `${(r.requestsPerSecond / db.tps).toFixed(2)} of pgbench, ${(r.requestsPerSecond / floorWrite).toFixed(2)} of the floor`
                 : '';
-      return `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${ratio} |`;
+      return `| ${r.name} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} | ${r.databaseCpuMicros ?? 'n/a'} | ${ratio} |`;
     }),
-    `| pgbench -N, ${connections} clients | ${db.tps} tps | | | | avg ${db.latencyMs} ms |`,
+    `| pgbench -N, ${connections} clients | ${db.tps} tps | | | | ${db.databaseCpuMicros ?? 'n/a'} per transaction | avg ${db.latencyMs} ms |`,
   ];
   console.log(lines.join('\n'));
 } finally {

@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,68 @@ export interface Measurement {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU time PostgreSQL's processes spent per request, in microseconds (Linux only, else null). */
+  databaseCpuMicros: number | null;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) of each live process named `name`, from /proc; null without /proc. */
+function cpuByProcess(name: string): Map<string, number> | null {
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const seconds = new Map<string, number>();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND);
+  }
+  return seconds;
+}
+
+/**
+ * The CPU time that processes named `name` spend while `load` runs, sampled
+ * every 100 ms so that processes starting or ending meanwhile (a benchmark's
+ * own connections) count too. Null where there is no /proc.
+ */
+export async function cpuDuring<T>(
+  name: string,
+  load: () => Promise<T>,
+): Promise<{ result: T; cpuSeconds: number | null }> {
+  const first = cpuByProcess(name);
+  if (!first) return { result: await load(), cpuSeconds: null };
+  const last = new Map(first);
+  const sample = () => {
+    for (const [pid, seconds] of cpuByProcess(name) ?? []) last.set(pid, seconds);
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    const result = await load();
+    sample();
+    let cpuSeconds = 0;
+    for (const [pid, seconds] of last) cpuSeconds += seconds - (first.get(pid) ?? 0);
+    return { result, cpuSeconds };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Runs an autocannon load and returns its result with PostgreSQL's CPU time per request. */
+export async function withDatabaseCpu<T extends { requests: { total: number } }>(
+  load: () => Promise<T>,
+): Promise<{ result: T; databaseCpuMicros: number | null }> {
+  const { result, cpuSeconds } = await cpuDuring('postgres', load);
+  const databaseCpuMicros =
+    cpuSeconds === null || result.requests.total === 0
+      ? null
+      : Math.round((cpuSeconds * 1e6) / result.requests.total);
+  return { result, databaseCpuMicros };
 }
 
 export async function freePort(): Promise<number> {
@@ -93,8 +156,11 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export async function measure(name: string, options: autocannon.Options): Promise<Measurement> {
-  const result = await autocannon({ duration: 10, connections: 16, ...options });
+  const { result, databaseCpuMicros } = await withDatabaseCpu(() =>
+    autocannon({ duration: 10, connections: 16, ...options }),
+  );
   return {
+    databaseCpuMicros,
     name,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
@@ -125,21 +191,47 @@ export async function benchDatabase(baseUrl: string, name: string) {
 }
 
 /** `pgbench -N` (simple-update transactions) at the given concurrency: the database ceiling. */
-export function pgbench(url: string, clients: number, seconds: number): { tps: number; latencyMs: number } {
+export async function pgbench(
+  url: string,
+  clients: number,
+  seconds: number,
+): Promise<{ tps: number; latencyMs: number; databaseCpuMicros: number | null }> {
   const { hostname, port, pathname, username } = new URL(url);
   const args = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres'];
   const db = pathname.slice(1);
   execFileSync('pgbench', [...args, '-i', '-q', '-s', '1', db], { stdio: 'ignore' });
-  const out = execFileSync(
-    'pgbench',
-    [...args, '-N', '-c', String(clients), '-j', '2', '-T', String(seconds), db],
-    {
-      encoding: 'utf8',
-    },
+  const { result: out, cpuSeconds } = await cpuDuring(
+    'postgres',
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('pgbench', [
+          ...args,
+          '-N',
+          '-c',
+          String(clients),
+          '-j',
+          '2',
+          '-T',
+          String(seconds),
+          db,
+        ]);
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', reject);
+        child.once('exit', (code) =>
+          code === 0 ? resolve(output) : reject(new Error(`pgbench exited with ${code}`)),
+        );
+      }),
   );
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
   const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
-  return { tps: Math.round(tps), latencyMs };
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
+  return {
+    tps: Math.round(tps),
+    latencyMs,
+    databaseCpuMicros:
+      cpuSeconds === null || !transactions ? null : Math.round((cpuSeconds * 1e6) / transactions),
+  };
 }
 
 export const machine = () =>
