@@ -180,30 +180,21 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       return output;
     };
 
-    let outcome: Outcome;
-    if (isWrite && route.transactional !== false) {
-      outcome = await services.database.connection((connection) =>
-        runTransactionalWrite(
-          connection,
-          { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS },
-          async (tx) => {
-            const output = await run(tx);
-            if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
+    const key: KeyUse = { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS };
+    const outcome: Outcome =
+      isWrite && route.transactional !== false
+        ? await services.database.connection((connection) =>
+            runTransactionalWrite(connection, key, async (tx) => {
+              const output = await run(tx);
+              if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
+              return output;
+            }),
+          )
+        : await runWithoutTransaction(services.database.pool, key, async (db) => {
+            const output = await run(db);
+            if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
             return output;
-          },
-        ),
-      );
-    } else {
-      outcome = await runWithoutTransaction(
-        services.database.pool,
-        { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS },
-        async (db) => {
-          const output = await run(db);
-          if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
-          return output;
-        },
-      );
-    }
+          });
     if (outcome.kind === 'replay') {
       ctx.set('Idempotent-Replayed', 'true');
       ctx.status = outcome.status;
