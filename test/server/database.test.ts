@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
+import { migrate, openDatabase, write, type Database } from '../../apps/server/src/db/database.ts';
 
 // The same query layer on both databases: PostgreSQL when the run has one, embedded PGlite otherwise.
 let database: Database;
@@ -80,6 +80,18 @@ describe('transactions with deferred statements', () => {
     expect(await rows('e')).toHaveLength(5);
     expect(await rows('f')).toEqual([]);
     expect((await database.pool.query('SELECT 1 AS one')).rows[0].one).toBe(1);
+  });
+
+  it('runs a write at once outside a transaction, and reports its failure there', async () => {
+    await database.connection(async (connection) => {
+      await expect(
+        write(connection, `INSERT INTO pipeline_probe VALUES ('h1', -1)`, []),
+      ).rejects.toMatchObject({
+        code: '23514',
+      });
+      await write(connection, `INSERT INTO pipeline_probe VALUES ('h2', 1)`, []);
+    });
+    expect(await rows('h')).toEqual(['h2']);
   });
 
   it('sends the statements of one turn of the event loop in one write', async () => {

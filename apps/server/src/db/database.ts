@@ -82,7 +82,7 @@ interface Corkable {
  * its event and COMMIT cost one packet and one round trip when nothing between
  * them waits for an answer. PostgreSQL runs them in order, as if sent one by one.
  */
-class PipelinedConnection implements Connection, Transaction {
+class PipelinedConnection implements Connection {
   private holding = false;
   private deferred: Array<Promise<void>> = [];
   private failure: { error: unknown } | undefined;
@@ -129,7 +129,7 @@ class PipelinedConnection implements Connection, Transaction {
       : error;
   }
 
-  defer(statement: Statement, values?: unknown[]): void {
+  private sendDeferred(statement: Statement, values?: unknown[]): void {
     this.deferred.push(
       this.send(statement, values).then(
         () => undefined,
@@ -143,9 +143,14 @@ class PipelinedConnection implements Connection, Transaction {
   async transaction<T>(work: (tx: Transaction) => Promise<T>, lazy = false): Promise<T> {
     this.failure = undefined;
     this.deferred = [];
-    this.defer(lazy ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
+    this.sendDeferred(lazy ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
+    // Deferring only exists inside the transaction, where COMMIT reports a deferred failure.
+    const tx: Transaction = {
+      query: (statement, values) => this.query(statement, values),
+      defer: (statement, values) => this.sendDeferred(statement, values),
+    };
     try {
-      const result = await work(this);
+      const result = await work(tx);
       const commit = this.send('COMMIT');
       const [committed] = await Promise.all([commit, ...this.deferred]);
       const failure = this.failure as { error: unknown } | undefined;
