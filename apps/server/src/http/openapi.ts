@@ -24,7 +24,11 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
 
 const rateLimitHeaders = {
   'RateLimit-Limit': { schema: { type: 'integer' }, description: 'Maximum requests per window' },
-  'RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests remaining in the current window' },
+  'RateLimit-Remaining': {
+    schema: { type: 'integer' },
+    description:
+      'Requests remaining in the current window; with several server processes, as the answering process counts it (each takes points from the shared counter in small leases)',
+  },
   'RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix seconds when the window resets' },
   'X-Request-Id': { schema: { type: 'string' }, description: 'Quote it to support' },
 };
@@ -119,7 +123,11 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
     ...(extras.webhooks ? { webhooks: extras.webhooks } : {}),
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'sk_test_..., sk_live_..., pk_... or a login token' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'sk_test_..., sk_live_..., pk_... or a login token',
+        },
         xApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
       schemas: { Error: errorSchema },
