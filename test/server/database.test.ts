@@ -23,6 +23,20 @@ const rows = async (prefix: string) =>
     ])
   ).rows.map((r) => r.id);
 
+describe('named statements', () => {
+  it('still work on a connection that replaced a dropped one', async () => {
+    const named = { name: 'probe_insert', text: 'INSERT INTO pipeline_probe VALUES ($1, 1)' };
+    await database.transaction((tx) => Promise.resolve(tx.defer(named, ['n1'])));
+    // Drop every pooled connection: the next one is new (on the embedded database, over the same session).
+    for (let i = 0; i < 4; i++) {
+      const client = await database.pool.connect();
+      client.release(true);
+    }
+    await database.transaction((tx) => Promise.resolve(tx.defer(named, ['n2'])));
+    expect(await rows('n')).toEqual(['n1', 'n2']);
+  });
+});
+
 describe('transactions with deferred statements', () => {
   it('commits deferred statements with the transaction, in order', async () => {
     const seen = await database.transaction(async (tx) => {

@@ -212,6 +212,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     query_timeout: 12_000,
   });
   pool.on('error', (error) => options.onPoolError?.(error));
+  if (embedded) {
+    // The embedded database keeps one session under every connection, with the named statements
+    // of connections gone before; a new connection starts by forgetting them, or its first
+    // named statement would collide ("prepared statement already exists").
+    pool.on('connect', (client) => {
+      client.query('DEALLOCATE ALL').catch(() => undefined);
+    });
+  }
 
   const withConnection = async <T>(work: (connection: PipelinedConnection) => Promise<T>): Promise<T> => {
     const client = await pool.connect();

@@ -59,7 +59,7 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
   const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${settings.keyPrefix}_${name}`;
     const inDatabase = new RateLimiterPostgres({
-      storeClient: unnamedStatements(database),
+      storeClient: database.pool,
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,
@@ -96,17 +96,6 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
       redis?.disconnect();
       return Promise.resolve();
     },
-  };
-}
-
-/**
- * The limiter names its prepared statements; on the embedded database every
- * connection shares one session, where a name made on one connection collides
- * on the next. Unnamed statements work on both.
- */
-function unnamedStatements(database: Database) {
-  return {
-    query: (config: { text: string; values?: unknown[] }) => database.pool.query(config.text, config.values),
   };
 }
 
