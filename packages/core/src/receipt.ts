@@ -33,6 +33,7 @@ export interface ReceiptLine {
 
 export interface ReceiptTaxLine {
   code: string;
+  /** The whole printed label, rate included: "Kodi (VAT) 18%". */
   label: string;
   /** Rate in basis points (1800 = 18%). */
   rateBasisPoints: number;

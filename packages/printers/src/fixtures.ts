@@ -22,15 +22,35 @@ export function makeReceipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDo
     cashier: 'Asha',
     till: 'Kaunta 1',
     lines: [
-      makeLine({ description: 'Unga wa mahindi 2kg', quantityText: '2', quantityMilli: 2000, unitPrice: 3_500, total: 7_000 }),
-      makeLine({ description: 'Café Touba (Sénégal) 250g', quantityText: '1', quantityMilli: 1000, unitPrice: 12_000, total: 11_000, discount: { label: 'Punguzo 1,000', amount: 1_000 } }),
-      makeLine({ description: 'Sukari', quantityText: '0.75 kg', quantityMilli: 750, unitPrice: 3_000, total: 2_250, taxCode: 'C' }),
+      makeLine({
+        description: 'Unga wa mahindi 2kg',
+        quantityText: '2',
+        quantityMilli: 2000,
+        unitPrice: 3_500,
+        total: 7_000,
+      }),
+      makeLine({
+        description: 'Café Touba (Sénégal) 250g',
+        quantityText: '1',
+        quantityMilli: 1000,
+        unitPrice: 12_000,
+        total: 11_000,
+        discount: { label: 'Punguzo 1,000', amount: 1_000 },
+      }),
+      makeLine({
+        description: 'Sukari',
+        quantityText: '0.75 kg',
+        quantityMilli: 750,
+        unitPrice: 3_000,
+        total: 2_250,
+        taxCode: 'C',
+      }),
     ],
     subtotal: 20_250,
     orderDiscount: { label: 'Mteja wa kudumu', amount: 250 },
     taxLines: [
-      { code: 'A', label: 'VAT', rateBasisPoints: 1800, net: 15_254, tax: 2_746 },
-      { code: 'C', label: 'Exempt', rateBasisPoints: 0, net: 2_250, tax: 0 },
+      { code: 'A', label: 'VAT 18%', rateBasisPoints: 1800, net: 15_254, tax: 2_746 },
+      { code: 'C', label: 'Exempt 0%', rateBasisPoints: 0, net: 2_250, tax: 0 },
     ],
     total: 20_000,
     tenders: [
@@ -60,14 +80,28 @@ export function makeLine(overrides: Partial<ReceiptLine> = {}): ReceiptLine {
 /** A receipt of `count` item lines, for benchmarks and long-receipt tests. */
 export function makeLongReceipt(count: number): ReceiptDocument {
   const lines = Array.from({ length: count }, (_, i) =>
-    makeLine({ description: `Bidhaa namba ${i + 1} (kifurushi)`, quantityText: String((i % 3) + 1), quantityMilli: ((i % 3) + 1) * 1000, unitPrice: 1_000 + i * 50, total: ((i % 3) + 1) * (1_000 + i * 50) }),
+    makeLine({
+      description: `Bidhaa namba ${i + 1} (kifurushi)`,
+      quantityText: String((i % 3) + 1),
+      quantityMilli: ((i % 3) + 1) * 1000,
+      unitPrice: 1_000 + i * 50,
+      total: ((i % 3) + 1) * (1_000 + i * 50),
+    }),
   );
   const total = lines.reduce((sum, line) => sum + line.total, 0);
   return makeReceipt({
     lines,
     subtotal: total,
     total,
-    taxLines: [{ code: 'A', label: 'VAT', rateBasisPoints: 1800, net: Math.round(total / 1.18), tax: total - Math.round(total / 1.18) }],
+    taxLines: [
+      {
+        code: 'A',
+        label: 'VAT 18%',
+        rateBasisPoints: 1800,
+        net: Math.round(total / 1.18),
+        tax: total - Math.round(total / 1.18),
+      },
+    ],
     tenders: [{ label: 'Taslimu', amount: total }],
     change: 0,
   });

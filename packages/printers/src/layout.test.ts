@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatIssuedAt, formatRate, leftRight, wrap } from './layout.ts';
+import { formatAmount, formatIssuedAt, leftRight, wrap } from './layout.ts';
 
 describe('layout', () => {
   it('formats amounts with thousands separators and the currency’s decimals', () => {
@@ -7,12 +7,6 @@ describe('layout', () => {
     expect(formatAmount(5, 2)).toBe('0.05');
     expect(formatAmount(123_456, 2)).toBe('1,234.56');
     expect(formatAmount(-1_000, 0)).toBe('-1,000');
-  });
-
-  it('formats basis points as a percentage without trailing zeros', () => {
-    expect(formatRate(1800)).toBe('18%');
-    expect(formatRate(1250)).toBe('12.5%');
-    expect(formatRate(5)).toBe('0.05%');
   });
 
   it('keeps the shop’s local time from the ISO string', () => {

@@ -58,13 +58,6 @@ export function formatAmount(amount: number, minorUnits: number): string {
   return `${sign}${groupThousands(whole)}.${padded.slice(-minorUnits)}`;
 }
 
-/** 1800 basis points -> "18%", 1250 -> "12.5%". */
-export function formatRate(basisPoints: number): string {
-  const whole = Math.trunc(basisPoints / 100);
-  const fraction = String(basisPoints % 100).padStart(2, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}%` : `${whole}%`;
-}
-
 /**
  * "2026-11-25T14:03:00+03:00" -> "25/11/2026 14:03". Read from the string
  * itself, so the receipt shows the shop's local time whatever the machine's

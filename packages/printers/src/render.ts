@@ -1,10 +1,17 @@
 import type { ReceiptDocument } from '@tz/core/receipt';
 import { CURRENCIES, isCurrency } from '@tz/core/money';
 import type { ThermalPrinter } from 'node-thermal-printer';
-import { CODE_PAGES, DEFAULT_CODE_PAGE, assertCodePageSupported, encodeText, toPrintable, type CodePage } from './code-pages.ts';
+import {
+  CODE_PAGES,
+  DEFAULT_CODE_PAGE,
+  assertCodePageSupported,
+  encodeText,
+  toPrintable,
+  type CodePage,
+} from './code-pages.ts';
 import { COLUMNS, DOTS_PER_LINE, type CommandSet, type PaperWidth } from './config.ts';
 import { PrinterError } from './errors.ts';
-import { formatAmount, formatIssuedAt, formatRate, leftRight, rule, wrap } from './layout.ts';
+import { formatAmount, formatIssuedAt, leftRight, rule, wrap } from './layout.ts';
 import { createThermalPrinter } from './thermal.ts';
 
 /** How one physical printer is set up; stored per printer by the till. */
@@ -14,7 +21,11 @@ export interface PrinterProfile {
   codePage: CodePage;
 }
 
-export const DEFAULT_PROFILE: PrinterProfile = { commandSet: 'epson', paperWidth: 80, codePage: DEFAULT_CODE_PAGE };
+export const DEFAULT_PROFILE: PrinterProfile = {
+  commandSet: 'epson',
+  paperWidth: 80,
+  codePage: DEFAULT_CODE_PAGE,
+};
 
 export interface RenderOptions extends Partial<PrinterProfile> {
   /** Pulse the cash drawer after the receipt (cash sales). Default false. */
@@ -154,7 +165,12 @@ class TicketWriter {
       const starSettings = { characters: 2, mode: 1, height: 60 };
       this.flushed().printBarcode(data, STAR_CODE128, starSettings);
     } else {
-      this.flushed().printBarcode(data, EPSON_CODE128, { hriPos: 2, hriFont: 0, width: moduleWidth, height: 60 });
+      this.flushed().printBarcode(data, EPSON_CODE128, {
+        hriPos: 2,
+        hriFont: 0,
+        width: moduleWidth,
+        height: 60,
+      });
     }
     this.flushed().newLine();
   }
@@ -242,11 +258,18 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
     out.pair(receipt.orderDiscount.label || labels.discount, withCode(money(-receipt.orderDiscount.amount)));
   }
   for (const tax of receipt.taxLines) {
-    out.pair(`${tax.label} ${formatRate(tax.rateBasisPoints)} (${tax.code}) ${money(tax.net)}`, withCode(money(tax.tax)));
+    out.pair(`${tax.label} (${tax.code}) ${money(tax.net)}`, withCode(money(tax.tax)));
   }
-  out.tall(leftRight(out.text(`${labels.total} ${receipt.currency}`), out.text(withCode(money(receipt.total))), out.columns), {
-    bold: true,
-  });
+  out.tall(
+    leftRight(
+      out.text(`${labels.total} ${receipt.currency}`),
+      out.text(withCode(money(receipt.total))),
+      out.columns,
+    ),
+    {
+      bold: true,
+    },
+  );
   for (const tender of receipt.tenders) {
     out.pair(tender.label, withCode(money(tender.amount)));
     if (tender.reference) out.paragraph(`  ${tender.reference}`);
