@@ -40,8 +40,13 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   app.use(health.routes());
 
   const v1 = new Router<RequestState>({ prefix: '/v1' });
+  // Built once per public URL: converting every route's schemas takes tens of milliseconds.
+  let openApi: { url: string; document: unknown } | undefined;
   v1.get('/openapi.json', (ctx) => {
-    ctx.body = buildOpenApi(options.routes, services.publicUrl(), options.openApiExtras);
+    const url = services.publicUrl();
+    if (openApi?.url !== url)
+      openApi = { url, document: buildOpenApi(options.routes, url, options.openApiExtras) };
+    ctx.body = openApi.document;
   });
   for (const route of options.routes) {
     v1.register(routerPath(route.path), [route.method], routeHandler(route, options));

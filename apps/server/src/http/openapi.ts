@@ -3,7 +3,7 @@ import { ERROR_TYPES } from '@tz/core';
 import type { AnyRoute } from './route.ts';
 import { API_VERSION } from '../services/events.ts';
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 
 const errorSchema = {
   type: 'object',
@@ -16,7 +16,8 @@ const errorSchema = {
   },
 };
 
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+/** A zod schema as JSON Schema (2020-12), as requests (`input`) or responses (`output`) see it. */
+export const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
   return json;

@@ -1,8 +1,6 @@
-import { z } from 'zod';
+import { toSchema, type JsonSchema } from '../http/openapi.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { API_VERSION, EVENT_TYPES } from '../services/events.ts';
-
-type JsonSchema = Record<string, unknown>;
 
 const DESCRIPTIONS: Record<string, string> = {
   'payment.created': 'A payment was created and the payer was asked to approve it.',
@@ -13,18 +11,12 @@ const DESCRIPTIONS: Record<string, string> = {
   'customer.created': 'A customer was created.',
 };
 
-const toSchema = (schema: z.ZodType): JsonSchema => {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
-};
-
 /** The API's object schema for a resource name (`payment`), found among the routes that return it. */
 function objectSchemas(routes: AnyRoute[]): Map<string, JsonSchema> {
   const found = new Map<string, JsonSchema>();
   for (const route of routes) {
     if (route.method !== 'GET' || !route.path.endsWith('}')) continue;
-    const schema = toSchema(route.response);
+    const schema = toSchema(route.response, 'output');
     const name = (schema.properties as Record<string, { const?: unknown }> | undefined)?.object?.const;
     if (typeof name === 'string' && !found.has(name)) found.set(name, schema);
   }
@@ -48,7 +40,10 @@ export function webhookCatalog(routes: AnyRoute[]): Record<string, unknown> {
   const catalog: Record<string, unknown> = {};
   for (const type of EVENT_TYPES) {
     const resource = type.split('.')[0] ?? type;
-    const object = schemas.get(resource) ?? { type: 'object', description: `The ${resource} object as the API returns it` };
+    const object = schemas.get(resource) ?? {
+      type: 'object',
+      description: `The ${resource} object as the API returns it`,
+    };
     catalog[type] = {
       post: {
         operationId: `webhook_${type.replace(/\W/g, '_')}`,
@@ -56,15 +51,26 @@ export function webhookCatalog(routes: AnyRoute[]): Record<string, unknown> {
         description: `${DESCRIPTIONS[type] ?? `A ${type.replace('.', ' ')} event.`} Signed; see X-Webhook-Signature and webhook-signature. Respond with any 2xx within the timeout; anything else is retried.`,
         tags: ['Webhooks'],
         parameters: [
-          header('Lowercase hex HMAC-SHA256 of the raw body, keyed with the whole endpoint secret (whsec_...) as UTF-8'),
+          header(
+            'Lowercase hex HMAC-SHA256 of the raw body, keyed with the whole endpoint secret (whsec_...) as UTF-8',
+          ),
           header('The event id (evt_...), the same on every attempt and equal to webhook-id'),
           header('The event type', type),
           header('Standard Webhooks: the event id'),
           header('Standard Webhooks: unix seconds of this attempt'),
-          header('Standard Webhooks: space-separated v1,<base64> signatures of `${webhook-id}.${webhook-timestamp}.${body}`'),
+          header(
+            'Standard Webhooks: space-separated v1,<base64> signatures of `${webhook-id}.${webhook-timestamp}.${body}`',
+          ),
         ].map((value, i) => ({
           in: 'header',
-          name: ['X-Webhook-Signature', 'X-Webhook-Id', 'X-Webhook-Event', 'webhook-id', 'webhook-timestamp', 'webhook-signature'][i],
+          name: [
+            'X-Webhook-Signature',
+            'X-Webhook-Id',
+            'X-Webhook-Event',
+            'webhook-id',
+            'webhook-timestamp',
+            'webhook-signature',
+          ][i],
           ...value,
         })),
         requestBody: {
@@ -82,7 +88,10 @@ export function webhookCatalog(routes: AnyRoute[]): Record<string, unknown> {
                   livemode: { type: 'boolean', description: 'False for test-mode and synthetic test events' },
                   api_version: { type: 'string', example: API_VERSION },
                   data: { type: 'object', required: ['object'], properties: { object } },
-                  replayed_from: { type: 'string', description: 'On a replay only: the delivery (whd_...) it replays' },
+                  replayed_from: {
+                    type: 'string',
+                    description: 'On a replay only: the delivery (whd_...) it replays',
+                  },
                 },
               },
             },
@@ -90,7 +99,10 @@ export function webhookCatalog(routes: AnyRoute[]): Record<string, unknown> {
         },
         responses: {
           '2XX': { description: 'Received. Return quickly and do the work asynchronously.' },
-          default: { description: 'Any other status, a timeout or a connection error is a failed attempt and is retried.' },
+          default: {
+            description:
+              'Any other status, a timeout or a connection error is a failed attempt and is retried.',
+          },
         },
       },
     };
