@@ -172,3 +172,40 @@ describe('modes and tenants', () => {
     expect(refused.headers.get('retry-after')).toBe('60');
   });
 });
+
+describe('the hosted checkout behind its page', () => {
+  const hosted = (path: string, init?: RequestInit) =>
+    fetch(`${server.url}${path}`, init).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const payCheckout = (id: string, phone: string) =>
+    hosted(`/pay/${id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone }),
+    });
+
+  it("shows the payment's state, refuses a second payment while one waits, and takes a retry after a failure", async () => {
+    const checkout = await api.post('/v1/checkout', { amount: 5_000, currency: 'TZS' });
+    expect(checkout.status).toBe(201);
+    const id = checkout.body.id as string;
+    expect((await hosted(`/pay/${id}/status`)).body).toMatchObject({
+      payment_status: null,
+      failure_message: null,
+    });
+
+    expect((await payCheckout(id, '0700000002')).status).toBe(201);
+    const failed = await eventually(async () => {
+      const view = (await hosted(`/pay/${id}/status`)).body;
+      return view.payment_status === 'failed' ? view : undefined;
+    });
+    expect(failed.failure_message).toEqual(expect.any(String));
+
+    expect((await payCheckout(id, '0700000003')).status).toBe(201);
+    expect((await hosted(`/pay/${id}/status`)).body).toMatchObject({
+      payment_status: 'pending',
+      status: 'open',
+    });
+    const again = await payCheckout(id, '0700000001');
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('checkout_not_open');
+  });
+});

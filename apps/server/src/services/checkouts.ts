@@ -1,5 +1,12 @@
-import { AppError, assertCheckoutTransition, newId, notFound, type CheckoutStatus, type Currency } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import {
+  AppError,
+  assertCheckoutTransition,
+  newId,
+  notFound,
+  type CheckoutStatus,
+  type Currency,
+} from '@tz/core';
+import { write, type Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
@@ -120,22 +127,17 @@ export class CheckoutService {
 
   /** The hosted page's view: no key, so only what the payer may see. */
   async publicView(db: Queryable, id: string) {
-    const found = await db.query<CheckoutRow & { business_name: string }>(
-      `SELECT c.*, m.business_name FROM checkouts c JOIN merchants m ON m.id = c.merchant_id WHERE c.id = $1`,
+    // One read: the page polls this every second while the payer approves.
+    const found = await db.query<
+      CheckoutRow & { business_name: string; payment_status: string | null; failure_message: string | null }
+    >(
+      `SELECT c.*, m.business_name, p.status AS payment_status, p.failure_message
+       FROM checkouts c JOIN merchants m ON m.id = c.merchant_id LEFT JOIN payments p ON p.id = c.payment_id
+       WHERE c.id = $1`,
       [id],
     );
     const row = found.rows[0];
     if (!row) throw notFound('checkout', id);
-    let paymentStatus: string | null = null;
-    let failureMessage: string | null = null;
-    if (row.payment_id) {
-      const payment = await db.query<{ status: string; failure_message: string | null }>(
-        'SELECT status, failure_message FROM payments WHERE id = $1',
-        [row.payment_id],
-      );
-      paymentStatus = payment.rows[0]?.status ?? null;
-      failureMessage = payment.rows[0]?.failure_message ?? null;
-    }
     return {
       id: row.id,
       business_name: row.business_name,
@@ -145,8 +147,8 @@ export class CheckoutService {
       line_items: row.line_items,
       status: this.effectiveStatus(row),
       livemode: row.livemode,
-      payment_status: paymentStatus,
-      failure_message: failureMessage,
+      payment_status: row.payment_status,
+      failure_message: row.failure_message,
       success_url: row.success_url,
       cancel_url: row.cancel_url,
     };
@@ -154,19 +156,22 @@ export class CheckoutService {
 
   /** The payer submitted a phone number on the hosted page: start a payment for the checkout. */
   async pay(db: Queryable, id: string, phone: string, afterCommit: (task: () => Promise<void>) => void) {
-    const found = await db.query<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [id]);
+    const found = await db.query<CheckoutRow & { payment_status: string | null }>(
+      `SELECT c.*, p.status AS payment_status FROM checkouts c LEFT JOIN payments p ON p.id = c.payment_id
+       WHERE c.id = $1 FOR UPDATE OF c`,
+      [id],
+    );
     const row = found.rows[0];
     if (!row) throw notFound('checkout', id);
     if (this.effectiveStatus(row) !== 'open') {
-      throw new AppError('checkout_not_open', 'This checkout is no longer open', { details: { id: 'is not open' } });
+      throw new AppError('checkout_not_open', 'This checkout is no longer open', {
+        details: { id: 'is not open' },
+      });
     }
-    if (row.payment_id) {
-      const current = await db.query<{ status: string }>('SELECT status FROM payments WHERE id = $1', [row.payment_id]);
-      if (current.rows[0]?.status === 'pending') {
-        throw new AppError('checkout_not_open', 'A payment for this checkout is already waiting for approval', {
-          details: { id: 'has a pending payment' },
-        });
-      }
+    if (row.payment_status === 'pending') {
+      throw new AppError('checkout_not_open', 'A payment for this checkout is already waiting for approval', {
+        details: { id: 'has a pending payment' },
+      });
     }
     const principal: Principal = {
       merchantId: row.merchant_id,
@@ -188,13 +193,15 @@ export class CheckoutService {
       },
       afterCommit,
     );
-    await db.query('UPDATE checkouts SET payment_id = $2 WHERE id = $1', [row.id, payment.id]);
+    await write(db, 'UPDATE checkouts SET payment_id = $2 WHERE id = $1', [row.id, payment.id]);
     return payment;
   }
 
   /** Called inside the payment's transaction when it is paid. */
   async completeWithPayment(db: Queryable, checkoutId: string, payment: PaymentRow): Promise<void> {
-    const found = await db.query<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [checkoutId]);
+    const found = await db.query<CheckoutRow>('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [
+      checkoutId,
+    ]);
     const row = found.rows[0];
     if (!row) return;
     // A payment that lands after expiry still completes the checkout: the money moved.
