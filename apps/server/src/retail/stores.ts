@@ -9,6 +9,7 @@ import {
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
+import { findOwned } from '../services/owned.ts';
 import { unixSeconds } from '../services/time.ts';
 import { invalid, type Scope } from './shared.ts';
 
@@ -174,7 +175,7 @@ export async function defaultStore(db: Queryable, scope: Scope): Promise<StoreRo
   return again.rows[0] ?? insertStore(db, scope, { name: businessName.slice(0, 200) });
 }
 
-export async function findStore(
+async function findStore(
   db: Queryable,
   scope: Scope,
   id: string,
@@ -196,9 +197,7 @@ export async function storeForRequest(db: Queryable, scope: Scope, id: string | 
 }
 
 export async function retrieveStore(db: Queryable, scope: Scope, id: string) {
-  const store = await findStore(db, scope, id);
-  if (!store) throw notFound('store', id);
-  return storeObject(store);
+  return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id));
 }
 
 async function applyUpdate(
@@ -240,14 +239,13 @@ async function applyUpdate(
 }
 
 export async function updateStore(db: Queryable, scope: Scope, id: string, input: StoreInput) {
-  const row = await findStore(db, scope, id, true);
-  if (!row) throw notFound('store', id);
+  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id, { lock: true });
   return applyUpdate(db, scope, row, input);
 }
 
 export async function updateDefaultStore(db: Queryable, scope: Scope, input: StoreInput) {
   const store = await defaultStore(db, scope);
-  const row = (await findStore(db, scope, store.id, true))!;
+  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, store.id, { lock: true });
   return applyUpdate(db, scope, row, input);
 }
 

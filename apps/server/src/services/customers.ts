@@ -1,4 +1,4 @@
-import { newId, notFound } from '@tz/core';
+import { newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { recordEvent } from './events.ts';
@@ -52,7 +52,12 @@ export async function createCustomer(db: Queryable, principal: Principal, input:
     ],
   );
   const object = customerObject(inserted.rows[0]!);
-  await recordEvent(db, { merchantId: principal.merchantId, livemode: principal.livemode, type: 'customer.created', object });
+  await recordEvent(db, {
+    merchantId: principal.merchantId,
+    livemode: principal.livemode,
+    type: 'customer.created',
+    object,
+  });
   return object;
 }
 
@@ -62,15 +67,13 @@ export async function retrieveCustomer(db: Queryable, principal: Principal, id: 
 
 /** A customer id given with a payment or checkout must be the caller's own, in the caller's mode. */
 export async function assertCustomerExists(db: Queryable, principal: Principal, id: string): Promise<void> {
-  const found = await db.query('SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3', [
-    id,
-    principal.merchantId,
-    principal.livemode,
-  ]);
-  if (!found.rowCount) throw notFound('customer', id);
+  await findOwned(db, 'customers', 'customer', principal, id);
 }
 
-export function customersSource(principal: Principal, filters: { email?: string | undefined; phone?: string | undefined }) {
+export function customersSource(
+  principal: Principal,
+  filters: { email?: string | undefined; phone?: string | undefined },
+) {
   const params: unknown[] = [principal.merchantId, principal.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.email) where += ` AND lower(email) = lower($${params.push(filters.email)})`;

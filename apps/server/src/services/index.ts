@@ -32,7 +32,11 @@ export function createServices(
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
-  const checkouts: CheckoutService = new CheckoutService(() => payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
+  const checkouts: CheckoutService = new CheckoutService(
+    () => payments,
+    publicUrl,
+    config.CHECKOUT_TTL_MINUTES,
+  );
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,

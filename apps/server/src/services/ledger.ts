@@ -106,7 +106,12 @@ export async function balanceOf(db: Queryable, principal: Principal) {
   };
 }
 
-export async function availableBalance(db: Queryable, merchantId: string, livemode: boolean, currency: string) {
+export async function availableBalance(
+  db: Queryable,
+  merchantId: string,
+  livemode: boolean,
+  currency: string,
+) {
   const found = await db.query<{ total: number | null }>(
     `SELECT sum(amount)::bigint AS total FROM ledger_postings
      WHERE merchant_id = $1 AND livemode = $2 AND account = 'merchant_available' AND currency = $3`,

@@ -47,7 +47,11 @@ export const apiKeyObject = (row: ApiKeyRow) => ({
   livemode: row.livemode,
   key: row.masked,
   name: row.name,
-  status: row.revoked_at ? ('revoked' as const) : row.expires_at ? ('expiring' as const) : ('active' as const),
+  status: row.revoked_at
+    ? ('revoked' as const)
+    : row.expires_at
+      ? ('expiring' as const)
+      : ('active' as const),
   created: unixSeconds(row.created_at),
   expires_at: row.expires_at ? unixSeconds(row.expires_at) : null,
 });
@@ -87,7 +91,8 @@ export class MerchantService {
   ) {}
 
   private forgetCredential(credentialId: string): void {
-    for (const [hash, entry] of this.authCache) if (entry.principal.credentialId === credentialId) this.authCache.delete(hash);
+    for (const [hash, entry] of this.authCache)
+      if (entry.principal.credentialId === credentialId) this.authCache.delete(hash);
   }
 
   /** Sign-up: the merchant with a secret and a publishable key for each mode. */
@@ -107,7 +112,8 @@ export class MerchantService {
       const row = merchant.rows[0]!;
       const keys: NewApiKey[] = [];
       for (const mode of ['test', 'live'] as const)
-        for (const type of ['secret', 'publishable'] as const) keys.push(await insertKey(tx, row.id, type, mode, null));
+        for (const type of ['secret', 'publishable'] as const)
+          keys.push(await insertKey(tx, row.id, type, mode, null));
       const object = merchantObject(row, false);
       return { ...object, merchant: object, api_keys: keys };
     }
@@ -157,7 +163,9 @@ export class MerchantService {
         [hash],
       );
       const row = session.rows[0];
-      return row ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id } : null;
+      return row
+        ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id }
+        : null;
     }
     if (!/^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/.test(presented)) return null;
     const key = await db.query<{ id: string; merchant_id: string; livemode: boolean; type: KeyType }>(
@@ -166,11 +174,15 @@ export class MerchantService {
       [hash],
     );
     const row = key.rows[0];
-    return row ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id } : null;
+    return row
+      ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
+      : null;
   }
 
   async getMerchant(db: Queryable, principal: Principal) {
-    const found = await db.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [principal.merchantId]);
+    const found = await db.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [
+      principal.merchantId,
+    ]);
     return merchantObject(found.rows[0]!, principal.livemode);
   }
 
@@ -182,28 +194,41 @@ export class MerchantService {
 
   private assertSameMode(principal: Principal, mode: Mode): void {
     if ((mode === 'live') !== principal.livemode) {
-      throw new AppError('livemode_mismatch', `Manage ${mode} keys with a ${mode} secret key or a ${mode} login`, {
-        details: { mode: `differs from the caller's mode` },
-      });
+      throw new AppError(
+        'livemode_mismatch',
+        `Manage ${mode} keys with a ${mode} secret key or a ${mode} login`,
+        {
+          details: { mode: `differs from the caller's mode` },
+        },
+      );
     }
   }
 
-  async createKey(db: Queryable, principal: Principal, input: { type: KeyType; mode?: Mode | undefined; name?: string | undefined }) {
+  async createKey(
+    db: Queryable,
+    principal: Principal,
+    input: { type: KeyType; mode?: Mode | undefined; name?: string | undefined },
+  ) {
     const mode = input.mode ?? (principal.livemode ? 'live' : 'test');
     this.assertSameMode(principal, mode);
     return insertKey(db, principal.merchantId, input.type, mode, input.name ?? null);
   }
 
   private async lockKey(db: Queryable, principal: Principal, id: string): Promise<ApiKeyRow> {
-    const found = await db.query<ApiKeyRow>(`SELECT * FROM api_keys WHERE id = $1 AND merchant_id = $2 FOR UPDATE`, [
-      id,
-      principal.merchantId,
-    ]);
+    const found = await db.query<ApiKeyRow>(
+      `SELECT * FROM api_keys WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
+      [id, principal.merchantId],
+    );
     const row = found.rows[0];
-    if (!row) throw new AppError('resource_missing', `No such API key: '${id}'`, { details: { id: 'unknown API key' } });
+    if (!row)
+      throw new AppError('resource_missing', `No such API key: '${id}'`, {
+        details: { id: 'unknown API key' },
+      });
     this.assertSameMode(principal, row.livemode ? 'live' : 'test');
     if (row.revoked_at) {
-      throw new AppError('state_transition_invalid', 'This API key is already revoked', { details: { id: 'is revoked' } });
+      throw new AppError('state_transition_invalid', 'This API key is already revoked', {
+        details: { id: 'is revoked' },
+      });
     }
     return row;
   }
@@ -218,12 +243,19 @@ export class MerchantService {
         [principal.merchantId, row.livemode, id],
       );
       if (!others.rowCount) {
-        throw new AppError('api_key_last', 'This is the last active secret key of its mode; roll it instead', {
-          details: { id: 'is the last active secret key' },
-        });
+        throw new AppError(
+          'api_key_last',
+          'This is the last active secret key of its mode; roll it instead',
+          {
+            details: { id: 'is the last active secret key' },
+          },
+        );
       }
     }
-    const updated = await db.query<ApiKeyRow>(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING *`, [id]);
+    const updated = await db.query<ApiKeyRow>(
+      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING *`,
+      [id],
+    );
     this.forgetCredential(id);
     return apiKeyObject(updated.rows[0]!);
   }

@@ -8,7 +8,10 @@ export type OwnedTable =
   | 'customers'
   | 'retail_categories'
   | 'retail_products'
-  | 'retail_variants';
+  | 'retail_variants'
+  | 'retail_stores'
+  | 'webhook_endpoints'
+  | 'webhook_deliveries';
 
 export interface Owner {
   merchantId: string;

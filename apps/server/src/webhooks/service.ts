@@ -4,6 +4,7 @@ import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../http/list.ts';
 import { EVENT_TYPES, recordEvent, type EventType } from '../services/events.ts';
+import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
 
@@ -69,14 +70,18 @@ export function assertEventTypes(types: readonly string[], field: string, allowA
   const known = new Set<string>(EVENT_TYPES);
   const details: Record<string, string> = {};
   types.forEach((type, i) => {
-    if (!(known.has(type) || (allowAll && type === '*'))) details[types.length > 1 || allowAll ? `${field}.${i}` : field] = `unknown event type '${type}'`;
+    if (!(known.has(type) || (allowAll && type === '*')))
+      details[types.length > 1 || allowAll ? `${field}.${i}` : field] = `unknown event type '${type}'`;
   });
   if (Object.keys(details).length > 0) {
-    throw new AppError('event_type_unknown', `Unknown event type: ${Object.values(details).join(', ')}`, { details });
+    throw new AppError('event_type_unknown', `Unknown event type: ${Object.values(details).join(', ')}`, {
+      details,
+    });
   }
 }
 
-const normaliseEvents = (events: readonly string[]): string[] => (events.includes('*') ? ['*'] : [...new Set(events)]);
+const normaliseEvents = (events: readonly string[]): string[] =>
+  events.includes('*') ? ['*'] : [...new Set(events)];
 
 function endpointObject(row: EndpointRow, health: HealthRow | undefined, secret?: string) {
   return {
@@ -98,7 +103,9 @@ function endpointObject(row: EndpointRow, health: HealthRow | undefined, secret?
       consecutive_failures: row.consecutive_failures,
       recent_attempts: health?.recent_attempts ?? 0,
       recent_success_rate:
-        health && health.recent_attempts > 0 ? Math.round((health.recent_successes / health.recent_attempts) * 1000) / 1000 : null,
+        health && health.recent_attempts > 0
+          ? Math.round((health.recent_successes / health.recent_attempts) * 1000) / 1000
+          : null,
       last_attempt:
         health?.last_at != null
           ? {
@@ -136,17 +143,17 @@ async function healthOf(db: Queryable, ids: string[]): Promise<Map<string, Healt
 }
 
 async function endpointRow(db: Queryable, auth: Principal, id: string, lock = false): Promise<EndpointRow> {
-  const found = await db.query<EndpointRow>(
-    `SELECT * FROM webhook_endpoints WHERE id = $3 AND merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
-    [...scope(auth), id],
-  );
-  const row = found.rows[0];
-  if (!row) throw notFound('webhook endpoint', id);
+  const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', auth, id, { lock });
+  if (row.deleted_at) throw notFound('webhook endpoint', id);
   return row;
 }
 
 /** Fails every pending delivery of an endpoint at once: it was deleted or disabled. */
-async function failPending(db: Queryable, endpointId: string, reason: 'endpoint_deleted' | 'endpoint_disabled') {
+async function failPending(
+  db: Queryable,
+  endpointId: string,
+  reason: 'endpoint_deleted' | 'endpoint_disabled',
+) {
   await db.query(
     `UPDATE webhook_deliveries SET status = 'failed', failure_reason = $2, next_attempt_at = NULL, completed_at = now()
      WHERE endpoint_id = $1 AND status = 'pending'`,
@@ -162,12 +169,22 @@ export interface EndpointInput {
 
 export async function createEndpoint(db: Queryable, auth: Principal, input: EndpointInput, config: Config) {
   assertEventTypes(input.events, 'events', true);
-  const url = await assertWebhookUrlAllowed(input.url, { livemode: auth.livemode, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
+  const url = await assertWebhookUrlAllowed(input.url, {
+    livemode: auth.livemode,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+  });
   const secret = generateWebhookSecret();
   const inserted = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, events, secret)
      VALUES ($3, $1, $2, $4, $5, $6, $7) RETURNING *`,
-    [...scope(auth), newId('webhookEndpoint'), url, input.description ?? null, normaliseEvents(input.events), secret],
+    [
+      ...scope(auth),
+      newId('webhookEndpoint'),
+      url,
+      input.description ?? null,
+      normaliseEvents(input.events),
+      secret,
+    ],
   );
   return endpointObject(inserted.rows[0]!, undefined, secret);
 }
@@ -177,14 +194,25 @@ export async function retrieveEndpoint(db: Queryable, auth: Principal, id: strin
   return endpointObject(row, (await healthOf(db, [row.id])).get(row.id));
 }
 
-export async function listEndpoints(db: Queryable, auth: Principal, query: ListQuery): Promise<ListEnvelope<WebhookEndpointObject>> {
+export async function listEndpoints(
+  db: Queryable,
+  auth: Principal,
+  query: ListQuery,
+): Promise<ListEnvelope<WebhookEndpointObject>> {
   const page = await listPage(
     db,
-    { table: 'webhook_endpoints', where: 'merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL', params: [...scope(auth)] },
+    {
+      table: 'webhook_endpoints',
+      where: 'merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL',
+      params: [...scope(auth)],
+    },
     query,
     (row: EndpointRow) => row,
   );
-  const health = await healthOf(db, page.data.map((row) => row.id));
+  const health = await healthOf(
+    db,
+    page.data.map((row) => row.id),
+  );
   return { ...page, data: page.data.map((row) => endpointObject(row, health.get(row.id))) };
 }
 
@@ -195,13 +223,22 @@ export interface EndpointUpdate {
   status?: 'enabled' | 'disabled' | undefined;
 }
 
-export async function updateEndpoint(db: Queryable, auth: Principal, id: string, input: EndpointUpdate, config: Config) {
+export async function updateEndpoint(
+  db: Queryable,
+  auth: Principal,
+  id: string,
+  input: EndpointUpdate,
+  config: Config,
+) {
   const row = await endpointRow(db, auth, id, true);
   if (input.events) assertEventTypes(input.events, 'events', true);
   const url =
     input.url === undefined
       ? row.url
-      : await assertWebhookUrlAllowed(input.url, { livemode: auth.livemode, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS });
+      : await assertWebhookUrlAllowed(input.url, {
+          livemode: auth.livemode,
+          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        });
   const status = input.status ?? row.status;
   const reenabled = row.status === 'disabled' && status === 'enabled';
   const updated = await db.query<EndpointRow>(
@@ -226,7 +263,9 @@ export async function updateEndpoint(db: Queryable, auth: Principal, id: string,
 
 export async function deleteEndpoint(db: Queryable, auth: Principal, id: string) {
   const row = await endpointRow(db, auth, id, true);
-  await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [row.id]);
+  await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [
+    row.id,
+  ]);
   await failPending(db, row.id, 'endpoint_deleted');
   return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
 }
@@ -307,18 +346,21 @@ export async function listDeliveries(
   if (query.event) where += ` AND event_id = $${params.push(query.event)}`;
   if (query.event_type) where += ` AND event_type = $${params.push(query.event_type)}`;
   if (query.status) where += ` AND status = $${params.push(query.status)}`;
-  const page = await listPage(db, { table: 'webhook_deliveries', where, params }, query, (row: DeliveryRow) => row);
-  const attempts = await attemptsOf(db, page.data.map((row) => row.id));
+  const page = await listPage(
+    db,
+    { table: 'webhook_deliveries', where, params },
+    query,
+    (row: DeliveryRow) => row,
+  );
+  const attempts = await attemptsOf(
+    db,
+    page.data.map((row) => row.id),
+  );
   return { ...page, data: page.data.map((row) => deliveryObject(row, attempts.get(row.id) ?? [])) };
 }
 
 export async function retrieveDelivery(db: Queryable, auth: Principal, id: string) {
-  const found = await db.query<DeliveryRow>(
-    'SELECT * FROM webhook_deliveries WHERE id = $3 AND merchant_id = $1 AND livemode = $2',
-    [...scope(auth), id],
-  );
-  const row = found.rows[0];
-  if (!row) throw notFound('webhook delivery', id);
+  const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', auth, id);
   return deliveryObject(row, (await attemptsOf(db, [row.id])).get(row.id) ?? []);
 }
 
@@ -349,7 +391,9 @@ export async function replayDelivery(db: Queryable, auth: Principal, id: string)
   if (original.endpoint_deleted || original.endpoint_status !== 'enabled') {
     const state = original.endpoint_deleted ? 'was deleted' : 'is disabled; enable it first';
     throw new AppError('webhook_endpoint_inactive', `The endpoint of this delivery ${state}`, {
-      details: { id: `endpoint ${original.endpoint_id} ${original.endpoint_deleted ? 'was deleted' : 'is disabled'}` },
+      details: {
+        id: `endpoint ${original.endpoint_id} ${original.endpoint_deleted ? 'was deleted' : 'is disabled'}`,
+      },
     });
   }
   const eventId = newId('event');
@@ -360,7 +404,14 @@ export async function replayDelivery(db: Queryable, auth: Principal, id: string)
   const inserted = await db.query<DeliveryRow>(
     `INSERT INTO webhook_deliveries (id, merchant_id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at, replayed_from)
      VALUES ($3, $1, $2, $4, $5, $6, 'pending', now(), $7) RETURNING *`,
-    [...scope(auth), newId('webhookDelivery'), original.endpoint_id, eventId, original.event_type, original.id],
+    [
+      ...scope(auth),
+      newId('webhookDelivery'),
+      original.endpoint_id,
+      eventId,
+      original.event_type,
+      original.id,
+    ],
   );
   return deliveryObject(inserted.rows[0]!, []);
 }
@@ -377,11 +428,20 @@ export async function sendTestEvent(
     });
   }
   assertEventTypes([input.type], 'type', false);
-  const eventId = await recordEvent(db, { merchantId: auth.merchantId, livemode: false, type: input.type as EventType, object: input.data });
-  const found = await db.query<{ id: string; type: string; created_at: Date; livemode: boolean; api_version: string; data: { object: Record<string, unknown> } }>(
-    'SELECT id, type, created_at, livemode, api_version, data FROM events WHERE id = $1',
-    [eventId],
-  );
+  const eventId = await recordEvent(db, {
+    merchantId: auth.merchantId,
+    livemode: false,
+    type: input.type as EventType,
+    object: input.data,
+  });
+  const found = await db.query<{
+    id: string;
+    type: string;
+    created_at: Date;
+    livemode: boolean;
+    api_version: string;
+    data: { object: Record<string, unknown> };
+  }>('SELECT id, type, created_at, livemode, api_version, data FROM events WHERE id = $1', [eventId]);
   const event = found.rows[0]!;
   return {
     id: event.id,
