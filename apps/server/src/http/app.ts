@@ -6,6 +6,7 @@ import { requestEnvelope, routeHandler, type PipelineDeps, type RequestState } f
 import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 
 export interface AppOptions extends PipelineDeps {
   routes: AnyRoute[];
@@ -29,7 +30,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
       ctx.body = { status: 'ok', database: 'ok', database_kind: services.database.kind };
     } catch (error) {
       ctx.status = 503;
-      ctx.set('Retry-After', '5');
+      ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       ctx.body = {
         status: 'unavailable',
         database: `unreachable: ${error instanceof Error ? error.message : 'unknown error'}`,

@@ -12,7 +12,11 @@ const FIELD_CODES: Record<string, ErrorCode> = {
 };
 
 /** Turns a zod failure into a 400 whose `details` name each offending field. */
-export function validationError(error: z.ZodError, where: 'body' | 'query' | 'path', input: unknown): AppError {
+export function validationError(
+  error: z.ZodError,
+  where: 'body' | 'query' | 'path',
+  input: unknown,
+): AppError {
   const details: ErrorDetails = {};
   let code: ErrorCode | undefined;
   for (const issue of error.issues) {
@@ -45,15 +49,32 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled (statement timeout)
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '08006', '08001', '08003']);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '08006',
+  '08001',
+  '08003',
+]);
 
 /** True when an error means the database (or another dependency) is unreachable or saturated. */
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)))
+    return true;
   return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
     error.message,
   );

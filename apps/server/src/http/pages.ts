@@ -4,11 +4,10 @@ import path from 'node:path';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, tanzanianMobileSchema } from '@tz/core';
-import type { PipelineDeps, RequestState } from './pipeline.ts';
+import { afterWriteCommitted, type PipelineDeps, type RequestState } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
-import { notifyEventsWritten } from '../services/events.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -18,7 +17,10 @@ const SWAGGER_FILES: Record<string, string> = {
 };
 
 const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 const formatAmount = (amount: number, currency: string): string =>
   ['TZS', 'UGX', 'RWF'].includes(currency)
@@ -111,7 +113,10 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     const view = await services.checkouts.publicView(services.database.pool, ctx.params.id!);
     ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+    );
     ctx.body = checkoutPage(view);
   });
   router.get('/pay/:id/status', async (ctx) => {
@@ -126,8 +131,7 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
     const payment = await services.database.transaction((tx) =>
       services.checkouts.pay(tx, ctx.params.id!, parsed.data.phone, (task) => afterCommit.push(task)),
     );
-    notifyEventsWritten();
-    for (const task of afterCommit) task().catch((error: unknown) => deps.logger.error({ err: error }, 'checkout payment start failed'));
+    afterWriteCommitted(afterCommit, deps.logger, ctx.state.requestId);
     ctx.status = 201;
     ctx.body = { payment: payment.id, status: payment.status };
   });

@@ -201,17 +201,25 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       ctx.body = outcome.body;
       return;
     }
-    const result = outcome.output;
-    // Events the write recorded are in the outbox now: wake the webhook dispatcher.
-    if (isWrite) notifyEventsWritten();
-    for (const task of afterCommit) {
-      task().catch((error: unknown) =>
-        logger.error({ err: error, requestId: ctx.state.requestId }, 'after-commit task failed'),
-      );
-    }
+    if (isWrite) afterWriteCommitted(afterCommit, logger, ctx.state.requestId);
     ctx.status = status;
-    ctx.body = result;
+    ctx.body = outcome.output;
   };
+}
+
+/**
+ * After a write committed: its events are in the outbox, so the webhook dispatcher
+ * wakes; then the tasks that reach outside the database run, each failure logged.
+ */
+export function afterWriteCommitted(
+  tasks: Array<() => Promise<void>>,
+  logger: pino.Logger,
+  requestId: string,
+): void {
+  notifyEventsWritten();
+  for (const task of tasks) {
+    task().catch((error: unknown) => logger.error({ err: error, requestId }, 'after-commit task failed'));
+  }
 }
 
 type Outcome = { kind: 'done'; output: unknown } | { kind: 'replay'; status: number; body: unknown };

@@ -36,7 +36,13 @@ export interface HandlerInput<B, Q, P, A extends RouteAuth> {
   ip: string;
 }
 
-export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown, A extends RouteAuth = RouteAuth> {
+export interface RouteSpec<
+  B = unknown,
+  Q = unknown,
+  P = unknown,
+  R = unknown,
+  A extends RouteAuth = RouteAuth,
+> {
   method: HttpMethod;
   /** OpenAPI-style path relative to /v1, e.g. `/payments/{id}`. */
   path: string;
@@ -59,8 +65,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, R = unknown, A
 export type AnyRoute = RouteSpec<any, any, any, any, RouteAuth>;
 
 /** Declares a route; types flow from the schemas to the handler. */
-export function defineRoute<B = undefined, Q = undefined, P = undefined, R = unknown, A extends RouteAuth = 'secret'>(
-  spec: RouteSpec<B, Q, P, R, A>,
-): AnyRoute {
+export function defineRoute<
+  B = undefined,
+  Q = undefined,
+  P = undefined,
+  R = unknown,
+  A extends RouteAuth = 'secret',
+>(spec: RouteSpec<B, Q, P, R, A>): AnyRoute {
   return spec as AnyRoute;
 }

@@ -1,6 +1,7 @@
 import {
   AppError,
   assertCheckoutTransition,
+  MAX_AMOUNT,
   newId,
   notFound,
   type CheckoutStatus,
@@ -86,7 +87,7 @@ export class CheckoutService {
   async create(db: Queryable, principal: Principal, input: CreateCheckoutInput) {
     const amount =
       input.amount ?? (input.line_items ?? []).reduce((sum, item) => sum + item.amount * item.quantity, 0);
-    if (!Number.isSafeInteger(amount) || amount < 1 || amount > 999_999_999_999) {
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) {
       throw new AppError('amount_invalid', 'The checkout total must be from 1 to 999999999999', {
         details: { amount: 'total out of range' },
       });

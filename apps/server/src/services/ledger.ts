@@ -1,5 +1,5 @@
 import { newId, type Currency, type Posting } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import { write, type Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { unixSeconds } from './time.ts';
 
@@ -46,7 +46,9 @@ export interface LedgerEntry {
 /** Writes a ledger transaction and its postings; the database refuses it unless they sum to zero. */
 export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promise<string> {
   const id = newId('ledgerTransaction');
-  await db.query(
+  // Nothing reads these back: in a transaction they leave with its next read or its COMMIT.
+  await write(
+    db,
     `INSERT INTO ledger_transactions (id, merchant_id, livemode, type, source_id, currency, amount, fee, net, description)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
@@ -68,7 +70,8 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
     const base = i * 6;
     return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
   });
-  await db.query(
+  await write(
+    db,
     `INSERT INTO ledger_postings (transaction_id, merchant_id, livemode, account, currency, amount) VALUES ${rows.join(', ')}`,
     values,
   );

@@ -2,7 +2,7 @@ import { AppError, newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Principal } from '../http/route.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from './secrets.ts';
-import { unixSeconds } from './time.ts';
+import { unixOrNull, unixSeconds } from './time.ts';
 
 export type KeyType = 'secret' | 'publishable';
 export type Mode = 'test' | 'live';
@@ -53,7 +53,7 @@ export const apiKeyObject = (row: ApiKeyRow) => ({
       ? ('expiring' as const)
       : ('active' as const),
   created: unixSeconds(row.created_at),
-  expires_at: row.expires_at ? unixSeconds(row.expires_at) : null,
+  expires_at: unixOrNull(row.expires_at),
 });
 
 /** A key as shown at creation: the only time the full key leaves the server. */
@@ -177,13 +177,6 @@ export class MerchantService {
     return row
       ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
       : null;
-  }
-
-  async getMerchant(db: Queryable, principal: Principal) {
-    const found = await db.query<MerchantRow>('SELECT * FROM merchants WHERE id = $1', [
-      principal.merchantId,
-    ]);
-    return merchantObject(found.rows[0]!, principal.livemode);
   }
 
   // --- API keys -----------------------------------------------------------
