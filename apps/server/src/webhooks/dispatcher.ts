@@ -120,7 +120,7 @@ export class WebhookDispatcher {
   /** The last claim was cut short by the in-flight limits, so a finished attempt should trigger another. */
   private claimLimited = false;
   private unsubscribe: (() => void) | undefined;
-  private readonly inFlight = new Map<string, { abort: AbortController; claimToken: string }>();
+  private readonly inFlight = new Map<string, AbortController>();
   private readonly perEndpoint = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
   private recordQueue: Recorded[] = [];
@@ -167,7 +167,7 @@ export class WebhookDispatcher {
     this.unsubscribe?.();
     clearTimeout(this.timer);
     for (const timer of this.retryTimers) clearTimeout(timer);
-    for (const { abort } of this.inFlight.values()) abort.abort();
+    for (const abort of this.inFlight.values()) abort.abort();
     await this.ticking;
     await Promise.allSettled([...this.attempts]);
     await this.recording;
@@ -330,16 +330,21 @@ export class WebhookDispatcher {
 
   private startAttempt(delivery: ClaimedDelivery): void {
     const abort = new AbortController();
-    this.inFlight.set(delivery.id, { abort, claimToken: delivery.claim_token });
+    this.inFlight.set(delivery.id, abort);
     this.perEndpoint.set(delivery.endpoint_id, (this.perEndpoint.get(delivery.endpoint_id) ?? 0) + 1);
     const attempt = (async () => {
-      const body = eventEnvelope(delivery);
-      const headers = await deliveryHeaders(delivery, delivery.attempt_count + 1, body);
-      const result = await this.sender.send(delivery.url, body, headers, abort.signal);
-      this.inFlight.delete(delivery.id);
-      const left = (this.perEndpoint.get(delivery.endpoint_id) ?? 1) - 1;
-      if (left > 0) this.perEndpoint.set(delivery.endpoint_id, left);
-      else this.perEndpoint.delete(delivery.endpoint_id);
+      let result: AttemptResult;
+      try {
+        const body = eventEnvelope(delivery);
+        const headers = await deliveryHeaders(delivery, delivery.attempt_count + 1, body);
+        result = await this.sender.send(delivery.url, body, headers, abort.signal);
+      } finally {
+        // The slot frees even when the attempt could not be made (its lease then lapses and a later pass retries).
+        this.inFlight.delete(delivery.id);
+        const left = (this.perEndpoint.get(delivery.endpoint_id) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(delivery.endpoint_id, left);
+        else this.perEndpoint.delete(delivery.endpoint_id);
+      }
       this.recordQueue.push({ delivery, result });
       this.recording ??= this.flushRecords().finally(() => {
         this.recording = undefined;
