@@ -29,12 +29,13 @@ export async function retailOverview(
   const date = options.date ?? eastAfricaDate(options.now ?? new Date());
   const { start, end } = dayBounds(date);
   const params = [scope.merchantId, scope.livemode, start, end];
-  const [stores, sales, top, low] = [
-    await db.query<{ id: string; name: string; currency: Currency; is_default: boolean }>(
+  // Four independent reads, sent together.
+  const [stores, sales, top, low] = await Promise.all([
+    db.query<{ id: string; name: string; currency: Currency; is_default: boolean }>(
       `SELECT id, name, currency, is_default FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 ORDER BY seq`,
       params.slice(0, 2),
     ),
-    await db.query<{ store_id: string; orders: number; gross: number; refunded: number; voided: number }>(
+    db.query<{ store_id: string; orders: number; gross: number; refunded: number; voided: number }>(
       `SELECT store_id,
          count(*) FILTER (WHERE status <> 'voided')::int AS orders,
          coalesce(sum(total) FILTER (WHERE status <> 'voided'), 0)::bigint AS gross,
@@ -44,7 +45,7 @@ export async function retailOverview(
        GROUP BY store_id`,
       params,
     ),
-    await db.query<{
+    db.query<{
       store_id: string;
       product_id: string;
       variant_id: string | null;
@@ -52,16 +53,20 @@ export async function retailOverview(
       quantity_milli: number;
       sales: number;
     }>(
-      `SELECT o.store_id, l.product_id, l.variant_id, max(l.description) AS description,
-         sum(l.quantity_milli - l.refunded_quantity_milli)::bigint AS quantity_milli,
-         sum(l.total - l.refunded_amount)::bigint AS sales
-       FROM retail_orders o JOIN retail_order_lines l ON l.order_id = o.id
-       WHERE o.merchant_id = $1 AND o.livemode = $2 AND o.paid_at >= $3 AND o.paid_at < $4 AND o.status <> 'voided'
-       GROUP BY o.store_id, l.product_id, l.variant_id
-       ORDER BY sales DESC, quantity_milli DESC`,
-      params,
+      // The best sellers of each store, ranked in the database: a busy day sells thousands of products.
+      `SELECT * FROM (
+         SELECT o.store_id, l.product_id, l.variant_id, max(l.description) AS description,
+           sum(l.quantity_milli - l.refunded_quantity_milli)::bigint AS quantity_milli,
+           sum(l.total - l.refunded_amount)::bigint AS sales,
+           row_number() OVER (PARTITION BY o.store_id
+             ORDER BY sum(l.total - l.refunded_amount) DESC, sum(l.quantity_milli - l.refunded_quantity_milli) DESC) AS rank
+         FROM retail_orders o JOIN retail_order_lines l ON l.order_id = o.id
+         WHERE o.merchant_id = $1 AND o.livemode = $2 AND o.paid_at >= $3 AND o.paid_at < $4 AND o.status <> 'voided'
+         GROUP BY o.store_id, l.product_id, l.variant_id
+       ) ranked WHERE rank <= $5 ORDER BY rank`,
+      [...params, TOP_PRODUCTS],
     ),
-    await db.query<{
+    db.query<{
       store_id: string;
       product_id: string;
       variant_id: string | null;
@@ -70,20 +75,23 @@ export async function retailOverview(
       on_hand_milli: number;
       reorder_level_milli: number | null;
     }>(
-      `SELECT s.store_id, s.product_id, s.variant_id, p.name || coalesce(' ' || v.name, '') AS description, p.unit,
-         s.on_hand_milli, s.reorder_level_milli
-       FROM retail_stores st
-       JOIN retail_stock_levels s ON s.store_id = st.id
-       JOIN retail_products p ON p.id = s.product_id
-       LEFT JOIN retail_variants v ON v.id = s.variant_id
-       WHERE st.merchant_id = $1 AND st.livemode = $2
-         AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
-         AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
-       ORDER BY s.on_hand_milli - coalesce(s.reorder_level_milli, 0), s.seq
-       LIMIT 1000`,
-      params.slice(0, 2),
+      // Each store's own most urgent items: one store's long list does not crowd out another's.
+      `SELECT * FROM (
+         SELECT s.store_id, s.product_id, s.variant_id, p.name || coalesce(' ' || v.name, '') AS description, p.unit,
+           s.on_hand_milli, s.reorder_level_milli,
+           row_number() OVER (PARTITION BY s.store_id
+             ORDER BY s.on_hand_milli - coalesce(s.reorder_level_milli, 0), s.seq) AS rank
+         FROM retail_stores st
+         JOIN retail_stock_levels s ON s.store_id = st.id
+         JOIN retail_products p ON p.id = s.product_id
+         LEFT JOIN retail_variants v ON v.id = s.variant_id
+         WHERE st.merchant_id = $1 AND st.livemode = $2
+           AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
+           AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
+       ) ranked WHERE rank <= $3 ORDER BY rank`,
+      [scope.merchantId, scope.livemode, LOW_STOCK_ITEMS],
     ),
-  ];
+  ]);
   return {
     object: 'retail_overview' as const,
     date,
@@ -102,7 +110,6 @@ export async function retailOverview(
         voided_count: day?.voided ?? 0,
         top_products: top.rows
           .filter((row) => row.store_id === store.id)
-          .slice(0, TOP_PRODUCTS)
           .map((row) => ({
             product: row.product_id,
             variant: row.variant_id,
@@ -112,7 +119,6 @@ export async function retailOverview(
           })),
         low_stock: low.rows
           .filter((row) => row.store_id === store.id)
-          .slice(0, LOW_STOCK_ITEMS)
           .map((row) => ({
             product: row.product_id,
             variant: row.variant_id,
