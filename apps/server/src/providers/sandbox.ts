@@ -1,6 +1,6 @@
 import type { OutcomeSink, PaymentProvider, PaymentRequest } from './provider.ts';
 
-/** Test-mode phone numbers with fixed outcomes (DESIGN.md). Any other valid number succeeds. */
+/** Test-mode phone numbers with fixed outcomes (listed in the README). Any other valid number succeeds. */
 export const SANDBOX_NUMBERS = {
   succeeds: '255700000001',
   insufficientFunds: '255700000002',

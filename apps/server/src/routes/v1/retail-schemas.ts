@@ -480,7 +480,7 @@ export const receiptDocumentSchema = z
     ),
   })
   .describe(
-    'The printer-independent receipt (ReceiptDocument of the shared core): POST it to /print or render it on the till',
+    'The printer-independent receipt (ReceiptDocument of the shared core): render it with @tz/printers (renderReceipt) or on the till',
   );
 
 const discountOut = z
