@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { Redis } from 'ioredis';
 import { createRateLimits } from '../../apps/server/src/http/rate-limit.ts';
 
 let server: RunningServer;
@@ -259,7 +260,7 @@ describe('rate limits', () => {
   });
 
   it('shares one quota between server processes, in the database and in Redis', async () => {
-    for (const store of [{}, { REDIS_URL: 'redis://127.0.0.1:6379' }]) {
+    for (const store of [{}, { REDIS_URL: 'redis://127.0.0.1:6379' }] as Array<{ REDIS_URL?: string }>) {
       const prefix = `shared${randomUUID().slice(0, 8)}`;
       const env = {
         RATE_LIMIT_MAX: '4',
@@ -305,6 +306,15 @@ describe('rate limits', () => {
         } finally {
           await a.close();
           await b.close();
+        }
+      }
+      if (store.REDIS_URL) {
+        // The counters were in Redis, not in the database standing in for it.
+        const redis = new Redis(store.REDIS_URL);
+        try {
+          expect(await redis.keys(`${prefix}_key*`)).not.toHaveLength(0);
+        } finally {
+          redis.disconnect();
         }
       }
     }
