@@ -1,7 +1,6 @@
 import type { CommandSet } from './config.ts';
 import { PrinterError, type PrinterErrorReason } from './errors.ts';
 import { endOfJobNearEnd, endOfJobQuery, queryStatus, statusProblem } from './status.ts';
-import { createThermalPrinter, TransportInterface } from './thermal.ts';
 import type { PrinterTransport } from './transport.ts';
 
 export interface PrintOptions {
@@ -36,21 +35,17 @@ export async function printJob(transport: PrinterTransport, job: Uint8Array, opt
     throw new PrinterError(reason, before.detail);
   }
 
-  const printer = createThermalPrinter({
-    commandSet: options.commandSet,
-    columns: 48,
-    thermalInterface: new TransportInterface(transport, options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS),
-  });
-  printer.setBuffer(Buffer.concat([job, endOfJobQuery(options.commandSet)]));
-  let answer: unknown;
+  // The job and its end-of-job query in one write; the one-byte answer comes once the job is through.
+  let answer: Buffer;
   try {
-    answer = await printer.execute({ waitForResponse: true });
+    answer = await transport.exchange(Buffer.concat([job, endOfJobQuery(options.commandSet)]), {
+      replyBytes: 1,
+      timeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+    });
   } catch (error) {
     throw await explainFailure(transport, error, statusTimeoutMs);
   }
-  // The bundled typings say `execute` resolves with a string; with
-  // `waitForResponse` our interface resolves with the reply bytes.
-  const byte = Buffer.isBuffer(answer) ? answer[0] : undefined;
+  const byte = answer[0];
   if (options.commandSet === 'star' && byte !== undefined && (byte & 0x60) !== 0) {
     // Star's end-of-job answer is real-time: paper ran out while the job waits in the printer's buffer.
     throw new PrinterError('paper_out', 'Out of paper: the job reached the printer but has not printed.', {

@@ -27,15 +27,6 @@ export class TcpTransport implements PrinterTransport {
     return this.run(data, options.replyBytes, options.timeoutMs ?? this.timeouts.writeMs);
   }
 
-  async isReachable(): Promise<boolean> {
-    try {
-      await this.run(new Uint8Array(0), 0, this.timeouts.connectMs);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();

@@ -1,7 +1,4 @@
-/**
- * A byte pipe to one printer. TCP and USB implement it; node-thermal-printer
- * reaches it through TransportInterface, status queries directly.
- */
+/** A byte pipe to one printer. TCP and USB implement it; jobs and status queries both go through it. */
 export interface PrinterTransport {
   /** The connection string it was opened from, for messages. */
   readonly target: string;
@@ -12,8 +9,6 @@ export interface PrinterTransport {
    * answers. Rejects with a PrinterError (`timeout`, `offline`, `disconnected`, ...).
    */
   exchange(data: Uint8Array, options: { replyBytes: number; timeoutMs?: number }): Promise<Buffer>;
-  /** Whether a link to the printer can be opened right now. */
-  isReachable(): Promise<boolean>;
   /** Releases the link (USB interface, sockets). Safe to call twice. */
   close(): Promise<void>;
 }

@@ -217,15 +217,6 @@ export class UsbTransport implements PrinterTransport {
     return Buffer.concat(received).subarray(0, options.replyBytes);
   }
 
-  async isReachable(): Promise<boolean> {
-    try {
-      await this.open();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   async close(): Promise<void> {
     const session = this.session;
     this.session = undefined;
