@@ -1,6 +1,7 @@
 import {
   AppError,
   assertPaymentTransition,
+  paymentHasReached,
   feeFor,
   mobileNetwork,
   newId,
@@ -222,7 +223,7 @@ export class PaymentService implements OutcomeSink {
 
   /**
    * Applies a provider's outcome. Repeated or late callbacks are harmless: a
-   * payment already in the reported state is left alone.
+   * payment already in (or past) the reported state is left alone.
    */
   async applyOutcome(paymentId: string, outcome: ProviderOutcome): Promise<void> {
     const changed = await this.database.transaction(async (tx) => {
@@ -231,7 +232,7 @@ export class PaymentService implements OutcomeSink {
       ]);
       const row = found.rows[0];
       if (!row) throw notFound('payment', paymentId);
-      if (row.status === outcome.status) return false;
+      if (paymentHasReached(row.status, outcome.status)) return false;
       assertPaymentTransition(row.status, outcome.status);
       if (outcome.status === 'paid') {
         const { fee, net } = feeFor(row.amount, this.fees);

@@ -80,9 +80,8 @@ export async function deliveryHeaders(
   },
   attempt: number,
   body: string,
-  now = new Date(),
 ): Promise<Record<string, string>> {
-  const timestamp = Math.floor(now.getTime() / 1000);
+  const timestamp = unixSeconds(new Date());
   const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
   const standard = await Promise.all(
     secrets.map((secret) => signStandardWebhook(secret, delivery.event_id, timestamp, body)),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
-import { assertPaymentTransition, PAYMENT_TRANSITIONS, type PaymentStatus } from './status.ts';
+import {
+  assertPaymentTransition,
+  PAYMENT_TRANSITIONS,
+  paymentHasReached,
+  type PaymentStatus,
+} from './status.ts';
 import { feeFor } from './fees.ts';
 import { isBalanced, paymentPostings, reversePostings } from '../ledger.ts';
 import fc from 'fast-check';
@@ -8,6 +13,26 @@ import fc from 'fast-check';
 const statuses = Object.keys(PAYMENT_TRANSITIONS) as PaymentStatus[];
 
 describe('payment transitions', () => {
+  it('knows which reported states a payment has already been through', () => {
+    const reached = statuses.flatMap((current) =>
+      statuses
+        .filter((reported) => paymentHasReached(current, reported))
+        .map((reported) => `${current}<-${reported}`),
+    );
+    expect(reached.sort()).toEqual(
+      [
+        'pending<-pending',
+        'paid<-pending',
+        'paid<-paid',
+        'failed<-pending',
+        'failed<-failed',
+        'refunded<-pending',
+        'refunded<-paid',
+        'refunded<-refunded',
+      ].sort(),
+    );
+  });
+
   it('allows exactly pending->paid, pending->failed and paid->refunded', () => {
     const allowed: string[] = [];
     for (const from of statuses)
@@ -33,13 +58,17 @@ describe('fees and postings', () => {
 
   it('always balances a payment and its reversal', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: 0, max: 1000 }), (amount, bps) => {
-        const { fee, net } = feeFor(amount, { basisPoints: bps, fixed: 0 });
-        expect(fee + net).toBe(amount);
-        const postings = paymentPostings('TZS', amount, fee);
-        expect(isBalanced(postings)).toBe(true);
-        expect(isBalanced([...postings, ...reversePostings(postings)])).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999_999_999_999 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (amount, bps) => {
+          const { fee, net } = feeFor(amount, { basisPoints: bps, fixed: 0 });
+          expect(fee + net).toBe(amount);
+          const postings = paymentPostings('TZS', amount, fee);
+          expect(isBalanced(postings)).toBe(true);
+          expect(isBalanced([...postings, ...reversePostings(postings)])).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -13,6 +13,16 @@ export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus):
   assertTransition('payment', PAYMENT_TRANSITIONS, from, to);
 }
 
+/**
+ * A payment now in `current` has already been `reported` (it is there, or moved on
+ * from there): a repeated or late provider outcome that changes nothing.
+ */
+export function paymentHasReached(current: PaymentStatus, reported: PaymentStatus): boolean {
+  return (
+    reported === current || PAYMENT_TRANSITIONS[reported].some((next) => paymentHasReached(current, next))
+  );
+}
+
 export type CheckoutStatus = 'open' | 'complete' | 'expired';
 
 export const CHECKOUT_TRANSITIONS: TransitionTable<CheckoutStatus> = {
