@@ -9,3 +9,5 @@ export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './retail/index.ts';
 export * from './webhooks/index.ts';
+export * from './pin.ts';
+export * from './sync/protocol.ts';

@@ -9,8 +9,15 @@ import {
   priceCart,
   remainingRefundLines,
   statusAfterRefundPlan,
+  TILL_CLOCK_LEEWAY_SECONDS,
   transitionRetailOrder,
   type CartLineInput,
+  type CreateOrderCommand,
+  type OrderLineInput,
+  type OrderTenderInput,
+  type RefundOrderCommand,
+  type VoidOrderCommand,
+  type WireDiscount,
   type Currency,
   type Discount,
   type PaymentId,
@@ -41,34 +48,15 @@ import { defaultStore, receiptSequenceName, receiptSettings, type StoreRow } fro
 
 // -------------------------------------------------------------------- wire
 
-export type WireDiscount = { type: 'percent'; basis_points: number } | { type: 'amount'; amount: number };
+export type CreateOrderInput = CreateOrderCommand;
 
-export interface OrderLineInput {
-  product: string;
-  variant?: string | undefined;
-  quantity_milli: number;
-  price_override?: { unit_price: number; reason: string } | undefined;
-  discount?: WireDiscount | undefined;
-}
-
-export type OrderTenderInput =
-  | { method: 'cash'; amount: number }
-  | { method: 'mobile_money'; payment: string; amount?: number | undefined }
-  | { method: 'card'; amount: number; reference: string };
-
-export interface CreateOrderInput {
-  client_order_id?: string | undefined;
-  store?: string | undefined;
-  till?: string | undefined;
-  cashier?: string | undefined;
-  receipt_number?: string | undefined;
-  customer?: string | undefined;
-  currency?: Currency | undefined;
-  sold_at?: number | undefined;
-  lines: OrderLineInput[];
-  discount?: WireDiscount | undefined;
-  tenders: OrderTenderInput[];
-  metadata?: Record<string, string> | undefined;
+/** A time a till stamped (unix seconds), refused when ahead of the server's clock by more than the leeway. */
+function tillTime(seconds: number | undefined, field: string, now: Date): Date | undefined {
+  if (seconds === undefined) return undefined;
+  if (seconds > now.getTime() / 1000 + TILL_CLOCK_LEEWAY_SECONDS) {
+    throw invalid('parameter_invalid', field, 'is in the future');
+  }
+  return new Date(seconds * 1000);
 }
 
 const coreDiscount = (discount: WireDiscount | undefined): Discount | undefined =>
@@ -536,8 +524,6 @@ function checkTillReceiptNumber(receiptNumber: string): void {
   }
 }
 
-const SOLD_AT_LEEWAY_SECONDS = 300;
-
 export interface CreatedOrder {
   order: OrderObject;
   /** False when the client order id named an order already recorded: that order is returned. */
@@ -560,9 +546,7 @@ export async function createOrder(
   if (context.existing !== null)
     return { order: await retrieveOrder(db, scope, context.existing), created: false };
   if (input.receipt_number !== undefined) checkTillReceiptNumber(input.receipt_number);
-  if (input.sold_at !== undefined && input.sold_at > now.getTime() / 1000 + SOLD_AT_LEEWAY_SECONDS) {
-    throw invalid('parameter_invalid', 'sold_at', 'is in the future');
-  }
+  tillTime(input.sold_at, 'sold_at', now);
   if (!context.store && input.store !== undefined) {
     throw invalid('parameter_invalid', 'store', 'is not a store of this account');
   }
@@ -808,11 +792,7 @@ async function linesForStock(db: Queryable, orderId: string) {
   return found.rows;
 }
 
-export interface RefundInput {
-  lines?: Array<{ line: number; quantity_milli: number }> | undefined;
-  restock: boolean;
-  reason?: string | undefined;
-}
+export type RefundInput = RefundOrderCommand;
 
 /**
  * Refunds some lines (or everything left): returns a proportional share of
@@ -901,18 +881,20 @@ export async function voidOrder(
   db: Queryable,
   scope: Scope,
   id: string,
-  input: { reason?: string | undefined },
+  input: VoidOrderCommand,
   now = new Date(),
 ): Promise<OrderObject> {
   const order = await lockOrder(db, scope, id);
+  // An offline till's void is judged by when it happened at the counter.
+  const voidedAt = tillTime(input.voided_at, 'voided_at', now) ?? now;
   const status = transitionRetailOrder(order.status, 'voided', {
     paidAt: order.paid_at ?? order.created_at,
-    now,
+    now: voidedAt,
   });
   await db.query(
     `WITH freed AS (UPDATE retail_order_tenders SET active = false WHERE order_id = $1)
-     UPDATE retail_orders SET status = $2, voided_at = now(), void_reason = $3 WHERE id = $1`,
-    [id, status, input.reason ?? null],
+     UPDATE retail_orders SET status = $2, voided_at = $4, void_reason = $3 WHERE id = $1`,
+    [id, status, input.reason ?? null, voidedAt],
   );
   const lines = await linesForStock(db, id);
   await moveStockForOrder(

@@ -5,6 +5,7 @@ import {
   saleStockMovements,
   type ProductId,
   type QuantityUnit,
+  type StockAdjustmentCommand,
   type StockLevel,
   type StockLine,
   type StockMovement,
@@ -58,19 +59,9 @@ export const stockLevelObject = (row: StockLevelRow, item: ItemInfo) => ({
 });
 export type StockLevelObject = ReturnType<typeof stockLevelObject>;
 
-export type AdjustmentReason = 'count' | 'received' | 'damaged' | 'lost' | 'returned' | 'correction';
+export type AdjustmentReason = StockAdjustmentCommand['reason'];
 
-export interface StockAdjustmentInput {
-  store?: string | undefined;
-  product: string;
-  variant?: string | undefined;
-  /** Exactly one of these two, or neither when only the reorder level changes. */
-  setOnHandMilli?: number | undefined;
-  adjustByMilli?: number | undefined;
-  reorderLevelMilli?: number | null | undefined;
-  reason: AdjustmentReason;
-  note?: string | undefined;
-}
+export type StockAdjustmentInput = StockAdjustmentCommand;
 
 const levelKey = (productId: string, variantId: string | null | undefined) =>
   `${productId}/${variantId ?? ''}`;

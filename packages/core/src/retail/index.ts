@@ -8,3 +8,4 @@ export * from './receipt-builder.ts';
 export * from './order-status.ts';
 export { formatEastAfricaTime, eastAfricaDate } from './time.ts';
 export { formatBasisPoints } from './integer-math.ts';
+export * from './commands.ts';

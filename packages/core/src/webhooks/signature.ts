@@ -10,28 +10,13 @@
  *   several space-separated signatures; any one matching is enough.
  */
 
+import { fromBase64, toBase64 } from '../base64.ts';
+
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** Default age, in seconds, beyond which a Standard Webhooks timestamp is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 const encoder = new TextEncoder();
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
-  try {
-    const binary = atob(text);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  } catch {
-    return null;
-  }
-}
 
 function fromHex(text: string): Uint8Array<ArrayBuffer> | null {
   if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return null;
@@ -40,7 +25,8 @@ function fromHex(text: string): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const toHex = (bytes: Uint8Array): string =>
+  Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 const hmacKey = (raw: Uint8Array<ArrayBuffer>, usage: 'sign' | 'verify') =>
   crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
@@ -67,7 +53,11 @@ export async function signWebhookBody(secret: string, body: string): Promise<str
 }
 
 /** Checks `X-Webhook-Signature` against the raw body, in constant time. */
-export async function verifyWebhookBody(secret: string, body: string, signature: string | null | undefined): Promise<boolean> {
+export async function verifyWebhookBody(
+  secret: string,
+  body: string,
+  signature: string | null | undefined,
+): Promise<boolean> {
   const expected = signature ? fromHex(signature.trim()) : null;
   if (!expected || expected.length !== 32) return false;
   const key = await hmacKey(encoder.encode(secret), 'verify');
@@ -75,7 +65,12 @@ export async function verifyWebhookBody(secret: string, body: string, signature:
 }
 
 /** One Standard Webhooks signature: `v1,<base64>` over `${id}.${timestamp}.${body}`. */
-export async function signStandardWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
+export async function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): Promise<string> {
   const raw = standardWebhookKey(secret);
   if (!raw) throw new TypeError('a webhook secret is whsec_ followed by base64');
   const key = await hmacKey(raw, 'sign');
@@ -84,10 +79,12 @@ export async function signStandardWebhook(secret: string, id: string, timestamp:
 }
 
 /** Request headers as Node (`req.headers`), fetch (`Headers`) or a plain object gives them. */
-export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+export type HeaderSource =
+  { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 function header(headers: HeaderSource, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  if (typeof headers.get === 'function')
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | string[] | undefined>;
   const value = record[name] ?? Object.entries(record).find(([key]) => key.toLowerCase() === name)?.[1];
   return Array.isArray(value) ? value[0] : value;
@@ -125,7 +122,8 @@ export async function verifyStandardWebhook(
     const [version, value] = entry.split(',', 2);
     if (version !== 'v1' || !value) continue;
     const candidate = fromBase64(value);
-    if (candidate && candidate.length === 32 && (await crypto.subtle.verify('HMAC', key, candidate, signed))) return true;
+    if (candidate && candidate.length === 32 && (await crypto.subtle.verify('HMAC', key, candidate, signed)))
+      return true;
   }
   return false;
 }

@@ -1,7 +1,8 @@
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
-import { orderCreateBody, orderListFilters, orderSchema, refundBody, voidBody } from './retail-schemas.ts';
+import { createOrderCommand, refundOrderCommand, voidOrderCommand } from '@tz/core';
+import { orderListFilters, orderSchema } from './retail-schemas.ts';
 import { idParams } from './schemas.ts';
 
 const tag = 'Retail';
@@ -16,7 +17,7 @@ export const retailOrderRoutes = [
       'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200.',
     auth: 'secret',
     status: 201,
-    body: orderCreateBody,
+    body: createOrderCommand,
     response: orderSchema,
     handler: async ({ body, auth, db, respondWith }) => {
       const { order, created } = await createOrder(db, auth, body);
@@ -53,14 +54,9 @@ export const retailOrderRoutes = [
       'Gives back each named line’s proportional share of what was paid (everything not yet refunded when `lines` is absent) and, unless `restock` is false, puts the goods back on hand. Several partial refunds add up exactly to the order total.',
     auth: 'secret',
     params: idParams,
-    body: refundBody,
+    body: refundOrderCommand,
     response: orderSchema,
-    handler: ({ params, body, auth, db }) =>
-      refundOrder(db, auth, params.id, {
-        lines: body.lines,
-        restock: body.restock ?? true,
-        reason: body.reason,
-      }),
+    handler: ({ params, body, auth, db }) => refundOrder(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'POST',
@@ -71,7 +67,7 @@ export const retailOrderRoutes = [
       'Cancels a paid sale on the East Africa Time day it was paid, as if it never happened: all goods go back on hand and a mobile money payment is freed for another order. Later, refund it instead.',
     auth: 'secret',
     params: idParams,
-    body: voidBody,
+    body: voidOrderCommand,
     response: orderSchema,
     handler: ({ params, body, auth, db }) => voidOrder(db, auth, params.id, body),
   }),

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import {
-  MAX_AMOUNT,
-  MAX_QUANTITY_MILLI,
   QUANTITY_UNITS,
   RETAIL_ORDER_STATUSES,
   TAX_CLASSES,
   VAT_REGIONS,
   currencySchema,
+  metadataSchema,
+  priceSchema,
+  referenceSchema,
+  textSchema,
   type ReceiptLabels,
 } from '@tz/core';
-import { currencyOut, livemode, metadataSchema, unix } from './schemas.ts';
+import { currencyOut, livemode, unix } from './schemas.ts';
 
 /** Request and response shapes of the retail API. */
 
@@ -24,12 +26,6 @@ const barcodes = z
   .array(code)
   .max(20)
   .describe('EAN/UPC or any code a scanner reads; unique per account and mode');
-const price = z
-  .number({ error: 'must be an integer' })
-  .int({ error: 'must be an integer in the currency’s smallest unit' })
-  .min(0, { error: 'must not be negative' })
-  .max(MAX_AMOUNT)
-  .describe('Tax-inclusive, in the currency’s smallest unit (whole shillings for TZS)');
 const taxRate = z
   .enum(TAX_CLASSES)
   .describe(
@@ -38,8 +34,9 @@ const taxRate = z
 const unit = z
   .enum(QUANTITY_UNITS)
   .describe('`piece` sells whole units; `kg`, `litre` and `metre` sell in thousandths');
-const reference = z.string().min(1).max(255);
-const text = (max: number) => z.string().trim().max(max);
+const price = priceSchema;
+const reference = referenceSchema;
+const text = textSchema;
 const lines = (count: number) => z.array(z.string().trim().min(1).max(64)).max(count);
 
 export const variantInput = z.strictObject({
@@ -132,178 +129,6 @@ const storeFields = {
 };
 export const storeCreateBody = z.strictObject({ name, ...storeFields });
 export const storePatchBody = z.strictObject({ name: name.optional(), ...storeFields });
-
-const quantity = z
-  .number({ error: 'must be an integer' })
-  .int({ error: 'must be a whole number of units; use quantity_milli for fractions' })
-  .min(1, { error: 'must be greater than zero' })
-  .max(MAX_QUANTITY_MILLI / 1000)
-  .describe('Whole units');
-const quantityMilli = z
-  .number({ error: 'must be an integer' })
-  .int({ error: 'must be an integer number of thousandths' })
-  .min(1, { error: 'must be greater than zero' })
-  .max(MAX_QUANTITY_MILLI)
-  .describe('Thousandths of the unit: 750 = 0.750 kg');
-
-const quantityFields = { quantity: quantity.optional(), quantity_milli: quantityMilli.optional() };
-interface QuantityFields {
-  quantity?: number | undefined;
-  quantity_milli?: number | undefined;
-}
-
-/** Exactly one of `quantity` (whole units) and `quantity_milli` (thousandths). */
-function oneQuantity(value: QuantityFields, ctx: z.RefinementCtx): void {
-  if ((value.quantity === undefined) === (value.quantity_milli === undefined)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['quantity'],
-      message: 'give quantity or quantity_milli (one of them)',
-    });
-  }
-}
-
-function toMilli<T extends QuantityFields>({ quantity: whole, quantity_milli: milli, ...rest }: T) {
-  return { ...rest, quantity_milli: milli ?? (whole ?? 0) * 1000 };
-}
-
-const discount = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('percent'),
-    basis_points: z.number().int().min(0).max(10_000).describe('1000 = 10%'),
-  }),
-  z.strictObject({ type: z.literal('amount'), amount: price }),
-]);
-
-const tender = z.discriminatedUnion('method', [
-  z.strictObject({
-    method: z.literal('cash'),
-    amount: price
-      .min(1, { error: 'must be at least 1' })
-      .describe('Cash handed over; the change is returned in change_due'),
-  }),
-  z.strictObject({
-    method: z.literal('mobile_money'),
-    payment: reference.describe('A paid payment (pay_...) of this account, not used by another order'),
-    amount: price.min(1).optional().describe('Must equal the payment’s amount; defaults to it'),
-  }),
-  z.strictObject({
-    method: z.literal('card'),
-    amount: price.min(1, { error: 'must be at least 1' }),
-    reference: z.string().trim().min(1, { error: 'is required' }).max(100).describe('Terminal approval code'),
-  }),
-]);
-
-export const orderCreateBody = z.strictObject({
-  client_order_id: z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe('The till’s command id: a repeat returns the order already recorded, with 200'),
-  store: reference.optional().describe('Defaults to the default store'),
-  till: text(64).min(1).optional(),
-  cashier: text(100).min(1).optional(),
-  receipt_number: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('Given by an offline till (T01-000123); the server numbers the receipt when absent'),
-  customer: reference.optional(),
-  currency: currencySchema.optional().describe('Defaults to the store’s currency, and must equal it'),
-  sold_at: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Unix seconds of the sale on the till; defaults to now'),
-  lines: z
-    .array(
-      z
-        .strictObject({
-          product: reference,
-          variant: reference.optional(),
-          ...quantityFields,
-          price_override: z
-            .strictObject({
-              unit_price: price,
-              reason: z.string().trim().min(1, { error: 'is required' }).max(200),
-            })
-            .optional(),
-          discount: discount.optional(),
-        })
-        .superRefine(oneQuantity)
-        .transform(toMilli),
-    )
-    .min(1, { error: 'an order needs at least one line' })
-    .max(500),
-  discount: discount.optional().describe('Order discount, spread over the lines'),
-  tenders: z.array(tender).max(10),
-  metadata: metadataSchema.optional(),
-});
-
-export const refundBody = z.strictObject({
-  lines: z
-    .array(
-      z
-        .strictObject({
-          line: z.number().int().min(0).describe('Position of the order line, from 0'),
-          ...quantityFields,
-        })
-        .superRefine(oneQuantity)
-        .transform(toMilli),
-    )
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('What to refund; everything not yet refunded when absent'),
-  restock: z.boolean().optional().describe('Put the goods back on hand (default true)'),
-  reason: text(500).optional(),
-});
-
-export const voidBody = z.strictObject({ reason: text(500).optional() });
-
-const signedMilli = z.number().int().min(-MAX_AMOUNT).max(MAX_AMOUNT);
-export const stockAdjustmentBody = z
-  .strictObject({
-    store: reference.optional().describe('Defaults to the default store'),
-    product: reference,
-    variant: reference.optional(),
-    set_on_hand: z.number().int().describe('Whole units counted').optional(),
-    set_on_hand_milli: signedMilli.optional(),
-    adjust_by: z.number().int().describe('Whole units added (negative to remove)').optional(),
-    adjust_by_milli: signedMilli.optional(),
-    reorder_level: z.number().int().min(0).nullable().optional(),
-    reorder_level_milli: z.number().int().min(0).nullable().optional(),
-    reason: z.enum(['count', 'received', 'damaged', 'lost', 'returned', 'correction']),
-    note: text(500).optional(),
-  })
-  .superRefine((value, ctx) => {
-    const changes = ['set_on_hand', 'set_on_hand_milli', 'adjust_by', 'adjust_by_milli'].filter(
-      (key) => value[key as keyof typeof value] !== undefined,
-    );
-    if (changes.length > 1) {
-      ctx.addIssue({ code: 'custom', path: [changes[1]!], message: `cannot be combined with ${changes[0]}` });
-    }
-    if (value.reorder_level !== undefined && value.reorder_level_milli !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['reorder_level_milli'],
-        message: 'cannot be combined with reorder_level',
-      });
-    }
-    if (
-      changes.length === 0 &&
-      value.reorder_level === undefined &&
-      value.reorder_level_milli === undefined
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['set_on_hand'],
-        message: 'give set_on_hand, adjust_by or a reorder level',
-      });
-    }
-  });
 
 const booleanQuery = z
   .enum(['true', 'false'], { error: 'must be true or false' })

@@ -1,3 +1,4 @@
+import { stockAdjustmentCommand } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
 import {
@@ -41,7 +42,6 @@ import {
   productListFilters,
   productPatchBody,
   productSchema,
-  stockAdjustmentBody,
   stockLevelSchema,
   stockListFilters,
   storeCreateBody,
@@ -54,8 +54,6 @@ import {
 import { idParams } from './schemas.ts';
 
 const tag = 'Retail';
-const milli = (whole: number | null | undefined, thousandths: number | null | undefined) =>
-  whole === undefined ? thousandths : whole === null ? null : whole * 1000;
 
 const catalogRoutes = [
   defineRoute({
@@ -319,19 +317,9 @@ const storeRoutes = [
       'Sets the counted quantity (`set_on_hand`) or adds to it (`adjust_by`, negative to remove), in whole units or thousandths (`_milli`), and/or the reorder level, with a reason. Products with variants keep stock per variant. Returns the stock level.',
     auth: 'secret',
     status: 201,
-    body: stockAdjustmentBody,
+    body: stockAdjustmentCommand,
     response: stockLevelSchema,
-    handler: ({ body, auth, db }) =>
-      adjustStock(db, auth, {
-        store: body.store,
-        product: body.product,
-        variant: body.variant,
-        setOnHandMilli: milli(body.set_on_hand, body.set_on_hand_milli) ?? undefined,
-        adjustByMilli: milli(body.adjust_by, body.adjust_by_milli) ?? undefined,
-        reorderLevelMilli: milli(body.reorder_level, body.reorder_level_milli),
-        reason: body.reason,
-        note: body.note,
-      }),
+    handler: ({ body, auth, db }) => adjustStock(db, auth, body),
   }),
 ];
 

@@ -1,0 +1,287 @@
+/**
+ * What a till and the server say to each other over `/trpc`, as zod schemas
+ * both sides validate with. Down: documents per collection, pulled from a
+ * checkpoint, with a live hint stream. Up: commands with client-made ids, each
+ * applied once (the command id is its idempotency key).
+ */
+import { z } from 'zod';
+import {
+  createOrderCommand,
+  referenceSchema,
+  refundOrderCommand,
+  voidOrderCommand,
+} from '../retail/commands.ts';
+
+// --------------------------------------------------------------------- down
+
+/** The collections a till pulls; each maps to one server table's change feed. */
+export const PULL_COLLECTIONS = [
+  'products',
+  'variants',
+  'categories',
+  'stores',
+  'stock_levels',
+  'customers',
+  'employees',
+  'printers',
+  'print_jobs',
+  'orders',
+  'shifts',
+] as const;
+export type PullCollection = (typeof PULL_COLLECTIONS)[number];
+
+/** Where a pull left off: the change sequence and id of the last document it returned. */
+export const checkpointSchema = z.object({ seq: z.number().int().min(0), id: z.string().max(255) });
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+export const PULL_PAGE_MAX = 1000;
+
+export const pullInput = z.object({
+  collection: z.enum(PULL_COLLECTIONS),
+  checkpoint: checkpointSchema.nullable(),
+  limit: z.number().int().min(1).max(PULL_PAGE_MAX),
+});
+export type PullInput = z.infer<typeof pullInput>;
+
+/** Every pulled document carries its id and RxDB's deletion flag; the rest is per collection. */
+const doc = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ id: z.string(), _deleted: z.boolean(), ...shape });
+
+export const productDoc = doc({
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcodes: z.array(z.string()),
+  price: z.number().int(),
+  currency: z.string(),
+  tax_rate: z.enum(['standard', 'zero_rated', 'exempt']),
+  category: z.string().nullable(),
+  unit: z.enum(['piece', 'kg', 'litre', 'metre']),
+  track_stock: z.boolean(),
+  active: z.boolean(),
+});
+export const variantDoc = doc({
+  product: z.string(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcodes: z.array(z.string()),
+  price: z.number().int(),
+  active: z.boolean(),
+});
+export const categoryDoc = doc({ name: z.string() });
+export const storeDoc = doc({
+  name: z.string(),
+  address_lines: z.array(z.string()),
+  phone: z.string().nullable(),
+  tin: z.string().nullable(),
+  vrn: z.string().nullable(),
+  vat_region: z.enum(['mainland', 'zanzibar']),
+  currency: z.string(),
+  receipt_header: z.array(z.string()),
+  receipt_footer: z.array(z.string()),
+  receipt_language: z.enum(['sw', 'en']),
+});
+export const stockLevelDoc = doc({
+  store: z.string(),
+  product: z.string(),
+  variant: z.string().nullable(),
+  on_hand_milli: z.number().int(),
+  reorder_level_milli: z.number().int().nullable(),
+});
+export const customerDoc = doc({
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+});
+
+/** A PIN hash a till can check offline with Web Crypto (`verifyPin` in `@tz/core`). */
+export const pinHashSchema = z.object({
+  algorithm: z.literal('pbkdf2-sha256'),
+  iterations: z.number().int().min(1),
+  /** base64 */
+  salt: z.string(),
+  /** base64 */
+  hash: z.string(),
+});
+export type PinHash = z.infer<typeof pinHashSchema>;
+
+export const employeeDoc = doc({
+  name: z.string(),
+  role: z.enum(['cashier', 'manager']),
+  stores: z.array(z.string()),
+  pin: pinHashSchema.nullable(),
+  active: z.boolean(),
+});
+export const printerDoc = doc({
+  till: z.string(),
+  name: z.string(),
+  connection: z.string(),
+  paper_width: z.union([z.literal(58), z.literal(80)]),
+  command_set: z.enum(['epson', 'star']),
+  code_page: z.string().nullable(),
+});
+export const PRINT_JOB_FAILURE_REASONS = [
+  'offline',
+  'paper_out',
+  'cover_open',
+  'timeout',
+  'till_revoked',
+] as const;
+export const printJobDoc = doc({
+  printer: z.string(),
+  status: z.enum(['pending', 'printed', 'failed']),
+  /** A receipt document (`ReceiptDocument`) or plain text to print. */
+  receipt: z.unknown().nullable(),
+  text: z.string().nullable(),
+  failure_reason: z.enum(PRINT_JOB_FAILURE_REASONS).nullable(),
+  created: z.number().int(),
+});
+/** The server's view of a sale this till made: the outcome of its command. */
+export const orderDoc = doc({
+  client_order_id: z.string().nullable(),
+  receipt_number: z.string(),
+  status: z.string(),
+  total: z.number().int(),
+  refunded_amount: z.number().int(),
+  currency: z.string(),
+  /** What the server noticed about an offline sale (price changed, stock ran out…); the sale stands. */
+  flags: z.array(z.string()),
+  created: z.number().int(),
+});
+export const shiftDoc = doc({
+  till: z.string(),
+  cashier: z.string(),
+  status: z.enum(['open', 'closed']),
+  opening_float: z.number().int(),
+  expected_cash: z.number().int().nullable(),
+  counted_cash: z.number().int().nullable(),
+  opened_at: z.number().int(),
+  closed_at: z.number().int().nullable(),
+});
+
+export const PULL_DOCUMENTS = {
+  products: productDoc,
+  variants: variantDoc,
+  categories: categoryDoc,
+  stores: storeDoc,
+  stock_levels: stockLevelDoc,
+  customers: customerDoc,
+  employees: employeeDoc,
+  printers: printerDoc,
+  print_jobs: printJobDoc,
+  orders: orderDoc,
+  shifts: shiftDoc,
+} as const satisfies Record<PullCollection, z.ZodType>;
+export type PullDocument<C extends PullCollection> = z.infer<(typeof PULL_DOCUMENTS)[C]>;
+
+export interface PullResult<C extends PullCollection = PullCollection> {
+  documents: Array<PullDocument<C>>;
+  /** Null only when nothing was ever returned; pass it back unchanged on the next pull. */
+  checkpoint: Checkpoint | null;
+}
+
+/**
+ * The live stream's events, each `tracked()` by the server's change sequence so a
+ * reconnecting till resumes after the last one it saw: the collections that
+ * changed, which the till then pulls.
+ */
+export interface ChangeHint {
+  collections: PullCollection[];
+}
+
+// ----------------------------------------------------------------------- up
+
+/** Command ids are made by the till: a ULID with the `cmd_` prefix, unique forever. */
+export const commandIdSchema = z
+  .string()
+  .regex(/^cmd_[0-9A-HJKMNP-TV-Z]{26}$/, { error: 'must be cmd_ and a ULID' });
+
+const orderRef = {
+  order: referenceSchema.optional().describe('The order’s id (ord_…)'),
+  client_order_id: referenceSchema.optional().describe('The till’s id for the sale, when it sold offline'),
+};
+const oneOrderRef = (
+  value: { order?: string | undefined; client_order_id?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  if ((value.order === undefined) === (value.client_order_id === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['order'], message: 'give order or client_order_id (one of them)' });
+  }
+};
+
+const unixSeconds = z.number().int().min(0).max(253_402_300_799);
+const cash = z.number().int().min(0).max(999_999_999_999);
+
+/** Each command type and its payload; the server applies it through the same service a REST call uses. */
+export const commandPayloads = {
+  'order.create': createOrderCommand,
+  'order.refund': refundOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
+  'order.void': voidOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
+  'shift.open': z.strictObject({
+    shift: referenceSchema.describe('The till’s id for the shift'),
+    cashier: referenceSchema.describe('The employee (emp_…) opening it'),
+    opening_float: cash,
+    opened_at: unixSeconds,
+  }),
+  'shift.cash_movement': z.strictObject({
+    shift: referenceSchema,
+    kind: z.enum(['pay_in', 'pay_out']),
+    amount: cash.min(1),
+    reason: z.string().trim().min(1).max(200),
+    at: unixSeconds,
+  }),
+  'shift.close': z.strictObject({
+    shift: referenceSchema,
+    counted: z
+      .array(z.strictObject({ method: z.enum(['cash', 'mobile_money', 'card']), amount: cash }))
+      .max(3),
+    closed_at: unixSeconds,
+  }),
+  'print_job.result': z.strictObject({
+    print_job: referenceSchema,
+    status: z.enum(['printed', 'failed']),
+    failure_reason: z.enum(PRINT_JOB_FAILURE_REASONS).optional(),
+    message: z.string().max(500).optional(),
+  }),
+} as const;
+export type CommandType = keyof typeof commandPayloads;
+export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];
+
+/** The envelope: a payload is checked against its type's schema when applied, so one bad command never blocks the rest. */
+export const commandSchema = z.object({
+  id: commandIdSchema,
+  type: z.enum(COMMAND_TYPES as [CommandType, ...CommandType[]]),
+  /** Unix milliseconds on the till when the command was made. */
+  created_at: z.number().int().min(0),
+  payload: z.unknown(),
+});
+export type Command = z.infer<typeof commandSchema>;
+
+export const PUSH_BATCH_MAX = 100;
+export const pushInput = z.object({ commands: z.array(commandSchema).min(1).max(PUSH_BATCH_MAX) });
+
+/**
+ * A command's outcome. `applied`: done, now or before (a repeat answers the
+ * stored outcome); `refused`: it can never apply (malformed, or the till is
+ * revoked), and the till keeps it on screen with the reason, never drops it.
+ * A command that could not be tried (server busy, database down) gets no
+ * result: the till sends it again.
+ */
+export type CommandResult =
+  | { id: string; status: 'applied'; result: Record<string, unknown> }
+  | {
+      id: string;
+      status: 'refused';
+      error: { code: string; message: string; details?: Record<string, string> };
+    };
+
+export interface PushResult {
+  results: CommandResult[];
+}
+
+/** What a till reports each time it syncs, shown on `GET /v1/tills/{id}`. */
+export const reportInput = z.object({
+  app_version: z.string().max(40),
+  backlog: z.number().int().min(0).max(1_000_000),
+});
+
+export const pairInput = z.object({ code: z.string().trim().min(4).max(32) });
