@@ -186,6 +186,8 @@ export interface PullResult<C extends PullCollection = PullCollection> {
  */
 export interface ChangeHint {
   collections: PullCollection[];
+  /** Mobile money payments this till started whose status changed. */
+  payments?: string[];
 }
 
 // ----------------------------------------------------------------------- up
@@ -285,3 +287,51 @@ export const reportInput = z.object({
 });
 
 export const pairInput = z.object({ code: z.string().trim().min(4).max(32) });
+
+/**
+ * A mobile money tender, online only: the till asks for a USSD push (the same
+ * payment service `POST /v1/payments` uses; `id` is the idempotency key), then
+ * waits for `paid` (a `payments` hint on the live stream, or `sync.getPayment`).
+ */
+export const startPaymentInput = z.object({
+  id: commandIdSchema,
+  amount: z.number().int().min(1).max(999_999_999_999),
+  currency: z.string().length(3),
+  phone: z.string().min(9).max(20),
+});
+export const getPaymentInput = z.object({ payment: z.string().min(1).max(255) });
+export interface TillPayment {
+  id: string;
+  status: 'pending' | 'paid' | 'failed' | 'refunded';
+  amount: number;
+  currency: string;
+  phone: string;
+  failure_code: string | null;
+}
+
+/** What a pairing answers: the credential is shown to this device once. */
+export interface PairResult {
+  credential: string;
+  till: { id: string; name: string; store: string; receipt_prefix: string };
+  merchant: { id: string; business_name: string };
+  livemode: boolean;
+}
+
+/**
+ * The tRPC procedures at `/trpc` (all under `sync.`): `pair` (mutation, no
+ * credential), `pull` (query), `push`, `report`, `startPayment` (mutations),
+ * `getPayment` (query), `changes` (SSE subscription, input
+ * `{ lastEventId?: string | null }`, events `tracked(seq, ChangeHint)`).
+ * Every call but `pair` sends `Authorization: Bearer <credential>` (the
+ * subscription sends it as `connectionParams.credential`). A revoked till is
+ * answered UNAUTHORIZED with `data.code = 'till_revoked'`.
+ */
+export const SYNC_PROCEDURES = [
+  'pair',
+  'pull',
+  'push',
+  'report',
+  'startPayment',
+  'getPayment',
+  'changes',
+] as const;
