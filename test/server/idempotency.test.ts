@@ -100,12 +100,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 409 while the first request with the key is still running', async () => {
-    const scope = [merchant.id, false, 'POST', '/v1/payments', 'in-flight', 'hash', 'running'];
+    const scope = [merchant.id, false, 'POST /v1/payments', 'in-flight', 'hash', 'running'];
     await server.database.pool.query(
-      `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+      `INSERT INTO idempotency_keys (merchant_id, livemode, operation, key, request_hash, state) VALUES ($1,$2,$3,$4,$5,$6)`,
       scope,
     );
-    const hashOf = (await import('../../apps/server/src/http/idempotency.ts')).requestHash;
+    const hashOf = (await import('../../apps/server/src/services/idempotency.ts')).requestHash;
     await server.database.pool.query(
       `UPDATE idempotency_keys SET request_hash = $1 WHERE key = 'in-flight'`,
       [hashOf(body)],
@@ -138,9 +138,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('lets only the holder of a claim complete the key, so a request whose claim was taken over commits nothing', async () => {
-    const scope = [merchant.id, false, 'POST', '/v1/payments', 'taken-over'];
+    const scope = [merchant.id, false, 'POST /v1/payments', 'taken-over'];
     const claim = (token: string) =>
-      server.database.pool.query(`SELECT * FROM claim_idempotency_key($1, $2, $3, $4, $5, 'h', 24, $6)`, [
+      server.database.pool.query(`SELECT * FROM claim_idempotency_key($1, $2, $3, $4, 'h', 24, $5)`, [
         ...scope,
         token,
       ]);
@@ -153,7 +153,7 @@ describe('Idempotency-Key', () => {
     expect((await claim('second')).rows[0].outcome).toBe('claimed');
     const complete = (token: string) =>
       server.database.transaction(async (tx) => {
-        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, 201, '{}')`, [
+        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, 201, '{}')`, [
           ...scope,
           token,
         ]);
@@ -165,8 +165,8 @@ describe('Idempotency-Key', () => {
 
   it('lets a new request take over a claim abandoned by a process that died mid-request', async () => {
     await server.database.pool.query(
-      `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state, created_at)
-       VALUES ($1, false, 'POST', '/v1/payments', 'orphaned', 'whatever', 'running', now() - interval '10 minutes')`,
+      `INSERT INTO idempotency_keys (merchant_id, livemode, operation, key, request_hash, state, created_at)
+       VALUES ($1, false, 'POST /v1/payments', 'orphaned', 'whatever', 'running', now() - interval '10 minutes')`,
       [merchant.id],
     );
     const taken = await api.post('/v1/payments', body, { 'Idempotency-Key': 'orphaned' });

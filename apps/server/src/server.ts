@@ -5,7 +5,7 @@ import { loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/database.ts';
 import { createApp } from './http/app.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limit.ts';
-import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency.ts';
 import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
 import { clickPesaCallbackRouter } from './providers/clickpesa-callback.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
@@ -13,7 +13,7 @@ import type { OutcomeSink } from './providers/provider.ts';
 import { sandboxReference } from './providers/sandbox.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
-import { webhookCatalog } from './webhooks/catalog.ts';
+import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 
 export interface RunningServer {

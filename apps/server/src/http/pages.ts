@@ -4,7 +4,8 @@ import path from 'node:path';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, tanzanianMobileSchema } from '@tz/core';
-import { afterWriteCommitted, type PipelineDeps, type RequestState } from './pipeline.ts';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
+import type { PipelineDeps, RequestState } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
@@ -80,7 +81,9 @@ if (${JSON.stringify(view.status)} !== 'open') poll();
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   show('Sending request to your phone…');
-  const res = await fetch('/pay/' + id, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ phone: document.getElementById('phone').value }) });
+  // One key per press: a press resent by a flaky network asks the phone once.
+  const key = crypto.randomUUID();
+  const res = await fetch('/pay/' + id, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key }, body: JSON.stringify({ phone: document.getElementById('phone').value }) });
   const body = await res.json();
   if (!res.ok) { show(body.message || 'Could not start the payment'); return; }
   form.hidden = true;
@@ -127,13 +130,25 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
     const { value } = await readJsonBody(ctx, 10_000);
     const parsed = payBody.safeParse(value ?? {});
     if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
-    const afterCommit: Array<() => Promise<void>> = [];
-    const payment = await services.database.transaction((tx) =>
-      services.checkouts.pay(tx, ctx.params.id!, parsed.data.phone, (task) => afterCommit.push(task)),
-    );
-    afterWriteCommitted(afterCommit, deps.logger, ctx.state.requestId);
-    ctx.status = 201;
-    ctx.body = { payment: payment.id, status: payment.status };
+    const checkoutId = ctx.params.id!;
+    const key = parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]);
+    const outcome = await services.writes.run({
+      // The payer has no account: the key is scoped to the checkout.
+      idempotency: key
+        ? {
+            scope: { merchantId: `checkout:${checkoutId}`, livemode: false, operation: 'POST /pay', key },
+            body: value ?? null,
+          }
+        : undefined,
+      token: ctx.state.requestId,
+      work: async ({ db, afterCommit }) => {
+        const payment = await services.checkouts.pay(db, checkoutId, parsed.data.phone, afterCommit);
+        return { status: 201, body: { payment: payment.id, status: payment.status } };
+      },
+    });
+    if (outcome.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
   });
   return router;
 }

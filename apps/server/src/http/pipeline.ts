@@ -3,22 +3,13 @@ import type { z } from 'zod';
 import { AppError, newId } from '@tz/core';
 import type pino from 'pino';
 import type { Services } from '../services/index.ts';
-import { notifyEventsWritten } from '../services/events.ts';
-import type { Connection, Queryable, Transaction } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
-import {
-  claimIdempotencyKey,
-  IDEMPOTENCY_HEADER,
-  idempotencyCompletion,
-  NOT_CLAIM_HOLDER,
-  parseIdempotencyKey,
-  releaseIdempotencyKey,
-  requestHash,
-  type IdempotencyScope,
-} from './idempotency.ts';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
 import { enforceRateLimit, type RateLimits } from './rate-limit.ts';
-import type { AnyRoute, Principal } from './route.ts';
+import type { Actor } from '../actor.ts';
+import type { AnyRoute } from './route.ts';
 
 export interface PipelineDeps {
   services: Services;
@@ -29,7 +20,7 @@ export interface PipelineDeps {
 export interface RequestState {
   requestId: string;
   startedAt: number;
-  principal?: Principal;
+  actor?: Actor;
 }
 
 /** Outermost middleware: request id, the error object for every failure, and the request log. */
@@ -54,10 +45,10 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
       if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
       ctx.body = error.toBody();
     }
-    const principal = ctx.state.principal;
-    if (principal && ctx.path.startsWith('/v1/')) {
+    const actor = ctx.state.actor;
+    if (actor && ctx.path.startsWith('/v1/')) {
       deps.services.requestLogs.add({
-        principal,
+        actor,
         requestId: ctx.state.requestId,
         method: ctx.method,
         path: ctx.path,
@@ -91,10 +82,10 @@ export async function authenticate(
     return undefined;
   }
   const presented = presentedCredential(ctx);
-  const principal = presented
+  const actor = presented
     ? await deps.services.merchants.authenticate(deps.services.database.pool, presented)
     : null;
-  if (!principal) {
+  if (!actor) {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     throw presented
       ? new AppError('api_key_invalid', 'The API key is invalid, revoked or expired')
@@ -103,15 +94,15 @@ export async function authenticate(
           'No API key provided: send `Authorization: Bearer <key>` or `X-API-Key`',
         );
   }
-  ctx.state.principal = principal;
-  await enforceRateLimit(ctx, deps.rateLimits.perCredential, principal.credentialId);
-  if (principal.keyType === 'publishable' && route.auth !== 'publishable') {
+  ctx.state.actor = actor;
+  await enforceRateLimit(ctx, deps.rateLimits.perCredential, actor.credentialId);
+  if (actor.keyType === 'publishable' && route.auth !== 'publishable') {
     throw new AppError(
       'publishable_key_forbidden',
       'Publishable keys may only create and read checkouts; use a secret key',
     );
   }
-  return principal;
+  return actor;
 }
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body' | 'query' | 'path'): T {
@@ -123,12 +114,12 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The per-route chain: auth -> rate limit -> body -> validate -> idempotency -> handler in one transaction. */
+/** The per-route chain: auth -> rate limit -> body -> validate -> the write path (or a read). */
 export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middleware<RequestState> {
-  const { services, logger } = deps;
+  const { services } = deps;
   const isWrite = WRITE_METHODS.has(route.method);
   return async (ctx) => {
-    const principal = await authenticate(ctx, deps, route);
+    const actor = await authenticate(ctx, deps, route);
     const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
     const { value: rawBody } = isWrite
       ? await readJsonBody(ctx, services.config.MAX_BODY_BYTES)
@@ -146,30 +137,16 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       });
     }
 
-    const scope: IdempotencyScope | undefined = idempotencyKey
-      ? {
-          merchantId: principal?.merchantId ?? `public:${ctx.ip}`,
-          livemode: principal?.livemode ?? false,
-          method: route.method,
-          path: ctx.path,
-          key: idempotencyKey,
-        }
-      : undefined;
-    // Only keyed requests pay for hashing the body.
-    const bodyHash = scope ? requestHash(rawBody ?? null) : '';
-    const token = ctx.state.requestId;
-
-    let status: number = route.status ?? 200;
-    const afterCommit: Array<() => Promise<void>> = [];
-    const run = async (db: Queryable) => {
+    const run = async (db: Queryable, afterCommit: (task: () => Promise<void>) => void) => {
+      let status: number = route.status ?? 200;
       const output: unknown = await route.handler({
         body,
         query,
         params,
-        auth: principal,
+        auth: actor,
         db,
         services,
-        afterCommit: (task) => afterCommit.push(task),
+        afterCommit,
         respondWith: (code) => {
           status = code;
         },
@@ -177,115 +154,37 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
         ip: ctx.ip,
       });
       if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
-      return output;
+      return { status, body: output };
     };
 
-    const key: KeyUse = { scope, bodyHash, token, ttlHours: services.config.IDEMPOTENCY_TTL_HOURS };
-    const outcome: Outcome =
-      isWrite && route.transactional !== false
-        ? await services.database.connection((connection) =>
-            runTransactionalWrite(connection, key, async (tx) => {
-              const output = await run(tx);
-              if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
-              return output;
-            }),
-          )
-        : await runWithoutTransaction(services.database.pool, key, async (db) => {
-            const output = await run(db);
-            if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
-            return output;
-          });
-    if (outcome.kind === 'replay') {
-      ctx.set('Idempotent-Replayed', 'true');
-      ctx.status = outcome.status;
-      ctx.body = outcome.body;
+    if (!isWrite) {
+      const answer = await run(services.database.pool, () => {
+        throw new Error(`${route.method} ${route.path} is a read: it cannot defer work`);
+      });
+      ctx.status = answer.status;
+      ctx.body = answer.body;
       return;
     }
-    if (isWrite) afterWriteCommitted(afterCommit, logger, ctx.state.requestId);
-    ctx.status = status;
-    ctx.body = outcome.output;
+    const outcome = await services.writes.run({
+      idempotency: idempotencyKey
+        ? {
+            scope: {
+              merchantId: actor?.merchantId ?? `public:${ctx.ip}`,
+              livemode: actor?.livemode ?? false,
+              operation: `${route.method} ${ctx.path}`,
+              key: idempotencyKey,
+            },
+            body: rawBody,
+          }
+        : undefined,
+      token: ctx.state.requestId,
+      transactional: route.transactional !== false,
+      work: ({ db, afterCommit }) => run(db, afterCommit),
+    });
+    if (outcome.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = outcome.status;
+    ctx.body = outcome.body;
   };
-}
-
-/**
- * After a write committed: its events are in the outbox, so the webhook dispatcher
- * wakes; then the tasks that reach outside the database run, each failure logged.
- */
-export function afterWriteCommitted(
-  tasks: Array<() => Promise<void>>,
-  logger: pino.Logger,
-  requestId: string,
-): void {
-  notifyEventsWritten();
-  for (const task of tasks) {
-    task().catch((error: unknown) => logger.error({ err: error, requestId }, 'after-commit task failed'));
-  }
-}
-
-type Outcome = { kind: 'done'; output: unknown } | { kind: 'replay'; status: number; body: unknown };
-
-interface KeyUse {
-  scope: IdempotencyScope | undefined;
-  bodyHash: string;
-  token: string;
-  ttlHours: number;
-}
-
-/**
- * A write in one transaction, sent in the same packet as its idempotency claim
- * without waiting for the claim's answer: the transaction ends by completing
- * the key, which fails unless this request holds the claim, so a request that
- * lost the claim rolls back whatever it did and answers as the claim says.
- */
-async function runTransactionalWrite(
-  connection: Connection,
-  key: KeyUse,
-  work: (tx: Transaction) => Promise<unknown>,
-): Promise<Outcome> {
-  const { scope } = key;
-  const claim = scope
-    ? claimIdempotencyKey(connection, scope, key.bodyHash, key.ttlHours, key.token)
-    : undefined;
-  claim?.catch(() => undefined); // awaited below, after the transaction
-  try {
-    const output = await connection.transaction(work);
-    if (claim && (await claim).kind !== 'claimed')
-      throw new Error('a write committed without its idempotency claim');
-    return { kind: 'done', output };
-  } catch (error) {
-    if (!claim || !scope) throw error;
-    const claimed = await claim; // a 409 or 422 when another request holds the key
-    if (claimed.kind === 'replay') return claimed;
-    // Durably: a lost release would leave the key answering 409 until the claim counts as abandoned.
-    await releaseIdempotencyKey(connection, scope, key.token).catch(() => undefined);
-    if ((error as { code?: unknown }).code === NOT_CLAIM_HOLDER) {
-      // Claimed, but taken over as abandoned while this request ran past the limits.
-      throw new AppError(
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed',
-      );
-    }
-    throw error;
-  }
-}
-
-/** A write that must persist across its own failure (login counting), and every read. */
-async function runWithoutTransaction(
-  pool: Queryable,
-  key: KeyUse,
-  work: (db: Queryable) => Promise<unknown>,
-): Promise<Outcome> {
-  const { scope } = key;
-  if (scope) {
-    const claimed = await claimIdempotencyKey(pool, scope, key.bodyHash, key.ttlHours, key.token);
-    if (claimed.kind === 'replay') return claimed;
-  }
-  try {
-    return { kind: 'done', output: await work(pool) };
-  } catch (error) {
-    if (scope) await releaseIdempotencyKey(pool, scope, key.token).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** With VALIDATE_RESPONSES (on in tests), a response that breaks its documented schema is a bug. */

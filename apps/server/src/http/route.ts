@@ -1,17 +1,10 @@
 import type { z } from 'zod';
+import type { Actor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Services } from '../services/index.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who is calling: resolved from an API key or a login session. */
-export interface Principal {
-  merchantId: string;
-  livemode: boolean;
-  keyType: 'secret' | 'publishable';
-  /** The api_keys id, or the session id for a dashboard login. */
-  credentialId: string;
-}
 
 /**
  * - `secret`: secret keys and login sessions only.
@@ -24,7 +17,7 @@ export interface HandlerInput<B, Q, P, A extends RouteAuth> {
   body: B;
   query: Q;
   params: P;
-  auth: A extends 'none' ? undefined : Principal;
+  auth: A extends 'none' ? undefined : Actor;
   /** The request's transaction for writes, the pool for reads. */
   db: Queryable;
   services: Services;

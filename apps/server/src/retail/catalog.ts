@@ -1,10 +1,11 @@
 import { AppError, newId, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
 import { findOwned } from '../services/owned.ts';
+import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { listPage, type ListQuery } from '../http/list.ts';
+import { listPage, type ListQuery } from '../db/list-page.ts';
 import { recordEvent } from '../services/events.ts';
 import { unixSeconds } from '../services/time.ts';
-import { invalid, isUniqueViolation, type Scope } from './shared.ts';
+import { invalid, isUniqueViolation } from './shared.ts';
 
 // ---------------------------------------------------------------- categories
 
@@ -35,7 +36,7 @@ export interface CategoryInput {
   description?: string | null | undefined;
 }
 
-export async function createCategory(db: Queryable, scope: Scope, input: CategoryInput & { name: string }) {
+export async function createCategory(db: Queryable, scope: Tenant, input: CategoryInput & { name: string }) {
   const inserted = await db.query<CategoryRow>(
     `INSERT INTO retail_categories (id, merchant_id, livemode, name, description) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
     [newId('category'), scope.merchantId, scope.livemode, input.name, input.description ?? null],
@@ -45,11 +46,11 @@ export async function createCategory(db: Queryable, scope: Scope, input: Categor
   return object;
 }
 
-function lockCategory(db: Queryable, scope: Scope, id: string): Promise<CategoryRow> {
+function lockCategory(db: Queryable, scope: Tenant, id: string): Promise<CategoryRow> {
   return findOwned<CategoryRow>(db, 'retail_categories', 'category', scope, id, { lock: true });
 }
 
-export async function updateCategory(db: Queryable, scope: Scope, id: string, input: CategoryInput) {
+export async function updateCategory(db: Queryable, scope: Tenant, id: string, input: CategoryInput) {
   const row = await lockCategory(db, scope, id);
   if (row.deleted_at)
     throw new AppError('parameter_invalid', 'A deleted category cannot be changed', {
@@ -65,7 +66,7 @@ export async function updateCategory(db: Queryable, scope: Scope, id: string, in
 }
 
 /** Archives the category; its products keep pointing at it, so old reports still group by it. */
-export async function deleteCategory(db: Queryable, scope: Scope, id: string) {
+export async function deleteCategory(db: Queryable, scope: Tenant, id: string) {
   const row = await lockCategory(db, scope, id);
   if (row.deleted_at) return categoryObject(row);
   const updated = await db.query<CategoryRow>(
@@ -77,11 +78,11 @@ export async function deleteCategory(db: Queryable, scope: Scope, id: string) {
   return object;
 }
 
-export async function retrieveCategory(db: Queryable, scope: Scope, id: string) {
+export async function retrieveCategory(db: Queryable, scope: Tenant, id: string) {
   return categoryObject(await findOwned<CategoryRow>(db, 'retail_categories', 'category', scope, id));
 }
 
-export function categoriesSource(scope: Scope, filters: { include_deleted?: boolean | undefined }) {
+export function categoriesSource(scope: Tenant, filters: { include_deleted?: boolean | undefined }) {
   let where = 'merchant_id = $1 AND livemode = $2';
   if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
   return { table: 'retail_categories', where, params: [scope.merchantId, scope.livemode] };
@@ -234,7 +235,7 @@ const takenError = (claim: CodeClaim, message: string) =>
  * Registers SKUs and barcodes. Each names one live item of the merchant and
  * mode: a clash is a 400 naming the field (the UNIQUE index decides races).
  */
-async function claimCodes(db: Queryable, scope: Scope, claims: readonly CodeClaim[]): Promise<void> {
+async function claimCodes(db: Queryable, scope: Tenant, claims: readonly CodeClaim[]): Promise<void> {
   if (claims.length === 0) return;
   const seen = new Map<string, CodeClaim>();
   for (const claim of claims) {
@@ -272,7 +273,7 @@ async function claimCodes(db: Queryable, scope: Scope, claims: readonly CodeClai
   }
 }
 
-async function requireCategory(db: Queryable, scope: Scope, id: string): Promise<void> {
+async function requireCategory(db: Queryable, scope: Tenant, id: string): Promise<void> {
   const found = await db.query(
     `SELECT 1 FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
     [id, scope.merchantId, scope.livemode],
@@ -301,7 +302,7 @@ async function productWithVariants(db: Queryable, row: ProductRow): Promise<Prod
 
 async function insertVariant(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   product: ProductRow,
   input: VariantInput,
   at: string,
@@ -328,7 +329,7 @@ async function insertVariant(
 
 export async function createProduct(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   input: ProductInput,
 ): Promise<ProductObject> {
   if (input.category !== undefined) await requireCategory(db, scope, input.category);
@@ -387,7 +388,7 @@ export async function createProduct(
   return object;
 }
 
-function lockProduct(db: Queryable, scope: Scope, id: string): Promise<ProductRow> {
+function lockProduct(db: Queryable, scope: Tenant, id: string): Promise<ProductRow> {
   return findOwned<ProductRow>(db, 'retail_products', 'product', scope, id, { lock: true });
 }
 
@@ -401,7 +402,7 @@ const refuseDeleted = (row: { deleted_at: Date | null }, what: string) => {
 
 export async function updateProduct(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   id: string,
   patch: ProductPatch,
 ): Promise<ProductObject> {
@@ -455,7 +456,7 @@ export async function updateProduct(
  * Archives the product: it leaves the catalogue and frees its SKU and
  * barcodes, but stays readable, so past orders keep their lines.
  */
-export async function deleteProduct(db: Queryable, scope: Scope, id: string): Promise<ProductObject> {
+export async function deleteProduct(db: Queryable, scope: Tenant, id: string): Promise<ProductObject> {
   const row = await lockProduct(db, scope, id);
   if (row.deleted_at) return productWithVariants(db, row);
   await db.query(`DELETE FROM retail_codes WHERE product_id = $1`, [id]);
@@ -468,7 +469,7 @@ export async function deleteProduct(db: Queryable, scope: Scope, id: string): Pr
   return object;
 }
 
-export async function retrieveProduct(db: Queryable, scope: Scope, id: string): Promise<ProductObject> {
+export async function retrieveProduct(db: Queryable, scope: Tenant, id: string): Promise<ProductObject> {
   return productWithVariants(db, await findOwned<ProductRow>(db, 'retail_products', 'product', scope, id));
 }
 
@@ -496,7 +497,7 @@ export function prefixQuery(q: string): string | null {
  * its variants) through the codes index; failing that, words of the name and
  * SKU by prefix through the full-text index.
  */
-export async function listProducts(db: Queryable, scope: Scope, filters: ProductFilters, query: ListQuery) {
+export async function listProducts(db: Queryable, scope: Tenant, filters: ProductFilters, query: ListQuery) {
   const params: unknown[] = [scope.merchantId, scope.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
@@ -532,7 +533,7 @@ export async function listProducts(db: Queryable, scope: Scope, filters: Product
 
 // ------------------------------------------------------------------ variants
 
-export async function addVariant(db: Queryable, scope: Scope, productId: string, input: VariantInput) {
+export async function addVariant(db: Queryable, scope: Tenant, productId: string, input: VariantInput) {
   const product = await lockProduct(db, scope, productId);
   refuseDeleted(product, 'product');
   const row = await insertVariant(db, scope, product, input, '');
@@ -544,11 +545,11 @@ export async function addVariant(db: Queryable, scope: Scope, productId: string,
   return variantObject(row);
 }
 
-function lockVariant(db: Queryable, scope: Scope, id: string): Promise<VariantRow> {
+function lockVariant(db: Queryable, scope: Tenant, id: string): Promise<VariantRow> {
   return findOwned<VariantRow>(db, 'retail_variants', 'variant', scope, id, { lock: true });
 }
 
-async function productUpdatedForVariant(db: Queryable, scope: Scope, productId: string) {
+async function productUpdatedForVariant(db: Queryable, scope: Tenant, productId: string) {
   const product = await db.query<ProductRow>(`SELECT * FROM retail_products WHERE id = $1`, [productId]);
   await recordEvent(db, {
     ...scope,
@@ -557,7 +558,7 @@ async function productUpdatedForVariant(db: Queryable, scope: Scope, productId: 
   });
 }
 
-export async function updateVariant(db: Queryable, scope: Scope, id: string, patch: VariantPatch) {
+export async function updateVariant(db: Queryable, scope: Tenant, id: string, patch: VariantPatch) {
   const row = await lockVariant(db, scope, id);
   refuseDeleted(row, 'variant');
   const next = {
@@ -580,7 +581,7 @@ export async function updateVariant(db: Queryable, scope: Scope, id: string, pat
   return variantObject(updated.rows[0]!);
 }
 
-export async function deleteVariant(db: Queryable, scope: Scope, id: string) {
+export async function deleteVariant(db: Queryable, scope: Tenant, id: string) {
   const row = await lockVariant(db, scope, id);
   if (row.deleted_at) return variantObject(row);
   await db.query(`DELETE FROM retail_codes WHERE variant_id = $1`, [id]);

@@ -31,11 +31,12 @@ import {
   type VariantId,
   type VatRegion,
 } from '@tz/core';
+import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { listPage, type ListQuery } from '../http/list.ts';
+import { listPage, type ListQuery } from '../db/list-page.ts';
 import { recordEvent } from '../services/events.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
-import { applyRule, invalid, isUniqueViolation, type Scope } from './shared.ts';
+import { applyRule, invalid, isUniqueViolation } from './shared.ts';
 import {
   moveStockForOrder,
   planStockMoves,
@@ -234,7 +235,7 @@ const PARTS_SQL = `
 
 async function findOrder(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   by: 'id' | 'client_order_id',
   value: string,
 ): Promise<OrderObject | undefined> {
@@ -246,7 +247,7 @@ async function findOrder(
   return row ? orderObject(row, row) : undefined;
 }
 
-export async function retrieveOrder(db: Queryable, scope: Scope, id: string): Promise<OrderObject> {
+export async function retrieveOrder(db: Queryable, scope: Tenant, id: string): Promise<OrderObject> {
   const order = await findOrder(db, scope, 'id', id);
   if (!order) throw notFound('order', id);
   return order;
@@ -259,7 +260,7 @@ export interface OrderFilters {
   receipt_number?: string | undefined;
 }
 
-export async function listOrders(db: Queryable, scope: Scope, filters: OrderFilters, query: ListQuery) {
+export async function listOrders(db: Queryable, scope: Tenant, filters: OrderFilters, query: ListQuery) {
   const params: unknown[] = [scope.merchantId, scope.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
@@ -305,7 +306,7 @@ interface SaleContext {
 }
 
 /** Everything a sale reads before it writes, in one round trip: a till waits on every one. */
-async function loadSaleContext(db: Queryable, scope: Scope, input: CreateOrderInput): Promise<SaleContext> {
+async function loadSaleContext(db: Queryable, scope: Tenant, input: CreateOrderInput): Promise<SaleContext> {
   const found = await db.query<{
     existing: string | null;
     store: SaleStore | null;
@@ -434,7 +435,7 @@ interface PaymentInfo {
 /** Mobile money tenders must name a paid payment of this account, in the order's currency, not used by another order. */
 async function resolveTenders(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   tenders: readonly OrderTenderInput[],
   currency: Currency,
 ): Promise<TenderInput[]> {
@@ -538,7 +539,7 @@ export interface CreatedOrder {
  */
 export async function createOrder(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   input: CreateOrderInput,
   now = new Date(),
 ): Promise<CreatedOrder> {
@@ -773,7 +774,7 @@ interface LockedOrder {
   created_at: Date;
 }
 
-async function lockOrder(db: Queryable, scope: Scope, id: string): Promise<LockedOrder> {
+async function lockOrder(db: Queryable, scope: Tenant, id: string): Promise<LockedOrder> {
   const found = await db.query<LockedOrder>(
     `SELECT id, store_id, status, paid_at, created_at FROM retail_orders
      WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
@@ -801,7 +802,7 @@ export type RefundInput = RefundOrderCommand;
  */
 export async function refundOrder(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   id: string,
   input: RefundInput,
 ): Promise<OrderObject> {
@@ -879,7 +880,7 @@ export async function refundOrder(
  */
 export async function voidOrder(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   id: string,
   input: VoidOrderCommand,
   now = new Date(),

@@ -1,6 +1,6 @@
 import { AppError, eastAfricaDate, type Currency, type QuantityUnit } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import type { Scope } from './shared.ts';
+import type { Tenant } from '../actor.ts';
 
 const TOP_PRODUCTS = 5;
 const LOW_STOCK_ITEMS = 20;
@@ -23,7 +23,7 @@ function dayBounds(date: string): { start: Date; end: Date } {
  */
 export async function retailOverview(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   options: { date?: string | undefined; now?: Date },
 ) {
   const date = options.date ?? eastAfricaDate(options.now ?? new Date());

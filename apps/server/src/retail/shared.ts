@@ -1,26 +1,4 @@
 import { AppError, type ErrorDetails } from '@tz/core';
-import type { Principal } from '../http/route.ts';
-
-/** The tenant every retail query is scoped to. */
-export type Scope = Pick<Principal, 'merchantId' | 'livemode'>;
-
-/** Event types written by retail; listed in the platform's EVENT_TYPES. */
-export const RETAIL_EVENT_TYPES = [
-  'product.created',
-  'product.updated',
-  'product.deleted',
-  'category.created',
-  'category.updated',
-  'category.deleted',
-  'store.created',
-  'store.updated',
-  'stock.adjusted',
-  'stock.low',
-  'order.created',
-  'order.paid',
-  'order.refunded',
-  'order.voided',
-] as const;
 
 /** Core rules name fields as they are called in code (`lines[2].quantityMilli`); the API names them as sent. */
 const WIRE_NAMES: Record<string, string> = {

@@ -12,11 +12,12 @@ import {
   type StoreId,
   type VariantId,
 } from '@tz/core';
+import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { listPage, type ListQuery } from '../http/list.ts';
+import { listPage, type ListQuery } from '../db/list-page.ts';
 import { recordEvent } from '../services/events.ts';
 import { unixSeconds } from '../services/time.ts';
-import { invalid, type Scope } from './shared.ts';
+import { invalid } from './shared.ts';
 import { storeForRequest } from './stores.ts';
 
 export interface StockLevelRow {
@@ -69,7 +70,7 @@ const levelKey = (productId: string, variantId: string | null | undefined) =>
 /** Creates missing levels (at zero) and locks all of them, in one order, so concurrent sales never deadlock. */
 async function lockLevels(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   storeId: string,
   items: ReadonlyArray<{ productId: string; variantId: string | null }>,
 ): Promise<StockLevelRow[]> {
@@ -127,7 +128,7 @@ export interface MovementSource {
  */
 export function stockMoveCtes(
   params: unknown[],
-  scope: Scope,
+  scope: Tenant,
   plan: StockPlan,
   source: MovementSource,
   guard?: string,
@@ -148,7 +149,7 @@ export function stockMoveCtes(
 }
 
 /** stock.low for each item the plan takes to (or below) its reorder level, or below zero, that was not there before. */
-export async function recordLowStock(db: Queryable, scope: Scope, plan: StockPlan): Promise<void> {
+export async function recordLowStock(db: Queryable, scope: Tenant, plan: StockPlan): Promise<void> {
   for (const [index, movement] of plan.movements.entries()) {
     const level = plan.levels[index]!;
     if (isLow(movement.onHandBeforeMilli, level.reorder_level_milli) || !(movement.low || movement.negative))
@@ -163,7 +164,7 @@ export async function recordLowStock(db: Queryable, scope: Scope, plan: StockPla
   }
 }
 
-async function writeMovements(db: Queryable, scope: Scope, plan: StockPlan, source: MovementSource) {
+async function writeMovements(db: Queryable, scope: Tenant, plan: StockPlan, source: MovementSource) {
   if (plan.movements.length === 0) return [];
   const params: unknown[] = [];
   const ctes = stockMoveCtes(params, scope, plan, source);
@@ -194,7 +195,7 @@ export interface SoldItem {
  */
 export async function planStockMoves(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
@@ -237,7 +238,7 @@ export async function planStockMoves(
 /** Plans and applies the stock movements of a refund or void. */
 export async function moveStockForOrder(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
@@ -250,7 +251,7 @@ export async function moveStockForOrder(
 /** Sets or adjusts what a store holds of an item, and its reorder level. */
 export async function adjustStock(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   input: StockAdjustmentInput,
 ): Promise<StockLevelObject> {
   const store = await storeForRequest(db, scope, input.store);
@@ -322,7 +323,7 @@ export async function adjustStock(
 /** A store's stock levels, newest first; `low` keeps those at or below their reorder level, or negative. */
 export async function listStock(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   storeId: string,
   filters: { low?: boolean | undefined; product?: string | undefined },
   query: ListQuery,

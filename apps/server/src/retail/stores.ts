@@ -7,11 +7,12 @@ import {
   type StoreReceiptSettings,
   type VatRegion,
 } from '@tz/core';
+import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixSeconds } from '../services/time.ts';
-import { invalid, type Scope } from './shared.ts';
+import { invalid } from './shared.ts';
 
 export interface StoreRow {
   id: string;
@@ -88,7 +89,7 @@ export function receiptSequenceName(storeId: string): string {
 }
 
 /** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
-async function lockMerchant(db: Queryable, scope: Scope): Promise<string> {
+async function lockMerchant(db: Queryable, scope: Tenant): Promise<string> {
   const found = await db.query<{ business_name: string }>(
     `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
     [scope.merchantId],
@@ -98,7 +99,7 @@ async function lockMerchant(db: Queryable, scope: Scope): Promise<string> {
 
 async function insertStore(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   input: StoreInput & { name: string },
 ): Promise<StoreRow> {
   const counts = await db.query<{ next: number; defaults: number }>(
@@ -137,7 +138,7 @@ async function insertStore(
   return row;
 }
 
-async function clearDefault(db: Queryable, scope: Scope): Promise<void> {
+async function clearDefault(db: Queryable, scope: Tenant): Promise<void> {
   await db.query(
     `UPDATE retail_stores SET is_default = false, updated_at = now() WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
     [scope.merchantId, scope.livemode],
@@ -145,13 +146,13 @@ async function clearDefault(db: Queryable, scope: Scope): Promise<void> {
 }
 
 /** A new store; the merchant's first store becomes the default one. */
-export async function createStore(db: Queryable, scope: Scope, input: StoreInput & { name: string }) {
+export async function createStore(db: Queryable, scope: Tenant, input: StoreInput & { name: string }) {
   await lockMerchant(db, scope);
   return storeObject(await insertStore(db, scope, input));
 }
 
 /** The default store, without creating one. */
-export async function existingDefaultStore(db: Queryable, scope: Scope): Promise<StoreRow> {
+export async function existingDefaultStore(db: Queryable, scope: Tenant): Promise<StoreRow> {
   const found = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
     [scope.merchantId, scope.livemode],
@@ -161,7 +162,7 @@ export async function existingDefaultStore(db: Queryable, scope: Scope): Promise
 }
 
 /** The merchant's default store, created (named after the business) on first use. */
-export async function defaultStore(db: Queryable, scope: Scope): Promise<StoreRow> {
+export async function defaultStore(db: Queryable, scope: Tenant): Promise<StoreRow> {
   const found = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
     [scope.merchantId, scope.livemode],
@@ -177,7 +178,7 @@ export async function defaultStore(db: Queryable, scope: Scope): Promise<StoreRo
 
 async function findStore(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   id: string,
   lock = false,
 ): Promise<StoreRow | undefined> {
@@ -189,20 +190,20 @@ async function findStore(
 }
 
 /** The store a request names in its body (400 when unknown), or the default store. */
-export async function storeForRequest(db: Queryable, scope: Scope, id: string | undefined, field = 'store') {
+export async function storeForRequest(db: Queryable, scope: Tenant, id: string | undefined, field = 'store') {
   if (id === undefined) return defaultStore(db, scope);
   const store = await findStore(db, scope, id);
   if (!store) throw invalid('parameter_invalid', field, 'is not a store of this account');
   return store;
 }
 
-export async function retrieveStore(db: Queryable, scope: Scope, id: string) {
+export async function retrieveStore(db: Queryable, scope: Tenant, id: string) {
   return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id));
 }
 
 async function applyUpdate(
   db: Queryable,
-  scope: Scope,
+  scope: Tenant,
   row: StoreRow,
   input: StoreInput,
 ): Promise<StoreObject> {
@@ -238,18 +239,18 @@ async function applyUpdate(
   return object;
 }
 
-export async function updateStore(db: Queryable, scope: Scope, id: string, input: StoreInput) {
+export async function updateStore(db: Queryable, scope: Tenant, id: string, input: StoreInput) {
   const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id, { lock: true });
   return applyUpdate(db, scope, row, input);
 }
 
-export async function updateDefaultStore(db: Queryable, scope: Scope, input: StoreInput) {
+export async function updateDefaultStore(db: Queryable, scope: Tenant, input: StoreInput) {
   const store = await defaultStore(db, scope);
   const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, store.id, { lock: true });
   return applyUpdate(db, scope, row, input);
 }
 
-export function storesSource(scope: Scope) {
+export function storesSource(scope: Tenant) {
   return {
     table: 'retail_stores',
     where: 'merchant_id = $1 AND livemode = $2',

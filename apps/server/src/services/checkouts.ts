@@ -8,7 +8,7 @@ import {
   type Currency,
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import { recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
@@ -84,7 +84,7 @@ export class CheckoutService {
     completed_at: unixOrNull(row.completed_at),
   });
 
-  async create(db: Queryable, principal: Principal, input: CreateCheckoutInput) {
+  async create(db: Queryable, actor: Actor, input: CreateCheckoutInput) {
     const amount =
       input.amount ?? (input.line_items ?? []).reduce((sum, item) => sum + item.amount * item.quantity, 0);
     if (!Number.isSafeInteger(amount) || amount < 1 || amount > MAX_AMOUNT) {
@@ -92,7 +92,7 @@ export class CheckoutService {
         details: { amount: 'total out of range' },
       });
     }
-    if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
+    if (input.customer !== undefined) await assertCustomerExists(db, actor, input.customer);
     const inserted = await db.query<CheckoutRow>(
       `INSERT INTO checkouts (id, merchant_id, livemode, created_by_key, amount, currency, line_items, description,
          customer_id, metadata, success_url, cancel_url, status, expires_at)
@@ -100,9 +100,9 @@ export class CheckoutService {
        RETURNING *`,
       [
         newId('checkout'),
-        principal.merchantId,
-        principal.livemode,
-        principal.credentialId,
+        actor.merchantId,
+        actor.livemode,
+        actor.credentialId,
         amount,
         input.currency,
         JSON.stringify(input.line_items ?? []),
@@ -118,9 +118,9 @@ export class CheckoutService {
   }
 
   /** Publishable keys may read only the checkouts they created. */
-  async retrieve(db: Queryable, principal: Principal, id: string) {
-    const row = await findOwned<CheckoutRow>(db, 'checkouts', 'checkout', principal, id);
-    if (principal.keyType === 'publishable' && row.created_by_key !== principal.credentialId) {
+  async retrieve(db: Queryable, actor: Actor, id: string) {
+    const row = await findOwned<CheckoutRow>(db, 'checkouts', 'checkout', actor, id);
+    if (actor.keyType === 'publishable' && row.created_by_key !== actor.credentialId) {
       throw notFound('checkout', id);
     }
     return this.toObject(row);
@@ -174,15 +174,16 @@ export class CheckoutService {
         details: { id: 'has a pending payment' },
       });
     }
-    const principal: Principal = {
+    const actor: Actor = {
+      kind: 'checkout',
       merchantId: row.merchant_id,
       livemode: row.livemode,
       keyType: 'secret',
-      credentialId: 'checkout',
+      credentialId: row.id,
     };
     const payment = await this.payments().create(
       db,
-      principal,
+      actor,
       {
         amount: row.amount,
         currency: row.currency,

@@ -1,6 +1,6 @@
 import { newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import { recordEvent } from './events.ts';
 import { findOwned } from './owned.ts';
 import { unixSeconds } from './time.ts';
@@ -36,14 +36,14 @@ export interface CreateCustomerInput {
   metadata?: Record<string, string> | undefined;
 }
 
-export async function createCustomer(db: Queryable, principal: Principal, input: CreateCustomerInput) {
+export async function createCustomer(db: Queryable, actor: Actor, input: CreateCustomerInput) {
   const inserted = await db.query<CustomerRow>(
     `INSERT INTO customers (id, merchant_id, livemode, name, email, phone, description, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
     [
       newId('customer'),
-      principal.merchantId,
-      principal.livemode,
+      actor.merchantId,
+      actor.livemode,
       input.name ?? null,
       input.email ?? null,
       input.phone ?? null,
@@ -53,28 +53,28 @@ export async function createCustomer(db: Queryable, principal: Principal, input:
   );
   const object = customerObject(inserted.rows[0]!);
   await recordEvent(db, {
-    merchantId: principal.merchantId,
-    livemode: principal.livemode,
+    merchantId: actor.merchantId,
+    livemode: actor.livemode,
     type: 'customer.created',
     object,
   });
   return object;
 }
 
-export async function retrieveCustomer(db: Queryable, principal: Principal, id: string) {
-  return customerObject(await findOwned<CustomerRow>(db, 'customers', 'customer', principal, id));
+export async function retrieveCustomer(db: Queryable, actor: Actor, id: string) {
+  return customerObject(await findOwned<CustomerRow>(db, 'customers', 'customer', actor, id));
 }
 
 /** A customer id given with a payment or checkout must be the caller's own, in the caller's mode. */
-export async function assertCustomerExists(db: Queryable, principal: Principal, id: string): Promise<void> {
-  await findOwned(db, 'customers', 'customer', principal, id);
+export async function assertCustomerExists(db: Queryable, actor: Actor, id: string): Promise<void> {
+  await findOwned(db, 'customers', 'customer', actor, id);
 }
 
 export function customersSource(
-  principal: Principal,
+  actor: Actor,
   filters: { email?: string | undefined; phone?: string | undefined },
 ) {
-  const params: unknown[] = [principal.merchantId, principal.livemode];
+  const params: unknown[] = [actor.merchantId, actor.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.email) where += ` AND lower(email) = lower($${params.push(filters.email)})`;
   if (filters.phone) where += ` AND phone = $${params.push(filters.phone)}`;

@@ -1,20 +1,8 @@
 import { newId } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import { RETAIL_EVENT_TYPES } from '../retail/shared.ts';
+import type { EventType } from './event-types.ts';
 
 export const API_VERSION = '1.1.0';
-
-/** Every event type the platform emits; the webhook catalog is built from this list. */
-export const EVENT_TYPES = [
-  'payment.created',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.refunded',
-  'checkout.completed',
-  'customer.created',
-  ...RETAIL_EVENT_TYPES,
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventInput {
   merchantId: string;

@@ -7,6 +7,7 @@ import { CheckoutService } from './checkouts.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
 import { RequestLogWriter } from './request-logs.ts';
+import { createWritePath, type WritePath } from './writes.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   payments: PaymentService;
   checkouts: CheckoutService;
   requestLogs: RequestLogWriter;
+  /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
+  writes: WritePath;
   sandbox: SandboxProvider;
   /** Live-mode provider, when configured. */
   liveProvider: PaymentProvider | undefined;
@@ -57,6 +60,7 @@ export function createServices(
     payments,
     checkouts,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
+    writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,
     liveProvider,
     publicUrl,

@@ -1,6 +1,6 @@
 import { newId, type Currency, type Posting } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
 
 interface TransactionRow {
@@ -78,10 +78,10 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
   return id;
 }
 
-export const transactionsSource = (principal: Principal) => ({
+export const transactionsSource = (actor: Actor) => ({
   table: 'ledger_transactions',
   where: 'merchant_id = $1 AND livemode = $2',
-  params: [principal.merchantId, principal.livemode],
+  params: [actor.merchantId, actor.livemode],
 });
 
 interface BalanceAmount {
@@ -90,13 +90,13 @@ interface BalanceAmount {
 }
 
 /** The balance, summed from ledger postings on the merchant's accounts. */
-export async function balanceOf(db: Queryable, principal: Principal) {
+export async function balanceOf(db: Queryable, actor: Actor) {
   const sums = await db.query<{ account: string; currency: string; total: number }>(
     `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
      WHERE merchant_id = $1 AND livemode = $2
        AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral')
      GROUP BY account, currency ORDER BY currency`,
-    [principal.merchantId, principal.livemode],
+    [actor.merchantId, actor.livemode],
   );
   const pick = (account: string): BalanceAmount[] =>
     sums.rows.filter((r) => r.account === account).map((r) => ({ amount: r.total, currency: r.currency }));
@@ -105,7 +105,7 @@ export async function balanceOf(db: Queryable, principal: Principal) {
     available: pick('merchant_available'),
     pending: pick('merchant_pending'),
     referral: pick('merchant_referral'),
-    livemode: principal.livemode,
+    livemode: actor.livemode,
   };
 }
 

@@ -1,6 +1,6 @@
 import { AppError, newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from './secrets.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -83,7 +83,7 @@ export class MerchantService {
    * rolling a key clears it here at once; other server processes notice
    * within `authCacheSeconds`.
    */
-  private readonly authCache = new Map<string, { principal: Principal; until: number }>();
+  private readonly authCache = new Map<string, { actor: Actor; until: number }>();
 
   constructor(
     private readonly sessionTtlHours: number,
@@ -92,7 +92,7 @@ export class MerchantService {
 
   private forgetCredential(credentialId: string): void {
     for (const [hash, entry] of this.authCache)
-      if (entry.principal.credentialId === credentialId) this.authCache.delete(hash);
+      if (entry.actor.credentialId === credentialId) this.authCache.delete(hash);
   }
 
   /** Sign-up: the merchant with a secret and a publishable key for each mode. */
@@ -144,19 +144,19 @@ export class MerchantService {
   }
 
   /** Resolves a presented key or session token to the caller, or null if unknown, revoked or expired. */
-  async authenticate(db: Queryable, presented: string): Promise<Principal | null> {
+  async authenticate(db: Queryable, presented: string): Promise<Actor | null> {
     const hash = sha256(presented);
     const cached = this.authCache.get(hash);
-    if (cached && cached.until > Date.now()) return cached.principal;
-    const principal = await this.lookUp(db, presented, hash);
-    if (principal && this.authCacheSeconds > 0) {
+    if (cached && cached.until > Date.now()) return cached.actor;
+    const actor = await this.lookUp(db, presented, hash);
+    if (actor && this.authCacheSeconds > 0) {
       if (this.authCache.size >= 10_000) this.authCache.clear();
-      this.authCache.set(hash, { principal, until: Date.now() + this.authCacheSeconds * 1000 });
+      this.authCache.set(hash, { actor, until: Date.now() + this.authCacheSeconds * 1000 });
     }
-    return principal;
+    return actor;
   }
 
-  private async lookUp(db: Queryable, presented: string, hash: string): Promise<Principal | null> {
+  private async lookUp(db: Queryable, presented: string, hash: string): Promise<Actor | null> {
     if (presented.startsWith(SESSION_PREFIX)) {
       const session = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
         `SELECT id, merchant_id, livemode FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
@@ -164,7 +164,7 @@ export class MerchantService {
       );
       const row = session.rows[0];
       return row
-        ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id }
+        ? { kind: 'login', merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id }
         : null;
     }
     if (!/^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/.test(presented)) return null;
@@ -175,18 +175,18 @@ export class MerchantService {
     );
     const row = key.rows[0];
     return row
-      ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
+      ? { kind: 'api_key', merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
       : null;
   }
 
   // --- API keys -----------------------------------------------------------
 
-  listKeysQuery(principal: Principal) {
-    return { table: 'api_keys', where: 'merchant_id = $1', params: [principal.merchantId] };
+  listKeysQuery(actor: Actor) {
+    return { table: 'api_keys', where: 'merchant_id = $1', params: [actor.merchantId] };
   }
 
-  private assertSameMode(principal: Principal, mode: Mode): void {
-    if ((mode === 'live') !== principal.livemode) {
+  private assertSameMode(actor: Actor, mode: Mode): void {
+    if ((mode === 'live') !== actor.livemode) {
       throw new AppError(
         'livemode_mismatch',
         `Manage ${mode} keys with a ${mode} secret key or a ${mode} login`,
@@ -199,25 +199,25 @@ export class MerchantService {
 
   async createKey(
     db: Queryable,
-    principal: Principal,
+    actor: Actor,
     input: { type: KeyType; mode?: Mode | undefined; name?: string | undefined },
   ) {
-    const mode = input.mode ?? (principal.livemode ? 'live' : 'test');
-    this.assertSameMode(principal, mode);
-    return insertKey(db, principal.merchantId, input.type, mode, input.name ?? null);
+    const mode = input.mode ?? (actor.livemode ? 'live' : 'test');
+    this.assertSameMode(actor, mode);
+    return insertKey(db, actor.merchantId, input.type, mode, input.name ?? null);
   }
 
-  private async lockKey(db: Queryable, principal: Principal, id: string): Promise<ApiKeyRow> {
+  private async lockKey(db: Queryable, actor: Actor, id: string): Promise<ApiKeyRow> {
     const found = await db.query<ApiKeyRow>(
       `SELECT * FROM api_keys WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
-      [id, principal.merchantId],
+      [id, actor.merchantId],
     );
     const row = found.rows[0];
     if (!row)
       throw new AppError('resource_missing', `No such API key: '${id}'`, {
         details: { id: 'unknown API key' },
       });
-    this.assertSameMode(principal, row.livemode ? 'live' : 'test');
+    this.assertSameMode(actor, row.livemode ? 'live' : 'test');
     if (row.revoked_at) {
       throw new AppError('state_transition_invalid', 'This API key is already revoked', {
         details: { id: 'is revoked' },
@@ -227,13 +227,13 @@ export class MerchantService {
   }
 
   /** Revokes a key at once. The last active secret key of a mode cannot be revoked: roll it instead. */
-  async revokeKey(db: Queryable, principal: Principal, id: string) {
-    const row = await this.lockKey(db, principal, id);
+  async revokeKey(db: Queryable, actor: Actor, id: string) {
+    const row = await this.lockKey(db, actor, id);
     if (row.type === 'secret') {
       const others = await db.query(
         `SELECT 1 FROM api_keys WHERE merchant_id = $1 AND livemode = $2 AND type = 'secret' AND id <> $3
          AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-        [principal.merchantId, row.livemode, id],
+        [actor.merchantId, row.livemode, id],
       );
       if (!others.rowCount) {
         throw new AppError(
@@ -254,8 +254,8 @@ export class MerchantService {
   }
 
   /** Rolls a key: a new key of the same type and mode; the old one stops now or after `expires_in_hours`. */
-  async rollKey(db: Queryable, principal: Principal, id: string, expiresInHours: number) {
-    const row = await this.lockKey(db, principal, id);
+  async rollKey(db: Queryable, actor: Actor, id: string, expiresInHours: number) {
+    const row = await this.lockKey(db, actor, id);
     this.forgetCredential(id);
     if (expiresInHours === 0) await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
     else
@@ -263,6 +263,6 @@ export class MerchantService {
         id,
         expiresInHours,
       ]);
-    return insertKey(db, principal.merchantId, row.type, row.livemode ? 'live' : 'test', row.name);
+    return insertKey(db, actor.merchantId, row.type, row.livemode ? 'live' : 'test', row.name);
   }
 }

@@ -1,4 +1,5 @@
 import { notFound } from '@tz/core';
+import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 
 /** Tables whose rows belong to one merchant and mode (named here, never taken from input). */
@@ -13,11 +14,6 @@ export type OwnedTable =
   | 'webhook_endpoints'
   | 'webhook_deliveries';
 
-export interface Owner {
-  merchantId: string;
-  livemode: boolean;
-}
-
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other
  * mode's row is not found, never forbidden. `lock` takes the row for update.
@@ -26,7 +22,7 @@ export async function findOwned<Row>(
   db: Queryable,
   table: OwnedTable,
   what: string,
-  owner: Owner,
+  owner: Tenant,
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<Row> {

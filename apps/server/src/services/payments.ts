@@ -13,7 +13,7 @@ import {
   type PaymentStatus,
 } from '@tz/core';
 import { write, type Database, type Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
@@ -105,23 +105,23 @@ export class PaymentService implements OutcomeSink {
   /** Records a pending payment and its event; the provider is asked after commit. */
   async create(
     db: Queryable,
-    principal: Principal,
+    actor: Actor,
     input: CreatePaymentInput,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<PaymentObject> {
-    const provider = this.providers.forMode(principal.livemode);
+    const provider = this.providers.forMode(actor.livemode);
     if (!provider) {
       throw new AppError('provider_unavailable', 'Live payments are not configured for this account yet', {
         retryAfter: 60,
       });
     }
-    if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
+    if (input.customer !== undefined) await assertCustomerExists(db, actor, input.customer);
     // The row is built here, not returned by the insert, so the insert, its event
     // and the commit can leave together without a round trip between them.
     const row: PaymentRow = {
       id: newId('payment'),
-      merchant_id: principal.merchantId,
-      livemode: principal.livemode,
+      merchant_id: actor.merchantId,
+      livemode: actor.livemode,
       amount: input.amount,
       currency: input.currency,
       status: 'pending',
@@ -206,15 +206,15 @@ export class PaymentService implements OutcomeSink {
     }
   }
 
-  async retrieve(db: Queryable, principal: Principal, id: string): Promise<PaymentObject> {
-    return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', principal, id));
+  async retrieve(db: Queryable, actor: Actor, id: string): Promise<PaymentObject> {
+    return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id));
   }
 
   listSource(
-    principal: Principal,
+    actor: Actor,
     filters: { status?: PaymentStatus | undefined; customer?: string | undefined },
   ) {
-    const params: unknown[] = [principal.merchantId, principal.livemode];
+    const params: unknown[] = [actor.merchantId, actor.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
@@ -282,8 +282,8 @@ export class PaymentService implements OutcomeSink {
   }
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
-  async refund(db: Queryable, principal: Principal, id: string) {
-    const row = await findOwned<PaymentRow>(db, 'payments', 'payment', principal, id, { lock: true });
+  async refund(db: Queryable, actor: Actor, id: string) {
+    const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;

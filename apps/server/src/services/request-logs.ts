@@ -1,10 +1,10 @@
 import { newId } from '@tz/core';
 import type { Database } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
+import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
 
 export interface RequestLogEntry {
-  principal: Principal;
+  actor: Actor;
   requestId: string;
   method: string;
   /** Path without the query string: query values may carry personal data. */
@@ -55,9 +55,9 @@ export class RequestLogWriter {
       const base = values.length;
       values.push(
         newId('requestLog'),
-        entry.principal.merchantId,
-        entry.principal.livemode,
-        entry.principal.credentialId,
+        entry.actor.merchantId,
+        entry.actor.livemode,
+        entry.actor.credentialId,
         entry.requestId,
         entry.method,
         entry.path,
@@ -119,8 +119,8 @@ export interface LogFilters {
   created_lte?: number | undefined;
 }
 
-export function requestLogsSource(principal: Principal, filters: LogFilters) {
-  const params: unknown[] = [principal.merchantId, principal.livemode];
+export function requestLogsSource(actor: Actor, filters: LogFilters) {
+  const params: unknown[] = [actor.merchantId, actor.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.method) where += ` AND method = $${params.push(filters.method.toUpperCase())}`;
   if (filters.status) where += ` AND status = $${params.push(filters.status)}`;

@@ -1,9 +1,10 @@
 import { AppError, generateWebhookSecret, newId, notFound, type WebhookDeliveryStatus } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import type { Principal } from '../http/route.ts';
-import { listPage, type ListEnvelope, type ListQuery } from '../http/list.ts';
-import { EVENT_TYPES, recordEvent, type EventType } from '../services/events.ts';
+import type { Actor } from '../actor.ts';
+import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
+import { EVENT_TYPES, type EventType } from '../services/event-types.ts';
+import { recordEvent } from '../services/events.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
@@ -63,7 +64,7 @@ interface AttemptRow {
   response_body: string | null;
 }
 
-const scope = (auth: Principal) => [auth.merchantId, auth.livemode] as const;
+const scope = (auth: Actor) => [auth.merchantId, auth.livemode] as const;
 
 /** Refuses unknown event types with 400 event_type_unknown; `*` is allowed only where `allowAll`. */
 export function assertEventTypes(types: readonly string[], field: string, allowAll: boolean): void {
@@ -142,7 +143,7 @@ async function healthOf(db: Queryable, ids: string[]): Promise<Map<string, Healt
   return new Map(found.rows.map((row) => [row.id, row]));
 }
 
-async function endpointRow(db: Queryable, auth: Principal, id: string, lock = false): Promise<EndpointRow> {
+async function endpointRow(db: Queryable, auth: Actor, id: string, lock = false): Promise<EndpointRow> {
   const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', auth, id, { lock });
   if (row.deleted_at) throw notFound('webhook endpoint', id);
   return row;
@@ -167,7 +168,7 @@ export interface EndpointInput {
   description?: string | undefined;
 }
 
-export async function createEndpoint(db: Queryable, auth: Principal, input: EndpointInput, config: Config) {
+export async function createEndpoint(db: Queryable, auth: Actor, input: EndpointInput, config: Config) {
   assertEventTypes(input.events, 'events', true);
   const url = await assertWebhookUrlAllowed(input.url, {
     livemode: auth.livemode,
@@ -189,14 +190,14 @@ export async function createEndpoint(db: Queryable, auth: Principal, input: Endp
   return endpointObject(inserted.rows[0]!, undefined, secret);
 }
 
-export async function retrieveEndpoint(db: Queryable, auth: Principal, id: string) {
+export async function retrieveEndpoint(db: Queryable, auth: Actor, id: string) {
   const row = await endpointRow(db, auth, id);
   return endpointObject(row, (await healthOf(db, [row.id])).get(row.id));
 }
 
 export async function listEndpoints(
   db: Queryable,
-  auth: Principal,
+  auth: Actor,
   query: ListQuery,
 ): Promise<ListEnvelope<WebhookEndpointObject>> {
   const page = await listPage(
@@ -225,7 +226,7 @@ export interface EndpointUpdate {
 
 export async function updateEndpoint(
   db: Queryable,
-  auth: Principal,
+  auth: Actor,
   id: string,
   input: EndpointUpdate,
   config: Config,
@@ -261,7 +262,7 @@ export async function updateEndpoint(
   return endpointObject(next, (await healthOf(db, [next.id])).get(next.id));
 }
 
-export async function deleteEndpoint(db: Queryable, auth: Principal, id: string) {
+export async function deleteEndpoint(db: Queryable, auth: Actor, id: string) {
   const row = await endpointRow(db, auth, id, true);
   await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [
     row.id,
@@ -275,7 +276,7 @@ export async function deleteEndpoint(db: Queryable, auth: Principal, id: string)
  * webhook-signature only) for WEBHOOK_ROTATION_GRACE_SECONDS; a second rotation
  * within that time replaces it.
  */
-export async function rotateSecret(db: Queryable, auth: Principal, id: string, config: Config) {
+export async function rotateSecret(db: Queryable, auth: Actor, id: string, config: Config) {
   const row = await endpointRow(db, auth, id, true);
   const secret = generateWebhookSecret();
   const grace = config.WEBHOOK_ROTATION_GRACE_SECONDS;
@@ -337,7 +338,7 @@ export interface DeliveryFilters {
 
 export async function listDeliveries(
   db: Queryable,
-  auth: Principal,
+  auth: Actor,
   query: ListQuery & DeliveryFilters,
 ): Promise<ListEnvelope<WebhookDeliveryObject>> {
   const params: unknown[] = [...scope(auth)];
@@ -359,7 +360,7 @@ export async function listDeliveries(
   return { ...page, data: page.data.map((row) => deliveryObject(row, attempts.get(row.id) ?? [])) };
 }
 
-export async function retrieveDelivery(db: Queryable, auth: Principal, id: string) {
+export async function retrieveDelivery(db: Queryable, auth: Actor, id: string) {
   const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', auth, id);
   return deliveryObject(row, (await attemptsOf(db, [row.id])).get(row.id) ?? []);
 }
@@ -370,7 +371,7 @@ export async function retrieveDelivery(db: Queryable, auth: Principal, id: strin
  * `replayed_from`. The copy is written as already fanned out, so it reaches
  * only that endpoint.
  */
-export async function replayDelivery(db: Queryable, auth: Principal, id: string) {
+export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
   const found = await db.query<{
     id: string;
     endpoint_id: string;
@@ -419,7 +420,7 @@ export async function replayDelivery(db: Queryable, auth: Principal, id: string)
 /** A synthetic test-mode event through the real outbox; it moves no money. */
 export async function sendTestEvent(
   db: Queryable,
-  auth: Principal,
+  auth: Actor,
   input: { type: string; data: Record<string, unknown> },
 ) {
   if (auth.livemode) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import { createCustomer, customerObject, customersSource, retrieveCustomer } from '../../services/customers.ts';
 import { idParams, livemode, metadataSchema, unix } from './schemas.ts';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import { balanceOf, transactionObject, transactionsSource } from '../../services/ledger.ts';
 import { requestLogObject, requestLogsSource } from '../../services/request-logs.ts';
 import { livemode, unix } from './schemas.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import { apiKeyObject } from '../../services/merchants.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 import { AppError } from '@tz/core';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { amountSchema, currencySchema, tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import type { PaymentRow } from '../../services/payments.ts';
-import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas.ts';
 
 export const paymentSchema = z.object({

@@ -1,6 +1,7 @@
 import { stockAdjustmentCommand } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import {
   addVariant,
   categoriesSource,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { EVENT_TYPES } from '../../services/events.ts';
+import { EVENT_TYPES } from '../../services/event-types.ts';
 import {
   createEndpoint,
   deleteEndpoint,

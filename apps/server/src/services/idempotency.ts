@@ -2,29 +2,20 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@tz/core';
 import type { Queryable, Statement } from '../db/database.ts';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
+/**
+ * What a key is unique within: a merchant and mode, and an operation (a REST
+ * request's method and path, `POST /v1/payments`; a till command's type,
+ * `command order.create`).
+ */
 export interface IdempotencyScope {
   merchantId: string;
   livemode: boolean;
-  method: string;
-  path: string;
+  operation: string;
   key: string;
 }
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
-
-/** Validates the header: 1 to 255 characters. */
-export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header.join(',') : header;
-  if (key.length < 1 || key.length > 255) {
-    throw new AppError('idempotency_key_too_long', 'Idempotency-Key must be 1 to 255 characters', {
-      details: { 'Idempotency-Key': `has ${key.length} characters; at most 255` },
-    });
-  }
-  return key;
-}
 
 /** Key order and whitespace do not make a body different. */
 function canonicalJson(value: unknown): string {
@@ -41,8 +32,8 @@ function canonicalJson(value: unknown): string {
 export const requestHash = (body: unknown): string =>
   createHash('sha256').update(canonicalJson(body)).digest('hex');
 
-const SCOPE_WHERE = 'merchant_id = $1 AND livemode = $2 AND method = $3 AND path = $4 AND key = $5';
-const scopeParams = (s: IdempotencyScope) => [s.merchantId, s.livemode, s.method, s.path, s.key];
+const SCOPE_WHERE = 'merchant_id = $1 AND livemode = $2 AND operation = $3 AND key = $4';
+const scopeParams = (s: IdempotencyScope) => [s.merchantId, s.livemode, s.operation, s.key];
 
 /** SQLSTATE raised by `complete_idempotency_key` for a request that does not hold the key. */
 export const NOT_CLAIM_HOLDER = 'TZ409';
@@ -67,7 +58,7 @@ export async function claimIdempotencyKey(
   }>(
     {
       name: 'claim_idempotency_key',
-      text: 'SELECT outcome, response_status, response_body FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+      text: 'SELECT outcome, response_status, response_body FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7)',
     },
     [...scopeParams(scope), hash, ttlHours, token],
   );
@@ -111,7 +102,7 @@ export function idempotencyCompletion(
   return [
     {
       name: 'complete_idempotency_key',
-      text: 'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+      text: 'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, $7)',
     },
     [...scopeParams(scope), token, status, JSON.stringify(body)],
   ];
@@ -120,7 +111,7 @@ export function idempotencyCompletion(
 /** A failed request releases its key: nothing it did was committed, so a retry may run it again. */
 export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope, token: string) {
   await db.query(
-    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running' AND claim_token = $6`,
+    `DELETE FROM idempotency_keys WHERE ${SCOPE_WHERE} AND state = 'running' AND claim_token = $5`,
     [...scopeParams(scope), token],
   );
 }

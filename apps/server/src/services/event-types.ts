@@ -1,0 +1,29 @@
+/**
+ * Every event type the platform emits, by area. The outbox accepts only these,
+ * and the webhook catalogue (OpenAPI `webhooks`, docs/WEBHOOKS.md) is built
+ * from this list: a new event type is added here first.
+ */
+export const EVENT_TYPES = [
+  'payment.created',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'checkout.completed',
+  'customer.created',
+  // retail
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'category.created',
+  'category.updated',
+  'category.deleted',
+  'store.created',
+  'store.updated',
+  'stock.adjusted',
+  'stock.low',
+  'order.created',
+  'order.paid',
+  'order.refunded',
+  'order.voided',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
