@@ -239,6 +239,27 @@ describe('ClickPesa live payments against a local fake of the provider', () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it.each([
+    ['a 070 number of Mixx by Yas', '0701 234 567', '255701234567'],
+    ['a sandbox number, which means nothing in live mode', '0700000002', '255700000002'],
+    ['a Halotel 063 number', '0632 345 678', '255632345678'],
+    ['a 060 number', '0601 234 567', '255601234567'],
+    ['an Airtel 066 number', '0662 345 678', '255662345678'],
+    ['a Vodacom 072 number', '0722 345 678', '255722345678'],
+    ['a Vodacom 079 number', '0792 345 678', '255792345678'],
+  ])(
+    'sends %s to ClickPesa like any other number and settles it as ClickPesa reports',
+    async (_name, phone, sent) => {
+      const created = await pay(phone);
+      expect((await soon(() => initiationOf(created.id))).body.phoneNumber).toBe(sent);
+      expect(await settled(created.id)).toMatchObject({ status: 'paid', phone: sent });
+      const stored = await server.database.pool.query('SELECT provider FROM payments WHERE id = $1', [
+        created.id,
+      ]);
+      expect(stored.rows[0]).toEqual({ provider: 'clickpesa' });
+    },
+  );
+
   it('fetches one token for many payments and fetches again only after the provider revokes it', async () => {
     const burst = await Promise.all([
       pay(FAKE_PHONES.silent, 100),

@@ -154,6 +154,48 @@ describe('payments through the sandbox provider', () => {
   });
 });
 
+describe('payer numbers of every network', () => {
+  it.each([
+    ['0601 234 567', '255601234567', null],
+    ['0632 345 678', '255632345678', 'halotel'],
+    ['0662 345 678', '255662345678', 'airtel'],
+    ['0722 345 678', '255722345678', 'mpesa'],
+    ['0792 345 678', '255792345678', 'mpesa'],
+    ['0701 234 567', '255701234567', 'mixx'],
+  ])(
+    'takes %s as %s with network hint %s, and the sandbox settles it as paid',
+    async (phone, stored, network) => {
+      const created = await pay(phone);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ phone: stored, network });
+      expect((await settled(created.body.id)).status).toBe('paid');
+    },
+  );
+
+  it('gives fixed outcomes to the documented sandbox numbers only: a neighbouring number is paid', async () => {
+    const [pending, other] = [await pay('0700000003'), await pay('0700000013')];
+    expect((await settled(other.body.id)).status).toBe('paid');
+    expect((await api.get(`/v1/payments/${pending.body.id}`)).body.status).toBe('pending');
+  });
+
+  it('refuses a toll-free number with phone_invalid', async () => {
+    const refused = await pay('0800 123 456');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'phone_invalid' });
+    expect(refused.body.details.phone).toMatch(/must be a Tanzanian mobile number/);
+  });
+
+  it("stores a customer's number normalised and finds the customer by any written form of it", async () => {
+    const created = await api.post('/v1/customers', { name: 'Neema', phone: '066-123-4567' });
+    expect(created.status).toBe(201);
+    expect(created.body.phone).toBe('255661234567');
+    const found = await api.get(`/v1/customers?phone=${encodeURIComponent('+255 661 234 567')}`);
+    expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([created.body.id]);
+    const refused = await api.post('/v1/customers', { name: 'Neema', phone: '022 212 3456' });
+    expect(refused.body).toMatchObject({ code: 'phone_invalid' });
+  });
+});
+
 describe('modes and tenants', () => {
   it('keeps test and live data apart and hides other merchants’ objects', async () => {
     const created = await pay('0700000003');
