@@ -26,9 +26,11 @@ const WRITTEN_FORMS = /^(?:\+255|255|0)(\d+)$/;
  * Normalises +255 XXX XXX XXX, 255XXXXXXXXX and 0XXXXXXXXX (spaces, dashes,
  * dots and brackets allowed) to `255XXXXXXXXX`. Returns null for anything that is not a
  * Tanzanian mobile number. Which ranges are mobile, and how long a number is,
- * come from libphonenumber's metadata (its mobile build, which knows the mobile
- * ranges only: fixed lines, toll-free, premium and short numbers do not match),
- * so newly allocated ranges arrive with the library.
+ * come from libphonenumber's metadata, so newly allocated ranges arrive with the
+ * library. Its mobile build carries the mobile patterns only, so fixed lines,
+ * toll-free, premium and short numbers do not match; the min build cannot tell
+ * mobile from fixed (lengths only), and max adds the other types' patterns,
+ * which this test does not need, to what the till downloads.
  */
 export function normalizeTanzanianMobile(input: string): string | null {
   const form = WRITTEN_FORMS.exec(input.trim().replace(/[\s\-.()]/g, ''));
