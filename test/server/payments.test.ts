@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { NUMBERS_OF_EVERY_RANGE } from '../support/phones.ts';
 
 let server: RunningServer;
 let merchant: Merchant;
@@ -155,14 +156,7 @@ describe('payments through the sandbox provider', () => {
 });
 
 describe('payer numbers of every network', () => {
-  it.each([
-    ['0601 234 567', '255601234567', null],
-    ['0632 345 678', '255632345678', 'halotel'],
-    ['0662 345 678', '255662345678', 'airtel'],
-    ['0722 345 678', '255722345678', 'mpesa'],
-    ['0792 345 678', '255792345678', 'mpesa'],
-    ['0701 234 567', '255701234567', 'mixx'],
-  ])(
+  it.each(NUMBERS_OF_EVERY_RANGE)(
     'takes %s as %s with network hint %s, and the sandbox settles it as paid',
     async (phone, stored, network) => {
       const created = await pay(phone);
