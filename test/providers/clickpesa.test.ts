@@ -6,6 +6,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, type ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcilePendingClickPesa } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
+import { NUMBERS_OF_EVERY_RANGE } from '../support/phones.ts';
 import { FAKE_PHONES, fakeChecksum, startFakeClickPesa, type FakeClickPesa } from './clickpesa-fake.ts';
 
 const credentials = {
@@ -238,6 +239,20 @@ describe('ClickPesa live payments against a local fake of the provider', () => {
     });
     expect(fake.requests.length).toBe(before);
   });
+
+  // The last number is the sandbox's "fails" number: in live mode it is an ordinary Mixx by Yas number.
+  it.each([...NUMBERS_OF_EVERY_RANGE, ['0700000002', '255700000002', 'mixx'] as const])(
+    'sends %s to ClickPesa as %s like any other number and settles it as ClickPesa reports',
+    async (phone, sent, network) => {
+      const created = await pay(phone);
+      expect((await soon(() => initiationOf(created.id))).body.phoneNumber).toBe(sent);
+      expect(await settled(created.id)).toMatchObject({ status: 'paid', phone: sent, network });
+      const stored = await server.database.pool.query('SELECT provider FROM payments WHERE id = $1', [
+        created.id,
+      ]);
+      expect(stored.rows[0]).toEqual({ provider: 'clickpesa' });
+    },
+  );
 
   it('fetches one token for many payments and fetches again only after the provider revokes it', async () => {
     const burst = await Promise.all([

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { NUMBERS_OF_EVERY_RANGE } from '../support/phones.ts';
 
 let server: RunningServer;
 let merchant: Merchant;
@@ -151,6 +152,41 @@ describe('payments through the sandbox provider', () => {
     expect(back.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect((await own.get('/v1/payments?limit=101')).body).toMatchObject({ code: 'limit_invalid' });
     expect((await own.get('/v1/payments?limit=0')).status).toBe(400);
+  });
+});
+
+describe('payer numbers of every network', () => {
+  it.each(NUMBERS_OF_EVERY_RANGE)(
+    'takes %s as %s with network hint %s, and the sandbox settles it as paid',
+    async (phone, stored, network) => {
+      const created = await pay(phone);
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ phone: stored, network });
+      expect((await settled(created.body.id)).status).toBe('paid');
+    },
+  );
+
+  it('gives fixed outcomes to the documented sandbox numbers only: a neighbouring number is paid', async () => {
+    const [pending, other] = [await pay('0700000003'), await pay('0700000013')];
+    expect((await settled(other.body.id)).status).toBe('paid');
+    expect((await api.get(`/v1/payments/${pending.body.id}`)).body.status).toBe('pending');
+  });
+
+  it('refuses a toll-free number with phone_invalid', async () => {
+    const refused = await pay('0800 123 456');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'phone_invalid' });
+    expect(refused.body.details.phone).toMatch(/must be a Tanzanian mobile number/);
+  });
+
+  it("stores a customer's number normalised and finds the customer by any written form of it", async () => {
+    const created = await api.post('/v1/customers', { name: 'Neema', phone: '066-123-4567' });
+    expect(created.status).toBe(201);
+    expect(created.body.phone).toBe('255661234567');
+    const found = await api.get(`/v1/customers?phone=${encodeURIComponent('+255 661 234 567')}`);
+    expect(found.body.data.map((c: { id: string }) => c.id)).toEqual([created.body.id]);
+    const refused = await api.post('/v1/customers', { name: 'Neema', phone: '022 212 3456' });
+    expect(refused.body).toMatchObject({ code: 'phone_invalid' });
   });
 });
 

@@ -61,7 +61,7 @@ ${view.livemode ? '' : '<p class="test">Test mode: no real money moves. Use 0700
 <div class="amount" id="amount">${escapeHtml(formatAmount(view.amount, view.currency))}</div>
 ${view.description ? `<div>${escapeHtml(view.description)}</div>` : ''}
 <form id="pay"><label for="phone">Mobile money number / Namba ya simu</label>
-<input id="phone" name="phone" inputmode="tel" autocomplete="tel" placeholder="07XX XXX XXX" required>
+<input id="phone" name="phone" inputmode="tel" autocomplete="tel" placeholder="0XXX XXX XXX" required>
 <button id="submit" type="submit">Pay / Lipa</button></form>
 <div id="message" role="status"></div></div>
 <script>

@@ -1,6 +1,10 @@
 import type { OutcomeSink, PaymentProvider, PaymentRequest } from './provider.ts';
 
-/** Test-mode phone numbers with fixed outcomes (listed in the README). Any other valid number succeeds. */
+/**
+ * Test-mode phone numbers with fixed outcomes (DESIGN.md, README). Any other valid number succeeds.
+ * They mean something only here: the sandbox runs in test mode alone, and a live payment to one of
+ * them, or to any other 070 number (a Mixx by Yas range), goes to the live provider.
+ */
 export const SANDBOX_NUMBERS = {
   succeeds: '255700000001',
   insufficientFunds: '255700000002',

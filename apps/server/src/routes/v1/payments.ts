@@ -18,7 +18,12 @@ export const paymentSchema = z.object({
   checkout_url: z.string().nullable().describe('The hosted page, for payments made through a checkout'),
   checkout: z.string().nullable(),
   phone: z.string().describe('Normalised to 255XXXXXXXXX'),
-  network: z.string().nullable(),
+  network: z
+    .string()
+    .nullable()
+    .describe(
+      'Hint from the number’s range (mpesa, mixx, airtel, halotel, ttcl); numbers move between networks',
+    ),
   description: z.string().nullable(),
   customer: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
@@ -37,7 +42,7 @@ export const paymentRoutes = [
     tag: 'Payments',
     summary: 'Create a payment',
     description:
-      'Asks the payer’s mobile money wallet for `amount`. The payment starts `pending` and moves to `paid` or `failed` when the provider reports back. In test mode 255700000001 succeeds, 255700000002 fails with insufficient_funds and 255700000003 stays pending.',
+      'Asks the payer’s mobile money wallet for `amount`. The payment starts `pending` and moves to `paid` or `failed` when the provider reports back. `phone` is any Tanzanian mobile number; `network` is a hint from its range (mpesa, mixx, airtel, halotel, ttcl, or null), not a check. In test mode 255700000001 succeeds, 255700000002 fails with insufficient_funds, 255700000003 stays pending and any other number succeeds; in live mode these numbers are ordinary numbers.',
     auth: 'secret',
     status: 201,
     body: z.strictObject({
@@ -49,7 +54,8 @@ export const paymentRoutes = [
       metadata: metadataSchema.optional(),
     }),
     response: paymentSchema,
-    handler: ({ body, auth, db, services, afterCommit }) => services.payments.create(db, auth, body, afterCommit),
+    handler: ({ body, auth, db, services, afterCommit }) =>
+      services.payments.create(db, auth, body, afterCommit),
   }),
   defineRoute({
     method: 'GET',
@@ -63,7 +69,9 @@ export const paymentRoutes = [
     }),
     response: listEnvelope(paymentSchema),
     handler: ({ query, auth, db, services }) =>
-      listPage(db, services.payments.listSource(auth, query), query, (row: PaymentRow) => services.payments.toObject(row)),
+      listPage(db, services.payments.listSource(auth, query), query, (row: PaymentRow) =>
+        services.payments.toObject(row),
+      ),
   }),
   defineRoute({
     method: 'GET',
