@@ -1,4 +1,5 @@
 // @ts-check
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -21,7 +22,49 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['node:*', 'pg', 'koa', '@koa/*', 'electron', 'react', 'fs', 'path', 'crypto', 'net'] },
+        {
+          paths: [...builtinModules, 'ioredis', 'pino', 'usb', 'pg', 'koa', 'electron', 'react', '@tz/printers'].map(
+            (name) => ({ name, message: 'packages/core runs in browsers and on the server: no platform code' }),
+          ),
+          patterns: [
+            { group: ['node:*', '@koa/*', '@electric-sql/*', '@tz/printers/*'], message: 'no platform code in core' },
+            { group: ['**/apps/**', '@tz/server', '@tz/server/*', '@tz/desktop', '@tz/desktop/*'], message: 'core imports no app' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', '__dirname', '__filename', 'require', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'a Node global: packages/core runs in browsers too',
+        })),
+        ...['window', 'document', 'localStorage', 'navigator'].map((name) => ({
+          name,
+          message: 'a DOM global: packages/core runs on the server too',
+        })),
+      ],
+    },
+  },
+  {
+    // Services, domain modules and background work are called by routes, pages and the sync door,
+    // never the other way round: they may not reach into the HTTP layer.
+    files: [
+      'apps/server/src/services/**/*.ts',
+      'apps/server/src/retail/**/*.ts',
+      'apps/server/src/webhooks/**/*.ts',
+      'apps/server/src/tills/**/*.ts',
+      'apps/server/src/sync/**/*.ts',
+      'apps/server/src/providers/**/*.ts',
+    ],
+    ignores: ['apps/server/src/providers/clickpesa-callback.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/http/*', '**/routes/**', 'koa', '@koa/*'], message: 'services never import from http/ or routes/' },
+          ],
+        },
       ],
     },
   },
