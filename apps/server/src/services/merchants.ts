@@ -10,6 +10,8 @@ export type Mode = 'test' | 'live';
 const KEY_PREFIX: Record<KeyType, string> = { secret: 'sk', publishable: 'pk' };
 const SESSION_PREFIX = 'sess_';
 
+type AfterCommit = (task: () => Promise<void>) => void;
+
 interface MerchantRow {
   id: string;
   business_name: string;
@@ -80,10 +82,15 @@ async function insertKey(
 export class MerchantService {
   /**
    * Resolved keys, briefly: most requests skip the key lookup. Revoking or
-   * rolling a key clears it here at once; other server processes notice
-   * within `authCacheSeconds`.
+   * rolling a key clears it here once the change has committed; other server
+   * processes notice within `authCacheSeconds`.
    */
   private readonly authCache = new Map<string, { principal: Principal; until: number }>();
+  /**
+   * Counts forgotten credentials: a lookup that started before a revocation
+   * committed may have read the key as active, so it is not cached.
+   */
+  private forgotten = 0;
 
   constructor(
     private readonly sessionTtlHours: number,
@@ -91,6 +98,7 @@ export class MerchantService {
   ) {}
 
   private forgetCredential(credentialId: string): void {
+    this.forgotten += 1;
     for (const [hash, entry] of this.authCache)
       if (entry.principal.credentialId === credentialId) this.authCache.delete(hash);
   }
@@ -148,38 +156,103 @@ export class MerchantService {
     const hash = sha256(presented);
     const cached = this.authCache.get(hash);
     if (cached && cached.until > Date.now()) return cached.principal;
-    const principal = await this.lookUp(db, presented, hash);
-    if (principal && this.authCacheSeconds > 0) {
+    const forgotten = this.forgotten;
+    const found = await this.lookUp(db, presented, hash);
+    if (!found) return null;
+    if (this.authCacheSeconds > 0 && forgotten === this.forgotten) {
       if (this.authCache.size >= 10_000) this.authCache.clear();
-      this.authCache.set(hash, { principal, until: Date.now() + this.authCacheSeconds * 1000 });
+      // A rolled key's grace period ends on time, cache or not.
+      const until = Math.min(Date.now() + this.authCacheSeconds * 1000, found.expiresAt ?? Infinity);
+      this.authCache.set(hash, { principal: found.principal, until });
     }
-    return principal;
+    return found.principal;
   }
 
-  private async lookUp(db: Queryable, presented: string, hash: string): Promise<Principal | null> {
+  private async lookUp(
+    db: Queryable,
+    presented: string,
+    hash: string,
+  ): Promise<{ principal: Principal; expiresAt: number | null } | null> {
     if (presented.startsWith(SESSION_PREFIX)) {
-      const session = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
-        `SELECT id, merchant_id, livemode FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
+      const session = await db.query<{
+        id: string;
+        merchant_id: string;
+        livemode: boolean;
+        expires_at: Date;
+      }>(
+        `SELECT id, merchant_id, livemode, expires_at FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
         [hash],
       );
       const row = session.rows[0];
       return row
-        ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id }
+        ? {
+            principal: {
+              merchantId: row.merchant_id,
+              livemode: row.livemode,
+              keyType: 'secret',
+              credentialId: row.id,
+            },
+            expiresAt: row.expires_at.getTime(),
+          }
         : null;
     }
     if (!/^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/.test(presented)) return null;
-    const key = await db.query<{ id: string; merchant_id: string; livemode: boolean; type: KeyType }>(
-      `SELECT id, merchant_id, livemode, type FROM api_keys
+    const key = await db.query<{
+      id: string;
+      merchant_id: string;
+      livemode: boolean;
+      type: KeyType;
+      expires_at: Date | null;
+    }>(
+      `SELECT id, merchant_id, livemode, type, expires_at FROM api_keys
        WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
       [hash],
     );
     const row = key.rows[0];
     return row
-      ? { merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
+      ? {
+          principal: {
+            merchantId: row.merchant_id,
+            livemode: row.livemode,
+            keyType: row.type,
+            credentialId: row.id,
+          },
+          expiresAt: row.expires_at?.getTime() ?? null,
+        }
       : null;
   }
 
+  /**
+   * Inside a key-management transaction: the caller's own credential, still
+   * active, locked until commit. A request that authenticated (or hit the cache)
+   * just before its key was revoked thus waits for the revocation and is refused,
+   * and a revocation waits for a key being minted by the key it revokes.
+   */
+  private async lockCaller(db: Queryable, principal: Principal): Promise<void> {
+    const found = principal.credentialId.startsWith('ses_')
+      ? await db.query(`SELECT 1 FROM sessions WHERE id = $1 AND expires_at > now() FOR SHARE`, [
+          principal.credentialId,
+        ])
+      : await db.query(
+          `SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL
+           AND (expires_at IS NULL OR expires_at > now()) FOR SHARE`,
+          [principal.credentialId],
+        );
+    if (!found.rowCount) throw new AppError('api_key_invalid', 'The API key is invalid, revoked or expired');
+  }
+
   // --- API keys -----------------------------------------------------------
+
+  /**
+   * Cleared once the change is visible to every lookup: cleared before the
+   * commit, a lookup in between would cache the key as still active.
+   */
+  private forgetAfterCommit(credentialId: string, afterCommit: AfterCommit): void {
+    afterCommit(() => {
+      this.forgetCredential(credentialId);
+      return Promise.resolve();
+    });
+  }
 
   listKeysQuery(principal: Principal) {
     return { table: 'api_keys', where: 'merchant_id = $1', params: [principal.merchantId] };
@@ -204,14 +277,22 @@ export class MerchantService {
   ) {
     const mode = input.mode ?? (principal.livemode ? 'live' : 'test');
     this.assertSameMode(principal, mode);
+    await this.lockCaller(db, principal);
     return insertKey(db, principal.merchantId, input.type, mode, input.name ?? null);
   }
 
+  /**
+   * The key to change, locked, with the caller's own key locked first when it is
+   * another one (both in id order, so two keys changing each other cannot deadlock).
+   */
   private async lockKey(db: Queryable, principal: Principal, id: string): Promise<ApiKeyRow> {
+    const callerIsKey = !principal.credentialId.startsWith('ses_') && principal.credentialId !== id;
+    if (callerIsKey && principal.credentialId < id) await this.lockCaller(db, principal);
     const found = await db.query<ApiKeyRow>(
       `SELECT * FROM api_keys WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
       [id, principal.merchantId],
     );
+    if (!callerIsKey || principal.credentialId > id) await this.lockCaller(db, principal);
     const row = found.rows[0];
     if (!row)
       throw new AppError('resource_missing', `No such API key: '${id}'`, {
@@ -227,7 +308,7 @@ export class MerchantService {
   }
 
   /** Revokes a key at once. The last active secret key of a mode cannot be revoked: roll it instead. */
-  async revokeKey(db: Queryable, principal: Principal, id: string) {
+  async revokeKey(db: Queryable, principal: Principal, id: string, afterCommit: AfterCommit) {
     const row = await this.lockKey(db, principal, id);
     if (row.type === 'secret') {
       const others = await db.query(
@@ -245,19 +326,27 @@ export class MerchantService {
         );
       }
     }
+    // The time it took effect (after the locks), not the time the transaction began.
     const updated = await db.query<ApiKeyRow>(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING *`,
+      `UPDATE api_keys SET revoked_at = clock_timestamp() WHERE id = $1 RETURNING *`,
       [id],
     );
-    this.forgetCredential(id);
+    this.forgetAfterCommit(id, afterCommit);
     return apiKeyObject(updated.rows[0]!);
   }
 
   /** Rolls a key: a new key of the same type and mode; the old one stops now or after `expires_in_hours`. */
-  async rollKey(db: Queryable, principal: Principal, id: string, expiresInHours: number) {
+  async rollKey(
+    db: Queryable,
+    principal: Principal,
+    id: string,
+    expiresInHours: number,
+    afterCommit: AfterCommit,
+  ) {
     const row = await this.lockKey(db, principal, id);
-    this.forgetCredential(id);
-    if (expiresInHours === 0) await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
+    this.forgetAfterCommit(id, afterCommit);
+    if (expiresInHours === 0)
+      await db.query(`UPDATE api_keys SET revoked_at = clock_timestamp() WHERE id = $1`, [id]);
     else
       await db.query(`UPDATE api_keys SET expires_at = now() + make_interval(hours => $2) WHERE id = $1`, [
         id,

@@ -36,7 +36,8 @@ export const merchantRoutes = [
     path: '/merchants',
     tag: 'Merchants',
     summary: 'Create a merchant (sign up)',
-    description: 'Returns the merchant and its four API keys in full; this is the only time the keys are shown.',
+    description:
+      'Returns the merchant and its four API keys in full; this is the only time the keys are shown.',
     auth: 'none',
     status: 201,
     body: z.strictObject({
@@ -75,7 +76,9 @@ export const merchantRoutes = [
       const email = body.email.toLowerCase();
       const blockedFor = await isBlocked(limiter, email);
       if (blockedFor !== null) {
-        throw new AppError('rate_limited', 'Too many failed logins for this account; try again later', { retryAfter: blockedFor });
+        throw new AppError('rate_limited', 'Too many failed logins for this account; try again later', {
+          retryAfter: blockedFor,
+        });
       }
       try {
         return await services.merchants.login(db, body);
@@ -101,10 +104,15 @@ export const merchantRoutes = [
     path: '/api-keys',
     tag: 'API keys',
     summary: 'Create an API key',
-    description: 'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
+    description:
+      'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
     auth: 'secret',
     status: 201,
-    body: z.strictObject({ type: z.enum(['secret', 'publishable']), mode: mode.optional(), name: z.string().max(100).optional() }),
+    body: z.strictObject({
+      type: z.enum(['secret', 'publishable']),
+      mode: mode.optional(),
+      name: z.string().max(100).optional(),
+    }),
     response: apiKey,
     handler: ({ body, auth, db, services }) => services.merchants.createKey(db, auth, body),
   }),
@@ -120,17 +128,20 @@ export const merchantRoutes = [
     params: idParams,
     body: z.strictObject({ expires_in_hours: z.number().int().min(0).max(168).default(0) }),
     response: apiKey,
-    handler: ({ body, params, auth, db, services }) => services.merchants.rollKey(db, auth, params.id, body.expires_in_hours),
+    handler: ({ body, params, auth, db, services, afterCommit }) =>
+      services.merchants.rollKey(db, auth, params.id, body.expires_in_hours, afterCommit),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/api-keys/{id}',
     tag: 'API keys',
     summary: 'Revoke an API key',
-    description: 'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
+    description:
+      'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
     auth: 'secret',
     params: idParams,
     response: apiKey,
-    handler: ({ params, auth, db, services }) => services.merchants.revokeKey(db, auth, params.id),
+    handler: ({ params, auth, db, services, afterCommit }) =>
+      services.merchants.revokeKey(db, auth, params.id, afterCommit),
   }),
 ];
