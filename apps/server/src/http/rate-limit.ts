@@ -8,6 +8,11 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from '@tz/core';
 import type { Database } from '../db/database.ts';
+import {
+  LOGIN_ATTEMPTS_PER_ADDRESS,
+  LOGIN_ATTEMPTS_PER_EMAIL,
+  LOGIN_WINDOW_SECONDS,
+} from '../services/login-throttle.ts';
 
 /** The answer to one request's charge against a quota. */
 export interface QuotaCheck {
@@ -30,8 +35,10 @@ export interface RateLimits {
   perCredential: Quota;
   /** Per client address, for routes without a key (sign-up, login, hosted checkout) and failed auth. */
   perAddress: Quota;
-  /** Failed logins per email, against password guessing spread over addresses. */
-  loginFailures: RateLimiterAbstract;
+  /** Login attempts per email, against password guessing spread over addresses (see `LoginThrottle`). */
+  loginPerEmail: RateLimiterAbstract;
+  /** Login attempts per client address, so guessing (and locking merchants out) costs the guesser. */
+  loginPerAddress: RateLimiterAbstract;
   /** Settles once Redis is connected (or after a short wait; the database counts until then). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -82,7 +89,8 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
   return {
     perCredential: new LeasedQuota(make('key', settings.max, settings.windowSeconds)),
     perAddress: new LeasedQuota(make('addr', settings.publicMax, settings.publicWindowSeconds)),
-    loginFailures: make('login', 10, 15 * 60),
+    loginPerEmail: make('login', LOGIN_ATTEMPTS_PER_EMAIL, LOGIN_WINDOW_SECONDS),
+    loginPerAddress: make('login_addr', LOGIN_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_SECONDS),
     ready: redis
       ? new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 2_000);
@@ -216,12 +224,4 @@ export async function enforceRateLimit(ctx: Koa.Context, quota: Quota, key: stri
       retryAfter: Math.max(1, resetSeconds),
     });
   }
-}
-
-/** Read-only look at a quota, for counting failures without charging successes. */
-export async function isBlocked(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
-  const current = await limiter.get(key);
-  if (current && current.consumedPoints >= limiter.points)
-    return Math.max(1, Math.ceil(current.msBeforeNext / 1000));
-  return null;
 }

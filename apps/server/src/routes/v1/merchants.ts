@@ -3,8 +3,6 @@ import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
 import { apiKeyObject } from '../../services/merchants.ts';
 import { idParams, livemode, unix } from './schemas.ts';
-import { AppError } from '@tz/core';
-import { isBlocked } from '../../http/rate-limit.ts';
 
 const merchant = z.object({
   id: z.string(),
@@ -54,7 +52,7 @@ export const merchantRoutes = [
     tag: 'Merchants',
     summary: 'Log in',
     description:
-      'Returns a session token that authenticates like the secret key of the mode asked for. Ten failed attempts for one email block it for 15 minutes.',
+      'Returns a session token that authenticates like the secret key of the mode asked for. Each email has 10 password checks, and each client address 20, per 15 minutes; a right password gives its check back.',
     auth: 'none',
     // Outside a transaction: the failure counter must survive the failed attempt.
     transactional: false,
@@ -71,22 +69,8 @@ export const merchantRoutes = [
       expires_at: unix,
       merchant,
     }),
-    handler: async ({ body, db, services }) => {
-      const limiter = services.rateLimits.loginFailures;
-      const email = body.email.toLowerCase();
-      const blockedFor = await isBlocked(limiter, email);
-      if (blockedFor !== null) {
-        throw new AppError('rate_limited', 'Too many failed logins for this account; try again later', {
-          retryAfter: blockedFor,
-        });
-      }
-      try {
-        return await services.merchants.login(db, body);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'credentials_invalid') await limiter.penalty(email);
-        throw error;
-      }
-    },
+    handler: ({ body, db, services, ip }) =>
+      services.loginThrottle.attempt(body.email, ip, () => services.merchants.login(db, body)),
   }),
   defineRoute({
     method: 'GET',
