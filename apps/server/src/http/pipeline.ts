@@ -18,7 +18,7 @@ import {
   type IdempotencyScope,
 } from './idempotency.ts';
 import { enforceRateLimit, type RateLimits } from './rate-limit.ts';
-import type { AnyRoute, Principal } from './route.ts';
+import { responseForReplay, type AnyRoute, type Principal } from './route.ts';
 
 export interface PipelineDeps {
   services: Services;
@@ -186,13 +186,17 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
         ? await services.database.connection((connection) =>
             runTransactionalWrite(connection, key, async (tx) => {
               const output = await run(tx);
-              if (scope) tx.defer(...idempotencyCompletion(scope, token, status, output));
+              if (scope)
+                tx.defer(...idempotencyCompletion(scope, token, status, responseForReplay(route, output)));
               return output;
             }),
           )
         : await runWithoutTransaction(services.database.pool, key, async (db) => {
             const output = await run(db);
-            if (scope) await db.query(...idempotencyCompletion(scope, token, status, output));
+            if (scope)
+              await db.query(
+                ...idempotencyCompletion(scope, token, status, responseForReplay(route, output)),
+              );
             return output;
           });
     if (outcome.kind === 'replay') {

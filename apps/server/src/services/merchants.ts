@@ -63,6 +63,21 @@ export type NewApiKey = ReturnType<typeof apiKeyObject> & { key: string };
 
 const mask = (key: string): string => `${key.slice(0, 8)}${'*'.repeat(8)}${key.slice(-4)}`;
 
+/** A new key as stored for an idempotent replay: masked, as listed (keys are shown once). */
+export const maskedNewKey = (key: NewApiKey): NewApiKey => ({ ...key, key: mask(key.key) });
+
+/** Sign-up as stored for replay: the keys masked. */
+export const maskedSignUp = <T extends { api_keys: NewApiKey[] }>(signUp: T): T => ({
+  ...signUp,
+  api_keys: signUp.api_keys.map(maskedNewKey),
+});
+
+/** A login as stored for replay: the token masked (log in again for a usable one). */
+export const maskedSession = <T extends { token: string }>(session: T): T => ({
+  ...session,
+  token: mask(session.token),
+});
+
 async function insertKey(
   db: Queryable,
   merchantId: string,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listPage, listQuery } from '../../http/list.ts';
-import { apiKeyObject } from '../../services/merchants.ts';
+import { apiKeyObject, maskedNewKey, maskedSession, maskedSignUp } from '../../services/merchants.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const merchant = z.object({
@@ -44,6 +44,7 @@ export const merchantRoutes = [
       password: z.string().min(10, { error: 'must be at least 10 characters' }).max(200),
     }),
     response: merchant.extend({ merchant, api_keys: z.array(apiKey) }),
+    storedResponse: maskedSignUp,
     handler: ({ body, db, services }) => services.merchants.signUp(db, body),
   }),
   defineRoute({
@@ -69,6 +70,7 @@ export const merchantRoutes = [
       expires_at: unix,
       merchant,
     }),
+    storedResponse: maskedSession,
     handler: ({ body, db, services, ip }) =>
       services.loginThrottle.attempt(body.email, ip, () => services.merchants.login(db, body)),
   }),
@@ -98,6 +100,7 @@ export const merchantRoutes = [
       name: z.string().max(100).optional(),
     }),
     response: apiKey,
+    storedResponse: maskedNewKey,
     handler: ({ body, auth, db, services }) => services.merchants.createKey(db, auth, body),
   }),
   defineRoute({
@@ -112,6 +115,7 @@ export const merchantRoutes = [
     params: idParams,
     body: z.strictObject({ expires_in_hours: z.number().int().min(0).max(168).default(0) }),
     response: apiKey,
+    storedResponse: maskedNewKey,
     handler: ({ body, params, auth, db, services, afterCommit }) =>
       services.merchants.rollKey(db, auth, params.id, body.expires_in_hours, afterCommit),
   }),
