@@ -70,7 +70,7 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
   };
 }
 
-function presentedCredential(ctx: Koa.Context): string | undefined {
+export function presentedCredential(ctx: Koa.Context): string | undefined {
   const authorization = ctx.get('Authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
