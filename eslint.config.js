@@ -56,7 +56,6 @@ export default tseslint.config(
       'apps/server/src/sync/**/*.ts',
       'apps/server/src/providers/**/*.ts',
     ],
-    ignores: ['apps/server/src/providers/clickpesa-callback.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,5 +117,25 @@ describe('a merchant’s first session against `npm start`', () => {
     }
     expect(limited?.body.code).toBe('rate_limited');
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('runs the README’s first session as written, leaving no key in the directory it runs in', async () => {
+    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
+    const session = /## A first session with curl\s+```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(session).toBeDefined();
+    const script = session!
+      .replace('B=http://127.0.0.1:4000', `B=${base}`)
+      .replace('juma@example.tz', `juma-readme-${Date.now()}@example.tz`);
+    // A fresh directory stands in for the checkout the reader runs it from.
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'tz-readme-'));
+    try {
+      const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd });
+      expect(stdout).toMatch(/"sk_live_[0-9A-Za-z]{32}"/); // shown once, on the terminal
+      expect(stdout).toMatch(/"object":"payment"/); // step 2 ran with the key taken from step 1
+      expect(stdout).toMatch(/"object":"balance"/);
+      expect(await readdir(cwd)).toEqual([]);
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { LeasedQuota, leaseSize } from '../../apps/server/src/http/rate-limit.ts';
+import { LeasedQuota, leaseSize } from '../../apps/server/src/services/rate-limits.ts';
 
 /** A real in-memory store that counts how often it is asked: the shared store several processes use. */
 function countingStore(points: number, duration: number) {

@@ -6,9 +6,18 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runner } from 'node-pg-migrate';
 
-// int8 (counts, sums cast to bigint, amounts) as JS numbers: amounts are bounded
-// far below 2^53, so no precision is lost; both modes share this parser.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * int8 (counts, amounts, sums cast to bigint) as a JS number, exactly or not at
+ * all: a value past 2^53 − 1 (a balance summed past 9,007,199,254,740,991 minor
+ * units) fails its query instead of being rounded. Both modes share this parser.
+ */
+export function exactInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`the integer ${text} is past the largest one kept exact (2^53 − 1)`);
+  return value;
+}
+pg.types.setTypeParser(pg.types.builtins.INT8, exactInteger);
 
 /**
  * A statement's text, or a named statement, parsed and planned once per

@@ -2,7 +2,13 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { AppError } from '@tz/core';
 import type { AnyRoute } from './route.ts';
-import { requestEnvelope, routeHandler, type PipelineDeps, type RequestState } from './pipeline.ts';
+import {
+  presentedCredential,
+  requestEnvelope,
+  routeHandler,
+  type PipelineDeps,
+  type RequestState,
+} from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
@@ -58,8 +64,29 @@ export function createApp(options: AppOptions): Koa<RequestState> {
 
   // Unknown /v1 routes still answer with rate-limit headers and the error object.
   app.use(async (ctx) => {
-    if (ctx.path.startsWith('/v1')) await enforceRateLimit(ctx, options.rateLimits.perAddress, ctx.ip);
+    if (ctx.path.startsWith('/v1')) await chargeUnknownRoute(ctx, options);
     throw new AppError('route_not_found', `Unrecognized request URL (${ctx.method} ${ctx.path})`);
   });
   return app;
+}
+
+/**
+ * A request to an unknown route counts against the key it carries, when the key
+ * is valid (and shows in that merchant's request log): a merchant's misconfigured
+ * client must not spend the address quota that sign-up and the hosted checkout
+ * page share with everyone behind the address.
+ */
+async function chargeUnknownRoute(ctx: Koa.ParameterizedContext<RequestState>, options: AppOptions) {
+  let presented: string | undefined;
+  try {
+    presented = presentedCredential(ctx);
+  } catch {
+    presented = undefined; // a malformed header is no key: the address pays
+  }
+  const actor = presented
+    ? await options.services.merchants.authenticate(options.services.database.pool, presented)
+    : null;
+  if (!actor) return enforceRateLimit(ctx, options.rateLimits.perAddress, ctx.ip);
+  ctx.state.actor = actor;
+  return enforceRateLimit(ctx, options.rateLimits.perCredential, actor.credentialId);
 }

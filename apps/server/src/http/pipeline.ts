@@ -7,9 +7,10 @@ import type { Queryable } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
-import { enforceRateLimit, type RateLimits } from './rate-limit.ts';
+import type { RateLimits } from '../services/rate-limits.ts';
+import { enforceRateLimit } from './rate-limit.ts';
 import type { Actor } from '../actor.ts';
-import type { AnyRoute } from './route.ts';
+import { responseForReplay, type AnyRoute } from './route.ts';
 
 export interface PipelineDeps {
   services: Services;
@@ -61,7 +62,7 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
   };
 }
 
-function presentedCredential(ctx: Koa.Context): string | undefined {
+export function presentedCredential(ctx: Koa.Context): string | undefined {
   const authorization = ctx.get('Authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
@@ -154,7 +155,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
         ip: ctx.ip,
       });
       if (services.config.VALIDATE_RESPONSES) assertResponseShape(route, output);
-      return { status, body: output };
+      return { status, body: output, stored: responseForReplay(route, output) };
     };
 
     if (!isWrite) {

@@ -50,6 +50,12 @@ export interface RouteSpec<
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
   description?: string;
+  /**
+   * What an Idempotency-Key stores for replay, for a response holding a secret
+   * shown once (API keys, session tokens, webhook secrets): the stored copy, and
+   * so every replay, carries it masked or not at all. Default: the response.
+   */
+  storedResponse?(output: R): unknown;
   handler(input: HandlerInput<B, Q, P, A>): Promise<R>;
 }
 
@@ -67,3 +73,7 @@ export function defineRoute<
 >(spec: RouteSpec<B, Q, P, R, A>): AnyRoute {
   return spec as AnyRoute;
 }
+
+/** The response as an Idempotency-Key stores and replays it (see `storedResponse`). */
+export const responseForReplay = (route: AnyRoute, output: unknown): unknown =>
+  route.storedResponse ? route.storedResponse(output) : output;

@@ -14,7 +14,7 @@ import type { OutcomeSink, PaymentProvider, PaymentRequest, ProviderOutcome } fr
 /**
  * ClickPesa (https://docs.clickpesa.com) collection by USSD push: a JWT from
  * `generate-token`, `initiate-ussd-push-request` with our payment as the order
- * reference, outcomes by signed webhook (see clickpesa-callback.ts) and the
+ * reference, outcomes by signed webhook (see http/clickpesa-callback.ts) and the
  * payment status query for reconciliation. Choices and sources: docs/PROVIDERS.md.
  */
 export interface ClickPesaOptions {

@@ -1,9 +1,10 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { RateLimits } from '../http/rate-limit.ts';
+import type { RateLimits } from './rate-limits.ts';
 import type { PaymentProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
 import { RequestLogWriter } from './request-logs.ts';
@@ -15,6 +16,7 @@ export interface Services {
   database: Database;
   rateLimits: RateLimits;
   merchants: MerchantService;
+  loginThrottle: LoginThrottle;
   payments: PaymentService;
   checkouts: CheckoutService;
   requestLogs: RequestLogWriter;
@@ -57,6 +59,7 @@ export function createServices(
     database,
     rateLimits,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
+    loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
     checkouts,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),

@@ -10,6 +10,8 @@ export type Mode = 'test' | 'live';
 const KEY_PREFIX: Record<KeyType, string> = { secret: 'sk', publishable: 'pk' };
 const SESSION_PREFIX = 'sess_';
 
+type AfterCommit = (task: () => Promise<void>) => void;
+
 interface MerchantRow {
   id: string;
   business_name: string;
@@ -61,6 +63,21 @@ export type NewApiKey = ReturnType<typeof apiKeyObject> & { key: string };
 
 const mask = (key: string): string => `${key.slice(0, 8)}${'*'.repeat(8)}${key.slice(-4)}`;
 
+/** A new key as stored for an idempotent replay: masked, as listed (keys are shown once). */
+export const maskedNewKey = (key: NewApiKey): NewApiKey => ({ ...key, key: mask(key.key) });
+
+/** Sign-up as stored for replay: the keys masked. */
+export const maskedSignUp = <T extends { api_keys: NewApiKey[] }>(signUp: T): T => ({
+  ...signUp,
+  api_keys: signUp.api_keys.map(maskedNewKey),
+});
+
+/** A login as stored for replay: the token masked (log in again for a usable one). */
+export const maskedSession = <T extends { token: string }>(session: T): T => ({
+  ...session,
+  token: mask(session.token),
+});
+
 async function insertKey(
   db: Queryable,
   merchantId: string,
@@ -80,10 +97,15 @@ async function insertKey(
 export class MerchantService {
   /**
    * Resolved keys, briefly: most requests skip the key lookup. Revoking or
-   * rolling a key clears it here at once; other server processes notice
-   * within `authCacheSeconds`.
+   * rolling a key clears it here once the change has committed; other server
+   * processes notice within `authCacheSeconds`.
    */
   private readonly authCache = new Map<string, { actor: Actor; until: number }>();
+  /**
+   * Counts forgotten credentials: a lookup that started before a revocation
+   * committed may have read the key as active, so it is not cached.
+   */
+  private forgotten = 0;
 
   constructor(
     private readonly sessionTtlHours: number,
@@ -91,6 +113,7 @@ export class MerchantService {
   ) {}
 
   private forgetCredential(credentialId: string): void {
+    this.forgotten += 1;
     for (const [hash, entry] of this.authCache)
       if (entry.actor.credentialId === credentialId) this.authCache.delete(hash);
   }
@@ -148,38 +171,105 @@ export class MerchantService {
     const hash = sha256(presented);
     const cached = this.authCache.get(hash);
     if (cached && cached.until > Date.now()) return cached.actor;
-    const actor = await this.lookUp(db, presented, hash);
-    if (actor && this.authCacheSeconds > 0) {
+    const forgotten = this.forgotten;
+    const found = await this.lookUp(db, presented, hash);
+    if (!found) return null;
+    if (this.authCacheSeconds > 0 && forgotten === this.forgotten) {
       if (this.authCache.size >= 10_000) this.authCache.clear();
-      this.authCache.set(hash, { actor, until: Date.now() + this.authCacheSeconds * 1000 });
+      // A rolled key's grace period ends on time, cache or not.
+      const until = Math.min(Date.now() + this.authCacheSeconds * 1000, found.expiresAt ?? Infinity);
+      this.authCache.set(hash, { actor: found.actor, until });
     }
-    return actor;
+    return found.actor;
   }
 
-  private async lookUp(db: Queryable, presented: string, hash: string): Promise<Actor | null> {
+  private async lookUp(
+    db: Queryable,
+    presented: string,
+    hash: string,
+  ): Promise<{ actor: Actor; expiresAt: number | null } | null> {
     if (presented.startsWith(SESSION_PREFIX)) {
-      const session = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
-        `SELECT id, merchant_id, livemode FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
+      const session = await db.query<{
+        id: string;
+        merchant_id: string;
+        livemode: boolean;
+        expires_at: Date;
+      }>(
+        `SELECT id, merchant_id, livemode, expires_at FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
         [hash],
       );
       const row = session.rows[0];
       return row
-        ? { kind: 'login', merchantId: row.merchant_id, livemode: row.livemode, keyType: 'secret', credentialId: row.id }
+        ? {
+            actor: {
+              kind: 'login',
+              merchantId: row.merchant_id,
+              livemode: row.livemode,
+              keyType: 'secret',
+              credentialId: row.id,
+            },
+            expiresAt: row.expires_at.getTime(),
+          }
         : null;
     }
     if (!/^(sk|pk)_(test|live)_[0-9A-Za-z]{32}$/.test(presented)) return null;
-    const key = await db.query<{ id: string; merchant_id: string; livemode: boolean; type: KeyType }>(
-      `SELECT id, merchant_id, livemode, type FROM api_keys
+    const key = await db.query<{
+      id: string;
+      merchant_id: string;
+      livemode: boolean;
+      type: KeyType;
+      expires_at: Date | null;
+    }>(
+      `SELECT id, merchant_id, livemode, type, expires_at FROM api_keys
        WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
       [hash],
     );
     const row = key.rows[0];
     return row
-      ? { kind: 'api_key', merchantId: row.merchant_id, livemode: row.livemode, keyType: row.type, credentialId: row.id }
+      ? {
+          actor: {
+            kind: 'api_key',
+            merchantId: row.merchant_id,
+            livemode: row.livemode,
+            keyType: row.type,
+            credentialId: row.id,
+          },
+          expiresAt: row.expires_at?.getTime() ?? null,
+        }
       : null;
   }
 
+  /**
+   * Inside a key-management transaction: the caller's own credential, still
+   * active, locked until commit. A request that authenticated (or hit the cache)
+   * just before its key was revoked thus waits for the revocation and is refused,
+   * and a revocation waits for a key being minted by the key it revokes.
+   */
+  private async lockCaller(db: Queryable, actor: Actor): Promise<void> {
+    const found = actor.credentialId.startsWith('ses_')
+      ? await db.query(`SELECT 1 FROM sessions WHERE id = $1 AND expires_at > now() FOR SHARE`, [
+          actor.credentialId,
+        ])
+      : await db.query(
+          `SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL
+           AND (expires_at IS NULL OR expires_at > now()) FOR SHARE`,
+          [actor.credentialId],
+        );
+    if (!found.rowCount) throw new AppError('api_key_invalid', 'The API key is invalid, revoked or expired');
+  }
+
   // --- API keys -----------------------------------------------------------
+
+  /**
+   * Cleared once the change is visible to every lookup: cleared before the
+   * commit, a lookup in between would cache the key as still active.
+   */
+  private forgetAfterCommit(credentialId: string, afterCommit: AfterCommit): void {
+    afterCommit(() => {
+      this.forgetCredential(credentialId);
+      return Promise.resolve();
+    });
+  }
 
   listKeysQuery(actor: Actor) {
     return { table: 'api_keys', where: 'merchant_id = $1', params: [actor.merchantId] };
@@ -204,14 +294,22 @@ export class MerchantService {
   ) {
     const mode = input.mode ?? (actor.livemode ? 'live' : 'test');
     this.assertSameMode(actor, mode);
+    await this.lockCaller(db, actor);
     return insertKey(db, actor.merchantId, input.type, mode, input.name ?? null);
   }
 
+  /**
+   * The key to change, locked, with the caller's own key locked first when it is
+   * another one (both in id order, so two keys changing each other cannot deadlock).
+   */
   private async lockKey(db: Queryable, actor: Actor, id: string): Promise<ApiKeyRow> {
+    const callerIsKey = !actor.credentialId.startsWith('ses_') && actor.credentialId !== id;
+    if (callerIsKey && actor.credentialId < id) await this.lockCaller(db, actor);
     const found = await db.query<ApiKeyRow>(
       `SELECT * FROM api_keys WHERE id = $1 AND merchant_id = $2 FOR UPDATE`,
       [id, actor.merchantId],
     );
+    if (!callerIsKey || actor.credentialId > id) await this.lockCaller(db, actor);
     const row = found.rows[0];
     if (!row)
       throw new AppError('resource_missing', `No such API key: '${id}'`, {
@@ -227,7 +325,7 @@ export class MerchantService {
   }
 
   /** Revokes a key at once. The last active secret key of a mode cannot be revoked: roll it instead. */
-  async revokeKey(db: Queryable, actor: Actor, id: string) {
+  async revokeKey(db: Queryable, actor: Actor, id: string, afterCommit: AfterCommit) {
     const row = await this.lockKey(db, actor, id);
     if (row.type === 'secret') {
       const others = await db.query(
@@ -245,19 +343,27 @@ export class MerchantService {
         );
       }
     }
+    // The time it took effect (after the locks), not the time the transaction began.
     const updated = await db.query<ApiKeyRow>(
-      `UPDATE api_keys SET revoked_at = now() WHERE id = $1 RETURNING *`,
+      `UPDATE api_keys SET revoked_at = clock_timestamp() WHERE id = $1 RETURNING *`,
       [id],
     );
-    this.forgetCredential(id);
+    this.forgetAfterCommit(id, afterCommit);
     return apiKeyObject(updated.rows[0]!);
   }
 
   /** Rolls a key: a new key of the same type and mode; the old one stops now or after `expires_in_hours`. */
-  async rollKey(db: Queryable, actor: Actor, id: string, expiresInHours: number) {
+  async rollKey(
+    db: Queryable,
+    actor: Actor,
+    id: string,
+    expiresInHours: number,
+    afterCommit: AfterCommit,
+  ) {
     const row = await this.lockKey(db, actor, id);
-    this.forgetCredential(id);
-    if (expiresInHours === 0) await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [id]);
+    this.forgetAfterCommit(id, afterCommit);
+    if (expiresInHours === 0)
+      await db.query(`UPDATE api_keys SET revoked_at = clock_timestamp() WHERE id = $1`, [id]);
     else
       await db.query(`UPDATE api_keys SET expires_at = now() + make_interval(hours => $2) WHERE id = $1`, [
         id,

@@ -20,6 +20,8 @@ import {
 export interface WriteAnswer<T> {
   status: number;
   body: T;
+  /** What a replay shows, when not the body itself: a secret shown once is stored masked. */
+  stored?: unknown;
 }
 
 export interface WriteContext {
@@ -94,6 +96,8 @@ function afterWriteCommitted(
   }
 }
 
+const stored = (answer: WriteAnswer<unknown>) => ('stored' in answer ? answer.stored : answer.body);
+
 interface KeyUse {
   scope: IdempotencyScope;
   hash: string;
@@ -119,12 +123,12 @@ async function runInTransaction<T>(
   try {
     const answer = await connection.transaction(async (tx) => {
       const answer = await work(tx);
-      if (key) tx.defer(...idempotencyCompletion(key.scope, key.token, answer.status, answer.body));
+      if (key) tx.defer(...idempotencyCompletion(key.scope, key.token, answer.status, stored(answer)));
       return answer;
     });
     if (claim && (await claim).kind !== 'claimed')
       throw new Error('a write committed without its idempotency claim');
-    return { kind: 'done', ...answer };
+    return { kind: 'done', status: answer.status, body: answer.body };
   } catch (error) {
     if (!claim || !key) throw error;
     const claimed = await claim; // a 409 or 422 when another attempt holds the key
@@ -154,8 +158,8 @@ async function runOnPool<T>(
   }
   try {
     const answer = await work(pool);
-    if (key) await pool.query(...idempotencyCompletion(key.scope, key.token, answer.status, answer.body));
-    return { kind: 'done', ...answer };
+    if (key) await pool.query(...idempotencyCompletion(key.scope, key.token, answer.status, stored(answer)));
+    return { kind: 'done', status: answer.status, body: answer.body };
   } catch (error) {
     if (key) await releaseIdempotencyKey(pool, key.scope, key.token).catch(() => undefined);
     throw error;

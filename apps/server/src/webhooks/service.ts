@@ -168,6 +168,12 @@ export interface EndpointInput {
   description?: string | undefined;
 }
 
+/** An endpoint as stored for an idempotent replay: without its secret, which is shown once. */
+export const withoutSecret = <T extends { secret?: string | undefined }>(endpoint: T): Omit<T, 'secret'> => {
+  const { secret: _secret, ...rest } = endpoint;
+  return rest;
+};
+
 export async function createEndpoint(db: Queryable, auth: Actor, input: EndpointInput, config: Config) {
   assertEventTypes(input.events, 'events', true);
   const url = await assertWebhookUrlAllowed(input.url, {

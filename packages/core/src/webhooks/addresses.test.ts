@@ -28,6 +28,21 @@ describe('webhook destination addresses', () => {
     ['64:ff9b::10.0.0.1', 'private'],
     ['2002:c0a8:0101::1', 'private'],
     ['2001:db8::1', 'documentation'],
+    // Every IPv6 form that embeds an IPv4 address is judged by that address.
+    ['::ffff:0:7f00:1', 'loopback'], // IPv4-translated (SIIT)
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::7f00:1', 'loopback'], // IPv4-compatible
+    ['::10.0.0.1', 'private'],
+    ['::808:808', 'reserved'], // deprecated form, refused even when public
+    ['64:ff9b::127.0.0.1', 'loopback'],
+    ['64:ff9b:1::a00:1', 'reserved'], // local-use NAT64: refused as a whole
+    ['2002:7f00:1::1', 'loopback'], // 6to4
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'], // Teredo client 127.0.0.1, inverted
+    ['2001:0:a00:1:8000:63bf:3fff:fdd2', 'private'], // Teredo server 10.0.0.1
+    ['2a00:1450::5efe:c0a8:101', 'private'], // ISATAP interface id
+    ['2a00:1450::200:5efe:7f00:1', 'loopback'],
     ['not-an-ip', 'invalid'],
     ['1.2.3', 'invalid'],
     ['1:2:3:4:5:6:7:8:9', 'invalid'],
@@ -35,10 +50,19 @@ describe('webhook destination addresses', () => {
     expect(blockedAddressKind(address)).toBe(kind);
   });
 
-  it.each(['8.8.8.8', '41.59.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '[2a00:1450::1]'])(
-    'allows the public address %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '41.59.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '[2a00:1450::1]',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  ])('allows the public address %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });

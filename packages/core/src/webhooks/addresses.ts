@@ -57,8 +57,36 @@ const V6_RANGES: Array<[string, BlockedAddressKind]> = [
 
 const parsedV4 = V4_RANGES.map(([cidr, kind]) => [ipaddr.IPv4.parseCIDR(cidr), kind] as const);
 const parsedV6 = V6_RANGES.map(([cidr, kind]) => [ipaddr.IPv6.parseCIDR(cidr), kind] as const);
-const NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
-const SIX_TO_FOUR = ipaddr.IPv6.parseCIDR('2002::/16');
+
+const v4At = (bytes: number[], at: number, flip = 0): ipaddr.IPv4 =>
+  new ipaddr.IPv4(bytes.slice(at, at + 4).map((byte) => byte ^ flip));
+
+const within = (cidr: string) => {
+  const range = ipaddr.IPv6.parseCIDR(cidr);
+  return (address: ipaddr.IPv6) => address.match(range);
+};
+
+/**
+ * Every IPv6 form that carries an IPv4 address, with where it sits: a packet to
+ * such an address can reach the IPv4 host (through the kernel, a translator, a
+ * relay or a tunnel), so the IPv4 address is judged. Local-use NAT64
+ * (64:ff9b:1::/48) puts it where the operator's prefix length says, so it stays
+ * refused as a whole (see V6_RANGES).
+ */
+const EMBEDDED_V4: Array<[(address: ipaddr.IPv6) => boolean, (bytes: number[]) => ipaddr.IPv4[]]> = [
+  [within('::ffff:0:0/96'), (b) => [v4At(b, 12)]], // IPv4-mapped
+  [within('::ffff:0:0:0/96'), (b) => [v4At(b, 12)]], // IPv4-translated (SIIT, RFC 6145)
+  [within('::/96'), (b) => [v4At(b, 12)]], // IPv4-compatible (deprecated)
+  [within('64:ff9b::/96'), (b) => [v4At(b, 12)]], // NAT64, well-known prefix (RFC 6052)
+  [within('2002::/16'), (b) => [v4At(b, 2)]], // 6to4
+  [within('2001::/32'), (b) => [v4At(b, 4), v4At(b, 12, 0xff)]], // Teredo: server, client (inverted)
+  // ISATAP interface identifier (…:0:5efe:a.b.c.d or …:200:5efe:a.b.c.d) under any prefix.
+  [(a) => isIsatap(a.toByteArray()), (b) => [v4At(b, 12)]],
+];
+
+function isIsatap(bytes: number[]): boolean {
+  return (bytes[8] === 0 || bytes[8] === 2) && bytes[9] === 0 && bytes[10] === 0x5e && bytes[11] === 0xfe;
+}
 
 function ipv4Kind(address: ipaddr.IPv4): BlockedAddressKind | null {
   for (const [range, kind] of parsedV4) if (address.match(range)) return kind;
@@ -66,11 +94,16 @@ function ipv4Kind(address: ipaddr.IPv4): BlockedAddressKind | null {
 }
 
 function ipv6Kind(address: ipaddr.IPv6): BlockedAddressKind | null {
-  // IPv4-mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::) reach the IPv4 address inside.
-  if (address.isIPv4MappedAddress()) return ipv4Kind(address.toIPv4Address());
+  // `::` and `::1` first: they lie inside the IPv4-compatible range.
+  for (const [range, kind] of parsedV6.slice(0, 2)) if (address.match(range)) return kind;
   const bytes = address.toByteArray();
-  if (address.match(NAT64)) return ipv4Kind(new ipaddr.IPv4(bytes.slice(12, 16)));
-  if (address.match(SIX_TO_FOUR)) return ipv4Kind(new ipaddr.IPv4(bytes.slice(2, 6)));
+  for (const [holds, embedded] of EMBEDDED_V4) {
+    if (!holds(address)) continue;
+    for (const inner of embedded(bytes)) {
+      const kind = ipv4Kind(inner);
+      if (kind) return kind;
+    }
+  }
   for (const [range, kind] of parsedV6) if (address.match(range)) return kind;
   return null;
 }

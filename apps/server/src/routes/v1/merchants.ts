@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { apiKeyObject } from '../../services/merchants.ts';
+import { apiKeyObject, maskedNewKey, maskedSession, maskedSignUp } from '../../services/merchants.ts';
 import { idParams, livemode, unix } from './schemas.ts';
-import { AppError } from '@tz/core';
-import { isBlocked } from '../../http/rate-limit.ts';
 
 const merchant = z.object({
   id: z.string(),
@@ -37,7 +35,8 @@ export const merchantRoutes = [
     path: '/merchants',
     tag: 'Merchants',
     summary: 'Create a merchant (sign up)',
-    description: 'Returns the merchant and its four API keys in full; this is the only time the keys are shown.',
+    description:
+      'Returns the merchant and its four API keys in full; this is the only time the keys are shown.',
     auth: 'none',
     status: 201,
     body: z.strictObject({
@@ -46,6 +45,7 @@ export const merchantRoutes = [
       password: z.string().min(10, { error: 'must be at least 10 characters' }).max(200),
     }),
     response: merchant.extend({ merchant, api_keys: z.array(apiKey) }),
+    storedResponse: maskedSignUp,
     handler: ({ body, db, services }) => services.merchants.signUp(db, body),
   }),
   defineRoute({
@@ -54,7 +54,7 @@ export const merchantRoutes = [
     tag: 'Merchants',
     summary: 'Log in',
     description:
-      'Returns a session token that authenticates like the secret key of the mode asked for. Ten failed attempts for one email block it for 15 minutes.',
+      'Returns a session token that authenticates like the secret key of the mode asked for. Each email has 10 password checks, and each client address 20, per 15 minutes; a right password gives its check back.',
     auth: 'none',
     // Outside a transaction: the failure counter must survive the failed attempt.
     transactional: false,
@@ -71,20 +71,9 @@ export const merchantRoutes = [
       expires_at: unix,
       merchant,
     }),
-    handler: async ({ body, db, services }) => {
-      const limiter = services.rateLimits.loginFailures;
-      const email = body.email.toLowerCase();
-      const blockedFor = await isBlocked(limiter, email);
-      if (blockedFor !== null) {
-        throw new AppError('rate_limited', 'Too many failed logins for this account; try again later', { retryAfter: blockedFor });
-      }
-      try {
-        return await services.merchants.login(db, body);
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'credentials_invalid') await limiter.penalty(email);
-        throw error;
-      }
-    },
+    storedResponse: maskedSession,
+    handler: ({ body, db, services, ip }) =>
+      services.loginThrottle.attempt(body.email, ip, () => services.merchants.login(db, body)),
   }),
   defineRoute({
     method: 'GET',
@@ -102,11 +91,17 @@ export const merchantRoutes = [
     path: '/api-keys',
     tag: 'API keys',
     summary: 'Create an API key',
-    description: 'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
+    description:
+      'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
     auth: 'secret',
     status: 201,
-    body: z.strictObject({ type: z.enum(['secret', 'publishable']), mode: mode.optional(), name: z.string().max(100).optional() }),
+    body: z.strictObject({
+      type: z.enum(['secret', 'publishable']),
+      mode: mode.optional(),
+      name: z.string().max(100).optional(),
+    }),
     response: apiKey,
+    storedResponse: maskedNewKey,
     handler: ({ body, auth, db, services }) => services.merchants.createKey(db, auth, body),
   }),
   defineRoute({
@@ -121,17 +116,21 @@ export const merchantRoutes = [
     params: idParams,
     body: z.strictObject({ expires_in_hours: z.number().int().min(0).max(168).default(0) }),
     response: apiKey,
-    handler: ({ body, params, auth, db, services }) => services.merchants.rollKey(db, auth, params.id, body.expires_in_hours),
+    storedResponse: maskedNewKey,
+    handler: ({ body, params, auth, db, services, afterCommit }) =>
+      services.merchants.rollKey(db, auth, params.id, body.expires_in_hours, afterCommit),
   }),
   defineRoute({
     method: 'DELETE',
     path: '/api-keys/{id}',
     tag: 'API keys',
     summary: 'Revoke an API key',
-    description: 'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
+    description:
+      'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
     auth: 'secret',
     params: idParams,
     response: apiKey,
-    handler: ({ params, auth, db, services }) => services.merchants.revokeKey(db, auth, params.id),
+    handler: ({ params, auth, db, services, afterCommit }) =>
+      services.merchants.revokeKey(db, auth, params.id, afterCommit),
   }),
 ];

@@ -13,6 +13,7 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
+  withoutSecret,
 } from '../../webhooks/service.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
@@ -97,6 +98,7 @@ export const webhookRoutes = [
     status: 201,
     body: z.strictObject({ url, events: eventList, description: z.string().max(500).optional() }),
     response: endpointSchema,
+    storedResponse: withoutSecret,
     handler: ({ body, auth, db, services }) => createEndpoint(db, auth, body, services.config),
   }),
   defineRoute({
@@ -160,6 +162,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: endpointSchema,
+    storedResponse: withoutSecret,
     handler: ({ params, auth, db, services }) => rotateSecret(db, auth, params.id, services.config),
   }),
   defineRoute({

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { AppError, notFound } from '@tz/core';
 import { payerFailure, paymentIdFromOrderReference, settlementOf } from '@tz/core/providers/clickpesa';
 import type pino from 'pino';
-import { readJsonBody } from '../http/body.ts';
-import { validationError } from '../http/errors.ts';
-import type { RequestState } from '../http/pipeline.ts';
+import { readJsonBody } from './body.ts';
+import { validationError } from './errors.ts';
+import type { RequestState } from './pipeline.ts';
 import type { Services } from '../services/index.ts';
-import { checksumMatches, CLICKPESA } from './clickpesa.ts';
-import type { ProviderOutcome } from './provider.ts';
+import { checksumMatches, CLICKPESA } from '../providers/clickpesa.ts';
+import type { ProviderOutcome } from '../providers/provider.ts';
 
 /** The path to register as the webhook URL in the ClickPesa dashboard. */
 export const CLICKPESA_CALLBACK_PATH = '/callbacks/clickpesa';
