@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   MAX_AMOUNT,
   MAX_QUANTITY_MILLI,
+  MAX_STOCK_MILLI,
   QUANTITY_UNITS,
   RETAIL_ORDER_STATUSES,
   TAX_CLASSES,
@@ -9,7 +10,7 @@ import {
   currencySchema,
   type ReceiptLabels,
 } from '@tz/core';
-import { currencyOut, livemode, metadataSchema, unix } from './schemas.ts';
+import { MAX_UNIX_SECONDS, currencyOut, livemode, metadataSchema, unix } from './schemas.ts';
 
 /** Request and response shapes of the retail API. */
 
@@ -215,6 +216,7 @@ export const orderCreateBody = z.strictObject({
     .number()
     .int()
     .min(0)
+    .max(MAX_UNIX_SECONDS)
     .optional()
     .describe('Unix seconds of the sale on the till; defaults to now'),
   lines: z
@@ -247,7 +249,7 @@ export const refundBody = z.strictObject({
     .array(
       z
         .strictObject({
-          line: z.number().int().min(0).describe('Position of the order line, from 0'),
+          line: z.number().int().min(0).max(499).describe('Position of the order line, from 0'),
           ...quantityFields,
         })
         .superRefine(oneQuantity)
@@ -263,18 +265,20 @@ export const refundBody = z.strictObject({
 
 export const voidBody = z.strictObject({ reason: text(500).optional() });
 
-const signedMilli = z.number().int().min(-MAX_AMOUNT).max(MAX_AMOUNT);
+const MAX_STOCK_UNITS = Math.floor(MAX_STOCK_MILLI / 1000);
+const signedMilli = z.number().int().min(-MAX_STOCK_MILLI).max(MAX_STOCK_MILLI);
+const signedUnits = z.number().int().min(-MAX_STOCK_UNITS).max(MAX_STOCK_UNITS);
 export const stockAdjustmentBody = z
   .strictObject({
     store: reference.optional().describe('Defaults to the default store'),
     product: reference,
     variant: reference.optional(),
-    set_on_hand: z.number().int().describe('Whole units counted').optional(),
+    set_on_hand: signedUnits.describe('Whole units counted').optional(),
     set_on_hand_milli: signedMilli.optional(),
-    adjust_by: z.number().int().describe('Whole units added (negative to remove)').optional(),
+    adjust_by: signedUnits.describe('Whole units added (negative to remove)').optional(),
     adjust_by_milli: signedMilli.optional(),
-    reorder_level: z.number().int().min(0).nullable().optional(),
-    reorder_level_milli: z.number().int().min(0).nullable().optional(),
+    reorder_level: z.number().int().min(0).max(MAX_STOCK_UNITS).nullable().optional(),
+    reorder_level_milli: z.number().int().min(0).max(MAX_STOCK_MILLI).nullable().optional(),
     reason: z.enum(['count', 'received', 'damaged', 'lost', 'returned', 'correction']),
     note: text(500).optional(),
   })
