@@ -150,6 +150,15 @@ describe('JSON structure', () => {
     expect(siblings.status).toBe(201);
   });
 
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    'names a field called %s like any other, instead of failing on the inherited property',
+    async (name) => {
+      const response = await api.post('/v1/customers', { metadata: { [name]: 1 } });
+      expectFieldError(response, 400, 'parameter_invalid', `metadata.${name}`);
+      expectFieldError(await api.post('/v1/customers', { [name]: 'x' }), 400, 'parameter_unknown', name);
+    },
+  );
+
   it('answers 400 naming __proto__ when it is used as a key', async () => {
     expectFieldError(
       await api.post('/v1/payments', { ...payment, ['__proto__']: { amount: 1 } }),
