@@ -38,7 +38,9 @@ const payment = { amount: 1000, currency: 'TZS', phone: '0700000001' };
 
 describe('strings PostgreSQL cannot store are refused at the boundary, naming where they are', () => {
   it.each([
-    ['a path id', '/v1/payments/pay_%00', 'path'],
+    ['a path id', '/v1/payments/pay_%00', 'id'],
+    ['a path id before a sub-resource', '/v1/orders/%00/refund', 'id'],
+    ['the path of an unknown route', '/v1/no-such-thing/%00', 'path'],
     ['a query filter', '/v1/payments?customer=cus%00', 'customer'],
     ['a cursor', '/v1/customers?starting_after=%00', 'starting_after'],
     ['a query parameter name', '/v1/payments?x%00=1', 'x\u0000'],

@@ -23,8 +23,9 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   const app = new Koa<RequestState>();
   const { services } = options;
   app.use(requestEnvelope(options));
+  const pathTemplates = options.routes.map((route) => `/v1${route.path}`);
   app.use(async (ctx, next) => {
-    const problem = urlProblem(ctx.url, ctx.query);
+    const problem = urlProblem(ctx.url, ctx.query, pathTemplates);
     if (problem) throw problem;
     await next();
   });

@@ -21,24 +21,42 @@ export function textProblem(text: string): string | undefined {
 }
 
 /**
- * A NUL (`%00`) in the URL, named by where it is: the path, or the query
- * parameter that holds it. It is the one character URL decoding can yield that
- * PostgreSQL refuses (undecodable bytes become U+FFFD).
+ * A NUL (`%00`) in the URL, named by where it is: the path parameter (from the
+ * route templates, `/v1/payments/{id}`) or the query parameter that holds it,
+ * else `path`. It is the one character URL decoding can yield that PostgreSQL
+ * refuses (undecodable bytes become U+FFFD).
  */
 export function urlProblem(
   rawUrl: string,
   query: Record<string, string | string[] | undefined>,
+  pathTemplates: readonly string[],
 ): AppError | undefined {
   if (!rawUrl.includes('%00')) return undefined;
   const queryStart = rawUrl.indexOf('?');
   if (queryStart === -1 || rawUrl.indexOf('%00') < queryStart) {
-    return fieldError('parameter_invalid', 'path', 'must not contain the NUL character (%00)');
+    const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
+    const field = pathParameterAt(path.split('/'), pathTemplates) ?? 'path';
+    return fieldError('parameter_invalid', field, 'must not contain the NUL character (%00)');
   }
   for (const [name, value] of Object.entries(query)) {
     const values = Array.isArray(value) ? value : [value ?? ''];
     if (name.includes('\0') || values.some((text) => text.includes('\0'))) {
       return fieldError('parameter_invalid', name, 'must not contain the NUL character (%00)');
     }
+  }
+  return undefined;
+}
+
+/** The name of the template parameter at the first segment holding a NUL. */
+function pathParameterAt(segments: readonly string[], pathTemplates: readonly string[]): string | undefined {
+  const at = segments.findIndex((segment) => segment.includes('%00'));
+  for (const template of pathTemplates) {
+    const parts = template.split('/');
+    const matches =
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i]) &&
+      parts[at]!.startsWith('{');
+    if (matches) return parts[at]!.slice(1, -1);
   }
   return undefined;
 }
