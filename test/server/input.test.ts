@@ -189,6 +189,17 @@ describe('number bounds', () => {
     },
   );
 
+  it('answers 400 for a JSON number beyond a double, where JSON.parse would make it Infinity (stored as null)', async () => {
+    const body = '{"type":"customer.created","data":{"big":1e400,"small":5e-324,"negative":-1E+400}}';
+    expectFieldError(await api.post('/v1/webhook-events/test', body), 400, 'parameter_invalid', 'data.big');
+    const fine = await api.post(
+      '/v1/webhook-events/test',
+      '{"type":"customer.created","data":{"n":-1.5e308,"t":5e-324}}',
+    );
+    expect(fine.status).toBe(201);
+    expect(fine.body.data.object).toEqual({ n: -1.5e308, t: 5e-324 });
+  });
+
   it('filters the request log by the bounds of its range', async () => {
     expect((await api.get('/v1/logs?created_lte=0')).body.data).toEqual([]);
     expect((await api.get('/v1/logs?created_gte=253402300799')).body.data).toEqual([]);

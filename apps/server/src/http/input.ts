@@ -64,7 +64,8 @@ function pathParameterAt(segments: readonly string[], pathTemplates: readonly st
 /**
  * Parses a JSON request body and refuses, with a 400 naming the field, what
  * would otherwise be silently misread or fail later: duplicate keys (JSON.parse
- * keeps the last), `__proto__` keys, strings PostgreSQL cannot store, nesting
+ * keeps the last), `__proto__` keys, strings PostgreSQL cannot store, numbers
+ * beyond a double's range (JSON.parse makes them Infinity), nesting
  * deeper than MAX_JSON_DEPTH and objects of more than MAX_JSON_KEYS keys.
  */
 export function parseJsonBody(raw: string): unknown {
@@ -124,9 +125,19 @@ function checkJsonText(raw: string): void {
         if (problem) throw fieldError('parameter_invalid', fieldPath(stack) || 'body', problem);
       }
       i = end;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      // - or a digit: a number, which JSON.parse would have turned into ±Infinity past a double's range
+      let end = i + 1;
+      while (end < raw.length && NUMBER_CHARS.has(raw.charCodeAt(end))) end++;
+      if (!Number.isFinite(Number(raw.slice(i, end)))) {
+        throw fieldError('parameter_invalid', fieldPath(stack) || 'body', 'is too large for a number');
+      }
+      i = end - 1;
     }
   }
 }
+
+const NUMBER_CHARS = new Set([...'0123456789+-.eE'].map((char) => char.charCodeAt(0)));
 
 function checkKey(stack: Frame[], top: Frame, key: string): void {
   top.expectKey = false;
