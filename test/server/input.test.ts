@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { MAX_JSON_DEPTH, MAX_JSON_KEYS } from '../../apps/server/src/http/input.ts';
+import { MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_QUERY_PARAMETERS } from '../../apps/server/src/http/input.ts';
 
 const TIMEOUT_MS = 400;
 let server: RunningServer;
@@ -47,6 +47,15 @@ describe('strings PostgreSQL cannot store are refused at the boundary, naming wh
     ['a request-log time filter', '/v1/logs?path=/v1%00', 'path'],
   ])('answers 400 for a percent-encoded NUL in %s', async (_name, url, field) => {
     expectFieldError(await api.get(url), 400, 'parameter_invalid', field);
+  });
+
+  it(`answers 400 at once for more than ${MAX_QUERY_PARAMETERS} query parameters, before parsing them`, async () => {
+    const started = performance.now();
+    const response = await api.get(`/v1/payments?${'a&'.repeat(7_000)}limit=1`);
+    expectFieldError(response, 400, 'parameter_invalid', 'query');
+    expect(performance.now() - started).toBeLessThan(500);
+    const many = Array.from({ length: MAX_QUERY_PARAMETERS - 1 }, (_, i) => `k${i}=1`).join('&');
+    expect((await api.get(`/v1/payments?${many}&limit=1`)).status).toBe(200);
   });
 
   it('answers 400 for a NUL in the path of a page outside /v1', async () => {

@@ -25,7 +25,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   app.use(requestEnvelope(options));
   const pathTemplates = options.routes.map((route) => `/v1${route.path}`);
   app.use(async (ctx, next) => {
-    const problem = urlProblem(ctx.url, ctx.query, pathTemplates);
+    const problem = urlProblem(ctx.url, () => ctx.query, pathTemplates);
     if (problem) throw problem;
     await next();
   });
