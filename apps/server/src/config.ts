@@ -31,6 +31,9 @@ const configSchema = z.object({
   CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
+  // A request's headers must arrive within HEADERS_TIMEOUT_MS, its body within BODY_TIMEOUT_MS of being read.
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   VALIDATE_RESPONSES: bool.default(false),
   WEBHOOK_RETRY_DELAYS_MS: msList.default([0, 60_000, 300_000]),

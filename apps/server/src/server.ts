@@ -1,9 +1,9 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/database.ts';
 import { createApp } from './http/app.ts';
+import { createHttpServer } from './http/http-server.ts';
 import { createRateLimits, type RateLimits } from './services/rate-limits.ts';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.ts';
 import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
@@ -62,9 +62,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     extraRouters: clickPesaOptions ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)] : [],
   });
 
-  const handle = app.callback();
-  const server = http.createServer((req, res) => void handle(req, res));
-  server.keepAliveTimeout = 65_000;
+  const server = createHttpServer(app.callback(), config);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;

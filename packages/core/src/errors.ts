@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'email_taken'
   | 'body_invalid_json'
   | 'body_too_large'
+  | 'body_too_complex'
+  | 'parameter_duplicate'
+  | 'request_malformed'
   | 'content_type_invalid'
   | 'idempotency_key_too_long'
   | 'limit_invalid'
@@ -38,6 +41,9 @@ export type ErrorCode =
   | 'webhook_endpoint_inactive'
   | 'api_key_last'
   | 'livemode_mismatch'
+  // 408, 431 invalid_request_error: the HTTP request itself
+  | 'request_timeout'
+  | 'headers_too_large'
   // 401 authentication_error
   | 'api_key_missing'
   | 'api_key_invalid'
@@ -89,6 +95,9 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'email_taken':
     case 'body_invalid_json':
     case 'body_too_large':
+    case 'body_too_complex':
+    case 'parameter_duplicate':
+    case 'request_malformed':
     case 'content_type_invalid':
     case 'idempotency_key_too_long':
     case 'limit_invalid':
@@ -114,6 +123,10 @@ export function errorKind(code: ErrorCode): ErrorKind {
       return { type: 'invalid_request_error', status: 400 };
     case 'livemode_mismatch':
       return { type: 'permission_error', status: 403 };
+    case 'request_timeout':
+      return { type: 'invalid_request_error', status: 408 };
+    case 'headers_too_large':
+      return { type: 'invalid_request_error', status: 431 };
     case 'api_key_missing':
     case 'api_key_invalid':
     case 'credentials_invalid':

@@ -13,6 +13,7 @@ import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { urlProblem } from './input.ts';
 
 export interface AppOptions extends PipelineDeps {
   routes: AnyRoute[];
@@ -28,6 +29,12 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   const app = new Koa<RequestState>();
   const { services } = options;
   app.use(requestEnvelope(options));
+  const pathTemplates = options.routes.map((route) => `/v1${route.path}`);
+  app.use(async (ctx, next) => {
+    const problem = urlProblem(ctx.url, () => ctx.query, pathTemplates);
+    if (problem) throw problem;
+    await next();
+  });
 
   const health = new Router<RequestState>();
   health.get('/healthz', async (ctx) => {

@@ -62,7 +62,7 @@ export function clickPesaCallbackRouter(
 ): Router<RequestState> {
   const router = new Router<RequestState>();
   router.post(CLICKPESA_CALLBACK_PATH, async (ctx) => {
-    const { value } = await readJsonBody(ctx, services.config.MAX_BODY_BYTES);
+    const { value } = await readJsonBody(ctx, services.config);
     if (!signatureValid(checksumKey, value)) {
       logger.warn(
         { requestId: ctx.state.requestId, ip: ctx.ip },

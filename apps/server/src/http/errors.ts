@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode, type ErrorDetails } from '@tz/core';
+import { AppError, type ErrorCode } from '@tz/core';
 import type { z } from 'zod';
 
 /** Field-specific codes, so a client can branch on `code` without parsing messages. */
@@ -17,27 +17,29 @@ export function validationError(
   where: 'body' | 'query' | 'path',
   input: unknown,
 ): AppError {
-  const details: ErrorDetails = {};
+  // Field names come from the request: a Map, so `constructor` or `toString` are names like any other.
+  const details = new Map<string, string>();
   let code: ErrorCode | undefined;
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) details[[...issue.path, key].join('.')] = 'is not a known parameter';
+      for (const key of issue.keys) details.set([...issue.path, key].join('.'), 'is not a known parameter');
       code ??= 'parameter_unknown';
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : where;
     const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
-    details[field] ??= missing ? 'is required' : issue.message;
+    if (!details.has(field)) details.set(field, missing ? 'is required' : issue.message);
     const last = issue.path.at(-1);
-    const fieldCode = typeof last === 'string' ? FIELD_CODES[last] : undefined;
+    const fieldCode =
+      typeof last === 'string' && Object.hasOwn(FIELD_CODES, last) ? FIELD_CODES[last] : undefined;
     code ??= missing ? 'parameter_missing' : (fieldCode ?? 'parameter_invalid');
   }
-  const fields = Object.keys(details);
+  const fields = [...details.keys()];
   const message =
     where === 'body' && fields[0] === 'body'
       ? 'The request body must be a JSON object'
       : `Invalid ${fields.length === 1 ? 'parameter' : 'parameters'}: ${fields.join(', ')}`;
-  return new AppError(code ?? 'parameter_invalid', message, { details });
+  return new AppError(code ?? 'parameter_invalid', message, { details: Object.fromEntries(details) });
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -127,7 +127,7 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
   });
   router.post('/pay/:id', async (ctx) => {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
-    const { value } = await readJsonBody(ctx, 10_000);
+    const { value } = await readJsonBody(ctx, { ...services.config, MAX_BODY_BYTES: 10_000 });
     const parsed = payBody.safeParse(value ?? {});
     if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
     const checkoutId = ctx.params.id!;

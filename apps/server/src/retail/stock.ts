@@ -1,5 +1,6 @@
 import {
   AppError,
+  MAX_STOCK_MILLI,
   newId,
   restockMovements,
   saleStockMovements,
@@ -295,6 +296,13 @@ export async function adjustStock(
       : (input.adjustByMilli ?? 0);
   if (input.setOnHandMilli !== undefined || input.adjustByMilli !== undefined) {
     const after = current.on_hand_milli + delta;
+    if (Math.abs(after) > MAX_STOCK_MILLI) {
+      throw invalid(
+        'quantity_invalid',
+        'adjust_by',
+        `would leave ${after} thousandths on hand; at most ${MAX_STOCK_MILLI} either way`,
+      );
+    }
     // The core movement type knows sales, refunds and voids; an adjustment is written with its own reason.
     const movement: StockMovement = {
       storeId: store.id as StoreId,

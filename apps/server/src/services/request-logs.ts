@@ -131,7 +131,9 @@ export function requestLogsSource(actor: Actor, filters: LogFilters) {
   if (filters.path) where += ` AND path LIKE $${params.push(`${filters.path.replace(/[\\%_]/g, '\\$&')}%`)}`;
   if (filters.request_id) where += ` AND request_id = $${params.push(filters.request_id)}`;
   if (filters.api_key) where += ` AND api_key_id = $${params.push(filters.api_key)}`;
-  if (filters.created_gte) where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
-  if (filters.created_lte) where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
+  if (filters.created_gte !== undefined)
+    where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
+  if (filters.created_lte !== undefined)
+    where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
   return { table: 'request_logs', where, params };
 }

@@ -8,9 +8,13 @@
 import { z } from 'zod';
 import { MAX_AMOUNT, currencySchema } from '../money.ts';
 import { MAX_QUANTITY_MILLI } from './pricing.ts';
+import { MAX_STOCK_MILLI } from './stock.ts';
 
 /** How far ahead of the server's clock a till's `sold_at`, `refunded_at` or `voided_at` may be. */
 export const TILL_CLOCK_LEEWAY_SECONDS = 300;
+
+/** The last second of year 9999: every timestamp the API takes fits PostgreSQL's range below it. */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
 
 export const metadataSchema = z
   .record(z.string().min(1).max(40), z.string().max(500))
@@ -34,7 +38,7 @@ const tillTime = (what: string) =>
     .number({ error: 'must be unix seconds' })
     .int({ error: 'must be whole unix seconds' })
     .min(0)
-    .max(253_402_300_799, { error: 'must be a date before the year 10000' })
+    .max(MAX_UNIX_SECONDS, { error: 'must be a date before the year 10000' })
     .describe(
       `Unix seconds ${what} on the till; defaults to now (at most ${TILL_CLOCK_LEEWAY_SECONDS} s ahead)`,
     );
@@ -180,9 +184,9 @@ export const voidOrderCommand = z.strictObject({
 });
 export type VoidOrderCommand = z.output<typeof voidOrderCommand>;
 
-/** Whole units allowed in a stock count or adjustment: their thousandths stay within the amount bound. */
-const MAX_STOCK_UNITS = Math.floor(MAX_AMOUNT / 1000);
-const signedMilli = z.number().int().min(-MAX_AMOUNT).max(MAX_AMOUNT);
+/** Whole units allowed in a stock count or adjustment: their thousandths stay within the stock bound. */
+const MAX_STOCK_UNITS = Math.floor(MAX_STOCK_MILLI / 1000);
+const signedMilli = z.number().int().min(-MAX_STOCK_MILLI).max(MAX_STOCK_MILLI);
 const signedUnits = z.number().int().min(-MAX_STOCK_UNITS).max(MAX_STOCK_UNITS);
 
 export const STOCK_ADJUSTMENT_REASONS = [
@@ -203,7 +207,7 @@ const stockAdjustmentFields = z.strictObject({
   adjust_by: signedUnits.describe('Whole units added (negative to remove)').optional(),
   adjust_by_milli: signedMilli.optional(),
   reorder_level: z.number().int().min(0).max(MAX_STOCK_UNITS).nullable().optional(),
-  reorder_level_milli: z.number().int().min(0).max(MAX_AMOUNT).nullable().optional(),
+  reorder_level_milli: z.number().int().min(0).max(MAX_STOCK_MILLI).nullable().optional(),
   reason: z.enum(STOCK_ADJUSTMENT_REASONS),
   note: textSchema(500).optional(),
 });

@@ -9,6 +9,13 @@ import type { ProductId, VariantId } from './pricing.ts';
 
 export type StoreId = Id<'store'>;
 
+/**
+ * The most stock, in thousandths, that a count or an adjustment may set or
+ * leave on hand (either sign), and the largest reorder level: 999,999,999.999
+ * units keeps every figure and sum well inside JavaScript's exact integers.
+ */
+export const MAX_STOCK_MILLI = 999_999_999_999;
+
 /** What a store holds of one product or variant. */
 export interface StockLevel {
   storeId: StoreId;

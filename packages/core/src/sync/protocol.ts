@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  MAX_UNIX_SECONDS,
   createOrderCommand,
   referenceSchema,
   refundOrderCommand,
@@ -210,7 +211,7 @@ const oneOrderRef = (
   }
 };
 
-const unixSeconds = z.number().int().min(0).max(253_402_300_799);
+const unixSeconds = z.number().int().min(0).max(MAX_UNIX_SECONDS);
 const cash = z.number().int().min(0).max(999_999_999_999);
 
 /** Each command type and its payload; the server applies it through the same service a REST call uses. */

@@ -4,7 +4,7 @@ import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { balanceOf, transactionObject, transactionsSource } from '../../services/ledger.ts';
 import { requestLogObject, requestLogsSource } from '../../services/request-logs.ts';
-import { livemode, unix } from './schemas.ts';
+import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 
 const transactionSchema = z.object({
   id: z.string().describe('Begins with txn_'),
@@ -72,8 +72,8 @@ export const ledgerRoutes = [
       path: z.string().max(500).optional().describe('Path prefix, e.g. /v1/payments'),
       request_id: z.string().max(100).optional(),
       api_key: z.string().max(100).optional(),
-      created_gte: z.coerce.number().int().optional(),
-      created_lte: z.coerce.number().int().optional(),
+      created_gte: unixSecondsQuery.optional(),
+      created_lte: unixSecondsQuery.optional(),
     }),
     response: listEnvelope(requestLogSchema),
     handler: ({ query, auth, db }) => listPage(db, requestLogsSource(auth, query), query, requestLogObject),

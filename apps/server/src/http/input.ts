@@ -1,0 +1,201 @@
+import { AppError, type ErrorCode } from '@tz/core';
+
+/**
+ * What the server accepts in any request, checked once at the boundary so it
+ * holds for every route (docs/RELIABILITY.md, "Input").
+ */
+
+/** Objects and arrays nested deeper than this are refused: deeper input would only exhaust the stack. */
+export const MAX_JSON_DEPTH = 32;
+/** Keys in one JSON object (the largest the API takes is 50 metadata keys). */
+export const MAX_JSON_KEYS = 1000;
+
+// A lone surrogate is a code point of category Cs only when it is not half of a pair.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why PostgreSQL would refuse this string in text or jsonb, or undefined when it takes it. */
+export function textProblem(text: string): string | undefined {
+  if (text.includes('\0')) return 'must not contain the NUL character';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (it has an unpaired surrogate)';
+  return undefined;
+}
+
+/**
+ * Parameters in one query string: the most any route takes is about a dozen,
+ * and Koa's parser takes time quadratic in their number (a 16 KiB `a&a&a…`
+ * costs over a second of CPU).
+ */
+export const MAX_QUERY_PARAMETERS = 100;
+
+/**
+ * What is wrong with a URL: more than MAX_QUERY_PARAMETERS query parameters,
+ * counted before `query` parses them, or a NUL (`%00`) named by where it is:
+ * the path parameter (from the route templates, `/v1/payments/{id}`) or the
+ * query parameter that holds it, else `path`. NUL is the one character URL
+ * decoding can yield that PostgreSQL refuses (undecodable bytes become U+FFFD).
+ */
+export function urlProblem(
+  rawUrl: string,
+  query: () => Record<string, string | string[] | undefined>,
+  pathTemplates: readonly string[],
+): AppError | undefined {
+  const queryStart = rawUrl.indexOf('?');
+  if (queryStart !== -1 && parameterCount(rawUrl, queryStart + 1) > MAX_QUERY_PARAMETERS) {
+    return fieldError('parameter_invalid', 'query', `must have at most ${MAX_QUERY_PARAMETERS} parameters`);
+  }
+  if (!rawUrl.includes('%00')) return undefined;
+  if (queryStart === -1 || rawUrl.indexOf('%00') < queryStart) {
+    const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
+    const field = pathParameterAt(path.split('/'), pathTemplates) ?? 'path';
+    return fieldError('parameter_invalid', field, 'must not contain the NUL character (%00)');
+  }
+  for (const [name, value] of Object.entries(query())) {
+    const values = Array.isArray(value) ? value : [value ?? ''];
+    if (name.includes('\0') || values.some((text) => text.includes('\0'))) {
+      return fieldError('parameter_invalid', name, 'must not contain the NUL character (%00)');
+    }
+  }
+  return undefined;
+}
+
+function parameterCount(rawUrl: string, from: number): number {
+  let count = 1;
+  for (let i = rawUrl.indexOf('&', from); i !== -1; i = rawUrl.indexOf('&', i + 1)) count++;
+  return count;
+}
+
+/** The name of the template parameter at the first segment holding a NUL. */
+function pathParameterAt(segments: readonly string[], pathTemplates: readonly string[]): string | undefined {
+  const at = segments.findIndex((segment) => segment.includes('%00'));
+  for (const template of pathTemplates) {
+    const parts = template.split('/');
+    const matches =
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i]) &&
+      parts[at]!.startsWith('{');
+    if (matches) return parts[at]!.slice(1, -1);
+  }
+  return undefined;
+}
+
+/**
+ * Parses a JSON request body and refuses, with a 400 naming the field, what
+ * would otherwise be silently misread or fail later: duplicate keys (JSON.parse
+ * keeps the last), `__proto__` keys, strings PostgreSQL cannot store, numbers
+ * beyond a double's range (JSON.parse makes them Infinity), nesting
+ * deeper than MAX_JSON_DEPTH and objects of more than MAX_JSON_KEYS keys.
+ */
+export function parseJsonBody(raw: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new AppError('body_invalid_json', 'The request body is not valid JSON', {
+      details: { body: 'malformed JSON' },
+    });
+  }
+  checkJsonText(raw);
+  return value;
+}
+
+interface Frame {
+  object: boolean;
+  /** Keys seen so far (objects only). */
+  keys: Set<string>;
+  /** The current key (objects) or index (arrays): the field being read. */
+  at: string | number;
+  expectKey: boolean;
+}
+
+/** One pass over JSON text already known to be valid, keeping a stack of the containers it is in. */
+function checkJsonText(raw: string): void {
+  const stack: Frame[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      // { or [
+      if (stack.length === MAX_JSON_DEPTH) {
+        throw fieldError(
+          'body_too_complex',
+          fieldPath(stack.slice(0, 1)) || 'body',
+          `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+        );
+      }
+      stack.push({ object: c === 0x7b, keys: new Set(), at: 0, expectKey: c === 0x7b });
+    } else if (c === 0x7d || c === 0x5d) {
+      // } or ]
+      stack.pop();
+    } else if (c === 0x2c) {
+      // ,
+      const top = stack[stack.length - 1]!;
+      if (top.object) top.expectKey = true;
+      else top.at = (top.at as number) + 1;
+    } else if (c === 0x22) {
+      // "
+      const end = closingQuote(raw, i);
+      const content = raw.slice(i + 1, end);
+      const text = content.includes('\\') ? (JSON.parse(raw.slice(i, end + 1)) as string) : content;
+      const top = stack[stack.length - 1];
+      if (top?.object && top.expectKey) checkKey(stack, top, text);
+      else {
+        const problem = textProblem(text);
+        if (problem) throw fieldError('parameter_invalid', fieldPath(stack) || 'body', problem);
+      }
+      i = end;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      // - or a digit: a number, which JSON.parse would have turned into ±Infinity past a double's range
+      let end = i + 1;
+      while (end < raw.length && NUMBER_CHARS.has(raw.charCodeAt(end))) end++;
+      if (!Number.isFinite(Number(raw.slice(i, end)))) {
+        throw fieldError('parameter_invalid', fieldPath(stack) || 'body', 'is too large for a number');
+      }
+      i = end - 1;
+    }
+  }
+}
+
+const NUMBER_CHARS = new Set([...'0123456789+-.eE'].map((char) => char.charCodeAt(0)));
+
+function checkKey(stack: Frame[], top: Frame, key: string): void {
+  top.expectKey = false;
+  top.at = key;
+  const field = fieldPath(stack);
+  const problem = key === '__proto__' ? 'is a reserved name and cannot be a key' : textProblem(key);
+  if (problem) throw fieldError('parameter_invalid', field, problem);
+  if (top.keys.has(key)) throw fieldError('parameter_duplicate', field, 'appears more than once');
+  if (top.keys.size === MAX_JSON_KEYS) {
+    throw fieldError(
+      'body_too_complex',
+      fieldPath(stack.slice(0, -1)) || 'body',
+      `has more than ${MAX_JSON_KEYS} keys`,
+    );
+  }
+  top.keys.add(key);
+}
+
+/** The index of the quote closing the string that opens at `start` (the text is valid JSON). */
+function closingQuote(raw: string, start: number): number {
+  let quote = raw.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (raw.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = raw.indexOf('"', quote + 1);
+  }
+}
+
+/** `lines.0.quantity`, as validation errors name fields. */
+function fieldPath(stack: readonly Frame[]): string {
+  return stack.map((frame) => String(frame.at)).join('.');
+}
+
+function fieldError(code: ErrorCode, field: string, problem: string): AppError {
+  const message =
+    code === 'parameter_duplicate'
+      ? `Duplicate parameter: ${field}`
+      : code === 'body_too_complex'
+        ? `The request body is too complex: ${field} ${problem}`
+        : `Invalid parameter: ${field}`;
+  // A computed key defines an own property even for `__proto__`, so the field is named.
+  return new AppError(code, message, { details: { [field]: problem } });
+}
