@@ -140,28 +140,30 @@ const invalid = (
   message: string,
 ) => new AppError(code, `${field}: ${message}`, { details: { [field]: message } });
 
-const statements = new Map<Collection, string>();
+const statements = new Map<Collection, { name: string; text: string }>();
 
 /**
  * Keyset on (change_seq, id), bounded by the oldest transaction still running:
  * no transaction below `pg_snapshot_xmin` can commit anything any more, so the
  * rows below it are all the rows there will ever be there, and a checkpoint
- * taken from them never passes a change that commits later.
+ * taken from them never passes a change that commits later. Named, so each
+ * connection plans it once: a till's live pull is mostly planning otherwise.
  */
-function statementFor(collection: Collection): string {
-  let text = statements.get(collection);
-  if (text) return text;
+function statementFor(collection: Collection): { name: string; text: string } {
+  let statement = statements.get(collection);
+  if (statement) return statement;
   const source: CollectionSource = COLLECTIONS[collection];
   const store = source.storeColumn ? ` AND ${source.storeColumn} = $6` : '';
-  text = `SELECT id, change_seq, deleted_at IS NOT NULL AS deleted, ${source.columns.join(', ')}
+  const text = `SELECT id, change_seq, deleted_at IS NOT NULL AS deleted, ${source.columns.join(', ')}
     FROM ${source.table}
     WHERE merchant_id = $1 AND livemode = $2${store}
       AND (change_seq, id) > ($3, $4)
       AND change_seq < (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint)
     ORDER BY change_seq, id
     LIMIT $5`;
-  statements.set(collection, text);
-  return text;
+  statement = { name: `change_feed_${collection}`, text };
+  statements.set(collection, statement);
+  return statement;
 }
 
 /**
