@@ -1,6 +1,5 @@
 import { AppError } from '@tz/core';
 import { isTransaction, type Queryable } from '../db/database.ts';
-import type { Owner } from '../services/owned.ts';
 
 /**
  * The change feed tills pull reference data from (docs/SYNC.md, "Change feed").
@@ -113,7 +112,9 @@ export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as Collection[];
 export const collectionTable = (collection: Collection): string => COLLECTIONS[collection].table;
 
 /** Whose changes a till sees: its merchant and mode, and for per-store collections its store. */
-export interface ChangeScope extends Owner {
+export interface ChangeScope {
+  merchantId: string;
+  livemode: boolean;
   storeId: string;
 }
 
@@ -132,7 +133,8 @@ export interface ChangePage {
   checkpoint: Checkpoint | null;
 }
 
-export const MAX_PAGE_SIZE = 5_000;
+/** A till's largest page; the sync protocol's limit. */
+export const MAX_PAGE_SIZE = 1_000;
 
 const invalid = (
   code: 'parameter_invalid' | 'limit_invalid' | 'cursor_invalid',
