@@ -1,0 +1,197 @@
+import { AppError } from '@tz/core';
+import { isTransaction, type Queryable } from '../db/database.ts';
+
+/**
+ * The change feed tills pull reference data from (docs/SYNC.md, "Change feed").
+ * Each collection is one table that joined the feed in a migration
+ * (`enable_change_feed`); the map below names its table, the column that ties
+ * a row to a store (for per-store collections) and the columns a till gets.
+ * Everything in the SQL comes from this map, never from input.
+ */
+interface CollectionSource {
+  table: string;
+  /** The column naming the till's store, for collections a till sees only its store's rows of. */
+  storeColumn?: 'store_id' | 'id';
+  columns: readonly string[];
+}
+
+const COLLECTIONS = {
+  categories: {
+    table: 'retail_categories',
+    columns: ['name', 'description', 'created_at', 'updated_at'],
+  },
+  products: {
+    table: 'retail_products',
+    columns: [
+      'name',
+      'description',
+      'sku',
+      'barcodes',
+      'price',
+      'currency',
+      'tax_rate',
+      'category_id',
+      'unit',
+      'track_stock',
+      'active',
+      'metadata',
+      'created_at',
+      'updated_at',
+    ],
+  },
+  variants: {
+    table: 'retail_variants',
+    columns: ['product_id', 'name', 'sku', 'barcodes', 'price', 'active', 'created_at', 'updated_at'],
+  },
+  customers: {
+    table: 'customers',
+    columns: ['name', 'email', 'phone', 'description', 'metadata', 'created_at'],
+  },
+  stores: {
+    table: 'retail_stores',
+    storeColumn: 'id',
+    columns: [
+      'name',
+      'address_lines',
+      'phone',
+      'tin',
+      'vrn',
+      'vat_region',
+      'currency',
+      'receipt_header',
+      'receipt_footer',
+      'receipt_language',
+      'is_default',
+      'created_at',
+      'updated_at',
+    ],
+  },
+  stock_levels: {
+    table: 'retail_stock_levels',
+    storeColumn: 'store_id',
+    columns: ['store_id', 'product_id', 'variant_id', 'on_hand_milli', 'reorder_level_milli', 'updated_at'],
+  },
+  orders: {
+    table: 'retail_orders',
+    storeColumn: 'store_id',
+    columns: [
+      'store_id',
+      'till',
+      'cashier',
+      'client_order_id',
+      'receipt_number',
+      'status',
+      'currency',
+      'vat_region',
+      'customer_id',
+      'gross_total',
+      'line_discount_total',
+      'subtotal',
+      'discount_rule',
+      'order_discount',
+      'total',
+      'tax_total',
+      'tax_breakdown',
+      'amount_tendered',
+      'change_due',
+      'refunded_amount',
+      'receipt',
+      'metadata',
+      'void_reason',
+      'created_at',
+      'paid_at',
+      'voided_at',
+    ],
+  },
+} as const satisfies Record<string, CollectionSource>;
+
+export type Collection = keyof typeof COLLECTIONS;
+export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as Collection[];
+
+/** The table a collection reads, for tests and tools that check the migrations agree. */
+export const collectionTable = (collection: Collection): string => COLLECTIONS[collection].table;
+
+/** Whose changes a till sees: its merchant and mode, and for per-store collections its store. */
+export interface ChangeScope {
+  merchantId: string;
+  livemode: boolean;
+  storeId: string;
+}
+
+/** Where a reader stopped: the last row it was given. Opaque to the till. */
+export interface Checkpoint {
+  seq: number;
+  id: string;
+}
+
+/** A row as the table holds it (the collection's columns), with its place in the feed. */
+export type ChangeRow = Record<string, unknown> & { id: string; change_seq: number; deleted: boolean };
+
+export interface ChangePage {
+  rows: ChangeRow[];
+  /** Where to read from next: the last row's place, or the checkpoint given when nothing changed. */
+  checkpoint: Checkpoint | null;
+}
+
+/** A till's largest page; the sync protocol's limit. */
+export const MAX_PAGE_SIZE = 1_000;
+
+const invalid = (
+  code: 'parameter_invalid' | 'limit_invalid' | 'cursor_invalid',
+  field: string,
+  message: string,
+) => new AppError(code, `${field}: ${message}`, { details: { [field]: message } });
+
+const statements = new Map<Collection, { name: string; text: string }>();
+
+/**
+ * Keyset on (change_seq, id), bounded by the oldest transaction still running:
+ * no transaction below `pg_snapshot_xmin` can commit anything any more, so the
+ * rows below it are all the rows there will ever be there, and a checkpoint
+ * taken from them never passes a change that commits later. Named, so each
+ * connection plans it once: a till's live pull is mostly planning otherwise.
+ */
+function statementFor(collection: Collection): { name: string; text: string } {
+  let statement = statements.get(collection);
+  if (statement) return statement;
+  const source: CollectionSource = COLLECTIONS[collection];
+  const store = source.storeColumn ? ` AND ${source.storeColumn} = $6` : '';
+  const text = `SELECT id, change_seq, deleted_at IS NOT NULL AS deleted, ${source.columns.join(', ')}
+    FROM ${source.table}
+    WHERE merchant_id = $1 AND livemode = $2${store}
+      AND (change_seq, id) > ($3, $4)
+      AND change_seq < (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint)
+    ORDER BY change_seq, id
+    LIMIT $5`;
+  statement = { name: `change_feed_${collection}`, text };
+  statements.set(collection, statement);
+  return statement;
+}
+
+/**
+ * The page of `collection`'s changes in `scope` after `since` (from the start
+ * when null), oldest first. Each statement reads with a snapshot of its own: a
+ * read inside a transaction that writes would not see its own changes, and is
+ * refused.
+ */
+export async function readChanges(
+  db: Queryable,
+  collection: Collection,
+  scope: ChangeScope,
+  since: Checkpoint | null,
+  limit: number,
+): Promise<ChangePage> {
+  if (isTransaction(db)) throw new Error('the change feed reads outside transactions');
+  if (!Object.hasOwn(COLLECTIONS, collection))
+    throw invalid('parameter_invalid', 'collection', `must be one of ${COLLECTION_NAMES.join(', ')}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+    throw invalid('limit_invalid', 'limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  if (since && (!Number.isSafeInteger(since.seq) || since.seq < 0 || typeof since.id !== 'string'))
+    throw invalid('cursor_invalid', 'checkpoint', 'must be a checkpoint the feed gave');
+  const after = since ?? { seq: -1, id: '' };
+  const params: unknown[] = [scope.merchantId, scope.livemode, after.seq, after.id, limit];
+  if ('storeColumn' in COLLECTIONS[collection]) params.push(scope.storeId);
+  const { rows } = await db.query<ChangeRow>(statementFor(collection), params);
+  const last = rows.at(-1);
+  return { rows, checkpoint: last ? { seq: last.change_seq, id: last.id } : since };
+}
