@@ -3,7 +3,7 @@
  * ticket or text to ESC/POS, send it over TCP or USB through a per-printer
  * queue, read the printer's status, and run a virtual printer for tests.
  */
-export { renderReceipt, renderKitchenTicket, renderText, DEFAULT_PROFILE } from './render.ts';
+export { renderReceipt, renderKitchenTicket, renderText, renderDrawerKick, DEFAULT_PROFILE } from './render.ts';
 export type { KitchenTicket, KitchenTicketItem, PrinterProfile, RenderOptions } from './render.ts';
 export { openTransport, getStatus } from './open.ts';
 export type { OpenOptions } from './open.ts';
