@@ -7,7 +7,7 @@ import type { PrinterTarget } from './till.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 
 const TILL_ORIGIN = 'http://127.0.0.1:4000';
-const FAST = { timeouts: { connectMs: 500, writeMs: 2_000 }, statusTimeoutMs: 300 };
+const FAST = { connectMs: 500, statusMs: 300, writeMs: 2_000 };
 
 describe('printer bridge over HTTP', () => {
   let bridge: Bridge;

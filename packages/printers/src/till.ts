@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { parseCodePage } from './code-pages.ts';
 import type { CommandSet, PaperWidth } from './config.ts';
 import { PrinterError, jobFailureReason, type JobFailureReason } from './errors.ts';
-import { getStatus, openTransport } from './open.ts';
+import { getStatus, openTransport, type OpenOptions } from './open.ts';
 import { printJob } from './print.ts';
 import { renderDrawerKick, renderReceipt, renderText, type RenderOptions } from './render.ts';
 import type { TransportTimeouts } from './transport.ts';
@@ -67,9 +67,20 @@ export const printTextSchema = z.string().min(1).max(20_000);
 
 /** Shorter timeouts, for tests; the defaults suit real printers. */
 export interface JobTuning {
-  timeouts?: Partial<TransportTimeouts>;
-  statusTimeoutMs?: number;
-  writeTimeoutMs?: number;
+  /** Opening the link (TCP connect, USB claim). */
+  connectMs?: number;
+  /** The status check before a job, and a status request. */
+  statusMs?: number;
+  /** Writing a job and its acknowledgement. */
+  writeMs?: number;
+}
+
+function transportOptions(tuning: JobTuning): OpenOptions {
+  const timeouts: Partial<TransportTimeouts> = {
+    ...(tuning.connectMs === undefined ? {} : { connectMs: tuning.connectMs }),
+    ...(tuning.writeMs === undefined ? {} : { writeMs: tuning.writeMs }),
+  };
+  return { timeouts };
 }
 
 /** A printer failure as the outcome a till shows; anything else is a fault and is thrown on. */
@@ -120,11 +131,11 @@ async function printOnce(
   let transport: ReturnType<typeof openTransport> | undefined;
   try {
     const bytes = render();
-    transport = openTransport(target.connection, tuning.timeouts ? { timeouts: tuning.timeouts } : {});
+    transport = openTransport(target.connection, transportOptions(tuning));
     const result = await printJob(transport, bytes, {
       commandSet: target.commandSet,
-      ...(tuning.statusTimeoutMs === undefined ? {} : { statusTimeoutMs: tuning.statusTimeoutMs }),
-      ...(tuning.writeTimeoutMs === undefined ? {} : { writeTimeoutMs: tuning.writeTimeoutMs }),
+      ...(tuning.statusMs === undefined ? {} : { statusTimeoutMs: tuning.statusMs }),
+      ...(tuning.writeMs === undefined ? {} : { writeTimeoutMs: tuning.writeMs }),
     });
     return { ok: true, paperNearEnd: result.paperNearEnd };
   } catch (error) {
@@ -165,8 +176,8 @@ export async function printerStateOf(target: PrinterTarget, tuning: JobTuning = 
   try {
     const status = await oneAtATime(target.connection, () =>
       getStatus(target.connection, {
-        ...(tuning.timeouts ? { timeouts: tuning.timeouts } : {}),
-        ...(tuning.statusTimeoutMs === undefined ? {} : { timeoutMs: tuning.statusTimeoutMs }),
+        ...transportOptions(tuning),
+        ...(tuning.statusMs === undefined ? {} : { timeoutMs: tuning.statusMs }),
       }),
     );
     const { online, coverOpen, paperOut, paperNearEnd, detail } = status;
