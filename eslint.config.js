@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/out/**', '.data/**', 'coverage/**', 'scratch/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/out/**',
+      '.data/**',
+      'coverage/**',
+      'scratch/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -28,14 +38,21 @@ export default tseslint.config(
   {
     // The till's page code runs in a browser (or a sandboxed preload): Node and Node-only packages stay in
     // the main process and the bridge; their types may be imported.
-    files: ['apps/desktop/src/shared/**/*.ts', 'apps/desktop/src/renderer/**/*.{ts,tsx}', 'apps/desktop/src/preload/**/*.ts'],
+    files: [
+      'apps/desktop/src/shared/**/*.ts',
+      'apps/desktop/src/renderer/**/*.{ts,tsx}',
+      'apps/desktop/src/preload/**/*.ts',
+    ],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'], message: 'Page code has no Node.' },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'],
+              message: 'Page code has no Node.',
+            },
             {
               group: ['@tz/printers', 'usb', 'node-thermal-printer', 'electron'],
               allowTypeImports: true,
@@ -54,8 +71,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'], message: 'A sandboxed preload has no Node.' },
-            { group: ['@tz/printers', 'usb', 'node-thermal-printer'], allowTypeImports: true, message: 'Printing runs in the main process.' },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'],
+              message: 'A sandboxed preload has no Node.',
+            },
+            {
+              group: ['@tz/printers', 'usb', 'node-thermal-printer'],
+              allowTypeImports: true,
+              message: 'Printing runs in the main process.',
+            },
           ],
         },
       ],

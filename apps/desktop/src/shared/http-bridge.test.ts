@@ -6,7 +6,7 @@ import type { PrinterTarget, TillBridge } from './bridge.ts';
 import { detectBridge } from './detect-bridge.ts';
 import { createHttpBridge } from './http-bridge.ts';
 
-const FAST = { timeouts: { connectMs: 500, writeMs: 2_000 }, statusTimeoutMs: 300 };
+const FAST = { connectMs: 500, statusMs: 300, writeMs: 2_000 };
 
 function makeReceipt(): ReceiptDocument {
   return {
