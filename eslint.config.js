@@ -3,17 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  {
-    ignores: [
-      '**/node_modules/**',
-      '**/dist/**',
-      '**/out/**',
-      '.data/**',
-      'coverage/**',
-      'scratch/**',
-      'eslint.config.js',
-    ],
-  },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/out/**', '.data/**', 'coverage/**', 'scratch/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
