@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RECEIPT_LABELS, type ReceiptDocument } from '@tz/core';
 import { startVirtualPrinter, type VirtualPrinter } from '@tz/printers';
+import { makeReceipt } from '../../../../packages/printers/src/fixtures.ts';
 import { BRIDGE_CHANNELS, type CredentialStore, type PrinterTarget } from '../shared/bridge.ts';
 import { registerBridgeHandlers, type IpcMainLike } from './ipc.ts';
 import { APP_ORIGIN } from './policy.ts';
@@ -41,27 +41,6 @@ function memoryCredentials(): CredentialStore & { value: string | null } {
       this.value = null;
       return Promise.resolve();
     },
-  };
-}
-
-function makeReceipt(overrides: Partial<ReceiptDocument> = {}): ReceiptDocument {
-  return {
-    language: 'sw',
-    currency: 'TZS',
-    store: { name: 'Duka la Neema', addressLines: ['Arusha'], headerLines: [] },
-    receiptNumber: 'R-000007',
-    issuedAt: '2026-11-26T10:00:00+03:00',
-    lines: [
-      { description: 'Mchele 5kg', quantityText: '1', quantityMilli: 1000, unitPrice: 15_000, total: 15_000 },
-    ],
-    subtotal: 15_000,
-    taxLines: [],
-    total: 15_000,
-    tenders: [{ label: 'Taslimu', amount: 20_000 }],
-    change: 5_000,
-    footerLines: [],
-    labels: RECEIPT_LABELS.sw,
-    ...overrides,
   };
 }
 

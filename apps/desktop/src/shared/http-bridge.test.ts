@@ -1,32 +1,12 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, startVirtualPrinter, type Bridge, type VirtualPrinter } from '@tz/printers';
-import { RECEIPT_LABELS, type ReceiptDocument } from '@tz/core';
+import { makeReceipt } from '../../../../packages/printers/src/fixtures.ts';
 import type { PrinterTarget, TillBridge } from './bridge.ts';
 import { detectBridge } from './detect-bridge.ts';
 import { createHttpBridge } from './http-bridge.ts';
 
 const FAST = { connectMs: 500, statusMs: 300, writeMs: 2_000 };
-
-function makeReceipt(): ReceiptDocument {
-  return {
-    language: 'en',
-    currency: 'TZS',
-    store: { name: 'Duka la Juma', addressLines: ['Kariakoo'], headerLines: [] },
-    receiptNumber: 'R-000042',
-    issuedAt: '2026-11-26T09:15:00+03:00',
-    lines: [
-      { description: 'Sukari 1kg', quantityText: '2', quantityMilli: 2000, unitPrice: 3_000, total: 6_000 },
-    ],
-    subtotal: 6_000,
-    taxLines: [],
-    total: 6_000,
-    tenders: [{ label: 'Cash', amount: 10_000 }],
-    change: 4_000,
-    footerLines: ['Asante'],
-    labels: RECEIPT_LABELS.en,
-  };
-}
 
 describe('the till in a browser, through the local bridge', () => {
   let printer: VirtualPrinter;
@@ -53,7 +33,7 @@ describe('the till in a browser, through the local bridge', () => {
     const outcome = await found.bridge!.printReceipt(target, makeReceipt(), { openDrawer: true });
     expect(outcome).toEqual({ ok: true, paperNearEnd: false });
     const [job] = await printer.waitForJobs(1);
-    expect(job!.text).toContain('Sukari 1kg');
+    expect(job!.text).toContain('Unga wa mahindi 2kg');
     expect(job!.items.map((item) => item.kind).slice(-2)).toEqual(['cut', 'drawer']);
   });
 
