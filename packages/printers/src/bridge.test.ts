@@ -75,6 +75,22 @@ describe('printer bridge over HTTP', () => {
     });
   });
 
+  it('sends one job at a time to a printer, in the order asked', async () => {
+    printer.set({ printDelayMs: 500 });
+    const started = performance.now();
+    const [receipt, drawer] = await Promise.all([
+      call('/print-receipt', { printer: target, receipt: makeReceipt() }),
+      call('/open-drawer', { printer: target }),
+    ]);
+    expect(await receipt.json()).toMatchObject({ ok: true });
+    expect(await drawer.json()).toMatchObject({ ok: true });
+    // Each waits for its acknowledgement before the next connects: two print delays, not one.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    const jobs = await printer.waitForJobs(2);
+    expect(jobs[0]!.items.some((item) => item.kind === 'qr')).toBe(true);
+    expect(jobs[1]!.items).toEqual([{ kind: 'drawer', pin: 2, onMs: 50 }]);
+  });
+
   it('answers offline, having sent nothing, when the printer cannot be reached', async () => {
     const offline = { ...target, connection: `tcp://127.0.0.1:${await closedPort()}` };
     const outcome = await (await call('/print-receipt', { printer: offline, receipt: makeReceipt() })).json();
