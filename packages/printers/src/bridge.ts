@@ -214,7 +214,14 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     }
   };
 
-  const server = createServer((req, res) => void handle(req, res));
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // A request the handler could not even read (a malformed URL): an error object, never a crash.
+      if (!res.headersSent)
+        sendError(res, new AppError('parameter_invalid', 'The request could not be read'), {});
+      else res.destroy();
+    });
+  });
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
