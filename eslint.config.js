@@ -68,6 +68,56 @@ export default tseslint.config(
     },
   },
   {
+    // The till's page code runs in a browser (or a sandboxed preload): Node and Node-only packages stay in
+    // the main process and the bridge; their types may be imported.
+    files: [
+      'apps/desktop/src/shared/**/*.ts',
+      'apps/desktop/src/renderer/**/*.{ts,tsx}',
+      'apps/desktop/src/preload/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'],
+              message: 'Page code has no Node.',
+            },
+            {
+              group: ['@tz/printers', 'usb', 'node-thermal-printer', 'electron'],
+              allowTypeImports: true,
+              message: 'Reach hardware through the TillBridge (window.till or the local bridge).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The preload's one runtime import: Electron's contextBridge and ipcRenderer.
+    files: ['apps/desktop/src/preload/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'net', 'http', 'os', 'child_process'],
+              message: 'A sandboxed preload has no Node.',
+            },
+            {
+              group: ['@tz/printers', 'usb', 'node-thermal-printer'],
+              allowTypeImports: true,
+              message: 'Printing runs in the main process.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -52,6 +52,7 @@ export type ErrorCode =
   // 403 permission_error
   | 'publishable_key_forbidden'
   | 'test_mode_only'
+  | 'origin_not_allowed'
   // 404 not_found
   | 'resource_missing'
   | 'route_not_found'
@@ -134,6 +135,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
       return { type: 'authentication_error', status: 401 };
     case 'publishable_key_forbidden':
     case 'test_mode_only':
+    case 'origin_not_allowed':
       return { type: 'permission_error', status: 403 };
     case 'resource_missing':
     case 'route_not_found':

@@ -67,4 +67,11 @@ describe('printers CLI', () => {
     expect(io.err()).toContain('tcp://HOST:9100');
     expect(await main(['frobnicate'])).toBe(64);
   });
+
+  it('bridge refuses a port that is not a number and an origin that is not http(s), with exit 64', async () => {
+    const io = capture();
+    expect(await main(['bridge', '--port', 'nine'])).toBe(64);
+    expect(await main(['bridge', '--port', '0', '--origin', 'file:///till'])).toBe(64);
+    expect(io.err()).toContain('"file:///till" is not an http(s) origin');
+  });
 });

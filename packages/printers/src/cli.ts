@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { AppError } from '@tz/core';
 import { RECEIPT_LABELS, type ReceiptDocument } from '@tz/core/receipt';
 import { parseCodePage } from './code-pages.ts';
 import { COLUMNS, parseCommandSet, parsePaperWidth, type CommandSet } from './config.ts';
@@ -9,6 +10,8 @@ import { printJob } from './print.ts';
 import { renderReceipt, type RenderOptions } from './render.ts';
 import { listUsbPrinters } from './usb-transport.ts';
 import { startVirtualPrinter, type VirtualPrinterSwitches } from './virtual-printer.ts';
+import { DEFAULT_BRIDGE_PORT, startBridge, type Bridge } from './bridge.ts';
+import { usbPrinterName } from './till.ts';
 
 const USAGE = `Usage: npm run printers -- <command> [options]
 
@@ -17,6 +20,10 @@ Commands:
   test-print <connection>      print a test receipt with the shop's details and a QR code
   status <connection>          ask the printer for its status (DLE EOT)
   virtual [--port 9100]        run a virtual network printer that shows what it receives
+  bridge [--port 9101] [--origin URL]... [--token T]
+                               run the local printer bridge for a till in a browser
+                               (loopback only; origin default http://127.0.0.1:4000,
+                               token default random, or PRINTER_BRIDGE_TOKEN)
 
 Connections: tcp://HOST[:9100], usb://VID:PID (hex, e.g. usb://04b8:0202), usb (first USB printer)
 
@@ -73,6 +80,8 @@ function parseOptions(argv: string[]) {
       drawer: { type: 'boolean' },
       port: { type: 'string' },
       host: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      token: { type: 'string' },
       'paper-out': { type: 'boolean' },
       'cover-open': { type: 'boolean' },
       offline: { type: 'boolean' },
@@ -137,7 +146,7 @@ async function list(): Promise<number> {
     return 0;
   }
   for (const printer of printers) {
-    const name = [printer.manufacturer, printer.product].filter(Boolean).join(' ') || 'unnamed printer';
+    const name = usbPrinterName(printer);
     const vid = printer.vendorId.toString(16).padStart(4, '0');
     const pid = printer.productId.toString(16).padStart(4, '0');
     console.log(`${printer.connection}  vendor ${vid}  product ${pid}  interface ${printer.interfaceNumber}  ${name}${printer.serialNumber ? `  serial ${printer.serialNumber}` : ''}`);
@@ -202,8 +211,6 @@ async function virtual(options: Options): Promise<number> {
     await printer.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
   if (process.stdin.isTTY) {
     console.log('Keys: p paper out, n near end, c cover, o offline, q quit');
     process.stdin.setRawMode(true);
@@ -220,8 +227,43 @@ async function virtual(options: Options): Promise<number> {
       console.log(`State: ${describeSwitches(printer.switches)}`);
     });
   }
-  // Keep running until stopped.
+  return untilStopped(() => printer.close());
+}
+
+/** Stops a long-running command on Ctrl-C or a service manager's TERM. */
+function untilStopped(close: () => Promise<void>): Promise<number> {
+  const stop = async (): Promise<void> => {
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   return new Promise<number>(() => undefined);
+}
+
+async function bridge(options: Options): Promise<number> {
+  const token = options.token ?? process.env.PRINTER_BRIDGE_TOKEN;
+  const port = Number(options.port ?? DEFAULT_BRIDGE_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    console.error(`--port must be a port number, not "${options.port}".\n\n${USAGE}`);
+    return 64;
+  }
+  let running: Bridge;
+  try {
+    running = await startBridge({
+      port,
+      origins: options.origin ?? ['http://127.0.0.1:4000'],
+      ...(token ? { token } : {}),
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    console.error(`Port ${port} is in use: a bridge may already be running there; choose another with --port.`);
+    return 2;
+  }
+  console.log(`Printer bridge on ${running.url} for pages from ${running.origins.join(', ')}`);
+  console.log(`Token: ${running.token}`);
+  console.log(`In the till's settings (Printer bridge), enter the address ${running.url} and this token.`);
+  return untilStopped(() => running.close());
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -251,11 +293,17 @@ export async function main(argv: string[]): Promise<number> {
         return command === 'status' ? await status(connection) : await testPrint(connection, options);
       case 'virtual':
         return await virtual(options);
+      case 'bridge':
+        return await bridge(options);
       default:
         console.error(`Unknown command "${command}".\n\n${USAGE}`);
         return 64;
     }
   } catch (error) {
+    if (error instanceof AppError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 64;
+    }
     if (error instanceof PrinterError) {
       console.error(`Printer error (${error.reason}): ${error.message}`);
       if (error.mayHaveReachedPrinter) console.error('Part of the job may have printed: check the paper before printing again.');

@@ -3,7 +3,7 @@
  * ticket or text to ESC/POS, send it over TCP or USB through a per-printer
  * queue, read the printer's status, and run a virtual printer for tests.
  */
-export { renderReceipt, renderKitchenTicket, renderText, DEFAULT_PROFILE } from './render.ts';
+export { renderReceipt, renderKitchenTicket, renderText, renderDrawerKick, DEFAULT_PROFILE } from './render.ts';
 export type { KitchenTicket, KitchenTicketItem, PrinterProfile, RenderOptions } from './render.ts';
 export { openTransport, getStatus } from './open.ts';
 export type { OpenOptions } from './open.ts';
@@ -28,3 +28,18 @@ export { listUsbPrinters, UDEV_RULE_PATH } from './usb-transport.ts';
 export type { UsbPrinterInfo } from './usb-transport.ts';
 export { decodeJob, formatItems } from './decoder.ts';
 export type { DecodedItem } from './decoder.ts';
+export {
+  failedOutcome,
+  openDrawerOn,
+  printOptionsSchema,
+  printReceiptOn,
+  printTextOn,
+  printTextSchema,
+  printerStateOf,
+  printerTargetSchema,
+  usbPrinterName,
+  usbPrinters,
+} from './till.ts';
+export type { JobTuning, PrintFailureReason, PrintOutcome, PrinterState, PrinterTarget, UsbPrinter } from './till.ts';
+export { startBridge, DEFAULT_BRIDGE_PORT, MAX_BRIDGE_BODY_BYTES } from './bridge.ts';
+export type { Bridge, BridgeOptions } from './bridge.ts';

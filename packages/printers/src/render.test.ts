@@ -4,7 +4,7 @@ import { COLUMNS, type CommandSet, type PaperWidth } from './config.ts';
 import { decodeJob, formatItems, type DecodedItem } from './decoder.ts';
 import { PrinterError } from './errors.ts';
 import { makeKitchenTicket, makeLine, makeLongReceipt, makeReceipt } from './fixtures.ts';
-import { renderKitchenTicket, renderReceipt, renderText } from './render.ts';
+import { renderDrawerKick, renderKitchenTicket, renderReceipt, renderText } from './render.ts';
 import { expectSnapshot, hexDump } from './test-support/snapshots.ts';
 
 const COMBINATIONS: [CommandSet, PaperWidth][] = [
@@ -153,5 +153,24 @@ describe('receipt edge cases', () => {
   it('renders a 30-line receipt with every line present', () => {
     const text = lines(decodeJob(renderReceipt(makeLongReceipt(30)), 'epson'));
     expect(text.filter((line) => line.startsWith('Bidhaa namba '))).toHaveLength(30);
+  });
+});
+
+describe('cash drawer', () => {
+  it.each(['epson', 'star'] as const)('a drawer-only %s job resets the printer and pulses pin 2, printing nothing', (commandSet) => {
+    const bytes = renderDrawerKick({ commandSet });
+    expectSnapshot(`drawer.${commandSet}.hex`, hexDump(bytes));
+    const items = decodeJob(bytes, commandSet);
+    expect(items.filter((item) => item.kind !== 'drawer')).toEqual([]);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'drawer', pin: 2 });
+  });
+
+  it('ends a cash receipt with the same pulse as the drawer-only job', () => {
+    for (const commandSet of ['epson', 'star'] as const) {
+      const kick = renderDrawerKick({ commandSet }).subarray(2);
+      const receipt = renderReceipt(makeReceipt(), { commandSet, openCashDrawer: true });
+      expect(receipt.subarray(receipt.length - kick.length)).toEqual(kick);
+    }
   });
 });

@@ -56,9 +56,16 @@ export interface KitchenTicketItem {
 }
 
 const INIT = Buffer.from([0x1b, 0x40]);
-// node-thermal-printer's Epson drawer kick omits the two pulse-time bytes of
-// `ESC p m t1 t2`, so the printer would swallow the next two bytes as timings.
-const EPSON_DRAWER_KICK = Buffer.from([0x1b, 0x70, 0x00, 0x19, 0xfa]);
+/**
+ * Cash drawer pulse on pin 2. Epson: `ESC p m t1 t2`, 50 ms on, 500 ms off
+ * (node-thermal-printer's omits t1 and t2, so the printer would swallow the
+ * next two bytes as timings). Star Line Mode: `ESC BEL n1 n2` sets the pulse
+ * (n1, n2 in 10 ms: 110 ms on, 550 ms off), then `BEL` fires drawer 1.
+ */
+const DRAWER_KICK: Record<CommandSet, Buffer> = {
+  epson: Buffer.from([0x1b, 0x70, 0x00, 0x19, 0xfa]),
+  star: Buffer.from([0x1b, 0x07, 0x0b, 0x37, 0x07]),
+};
 const EPSON_CODE128 = 73;
 const STAR_CODE128 = 6;
 
@@ -178,10 +185,7 @@ class TicketWriter {
   finish(options: RenderOptions): Buffer {
     this.align('left');
     if (options.cut ?? true) this.flushed().partialCut({ verticalTabAmount: 1 });
-    if (options.openCashDrawer ?? false) {
-      if (this.profile.commandSet === 'star') this.flushed().openCashDrawer();
-      else this.flushed().add(EPSON_DRAWER_KICK);
-    }
+    if (options.openCashDrawer ?? false) this.flushed().add(DRAWER_KICK[this.profile.commandSet]);
     return Buffer.from(this.flushed().getBuffer());
   }
 }
@@ -311,4 +315,9 @@ export function renderText(text: string, options: RenderOptions = {}): Buffer {
   const out = new TicketWriter(profileOf(options));
   out.paragraph(text);
   return out.finish(options);
+}
+
+/** A job that only opens the cash drawer: nothing is printed or cut. */
+export function renderDrawerKick(options: { commandSet?: CommandSet } = {}): Buffer {
+  return Buffer.concat([INIT, DRAWER_KICK[options.commandSet ?? DEFAULT_PROFILE.commandSet]]);
 }

@@ -5,45 +5,18 @@
  * (`npm run printers -- bridge`). Both ends call `@tz/printers`.
  */
 import type { ReceiptDocument } from '@tz/core';
+import type { PrintOutcome, PrinterState, PrinterTarget, UsbPrinter } from '@tz/printers';
 
-/** How the till reaches a printer, as configured on the server (`/v1/printers`). */
-export interface PrinterTarget {
-  /** `tcp://host:port`, `usb://VID:PID` or `usb` (the first USB printer found). */
-  connection: string;
-  paperWidth: 58 | 80;
-  commandSet: 'epson' | 'star';
-  /** A code page name known to `@tz/printers` (`CODE_PAGES`); its default when absent. */
-  codePage?: string;
-}
+// The printer types belong to `@tz/printers`, which answers both doors; type-only, so no Node code follows.
+export type { PrintFailureReason, PrintOutcome, PrinterState, PrinterTarget, UsbPrinter } from '@tz/printers';
 
-/** Why a job did not print; the same reasons a print job ends `failed` with on the server. */
-export type PrintFailureReason = 'offline' | 'paper_out' | 'cover_open' | 'timeout';
-
-export type PrintOutcome =
-  | { ok: true; paperNearEnd: boolean }
-  | {
-      ok: false;
-      reason: PrintFailureReason;
-      /** One sentence for people. */
-      message: string;
-      /** Some bytes may have reached the printer: ask before reprinting. */
-      mayHaveReachedPrinter: boolean;
-    };
-
-export interface PrinterState {
-  online: boolean;
-  coverOpen: boolean;
-  paperOut: boolean;
-  paperNearEnd: boolean;
-  detail: string;
-}
-
-export interface UsbPrinter {
-  connection: string;
-  name: string;
-}
-
-/** Where the device credential lives: Electron's safeStorage, or nowhere (the browser keeps it in its own store). */
+/**
+ * Where the device credential lives: Electron's safeStorage, or nowhere (the
+ * browser keeps it in its own store). `save` rejects rather than store the
+ * credential in clear when the system offers no encryption; `load` resolves
+ * null when nothing is stored and rejects when a stored one cannot be
+ * decrypted (a locked or changed keyring).
+ */
 export interface CredentialStore {
   load(): Promise<string | null>;
   save(credential: string): Promise<void>;

@@ -1,0 +1,83 @@
+/**
+ * The receipt document as a zod schema, for whoever receives one from outside
+ * its own process: the desktop app's main process (from the renderer over
+ * IPC) and the local printer bridge (over HTTP). Amounts are integers, text is
+ * bounded, and the type is checked against `ReceiptDocument`.
+ */
+import { z } from 'zod';
+import { MAX_AMOUNT } from './money.ts';
+import type { ReceiptDocument, ReceiptLabels } from './receipt.ts';
+
+const text = (max: number) => z.string().max(max);
+const amount = z.number().int().min(0).max(MAX_AMOUNT);
+/** Discounts and change are amounts too; a signed line total covers refunds printed as receipts. */
+const signedAmount = z.number().int().min(-MAX_AMOUNT).max(MAX_AMOUNT);
+const lines = (max: number) => z.array(text(200)).max(max);
+
+const labelsSchema = z.object({
+  receipt: text(40),
+  date: text(40),
+  cashier: text(40),
+  till: text(40),
+  customer: text(40),
+  subtotal: text(40),
+  discount: text(40),
+  total: text(40),
+  change: text(40),
+  tin: text(40),
+  vrn: text(40),
+}) satisfies z.ZodType<ReceiptLabels>;
+
+const discountSchema = z.object({ label: text(100), amount });
+
+export const receiptDocumentSchema = z.object({
+  language: z.enum(['sw', 'en']),
+  currency: z.string().min(3).max(3),
+  store: z.object({
+    name: text(100),
+    addressLines: lines(10),
+    phone: text(40).exactOptional(),
+    tin: text(40).exactOptional(),
+    vrn: text(40).exactOptional(),
+    headerLines: lines(10),
+  }),
+  receiptNumber: text(64),
+  issuedAt: text(40),
+  cashier: text(100).exactOptional(),
+  till: text(100).exactOptional(),
+  customer: text(100).exactOptional(),
+  lines: z
+    .array(
+      z.object({
+        description: text(200),
+        quantityText: text(40),
+        quantityMilli: z.number().int().min(0),
+        unitPrice: signedAmount,
+        total: signedAmount,
+        discount: discountSchema.exactOptional(),
+        taxCode: text(8).exactOptional(),
+      }),
+    )
+    .max(1000),
+  subtotal: signedAmount,
+  orderDiscount: discountSchema.exactOptional(),
+  taxLines: z
+    .array(
+      z.object({
+        code: text(8),
+        label: text(100),
+        rateBasisPoints: z.number().int().min(0).max(10_000),
+        net: signedAmount,
+        tax: signedAmount,
+      }),
+    )
+    .max(20),
+  total: signedAmount,
+  tenders: z
+    .array(z.object({ label: text(100), amount: signedAmount, reference: text(100).exactOptional() }))
+    .max(20),
+  change: amount,
+  qrPayload: text(500).exactOptional(),
+  footerLines: lines(20),
+  labels: labelsSchema,
+}) satisfies z.ZodType<ReceiptDocument>;
