@@ -38,11 +38,17 @@ export type ErrorCode =
   | 'webhook_endpoint_inactive'
   | 'api_key_last'
   | 'livemode_mismatch'
+  | 'pin_taken'
+  | 'pairing_code_invalid'
+  | 'pairing_code_expired'
+  | 'pairing_code_used'
   // 401 authentication_error
   | 'api_key_missing'
   | 'api_key_invalid'
   | 'credentials_invalid'
   | 'signature_invalid'
+  | 'till_credential_invalid'
+  | 'till_revoked'
   // 403 permission_error
   | 'publishable_key_forbidden'
   | 'test_mode_only'
@@ -111,6 +117,10 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'url_not_allowed':
     case 'webhook_endpoint_inactive':
     case 'api_key_last':
+    case 'pin_taken':
+    case 'pairing_code_invalid':
+    case 'pairing_code_expired':
+    case 'pairing_code_used':
       return { type: 'invalid_request_error', status: 400 };
     case 'livemode_mismatch':
       return { type: 'permission_error', status: 403 };
@@ -118,6 +128,8 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'api_key_invalid':
     case 'credentials_invalid':
     case 'signature_invalid':
+    case 'till_credential_invalid':
+    case 'till_revoked':
       return { type: 'authentication_error', status: 401 };
     case 'publishable_key_forbidden':
     case 'test_mode_only':
@@ -148,7 +160,11 @@ export class AppError extends Error {
   /** Seconds a client should wait, for 429 and 503. */
   readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetails; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetails; retryAfter?: number } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;

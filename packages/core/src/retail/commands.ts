@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { MAX_AMOUNT, currencySchema } from '../money.ts';
 import { MAX_QUANTITY_MILLI } from './pricing.ts';
+import { shiftIdSchema } from './shift-status.ts';
 
 /** How far ahead of the server's clock a till's `sold_at`, `refunded_at` or `voided_at` may be. */
 export const TILL_CLOCK_LEEWAY_SECONDS = 300;
@@ -112,6 +113,9 @@ export const createOrderCommand = z.strictObject({
   store: referenceSchema.optional().describe('Defaults to the default store'),
   till: textSchema(64).min(1).optional(),
   cashier: textSchema(100).min(1).optional(),
+  shift: shiftIdSchema
+    .optional()
+    .describe('The till’s shift the sale was rung up in; its Z report counts the sale'),
   receipt_number: z
     .string()
     .max(40)
