@@ -1,6 +1,7 @@
 import { newId } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import { RETAIL_EVENT_TYPES } from '../retail/shared.ts';
+import { TILL_EVENT_TYPES } from '../tills/shared.ts';
 
 export const API_VERSION = '1.1.0';
 
@@ -13,6 +14,7 @@ export const EVENT_TYPES = [
   'checkout.completed',
   'customer.created',
   ...RETAIL_EVENT_TYPES,
+  ...TILL_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -11,7 +11,12 @@ export type OwnedTable =
   | 'retail_variants'
   | 'retail_stores'
   | 'webhook_endpoints'
-  | 'webhook_deliveries';
+  | 'webhook_deliveries'
+  | 'tills'
+  | 'employees'
+  | 'printers'
+  | 'print_jobs'
+  | 'shifts';
 
 export interface Owner {
   merchantId: string;

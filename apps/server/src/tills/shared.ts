@@ -1,0 +1,16 @@
+import type { Owner } from '../services/owned.ts';
+
+/** A paired till, as its device credential resolves: whose it is, in which mode, at which store. */
+export interface TillActor extends Owner {
+  tillId: string;
+  storeId: string;
+}
+
+/** Event types written by tills' print jobs and shifts; listed in the platform's EVENT_TYPES. */
+export const TILL_EVENT_TYPES = [
+  'print_job.created',
+  'print_job.printed',
+  'print_job.failed',
+  'shift.opened',
+  'shift.closed',
+] as const;
