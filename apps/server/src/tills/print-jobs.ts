@@ -1,5 +1,5 @@
-import type { commandPayloads } from '@tz/core';
 import {
+  type commandPayloads,
   failForRevokedTill,
   newId,
   notFound,
