@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { AppError } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import type { Transaction } from '../../apps/server/src/db/database.ts';
 import { authenticateTill, pairTill } from '../../apps/server/src/tills/tills.ts';
 import type { TillActor } from '../../apps/server/src/tills/shared.ts';
 import type { Api } from './retail.ts';
@@ -47,3 +48,7 @@ export async function makeEmployee(api: Api, stores: string[], overrides: Record
 let pins = 0;
 /** A PIN no other fixture uses in this process, so fixtures never clash on pin_taken. */
 export const randomPin = () => String(100_000 + ++pins * 7);
+
+/** Runs a till command's service in one transaction, as the sync router does. */
+export const inTransaction = <T>(server: RunningServer, work: (tx: Transaction) => Promise<T>): Promise<T> =>
+  server.database.transaction(work);

@@ -5,7 +5,7 @@ import { reportTill } from '../../apps/server/src/tills/tills.ts';
 import type { TillActor } from '../../apps/server/src/tills/shared.ts';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import { makeProduct, sell, type Api } from '../support/retail.ts';
-import { makeTill, pairedTill, refusal } from '../support/tills.ts';
+import { inTransaction, makeTill, pairedTill, refusal } from '../support/tills.ts';
 
 let server: RunningServer;
 let merchant: Merchant;
@@ -39,9 +39,6 @@ const eventsOf = async (id: string) =>
       [merchant.id, id],
     )
   ).rows;
-
-const inTransaction = <T>(work: Parameters<RunningServer['database']['transaction']>[0]) =>
-  server.database.transaction(work) as Promise<T>;
 
 describe('printers', () => {
   it('creates a printer with defaults and the connection in its one spelling', async () => {
@@ -178,7 +175,7 @@ describe('print jobs', () => {
     );
     expect(JSON.parse(stored.rows[0].receipt)).toEqual(order.receipt);
 
-    const printed = await inTransaction(async (tx) =>
+    const printed = await inTransaction(server, async (tx) =>
       recordPrintJobResult(tx, actor, { print_job: created.body.id, status: 'printed' }),
     );
     expect(printed).toMatchObject({ status: 'printed', completed_at: expect.any(Number) });
