@@ -29,15 +29,20 @@ export interface PrinterRow {
   deleted_at: Date | null;
 }
 
-export const printerObject = (row: PrinterRow) => ({
-  id: row.id,
-  object: 'printer' as const,
+/** What the API and the till's document both show of a printer's set-up. */
+const printerSettings = (row: PrinterRow) => ({
   till: row.till_id,
   name: row.name,
   connection: row.connection,
   paper_width: row.paper_width,
   command_set: row.command_set,
   code_page: row.code_page,
+});
+
+export const printerObject = (row: PrinterRow) => ({
+  id: row.id,
+  object: 'printer' as const,
+  ...printerSettings(row),
   status: row.status,
   status_since: unixOrNull(row.status_at),
   deleted: row.deleted_at !== null,
@@ -51,12 +56,7 @@ export type PrinterObject = ReturnType<typeof printerObject>;
 export const printerDocument = (row: PrinterRow) => ({
   id: row.id,
   _deleted: row.deleted_at !== null,
-  till: row.till_id,
-  name: row.name,
-  connection: row.connection,
-  paper_width: row.paper_width,
-  command_set: row.command_set,
-  code_page: row.code_page,
+  ...printerSettings(row),
 });
 
 export interface PrinterInput {
