@@ -139,7 +139,12 @@ ALTER TABLE retail_orders ADD COLUMN shift_id text;
 CREATE INDEX retail_orders_shift ON retail_orders (shift_id) WHERE shift_id IS NOT NULL;
 
 -- CHANGE FEED: the tables tills pull, each with merchant_id, livemode and updated_at
--- (printers also deleted_at), to join the per-merchant change sequence, one line each:
---   employees, printers, print_jobs, shifts
+-- (printers also deleted_at; the others are never deleted), to join the change feed with
+-- one line each. Scopes as a till pulls them: its merchant's employees, its own printers,
+-- their jobs and its own shifts:
+--   employees   (merchant_id, livemode)
+--   printers    (till_id)
+--   print_jobs  (till_id)
+--   shifts      (till_id)
 -- (tills, the merchant's view of its devices, and shift_cash_movements, which the till
 -- made itself, are not replicated.)

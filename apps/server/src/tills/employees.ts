@@ -1,8 +1,9 @@
 import { AppError, hashPin, newId, verifyPin, type PinHash } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned, type Owner } from '../services/owned.ts';
+import { findOwned } from '../services/owned.ts';
 import { unixSeconds } from '../services/time.ts';
 import { invalid } from '../retail/shared.ts';
+import type { Tenant } from './shared.ts';
 
 export type EmployeeRole = 'cashier' | 'manager';
 
@@ -54,7 +55,7 @@ export interface EmployeeInput {
 export type EmployeePatch = { [K in keyof EmployeeInput]?: EmployeeInput[K] | undefined };
 
 /** Every store named must be the caller's own, in its mode; the error names the entry (`stores.1`). */
-async function assertOwnStores(db: Queryable, owner: Owner, stores: readonly string[]): Promise<void> {
+async function assertOwnStores(db: Queryable, owner: Tenant, stores: readonly string[]): Promise<void> {
   const found = await db.query<{ id: string }>(
     `SELECT id FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND id = ANY($3::text[])`,
     [owner.merchantId, owner.livemode, stores],
@@ -71,7 +72,7 @@ async function assertOwnStores(db: Queryable, owner: Owner, stores: readonly str
  */
 async function assertPinFree(
   db: Queryable,
-  owner: Owner,
+  owner: Tenant,
   pin: string,
   stores: readonly string[],
   self: string | null,
@@ -89,7 +90,7 @@ async function assertPinFree(
   }
 }
 
-export async function createEmployee(db: Queryable, owner: Owner, input: EmployeeInput) {
+export async function createEmployee(db: Queryable, owner: Tenant, input: EmployeeInput) {
   const active = input.active ?? true;
   await assertOwnStores(db, owner, input.stores);
   if (active) await assertPinFree(db, owner, input.pin, input.stores, null);
@@ -110,12 +111,12 @@ export async function createEmployee(db: Queryable, owner: Owner, input: Employe
   return employeeObject(inserted.rows[0]!);
 }
 
-export async function retrieveEmployee(db: Queryable, owner: Owner, id: string) {
+export async function retrieveEmployee(db: Queryable, owner: Tenant, id: string) {
   return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id));
 }
 
 export function employeesSource(
-  owner: Owner,
+  owner: Tenant,
   filters: { store?: string | undefined; active?: boolean | undefined },
 ) {
   const params: unknown[] = [owner.merchantId, owner.livemode];
@@ -126,7 +127,7 @@ export function employeesSource(
 }
 
 /** Fields left out keep their value; a new `pin` replaces the old one (checked like a new employee's). */
-export async function updateEmployee(db: Queryable, owner: Owner, id: string, patch: EmployeePatch) {
+export async function updateEmployee(db: Queryable, owner: Tenant, id: string, patch: EmployeePatch) {
   const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id, { lock: true });
   const stores = patch.stores ?? row.store_ids;
   if (patch.stores) await assertOwnStores(db, owner, patch.stores);

@@ -11,10 +11,10 @@ import {
 import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
-import { findOwned, type Owner } from '../services/owned.ts';
+import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { invalid } from '../retail/shared.ts';
-import type { TillActor } from './shared.ts';
+import type { Tenant, TillActor } from './shared.ts';
 
 export interface PrintJobRow {
   id: string;
@@ -65,7 +65,7 @@ const EVENT_OF = { printed: 'print_job.printed', failed: 'print_job.failed' } as
 
 async function applyOutcome(
   db: Queryable,
-  owner: Owner,
+  owner: Tenant,
   id: string,
   outcome: PrintJobOutcome,
   message: string | null,
@@ -88,7 +88,7 @@ async function applyOutcome(
  */
 export async function createPrintJob(
   db: Queryable,
-  owner: Owner,
+  owner: Tenant,
   input: { printer: string; order?: string | undefined; text?: string | undefined },
 ) {
   const printers = await db.query<{ id: string; till_id: string; revoked: boolean }>(
@@ -129,7 +129,7 @@ export async function createPrintJob(
   return printJobObject(row);
 }
 
-export async function retrievePrintJob(db: Queryable, owner: Owner, id: string) {
+export async function retrievePrintJob(db: Queryable, owner: Tenant, id: string) {
   return printJobObject(await findOwned<PrintJobRow>(db, 'print_jobs', 'print job', owner, id));
 }
 
@@ -155,7 +155,7 @@ export async function recordPrintJobResult(db: Queryable, till: TillActor, resul
 /** Fails every job still waiting for a till or a printer that is going away, each with its event. */
 export async function failPendingJobs(
   db: Queryable,
-  owner: Owner,
+  owner: Tenant,
   of: { tillId: string } | { printerId: string },
   reason: 'till_revoked' | 'offline',
   message: string,

@@ -7,10 +7,11 @@ import {
   type PrinterStatus,
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned, type Owner } from '../services/owned.ts';
+import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { invalid } from '../retail/shared.ts';
 import { failPendingJobs } from './print-jobs.ts';
+import type { Tenant } from './shared.ts';
 
 export interface PrinterRow {
   id: string;
@@ -76,11 +77,11 @@ function assertCodePageFits(codePage: PrinterCodePage | null, commandSet: Printe
   }
 }
 
-async function findPrinter(db: Queryable, owner: Owner, id: string, lock = false): Promise<PrinterRow> {
+async function findPrinter(db: Queryable, owner: Tenant, id: string, lock = false): Promise<PrinterRow> {
   return findOwned<PrinterRow>(db, 'printers', 'printer', owner, id, { lock });
 }
 
-export async function createPrinter(db: Queryable, owner: Owner, input: PrinterInput) {
+export async function createPrinter(db: Queryable, owner: Tenant, input: PrinterInput) {
   const tills = await db.query<{ revoked: boolean }>(
     `SELECT revoked_at IS NOT NULL AS revoked FROM tills WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
     [input.till, owner.merchantId, owner.livemode],
@@ -108,12 +109,12 @@ export async function createPrinter(db: Queryable, owner: Owner, input: PrinterI
   return printerObject(inserted.rows[0]!);
 }
 
-export async function retrievePrinter(db: Queryable, owner: Owner, id: string) {
+export async function retrievePrinter(db: Queryable, owner: Tenant, id: string) {
   return printerObject(await findPrinter(db, owner, id));
 }
 
 export function printersSource(
-  owner: Owner,
+  owner: Tenant,
   filters: { till?: string | undefined; include_deleted?: boolean | undefined },
 ) {
   const params: unknown[] = [owner.merchantId, owner.livemode];
@@ -123,7 +124,7 @@ export function printersSource(
   return { table: 'printers', where, params };
 }
 
-export async function updatePrinter(db: Queryable, owner: Owner, id: string, patch: PrinterPatch) {
+export async function updatePrinter(db: Queryable, owner: Tenant, id: string, patch: PrinterPatch) {
   const row = await findPrinter(db, owner, id, true);
   if (row.deleted_at) throw invalid('parameter_invalid', 'id', 'is a deleted printer');
   const next = {
@@ -148,7 +149,7 @@ export async function updatePrinter(db: Queryable, owner: Owner, id: string, pat
  * naming it). Jobs still waiting for it fail with `offline`. Deleting again
  * changes nothing.
  */
-export async function deletePrinter(db: Queryable, owner: Owner, id: string) {
+export async function deletePrinter(db: Queryable, owner: Tenant, id: string) {
   const row = await findPrinter(db, owner, id, true);
   if (row.deleted_at) return printerObject(row);
   const updated = await db.query<PrinterRow>(

@@ -1,7 +1,10 @@
 import type { Owner } from '../services/owned.ts';
 
+/** The merchant and mode whose data a piece of work reads and writes. */
+export type Tenant = Owner;
+
 /** A paired till, as its device credential resolves: whose it is, in which mode, at which store. */
-export interface TillActor extends Owner {
+export interface TillActor extends Tenant {
   tillId: string;
   storeId: string;
 }

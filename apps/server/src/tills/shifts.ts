@@ -12,10 +12,9 @@ import {
 import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
-import type { Owner } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { invalid } from '../retail/shared.ts';
-import type { TillActor } from './shared.ts';
+import type { Tenant, TillActor } from './shared.ts';
 
 export type ShiftOpen = z.output<(typeof commandPayloads)['shift.open']>;
 export type ShiftCashMovement = z.output<(typeof commandPayloads)['shift.cash_movement']>;
@@ -285,7 +284,7 @@ async function shiftWithReport(db: Queryable, row: ShiftRow): Promise<ShiftObjec
   return shiftObject(row, movements, report);
 }
 
-export async function retrieveShift(db: Queryable, owner: Owner, id: string): Promise<ShiftObject> {
+export async function retrieveShift(db: Queryable, owner: Tenant, id: string): Promise<ShiftObject> {
   const found = await db.query<ShiftRow>(
     `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
     [id, owner.merchantId, owner.livemode],
@@ -295,7 +294,7 @@ export async function retrieveShift(db: Queryable, owner: Owner, id: string): Pr
 }
 
 export function shiftsSource(
-  owner: Owner,
+  owner: Tenant,
   filters: { till?: string | undefined; status?: ShiftStatus | undefined },
 ) {
   const params: unknown[] = [owner.merchantId, owner.livemode];

@@ -2,12 +2,12 @@ import { randomInt } from 'node:crypto';
 import { AppError, newId, tillPrefixFor } from '@tz/core';
 import type { ReportInput } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned, type Owner } from '../services/owned.ts';
+import { findOwned } from '../services/owned.ts';
 import { randomToken, sha256 } from '../services/secrets.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { lockMerchant, storeForRequest, storeObject, type StoreRow } from '../retail/stores.ts';
 import { failPendingJobs } from './print-jobs.ts';
-import type { TillActor } from './shared.ts';
+import type { Tenant, TillActor } from './shared.ts';
 
 export interface TillRow {
   id: string;
@@ -102,7 +102,7 @@ async function issuePairingCode(db: Queryable, row: TillRow, options: PairingOpt
 /** A new till at a store (the default store when none is named), with its receipt prefix and a pairing code. */
 export async function createTill(
   db: Queryable,
-  owner: Owner,
+  owner: Tenant,
   input: { name: string; store?: string | undefined },
   options: PairingOptions,
 ) {
@@ -128,11 +128,11 @@ export async function createTill(
   return issuePairingCode(db, inserted.rows[0]!, options);
 }
 
-export async function retrieveTill(db: Queryable, owner: Owner, id: string) {
+export async function retrieveTill(db: Queryable, owner: Tenant, id: string) {
   return tillObject(await findOwned<TillRow>(db, 'tills', 'till', owner, id));
 }
 
-export function tillsSource(owner: Owner, filters: { store?: string | undefined }) {
+export function tillsSource(owner: Tenant, filters: { store?: string | undefined }) {
   const params: unknown[] = [owner.merchantId, owner.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
@@ -143,7 +143,7 @@ export function tillsSource(owner: Owner, filters: { store?: string | undefined 
  * A new pairing code for an existing till. The till's current credential keeps
  * working until the new code is exchanged; from then on only the new one does.
  */
-export async function newTillPairingCode(db: Queryable, owner: Owner, id: string, options: PairingOptions) {
+export async function newTillPairingCode(db: Queryable, owner: Tenant, id: string, options: PairingOptions) {
   const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
   if (row.revoked_at) {
     throw new AppError('state_transition_invalid', 'This till was removed; create a new till instead', {
@@ -157,7 +157,7 @@ export async function newTillPairingCode(db: Queryable, owner: Owner, id: string
  * Revokes a till: its credential and pairing code stop working at once, and
  * print jobs waiting for it fail with `till_revoked`. Revoking again changes nothing.
  */
-export async function revokeTill(db: Queryable, owner: Owner, id: string) {
+export async function revokeTill(db: Queryable, owner: Tenant, id: string) {
   const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
   if (row.revoked_at) return tillObject(row);
   const updated = await db.query<TillRow>(
