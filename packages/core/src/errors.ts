@@ -32,16 +32,16 @@ export type ErrorCode =
   | 'sku_taken'
   | 'barcode_taken'
   | 'receipt_number_taken'
+  | 'pin_taken'
+  | 'pairing_code_invalid'
+  | 'pairing_code_expired'
+  | 'pairing_code_used'
   | 'event_type_unknown'
   | 'url_invalid'
   | 'url_not_allowed'
   | 'webhook_endpoint_inactive'
   | 'api_key_last'
   | 'livemode_mismatch'
-  | 'pin_taken'
-  | 'pairing_code_invalid'
-  | 'pairing_code_expired'
-  | 'pairing_code_used'
   // 401 authentication_error
   | 'api_key_missing'
   | 'api_key_invalid'
@@ -112,15 +112,15 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'sku_taken':
     case 'barcode_taken':
     case 'receipt_number_taken':
+    case 'pin_taken':
+    case 'pairing_code_invalid':
+    case 'pairing_code_expired':
+    case 'pairing_code_used':
     case 'event_type_unknown':
     case 'url_invalid':
     case 'url_not_allowed':
     case 'webhook_endpoint_inactive':
     case 'api_key_last':
-    case 'pin_taken':
-    case 'pairing_code_invalid':
-    case 'pairing_code_expired':
-    case 'pairing_code_used':
       return { type: 'invalid_request_error', status: 400 };
     case 'livemode_mismatch':
       return { type: 'permission_error', status: 403 };
@@ -160,11 +160,7 @@ export class AppError extends Error {
   /** Seconds a client should wait, for 429 and 503. */
   readonly retryAfter: number | undefined;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetails; retryAfter?: number } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetails; retryAfter?: number } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;

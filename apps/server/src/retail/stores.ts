@@ -87,7 +87,7 @@ export function receiptSequenceName(storeId: string): string {
   return `retail_receipts_${storeId}`;
 }
 
-/** Store and till creation are rare: one lock per merchant keeps prefixes and the default store unique without retries. */
+/** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
 export async function lockMerchant(db: Queryable, scope: Scope): Promise<string> {
   const found = await db.query<{ business_name: string }>(
     `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,

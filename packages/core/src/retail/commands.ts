@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT, currencySchema } from '../money.ts';
-import { MAX_QUANTITY_MILLI } from './pricing.ts';
 import { shiftIdSchema } from './shift-status.ts';
+import { MAX_QUANTITY_MILLI } from './pricing.ts';
 
 /** How far ahead of the server's clock a till's `sold_at`, `refunded_at` or `voided_at` may be. */
 export const TILL_CLOCK_LEEWAY_SECONDS = 300;
