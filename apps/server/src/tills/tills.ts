@@ -187,21 +187,16 @@ export async function pairTill(db: Queryable, code: string, now = new Date()) {
   );
   const row = paired.rows[0];
   if (!row) throw await pairingRefusal(db, hash);
-  const found = await db.query<{ store: StoreRow; business_name: string }>(
-    `SELECT row_to_json(s) AS store, m.business_name FROM retail_stores s JOIN merchants m ON m.id = s.merchant_id
-     WHERE s.id = $1`,
+  const found = await db.query<StoreRow & { business_name: string }>(
+    `SELECT s.*, m.business_name FROM retail_stores s JOIN merchants m ON m.id = s.merchant_id WHERE s.id = $1`,
     [row.store_id],
   );
-  const { store, business_name } = found.rows[0]!;
+  const store = found.rows[0]!;
   return {
     credential,
     till: tillObject(row),
-    store: storeObject({
-      ...store,
-      created_at: new Date(store.created_at),
-      updated_at: new Date(store.updated_at),
-    }),
-    merchant: { id: row.merchant_id, business_name },
+    store: storeObject(store),
+    merchant: { id: row.merchant_id, business_name: store.business_name },
     mode: row.livemode ? ('live' as const) : ('test' as const),
     livemode: row.livemode,
   };
