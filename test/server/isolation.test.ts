@@ -3,6 +3,9 @@ import { client, eventually, signUp, startTestServer, type Merchant } from '../s
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { v1Routes } from '../../apps/server/src/routes/v1/index.ts';
 import { makeProduct, sell } from '../support/retail.ts';
+import { inTransaction, makeEmployee, pairedTill } from '../support/tills.ts';
+import { newId } from '@tz/core';
+import { openShift } from '../../apps/server/src/tills/shifts.ts';
 
 let server: RunningServer;
 let owner: Merchant;
@@ -58,6 +61,23 @@ beforeAll(async () => {
     endpoint.body.id,
     delivery.id,
   );
+
+  // The till side: a till, its cashier, printer, print job and shift.
+  const { till, actor } = await pairedTill(server, api);
+  const employee = await makeEmployee(api, [till.store]);
+  const printer = await api.post('/v1/printers', { till: till.id, name: 'Kaunta', connection: 'usb' });
+  const job = await api.post('/v1/print', { printer: printer.body.id, order: order.body.id });
+  const shift = newId('shift');
+  await inTransaction(server, (tx) =>
+    openShift(tx, actor, {
+      shift,
+      cashier: employee.id,
+      opening_float: 0,
+      opened_at: Math.floor(Date.now() / 1000),
+    }),
+  );
+  for (const created of [printer, job]) expect(created.status, JSON.stringify(created.body)).toBe(201);
+  ownerIds.push(till.id, employee.id, printer.body.id, job.body.id, shift);
 });
 afterAll(() => server?.close());
 

@@ -19,7 +19,11 @@ export interface Actor extends Tenant {
   /** The API key, session, till or checkout id: rate limits and request logs count by it. */
   credentialId: string;
   /** A till acting: its id and store. */
-  till?: { id: string; storeId: string };
+  tillId?: string;
+  storeId?: string;
   /** The employee signed in at the till, when a command names one. */
   employeeId?: string;
 }
+
+/** A paired till, as its device credential resolves: whose it is, in which mode, at which store. */
+export type TillActor = Actor & { kind: 'till'; tillId: string; storeId: string };

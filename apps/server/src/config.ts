@@ -29,6 +29,7 @@ const configSchema = z.object({
   AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).default(12),
   CHECKOUT_TTL_MINUTES: z.coerce.number().int().min(1).default(60),
+  TILL_PAIRING_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(100_000),
   // A request's headers must arrive within HEADERS_TIMEOUT_MS, its body within BODY_TIMEOUT_MS of being read.

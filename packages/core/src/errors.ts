@@ -35,6 +35,10 @@ export type ErrorCode =
   | 'sku_taken'
   | 'barcode_taken'
   | 'receipt_number_taken'
+  | 'pin_taken'
+  | 'pairing_code_invalid'
+  | 'pairing_code_expired'
+  | 'pairing_code_used'
   | 'event_type_unknown'
   | 'url_invalid'
   | 'url_not_allowed'
@@ -49,6 +53,8 @@ export type ErrorCode =
   | 'api_key_invalid'
   | 'credentials_invalid'
   | 'signature_invalid'
+  | 'till_credential_invalid'
+  | 'till_revoked'
   // 403 permission_error
   | 'publishable_key_forbidden'
   | 'test_mode_only'
@@ -116,6 +122,10 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'sku_taken':
     case 'barcode_taken':
     case 'receipt_number_taken':
+    case 'pin_taken':
+    case 'pairing_code_invalid':
+    case 'pairing_code_expired':
+    case 'pairing_code_used':
     case 'event_type_unknown':
     case 'url_invalid':
     case 'url_not_allowed':
@@ -132,6 +142,8 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'api_key_invalid':
     case 'credentials_invalid':
     case 'signature_invalid':
+    case 'till_credential_invalid':
+    case 'till_revoked':
       return { type: 'authentication_error', status: 401 };
     case 'publishable_key_forbidden':
     case 'test_mode_only':

@@ -23,7 +23,10 @@ export const ID_PREFIXES = {
   orderRefund: 'oref',
   stockLevel: 'stk',
   printer: 'prn',
-  printJob: 'pj',
+  printJob: 'pjob',
+  till: 'till',
+  employee: 'emp',
+  shift: 'shift',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -35,6 +38,10 @@ export type PaymentId = Id<'payment'>;
 export type CheckoutId = Id<'checkout'>;
 export type CustomerId = Id<'customer'>;
 export type EventId = Id<'event'>;
+export type TillId = Id<'till'>;
+export type EmployeeId = Id<'employee'>;
+export type PrinterId = Id<'printer'>;
+export type ShiftId = Id<'shift'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one
 // Web Crypto call per byte was a measurable part of every write request.

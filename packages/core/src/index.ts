@@ -10,4 +10,5 @@ export * from './payments/fees.ts';
 export * from './retail/index.ts';
 export * from './webhooks/index.ts';
 export * from './pin.ts';
+export * from './printer-settings.ts';
 export * from './sync/protocol.ts';

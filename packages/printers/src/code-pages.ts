@@ -1,13 +1,16 @@
 import iconv from 'iconv-lite';
+import type { PrinterCodePage } from '@tz/core';
 import type { CommandSet } from './config.ts';
 import { PrinterError } from './errors.ts';
 
 /**
  * Single-byte code pages we print with. Every character is sent in the code
  * page the printer is configured for, or transliterated to one it has: a
- * printer never receives bytes it would show as the wrong glyph.
+ * printer never receives bytes it would show as the wrong glyph. The names are
+ * core's (`PRINTER_CODE_PAGES`), which the server accepts; the table below must
+ * cover exactly those.
  */
-export type CodePage = 'PC437' | 'PC850' | 'PC858' | 'WPC1252';
+export type CodePage = PrinterCodePage;
 
 interface CodePageInfo {
   /** Encoding name for iconv-lite (the encoder node-thermal-printer uses). */

@@ -10,6 +10,12 @@ const DESCRIPTIONS: Record<string, string> = {
   'payment.refunded': 'A paid payment was refunded in full.',
   'checkout.completed': 'A checkout was paid; `payment` names the payment.',
   'customer.created': 'A customer was created.',
+  'print_job.created': 'A print job was created; it waits (`pending`) for its printer’s till to print it.',
+  'print_job.printed': 'A till printed a job.',
+  'print_job.failed':
+    'A print job failed; `failure_reason` says why (`offline`, `paper_out`, `cover_open`, `timeout`, `till_revoked`).',
+  'shift.opened': 'A cashier opened a shift at a till with an opening cash float.',
+  'shift.closed': 'A shift was closed; `report` is its Z report (expected against counted, by tender).',
 };
 
 /** The API's object schema for a resource name (`payment`), found among the routes that return it. */

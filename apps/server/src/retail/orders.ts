@@ -75,6 +75,7 @@ interface OrderRow {
   store_id: string;
   till: string | null;
   cashier: string | null;
+  shift_id: string | null;
   client_order_id: string | null;
   receipt_number: string;
   status: RetailOrderStatus;
@@ -156,6 +157,7 @@ export const orderObject = (row: OrderRow, parts: OrderParts) => ({
   store: row.store_id,
   till: row.till,
   cashier: row.cashier,
+  shift: row.shift_id,
   client_order_id: row.client_order_id,
   receipt_number: row.receipt_number,
   currency: row.currency,
@@ -641,6 +643,7 @@ export async function createOrder(
     store_id: store.id,
     till: input.till ?? null,
     cashier: input.cashier ?? null,
+    shift_id: input.shift ?? null,
     client_order_id: input.client_order_id ?? null,
     receipt_number: receiptNumber,
     status,
@@ -697,6 +700,7 @@ export async function createOrder(
     order.paid_at,
     JSON.stringify(lineRecords),
     JSON.stringify(tenderRecords),
+    order.shift_id,
   ];
   // Stock moves in the same statement, and only when the order row went in.
   const stock =
@@ -711,9 +715,9 @@ export async function createOrder(
       text: `WITH o AS (
          INSERT INTO retail_orders (id, merchant_id, livemode, store_id, till, cashier, client_order_id, receipt_number,
            status, currency, vat_region, customer_id, gross_total, line_discount_total, subtotal, discount_rule,
-           order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at)
+           order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at, shift_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
-           $24, $25)
+           $24, $25, $28)
          ON CONFLICT DO NOTHING RETURNING id, created_at
        ), lines AS (
          INSERT INTO retail_order_lines (order_id, position, product_id, variant_id, description, sku, unit, quantity_milli,

@@ -89,7 +89,7 @@ export function receiptSequenceName(storeId: string): string {
 }
 
 /** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
-async function lockMerchant(db: Queryable, scope: Tenant): Promise<string> {
+export async function lockMerchant(db: Queryable, scope: Tenant): Promise<string> {
   const found = await db.query<{ business_name: string }>(
     `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
     [scope.merchantId],

@@ -25,5 +25,11 @@ export const EVENT_TYPES = [
   'order.paid',
   'order.refunded',
   'order.voided',
+  // tills
+  'print_job.created',
+  'print_job.printed',
+  'print_job.failed',
+  'shift.opened',
+  'shift.closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

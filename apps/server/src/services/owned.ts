@@ -12,7 +12,12 @@ export type OwnedTable =
   | 'retail_variants'
   | 'retail_stores'
   | 'webhook_endpoints'
-  | 'webhook_deliveries';
+  | 'webhook_deliveries'
+  | 'tills'
+  | 'employees'
+  | 'printers'
+  | 'print_jobs'
+  | 'shifts';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

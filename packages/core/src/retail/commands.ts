@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT, currencySchema } from '../money.ts';
+import { shiftIdSchema } from './shift-status.ts';
 import { MAX_QUANTITY_MILLI } from './pricing.ts';
 import { MAX_STOCK_MILLI } from './stock.ts';
 
@@ -116,6 +117,9 @@ export const createOrderCommand = z.strictObject({
   store: referenceSchema.optional().describe('Defaults to the default store'),
   till: textSchema(64).min(1).optional(),
   cashier: textSchema(100).min(1).optional(),
+  shift: shiftIdSchema
+    .optional()
+    .describe('The till’s shift the sale was rung up in; its Z report counts the sale'),
   receipt_number: z
     .string()
     .max(40)

@@ -12,6 +12,11 @@ import {
   refundOrderCommand,
   voidOrderCommand,
 } from '../retail/commands.ts';
+import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '../retail/print-job-status.ts';
+import { shiftIdSchema } from '../retail/shift-status.ts';
+import { PRINTER_STATUSES } from '../printer-settings.ts';
+
+export { PRINT_JOB_FAILURE_REASONS };
 
 // --------------------------------------------------------------------- down
 
@@ -120,16 +125,9 @@ export const printerDoc = doc({
   command_set: z.enum(['epson', 'star']),
   code_page: z.string().nullable(),
 });
-export const PRINT_JOB_FAILURE_REASONS = [
-  'offline',
-  'paper_out',
-  'cover_open',
-  'timeout',
-  'till_revoked',
-] as const;
 export const printJobDoc = doc({
   printer: z.string(),
-  status: z.enum(['pending', 'printed', 'failed']),
+  status: z.enum(PRINT_JOB_STATUSES),
   /** A receipt document (`ReceiptDocument`) or plain text to print. */
   receipt: z.unknown().nullable(),
   text: z.string().nullable(),
@@ -220,31 +218,41 @@ export const commandPayloads = {
   'order.refund': refundOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'order.void': voidOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'shift.open': z.strictObject({
-    shift: referenceSchema.describe('The till’s id for the shift'),
+    shift: shiftIdSchema.describe("The till’s id for the shift, made with newId('shift')"),
     cashier: referenceSchema.describe('The employee (emp_…) opening it'),
     opening_float: cash,
     opened_at: unixSeconds,
   }),
   'shift.cash_movement': z.strictObject({
-    shift: referenceSchema,
+    shift: shiftIdSchema,
     kind: z.enum(['pay_in', 'pay_out']),
     amount: cash.min(1),
     reason: z.string().trim().min(1).max(200),
     at: unixSeconds,
   }),
   'shift.close': z.strictObject({
-    shift: referenceSchema,
+    shift: shiftIdSchema,
     counted: z
       .array(z.strictObject({ method: z.enum(['cash', 'mobile_money', 'card']), amount: cash }))
       .max(3),
     closed_at: unixSeconds,
   }),
-  'print_job.result': z.strictObject({
-    print_job: referenceSchema,
-    status: z.enum(['printed', 'failed']),
-    failure_reason: z.enum(PRINT_JOB_FAILURE_REASONS).optional(),
-    message: z.string().max(500).optional(),
-  }),
+  'print_job.result': z
+    .strictObject({
+      print_job: referenceSchema,
+      status: z.enum(['printed', 'failed']),
+      failure_reason: z.enum(PRINT_JOB_FAILURE_REASONS).optional(),
+      message: z.string().max(500).optional(),
+    })
+    .superRefine((value, ctx) => {
+      if ((value.status === 'failed') !== (value.failure_reason !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['failure_reason'],
+          message: value.status === 'failed' ? 'is required when the job failed' : 'is only for failed jobs',
+        });
+      }
+    }),
 } as const;
 export type CommandType = keyof typeof commandPayloads;
 export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];
@@ -285,7 +293,13 @@ export interface PushResult {
 export const reportInput = z.object({
   app_version: z.string().max(40),
   backlog: z.number().int().min(0).max(1_000_000),
+  /** Each of the till's printers as it last answered (its status shows on `GET /v1/printers`). */
+  printers: z
+    .array(z.object({ printer: referenceSchema, status: z.enum(PRINTER_STATUSES) }))
+    .max(20)
+    .optional(),
 });
+export type ReportInput = z.infer<typeof reportInput>;
 
 export const pairInput = z.object({ code: z.string().trim().min(4).max(32) });
 

@@ -130,7 +130,7 @@ const storeFields = {
 export const storeCreateBody = z.strictObject({ name, ...storeFields });
 export const storePatchBody = z.strictObject({ name: name.optional(), ...storeFields });
 
-const booleanQuery = z
+export const booleanQuery = z
   .enum(['true', 'false'], { error: 'must be true or false' })
   .transform((value) => value === 'true')
   .optional();
@@ -322,6 +322,7 @@ export const orderSchema = z.object({
   store: z.string(),
   till: z.string().nullable(),
   cashier: z.string().nullable(),
+  shift: z.string().nullable().describe('The till’s shift (shift_…) the sale was rung up in'),
   client_order_id: z.string().nullable(),
   receipt_number: z.string(),
   currency: currencyOut,

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
+import {
+  createTill,
+  newTillPairingCode,
+  retrieveTill,
+  revokeTill,
+  tillObject,
+  tillsSource,
+  type PairingOptions,
+} from '../../tills/tills.ts';
+import type { Services } from '../../services/index.ts';
+import { idParams, livemode, unix } from './schemas.ts';
+
+const tag = 'Tills';
+
+export const tillSchema = z.object({
+  id: z.string().describe('Begins with till_'),
+  object: z.literal('till'),
+  name: z.string(),
+  store: z.string().describe('The store (store_…) the till sells for'),
+  receipt_prefix: z
+    .string()
+    .describe(
+      'Starts the receipt numbers this till issues offline (T01-000123); unique per account and mode',
+    ),
+  status: z
+    .enum(['unpaired', 'paired', 'revoked'])
+    .describe('`unpaired` until a pairing code is exchanged; `revoked` once deleted'),
+  paired_at: unix.nullable(),
+  last_seen: unix.nullable().describe('When the till last synced'),
+  backlog: z.number().int().nullable().describe('Commands the till had not yet synced, as it last reported'),
+  app_version: z.string().nullable().describe('The till app’s version, as it last reported'),
+  revoked_at: unix.nullable(),
+  livemode,
+  created: unix,
+});
+
+const pairingFields = {
+  pairing_code: z.string().describe('One use; shown only in this response'),
+  pairing_url: z
+    .string()
+    .describe('`{PUBLIC_URL}/till/?pair=CODE`: opening it on the device pairs it as this till'),
+  pairing_expires_at: unix.describe('The code cannot be exchanged after this (15 minutes by default)'),
+};
+const pairedTillSchema = tillSchema.extend(pairingFields);
+
+const pairing = (services: Services): PairingOptions => ({
+  publicUrl: services.publicUrl(),
+  ttlMinutes: services.config.TILL_PAIRING_TTL_MINUTES,
+});
+
+export const tillRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/tills',
+    tag,
+    summary: 'Create a till',
+    description:
+      'Registers a till at a store (the default store when `store` is left out) and gives it its receipt prefix (T01, T02… per account and mode, never reused) and a one-time pairing code. Open `pairing_url` on the device within `TILL_PAIRING_TTL_MINUTES` (15) to pair it: the device receives a credential of its own (never an API key), which works only for syncing that till.',
+    auth: 'secret',
+    status: 201,
+    body: z.strictObject({
+      name: z.string().trim().min(1, { error: 'is required' }).max(100),
+      store: z.string().min(1).max(255).optional().describe('Defaults to the default store'),
+    }),
+    response: pairedTillSchema,
+    handler: ({ body, auth, db, services }) => createTill(db, auth, body, pairing(services)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/tills',
+    tag,
+    summary: 'List tills',
+    description: 'Revoked tills are listed too, with `status: "revoked"`.',
+    auth: 'secret',
+    query: listQuery.extend({ store: z.string().max(255).optional() }),
+    response: listEnvelope(tillSchema),
+    handler: ({ query, auth, db }) => listPage(db, tillsSource(auth, query), query, tillObject),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/tills/{id}',
+    tag,
+    summary: 'Retrieve a till',
+    auth: 'secret',
+    params: idParams,
+    response: tillSchema,
+    handler: ({ params, auth, db }) => retrieveTill(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/tills/{id}/pairing-code',
+    tag,
+    summary: 'Issue a new pairing code for a till',
+    description:
+      'For a new device, or when the code expired. Any earlier code stops working. The till’s current credential keeps working until the new code is exchanged; from then on only the new device’s credential does (re-pairing moves the till to the new device). A revoked till cannot be paired again: create a new till.',
+    auth: 'secret',
+    params: idParams,
+    response: pairedTillSchema,
+    handler: ({ params, auth, db, services }) => newTillPairingCode(db, auth, params.id, pairing(services)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/tills/{id}',
+    tag,
+    summary: 'Revoke a till',
+    description:
+      'The till’s credential and pairing code stop working at once: its next sync is refused with `till_revoked`, and it shows that it was removed. Print jobs waiting for it fail with `till_revoked`. The till stays listed (its receipt prefix is never reused). Revoking again changes nothing.',
+    auth: 'secret',
+    params: idParams,
+    response: tillSchema,
+    handler: ({ params, auth, db }) => revokeTill(db, auth, params.id),
+  }),
+];
