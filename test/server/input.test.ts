@@ -90,14 +90,14 @@ describe('strings PostgreSQL cannot store are refused at the boundary, naming wh
     expectFieldError(response, 400, 'parameter_invalid', 'business_name');
   });
 
-  it('keeps well-formed text: a surrogate pair (emoji) and escaped quotes are stored as sent', async () => {
+  it('keeps well-formed text: a surrogate pair (emoji), escaped quotes and an escaped backslash before u0000', async () => {
     const response = await api.post(
       '/v1/customers',
-      '{"name":"Asha \\ud83d\\ude00 \\"Mama\\"","metadata":{"a\\\\":"\\\\"}}',
+      '{"name":"Asha \\ud83d\\ude00 \\"Mama\\"","metadata":{"a\\\\":"\\\\","b":"\\\\u0000 \\\\uD800"}}',
     );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.name).toBe('Asha 😀 "Mama"');
-    expect(response.body.metadata).toEqual({ 'a\\': '\\' });
+    expect(response.body.metadata).toEqual({ 'a\\': '\\', b: '\\u0000 \\uD800' });
   });
 
   it('answers 400 for a body that is not UTF-8, instead of storing U+FFFD', async () => {
