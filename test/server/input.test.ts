@@ -1,7 +1,8 @@
-import net from 'node:net';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { ERROR_TYPES } from '@tz/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
+import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_QUERY_PARAMETERS } from '../../apps/server/src/http/input.ts';
@@ -15,6 +16,8 @@ beforeAll(async () => {
   server = await startTestServer({
     HEADERS_TIMEOUT_MS: String(TIMEOUT_MS),
     BODY_TIMEOUT_MS: String(TIMEOUT_MS),
+    // The webhook endpoint below listens on loopback.
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   });
   merchant = await signUp(server.url);
   api = client(server.url, merchant.keys.secretTest);
@@ -90,14 +93,14 @@ describe('strings PostgreSQL cannot store are refused at the boundary, naming wh
     expectFieldError(response, 400, 'parameter_invalid', 'business_name');
   });
 
-  it('keeps well-formed text: a surrogate pair (emoji) and escaped quotes are stored as sent', async () => {
+  it('keeps well-formed text: a surrogate pair (emoji), escaped quotes and an escaped backslash before u0000', async () => {
     const response = await api.post(
       '/v1/customers',
-      '{"name":"Asha \\ud83d\\ude00 \\"Mama\\"","metadata":{"a\\\\":"\\\\"}}',
+      '{"name":"Asha \\ud83d\\ude00 \\"Mama\\"","metadata":{"a\\\\":"\\\\","b":"\\\\u0000 \\\\uD800"}}',
     );
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect(response.body.name).toBe('Asha 😀 "Mama"');
-    expect(response.body.metadata).toEqual({ 'a\\': '\\' });
+    expect(response.body.metadata).toEqual({ 'a\\': '\\', b: '\\u0000 \\uD800' });
   });
 
   it('answers 400 for a body that is not UTF-8, instead of storing U+FFFD', async () => {
@@ -110,6 +113,33 @@ describe('strings PostgreSQL cannot store are refused at the boundary, naming wh
     const body = await response.json();
     expect(response.status).toBe(400);
     expect(body).toMatchObject({ code: 'body_invalid_json', details: { body: 'is not valid UTF-8' } });
+  });
+});
+
+describe('text from outside the API', () => {
+  it('records a webhook attempt whose endpoint answers with a NUL, showing it as U+FFFD', async () => {
+    const endpoint = http.createServer((req, res) => {
+      req.resume();
+      res.end('ok\u0000done');
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = endpoint.address() as AddressInfo;
+      const created = await api.post('/v1/webhooks', {
+        url: `http://127.0.0.1:${port}/hooks`,
+        events: ['*'],
+      });
+      expect(created.status).toBe(201);
+      await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
+      const delivery = await eventually(async () => {
+        const list = await api.get(`/v1/webhook-deliveries?endpoint=${created.body.id}`);
+        return list.body.data.find((d: { status: string }) => d.status !== 'pending');
+      });
+      expect(delivery.status).toBe('succeeded');
+      expect(delivery.attempts[0].response_body).toBe('ok\ufffddone');
+    } finally {
+      endpoint.close();
+    }
   });
 });
 

@@ -134,19 +134,24 @@ function checkJsonText(raw: string): void {
       // "
       const end = closingQuote(raw, i);
       const content = raw.slice(i + 1, end);
-      const text = content.includes('\\') ? (JSON.parse(raw.slice(i, end + 1)) as string) : content;
       const top = stack[stack.length - 1];
-      if (top?.object && top.expectKey) checkKey(stack, top, text);
+      if (top?.object && top.expectKey) checkKey(stack, top, decoded(raw, i, end, content));
       else {
-        const problem = textProblem(text);
+        // Only an escape can put a NUL or a lone surrogate in a value: raw text is UTF-8 decoded JSON.
+        const problem = textProblem(SUSPECT_ESCAPE.test(content) ? decoded(raw, i, end, content) : content);
         if (problem) throw fieldError('parameter_invalid', fieldPath(stack) || 'body', problem);
       }
       i = end;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       // - or a digit: a number, which JSON.parse would have turned into ±Infinity past a double's range
       let end = i + 1;
-      while (end < raw.length && NUMBER_CHARS.has(raw.charCodeAt(end))) end++;
-      if (!Number.isFinite(Number(raw.slice(i, end)))) {
+      let exponent = false;
+      for (let d = raw.charCodeAt(end); end < raw.length; d = raw.charCodeAt(++end)) {
+        if (d === 0x65 || d === 0x45)
+          exponent = true; // e or E
+        else if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x2b || d === 0x2d)) break; // digit . + -
+      }
+      if ((exponent || end - i > 300) && !Number.isFinite(Number(raw.slice(i, end)))) {
         throw fieldError('parameter_invalid', fieldPath(stack) || 'body', 'is too large for a number');
       }
       i = end - 1;
@@ -154,15 +159,19 @@ function checkJsonText(raw: string): void {
   }
 }
 
-const NUMBER_CHARS = new Set([...'0123456789+-.eE'].map((char) => char.charCodeAt(0)));
+/** `\u0000` or a `\uD800`–`\uDFFF` escape (or the text of one after an escaped backslash). */
+const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
+function decoded(raw: string, start: number, end: number, content: string): string {
+  return content.includes('\\') ? (JSON.parse(raw.slice(start, end + 1)) as string) : content;
+}
 
 function checkKey(stack: Frame[], top: Frame, key: string): void {
   top.expectKey = false;
   top.at = key;
-  const field = fieldPath(stack);
   const problem = key === '__proto__' ? 'is a reserved name and cannot be a key' : textProblem(key);
-  if (problem) throw fieldError('parameter_invalid', field, problem);
-  if (top.keys.has(key)) throw fieldError('parameter_duplicate', field, 'appears more than once');
+  if (problem) throw fieldError('parameter_invalid', fieldPath(stack), problem);
+  if (top.keys.has(key)) throw fieldError('parameter_duplicate', fieldPath(stack), 'appears more than once');
   if (top.keys.size === MAX_JSON_KEYS) {
     throw fieldError(
       'body_too_complex',

@@ -90,6 +90,9 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         '401': errorResponse('Missing or invalid API key'),
         '403': errorResponse('The key may not call this operation'),
         '404': errorResponse('No such object for this merchant and mode'),
+        '408': errorResponse(
+          'The headers or the body did not arrive in time (HEADERS_TIMEOUT_MS, BODY_TIMEOUT_MS)',
+        ),
         '409': errorResponse('A request with the same Idempotency-Key is in flight'),
         '422': errorResponse('The Idempotency-Key was used with a different body'),
         '429': errorResponse('Too many requests', {

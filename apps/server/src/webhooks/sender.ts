@@ -107,7 +107,11 @@ export class WebhookSender {
         const done = () =>
           finish({
             statusCode: status,
-            responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_BYTES).toString('utf8'),
+            // PostgreSQL cannot store NUL in text: an endpoint's answer holding one must still be recorded.
+            responseBody: Buffer.concat(chunks)
+              .subarray(0, RESPONSE_BODY_BYTES)
+              .toString('utf8')
+              .replaceAll('\0', '\uFFFD'),
             error:
               status >= 300 && status < 400
                 ? `redirect not followed (HTTP ${status})`
