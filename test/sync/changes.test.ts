@@ -28,7 +28,7 @@ beforeAll(async () => {
   api = client(server.url, merchant.keys.secretTest);
   liveApi = client(server.url, merchant.keys.secretLive);
   const store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu' })).body;
-  scope = { merchantId: merchant.id, livemode: false, storeId: store.id };
+  scope = { merchantId: merchant.id, livemode: false, storeId: store.id, tillId: 'till_none' };
 });
 afterAll(() => server?.close());
 

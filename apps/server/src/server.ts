@@ -8,6 +8,7 @@ import { createRateLimits, type RateLimits } from './services/rate-limits.ts';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.ts';
 import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
 import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
+import { trpcRoutes } from './http/trpc.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import type { OutcomeSink } from './providers/provider.ts';
 import { sandboxReference } from './providers/sandbox.ts';
@@ -59,7 +60,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
     logger,
     routes: v1Routes,
     openApiExtras: { webhooks: webhookCatalog(v1Routes) },
-    extraRouters: clickPesaOptions ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)] : [],
+    extraRouters: [
+      trpcRoutes(services),
+      ...(clickPesaOptions ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)] : []),
+    ],
   });
 
   const server = createHttpServer(app.callback(), config);

@@ -45,8 +45,7 @@ export interface WriteRequest<T> {
 }
 
 export type WriteOutcome<T> =
-  | { kind: 'done'; status: number; body: T }
-  | { kind: 'replay'; status: number; body: unknown };
+  { kind: 'done'; status: number; body: T } | { kind: 'replay'; status: number; body: unknown };
 
 export interface WritePath {
   run<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>>;

@@ -12,6 +12,8 @@ interface CollectionSource {
   table: string;
   /** The column naming the till's store, for collections a till sees only its store's rows of. */
   storeColumn?: 'store_id' | 'id';
+  /** The column naming the till, for collections a till sees only its own rows of. */
+  tillColumn?: 'till_id';
   columns: readonly string[];
 }
 
@@ -103,6 +105,63 @@ const COLLECTIONS = {
       'voided_at',
     ],
   },
+  employees: {
+    table: 'employees',
+    columns: ['name', 'role', 'store_ids', 'pin_hash', 'active', 'created_at', 'updated_at'],
+  },
+  printers: {
+    table: 'printers',
+    tillColumn: 'till_id',
+    columns: [
+      'till_id',
+      'name',
+      'connection',
+      'paper_width',
+      'command_set',
+      'code_page',
+      'status',
+      'status_at',
+      'deleted_at',
+      'created_at',
+      'updated_at',
+    ],
+  },
+  print_jobs: {
+    table: 'print_jobs',
+    tillColumn: 'till_id',
+    columns: [
+      'printer_id',
+      'till_id',
+      'order_id',
+      'receipt',
+      'text',
+      'status',
+      'failure_reason',
+      'failure_message',
+      'created_at',
+      'updated_at',
+      'completed_at',
+    ],
+  },
+  shifts: {
+    table: 'shifts',
+    tillColumn: 'till_id',
+    columns: [
+      'till_id',
+      'store_id',
+      'cashier_id',
+      'status',
+      'currency',
+      'opening_float',
+      'opened_at',
+      'closed_at',
+      'counted',
+      'expected_cash',
+      'counted_cash',
+      'created_at',
+      'updated_at',
+    ],
+  },
 } as const satisfies Record<string, CollectionSource>;
 
 export type Collection = keyof typeof COLLECTIONS;
@@ -111,11 +170,12 @@ export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as Collection[];
 /** The table a collection reads, for tests and tools that check the migrations agree. */
 export const collectionTable = (collection: Collection): string => COLLECTIONS[collection].table;
 
-/** Whose changes a till sees: its merchant and mode, and for per-store collections its store. */
+/** Whose changes a till sees: its merchant and mode, for per-store collections its store, for its own rows itself. */
 export interface ChangeScope {
   merchantId: string;
   livemode: boolean;
   storeId: string;
+  tillId: string;
 }
 
 /** Where a reader stopped: the last row it was given. Opaque to the till. */
@@ -155,7 +215,11 @@ function statementFor(collection: Collection): { name: string; text: string } {
   let statement = statements.get(collection);
   if (statement) return statement;
   const source: CollectionSource = COLLECTIONS[collection];
-  const store = source.storeColumn ? ` AND ${source.storeColumn} = $6` : '';
+  const store = source.storeColumn
+    ? ` AND ${source.storeColumn} = $6`
+    : source.tillColumn
+      ? ` AND ${source.tillColumn} = $6`
+      : '';
   const text = `SELECT id, change_seq, deleted_at IS NOT NULL AS deleted, ${source.columns.join(', ')}
     FROM ${source.table}
     WHERE merchant_id = $1 AND livemode = $2${store}
@@ -190,8 +254,51 @@ export async function readChanges(
     throw invalid('cursor_invalid', 'checkpoint', 'must be a checkpoint the feed gave');
   const after = since ?? { seq: -1, id: '' };
   const params: unknown[] = [scope.merchantId, scope.livemode, after.seq, after.id, limit];
-  if ('storeColumn' in COLLECTIONS[collection]) params.push(scope.storeId);
+  const source: CollectionSource = COLLECTIONS[collection];
+  if (source.storeColumn) params.push(scope.storeId);
+  else if (source.tillColumn) params.push(scope.tillId);
   const { rows } = await db.query<ChangeRow>(statementFor(collection), params);
   const last = rows.at(-1);
   return { rows, checkpoint: last ? { seq: last.change_seq, id: last.id } : since };
+}
+
+let changedStatement: { name: string; text: string } | undefined;
+
+/**
+ * Which collections changed in `scope` after `since` (a change sequence), and
+ * the newest change among them, under the same bound as `readChanges`: the
+ * live stream's hint, so a till pulls only what moved.
+ */
+export async function changedCollections(
+  db: Queryable,
+  scope: ChangeScope,
+  since: number,
+): Promise<{ collections: Collection[]; seq: number }> {
+  changedStatement ??= {
+    name: 'change_feed_changed',
+    text: `WITH bound AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin)
+      ${COLLECTION_NAMES.map((collection) => {
+        const source: CollectionSource = COLLECTIONS[collection];
+        const own = source.storeColumn
+          ? ` AND ${source.storeColumn} = $4`
+          : source.tillColumn
+            ? ` AND ${source.tillColumn} = $5`
+            : '';
+        return `SELECT '${collection}' AS collection,
+          (SELECT max(change_seq) FROM ${source.table}
+           WHERE merchant_id = $1 AND livemode = $2${own} AND change_seq > $3 AND change_seq < (SELECT xmin FROM bound)) AS seq`;
+      }).join('\n      UNION ALL ')}`,
+  };
+  const { rows } = await db.query<{ collection: Collection; seq: number | null }>(changedStatement, [
+    scope.merchantId,
+    scope.livemode,
+    since,
+    scope.storeId,
+    scope.tillId,
+  ]);
+  const changed = rows.filter((row) => row.seq !== null);
+  return {
+    collections: changed.map((row) => row.collection),
+    seq: Math.max(since, ...changed.map((row) => row.seq!)),
+  };
 }

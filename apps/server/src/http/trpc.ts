@@ -1,0 +1,187 @@
+/**
+ * The tills' door: tRPC at `/trpc`, mounted in Koa through tRPC's node HTTP
+ * handler (queries, mutations and the SSE subscription). Every procedure but
+ * `pair` acts as the till its device credential names; each calls the sync
+ * service, which calls the same services as the REST routes.
+ */
+import Router from '@koa/router';
+import { initTRPC, TRPCError, tracked } from '@trpc/server';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { z } from 'zod';
+import {
+  AppError,
+  getPaymentInput,
+  pairInput,
+  pullInput,
+  pushInput,
+  reportInput,
+  startPaymentInput,
+  type ChangeHint,
+} from '@tz/core';
+import type { TillActor } from '../actor.ts';
+import type { Services } from '../services/index.ts';
+import { SyncService } from '../sync/service.ts';
+import type { RequestState } from './pipeline.ts';
+
+interface Context {
+  sync: SyncService;
+  services: Services;
+  credential: string | null;
+  ip: string;
+}
+
+/** tRPC's code for each HTTP status our errors carry. */
+function trpcCode(status: number): TRPC_ERROR_CODE_KEY {
+  switch (status) {
+    case 400:
+      return 'BAD_REQUEST';
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'CONFLICT';
+    case 422:
+      return 'UNPROCESSABLE_CONTENT';
+    case 429:
+      return 'TOO_MANY_REQUESTS';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return 'INTERNAL_SERVER_ERROR';
+  }
+}
+
+const asTrpcError = (error: AppError) =>
+  new TRPCError({ code: trpcCode(error.kind.status), message: error.message, cause: error });
+
+const t = initTRPC.context<Context>().create({
+  // The same words and codes as the REST API's error object; no stack, ever.
+  errorFormatter({ shape, error }) {
+    const cause = error.cause instanceof AppError ? error.cause : undefined;
+    const internal = !cause && error.code === 'INTERNAL_SERVER_ERROR';
+    return {
+      code: shape.code,
+      message: internal ? 'Something went wrong on our side' : shape.message,
+      data: {
+        code: cause?.code ?? (error.code === 'BAD_REQUEST' ? 'parameter_invalid' : error.code.toLowerCase()),
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        ...(cause?.details ? { details: cause.details } : {}),
+      },
+    };
+  },
+});
+
+/** Our errors keep their status and code; a validation failure of the input is a 400. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw asTrpcError(result.error.cause);
+  return result;
+});
+
+const tillProcedure = t.procedure.use(appErrors).use(async ({ ctx, next }) => {
+  if (!ctx.credential) {
+    throw asTrpcError(new AppError('till_credential_invalid', 'Send the till’s device credential'));
+  }
+  const till: TillActor = await ctx.sync.authenticate(ctx.credential);
+  const quota = await ctx.services.rateLimits.perCredential.consume(till.credentialId);
+  if (quota.limited) {
+    throw asTrpcError(
+      new AppError('rate_limited', 'Too many requests from this till', {
+        retryAfter: Math.max(1, Math.ceil(quota.msBeforeNext / 1000)),
+      }),
+    );
+  }
+  return next({ ctx: { ...ctx, till } });
+});
+
+const syncRouter = t.router({
+  pair: t.procedure
+    .use(appErrors)
+    .input(pairInput)
+    .mutation(async ({ ctx, input }) => {
+      // Codes are short: guesses are paid for by the guesser's address.
+      const quota = await ctx.services.rateLimits.perAddress.consume(ctx.ip);
+      if (quota.limited)
+        throw asTrpcError(new AppError('rate_limited', 'Too many pairing attempts; wait a minute'));
+      return ctx.sync.pair(input.code);
+    }),
+  pull: tillProcedure.input(pullInput).query(({ ctx, input }) => ctx.sync.pull(ctx.till, input)),
+  push: tillProcedure
+    .input(pushInput)
+    .mutation(async ({ ctx, input }) => ({ results: await ctx.sync.push(ctx.till, input.commands) })),
+  report: tillProcedure.input(reportInput).mutation(async ({ ctx, input }) => {
+    await ctx.sync.report(ctx.till, input);
+    return { ok: true };
+  }),
+  startPayment: tillProcedure
+    .input(startPaymentInput)
+    .mutation(({ ctx, input }) => ctx.sync.startPayment(ctx.till, input)),
+  getPayment: tillProcedure
+    .input(getPaymentInput)
+    .query(({ ctx, input }) => ctx.sync.getPayment(ctx.till, input.payment)),
+  changes: tillProcedure
+    .input(
+      z.object({
+        lastEventId: z
+          .string()
+          .regex(/^\d{1,19}$/)
+          .nullish(),
+      }),
+    )
+    .subscription(async function* ({ ctx, input, signal }) {
+      const since = Number(input.lastEventId ?? 0);
+      for await (const change of ctx.sync.changes(ctx.till, since, signal ?? new AbortController().signal)) {
+        const hint: ChangeHint = { collections: change.collections };
+        yield tracked(String(change.seq), hint);
+      }
+    }),
+});
+
+export const tillRouter = t.router({ sync: syncRouter });
+export type TillRouter = typeof tillRouter;
+
+/** Origins besides the server's own that may call `/trpc`: the desktop app's. */
+const DESKTOP_ORIGIN = 'app://till';
+
+/** Mounts `/trpc` in Koa: tRPC answers the request itself. */
+export function trpcRoutes(services: Services): Router<RequestState> {
+  const sync = new SyncService(services);
+  const router = new Router<RequestState>();
+  router.all('/trpc/:path', async (ctx) => {
+    if (ctx.get('Origin') === DESKTOP_ORIGIN) {
+      ctx.set('Access-Control-Allow-Origin', DESKTOP_ORIGIN);
+      ctx.set('Access-Control-Allow-Headers', 'authorization, content-type, trpc-accept, last-event-id');
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      ctx.set('Vary', 'Origin');
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        return;
+      }
+    }
+    const authorization = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
+    // Koa must not answer after tRPC did: headers set above go out with tRPC's answer.
+    ctx.status = 200;
+    ctx.respond = false;
+    for (const [name, value] of Object.entries(ctx.response.headers)) {
+      if (value !== undefined) ctx.res.setHeader(name, value);
+    }
+    await nodeHTTPRequestHandler({
+      router: tillRouter,
+      req: ctx.req,
+      res: ctx.res,
+      path: ctx.params.path!,
+      createContext: ({ info }) => ({
+        sync,
+        services,
+        credential: authorization?.[1] ?? info.connectionParams?.credential ?? null,
+        ip: ctx.ip,
+      }),
+    });
+  });
+  return router;
+}

@@ -1,0 +1,84 @@
+/**
+ * Feed rows as the documents a till stores (`PULL_DOCUMENTS` in the sync
+ * protocol): each collection's row, renamed to the protocol's fields.
+ */
+import type { PullCollection, PullDocument } from '@tz/core';
+import { employeeDocument, type EmployeeRow } from '../tills/employees.ts';
+import { printerDocument, type PrinterRow } from '../tills/printers.ts';
+import { printJobDocument, type PrintJobRow } from '../tills/print-jobs.ts';
+import { shiftDocument, type ShiftRow } from '../tills/shifts.ts';
+import { unixSeconds } from '../services/time.ts';
+import type { ChangeRow } from './changes.ts';
+
+type Row = ChangeRow & Record<string, unknown>;
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const texts = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id' | '_deleted'> } = {
+  products: (row) => ({
+    name: String(row.name),
+    sku: text(row.sku),
+    barcodes: texts(row.barcodes),
+    price: Number(row.price),
+    currency: String(row.currency),
+    tax_rate: row.tax_rate as PullDocument<'products'>['tax_rate'],
+    category: text(row.category_id),
+    unit: row.unit as PullDocument<'products'>['unit'],
+    track_stock: Boolean(row.track_stock),
+    active: Boolean(row.active),
+  }),
+  variants: (row) => ({
+    product: String(row.product_id),
+    name: String(row.name),
+    sku: text(row.sku),
+    barcodes: texts(row.barcodes),
+    price: Number(row.price),
+    active: Boolean(row.active),
+  }),
+  categories: (row) => ({ name: String(row.name) }),
+  stores: (row) => ({
+    name: String(row.name),
+    address_lines: texts(row.address_lines),
+    phone: text(row.phone),
+    tin: text(row.tin),
+    vrn: text(row.vrn),
+    vat_region: row.vat_region as PullDocument<'stores'>['vat_region'],
+    currency: String(row.currency),
+    receipt_header: texts(row.receipt_header),
+    receipt_footer: texts(row.receipt_footer),
+    receipt_language: row.receipt_language as PullDocument<'stores'>['receipt_language'],
+  }),
+  stock_levels: (row) => ({
+    store: String(row.store_id),
+    product: String(row.product_id),
+    variant: text(row.variant_id),
+    on_hand_milli: Number(row.on_hand_milli),
+    reorder_level_milli: row.reorder_level_milli === null ? null : Number(row.reorder_level_milli),
+  }),
+  customers: (row) => ({ name: text(row.name), phone: text(row.phone), email: text(row.email) }),
+  orders: (row) => ({
+    client_order_id: text(row.client_order_id),
+    receipt_number: String(row.receipt_number),
+    status: String(row.status),
+    total: Number(row.total),
+    refunded_amount: Number(row.refunded_amount),
+    currency: String(row.currency),
+    flags: texts(row.flags),
+    created: unixSeconds(row.created_at as Date),
+  }),
+  employees: (row) => withoutKeys(employeeDocument(row as unknown as EmployeeRow)),
+  printers: (row) => withoutKeys(printerDocument(row as unknown as PrinterRow)),
+  print_jobs: (row) => withoutKeys(printJobDocument(row as unknown as PrintJobRow)),
+  shifts: (row) => withoutKeys(shiftDocument(row as unknown as ShiftRow)),
+};
+
+function withoutKeys<T extends { id: string; _deleted: boolean }>(doc: T): Omit<T, 'id' | '_deleted'> {
+  const { id: _id, _deleted, ...rest } = doc;
+  return rest;
+}
+
+/** The document a till stores for a feed row; a soft-deleted row is a deleted document. */
+export function toDocument<C extends PullCollection>(collection: C, row: ChangeRow): PullDocument<C> {
+  const fields = MAPPERS[collection](row);
+  return { ...fields, id: row.id, _deleted: row.deleted } as PullDocument<C>;
+}

@@ -1,0 +1,312 @@
+/**
+ * What a till does with the server, whatever door it comes through (the tRPC
+ * router in http/trpc.ts): pair, pull reference data from the change feed,
+ * push its commands, report its state, and take mobile money. A command runs
+ * through the same write path and the same services as a REST call, keyed by
+ * its id, so it applies exactly once however often it is pushed.
+ */
+import {
+  AppError,
+  commandPayloads,
+  currencySchema,
+  newId,
+  tanzanianMobileSchema,
+  type Command,
+  type CommandResult,
+  type CommandType,
+  type PairResult,
+  type PullCollection,
+  type PullInput,
+  type PullResult,
+  type TillPayment,
+} from '@tz/core';
+import type { z } from 'zod';
+import type { TillActor } from '../actor.ts';
+import type { Queryable } from '../db/database.ts';
+import { createOrder, refundOrder, voidOrder } from '../retail/orders.ts';
+import type { Services } from '../services/index.ts';
+import { pairTill, reportTill, requireTill } from '../tills/tills.ts';
+import { recordPrintJobResult } from '../tills/print-jobs.ts';
+import { closeShift, openShift, recordCashMovement } from '../tills/shifts.ts';
+import { changedCollections, readChanges } from './changes.ts';
+import { onEventsWritten } from '../services/events.ts';
+import { toDocument } from './documents.ts';
+
+type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
+
+/** Each command type's effect, in the write's transaction; its answer is what the till is told. */
+const APPLY: {
+  [T in CommandType]: (
+    db: Queryable,
+    till: TillActor,
+    payload: Payload<T>,
+    command: Command,
+  ) => Promise<Record<string, unknown>>;
+} = {
+  'order.create': async (db, till, payload) => {
+    const { order, created } = await createOrder(db, till, { ...payload, store: till.storeId });
+    return { order: order.id, receipt_number: order.receipt_number, status: order.status, created };
+  },
+  'order.refund': async (db, till, payload) => {
+    const { order: _order, client_order_id: _client, ...refund } = payload;
+    const order = await refundOrder(db, till, await orderIdFor(db, till, payload), refund);
+    return { order: order.id, status: order.status, refunded_amount: order.refunded_amount };
+  },
+  'order.void': async (db, till, payload) => {
+    const { order: _order, client_order_id: _client, ...input } = payload;
+    const order = await voidOrder(db, till, await orderIdFor(db, till, payload), input);
+    return { order: order.id, status: order.status };
+  },
+  'shift.open': async (db, till, payload) => ({ shift: (await openShift(db, till, payload)).shift.id }),
+  'shift.cash_movement': async (db, till, payload, command) => ({
+    shift: (await recordCashMovement(db, till, payload, command.id)).shift.id,
+  }),
+  'shift.close': async (db, till, payload) => {
+    const { shift } = await closeShift(db, till, payload);
+    return { shift: shift.id, report: shift.report };
+  },
+  'print_job.result': async (db, till, payload) => {
+    const job = await recordPrintJobResult(db, till, payload);
+    return { print_job: job.id, status: job.status };
+  },
+};
+
+/** The order a refund or void names: by the server's id or by the till's own id for the sale. */
+async function orderIdFor(
+  db: Queryable,
+  till: TillActor,
+  ref: { order?: string | undefined; client_order_id?: string | undefined },
+): Promise<string> {
+  const found = await db.query<{ id: string }>(
+    ref.order !== undefined
+      ? `SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND id = $3`
+      : `SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND client_order_id = $3`,
+    [till.merchantId, till.livemode, ref.order ?? ref.client_order_id],
+  );
+  const row = found.rows[0];
+  if (!row) {
+    const field = ref.order !== undefined ? 'order' : 'client_order_id';
+    throw new AppError('resource_missing', `No order '${ref.order ?? ref.client_order_id}'`, {
+      details: { [field]: 'is not an order of this account' },
+    });
+  }
+  return row.id;
+}
+
+/** A refusal the till keeps on screen: the error as the API would answer it. */
+const refusal = (id: string, error: AppError): CommandResult => ({
+  id,
+  status: 'refused',
+  error: {
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+  },
+});
+
+/** Conditions under which a command could not be tried, and is sent again later: never a refusal. */
+const isTransient = (error: AppError): boolean =>
+  error.kind.status >= 500 || error.kind.status === 409 || error.kind.status === 429;
+
+export class SyncService {
+  constructor(private readonly services: Services) {}
+
+  /** Exchanges a pairing code, once, for the device credential. */
+  async pair(code: string): Promise<PairResult> {
+    const paired = await pairTill(this.services.database.pool, code);
+    return {
+      credential: paired.credential,
+      till: {
+        id: paired.till.id,
+        name: paired.till.name,
+        store: paired.till.store,
+        receipt_prefix: paired.till.receipt_prefix,
+      },
+      merchant: paired.merchant,
+      livemode: paired.livemode,
+    };
+  }
+
+  authenticate(credential: string): Promise<TillActor> {
+    return requireTill(this.services.database.pool, credential);
+  }
+
+  async pull(till: TillActor, input: PullInput): Promise<PullResult> {
+    const page = await readChanges(
+      this.services.database.pool,
+      input.collection,
+      { merchantId: till.merchantId, livemode: till.livemode, storeId: till.storeId, tillId: till.tillId },
+      input.checkpoint,
+      input.limit,
+    );
+    return {
+      documents: page.rows.map((row) => toDocument(input.collection, row)),
+      checkpoint: page.checkpoint,
+    };
+  }
+
+  /**
+   * Applies commands in the order given, each in its own transaction (one bad
+   * command never blocks the rest). A command that could not be tried gets no
+   * result and ends the batch, so a later command never overtakes it.
+   */
+  async push(till: TillActor, commands: Command[]): Promise<CommandResult[]> {
+    const results: CommandResult[] = [];
+    for (const command of commands) {
+      const result = await this.apply(till, command);
+      if (!result) break;
+      results.push(result);
+    }
+    return results;
+  }
+
+  private async apply(till: TillActor, command: Command): Promise<CommandResult | null> {
+    const parsed = commandPayloads[command.type].safeParse(command.payload);
+    if (!parsed.success) {
+      const details: Record<string, string> = {};
+      for (const issue of parsed.error.issues) details[issue.path.join('.') || 'payload'] ??= issue.message;
+      return refusal(
+        command.id,
+        new AppError('parameter_invalid', `The ${command.type} command is malformed`, { details }),
+      );
+    }
+    const apply = APPLY[command.type] as (
+      db: Queryable,
+      till: TillActor,
+      payload: unknown,
+      command: Command,
+    ) => Promise<Record<string, unknown>>;
+    try {
+      const outcome = await this.services.writes.run({
+        idempotency: {
+          scope: {
+            merchantId: till.merchantId,
+            livemode: till.livemode,
+            operation: `command ${command.type}`,
+            key: command.id,
+          },
+          body: command.payload,
+        },
+        token: newId('request'),
+        work: async ({ db }) => ({ status: 200, body: await apply(db, till, parsed.data, command) }),
+      });
+      return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof AppError && !isTransient(error)) return refusal(command.id, error);
+      return null;
+    }
+  }
+
+  /**
+   * The live stream: each time something in the till's scope changed after
+   * `since`, which collections, tracked by the newest change so a stream
+   * resumed with that id misses nothing. Wakes when this process commits a
+   * write and polls every `pollMs` for other processes' writes.
+   */
+  async *changes(
+    till: TillActor,
+    since: number,
+    signal: AbortSignal,
+    pollMs = 1000,
+  ): AsyncGenerator<{ seq: number; collections: PullCollection[] }> {
+    const scope = {
+      merchantId: till.merchantId,
+      livemode: till.livemode,
+      storeId: till.storeId,
+      tillId: till.tillId,
+    };
+    let last = since;
+    while (!signal.aborted) {
+      const changed = await changedCollections(this.services.database.pool, scope, last);
+      if (changed.collections.length > 0) {
+        last = changed.seq;
+        yield { seq: last, collections: changed.collections };
+      }
+      await wake(signal, pollMs);
+    }
+  }
+
+  async report(till: TillActor, input: Parameters<typeof reportTill>[2]): Promise<void> {
+    await reportTill(this.services.database.pool, till, input);
+  }
+
+  /** Asks the payer's phone for a mobile money payment, once per id; the till then waits for `paid`. */
+  async startPayment(
+    till: TillActor,
+    input: { id: string; amount: number; currency: string; phone: string },
+  ): Promise<TillPayment> {
+    const phone = tanzanianMobileSchema.safeParse(input.phone);
+    if (!phone.success) {
+      throw new AppError('phone_invalid', 'Give the payer’s Tanzanian mobile number', {
+        details: { phone: 'must be a Tanzanian mobile number' },
+      });
+    }
+    const currency = currencySchema.parse(input.currency);
+    const outcome = await this.services.writes.run({
+      idempotency: {
+        scope: {
+          merchantId: till.merchantId,
+          livemode: till.livemode,
+          operation: 'command payment.start',
+          key: input.id,
+        },
+        body: input,
+      },
+      token: newId('request'),
+      work: async ({ db, afterCommit }) => {
+        const payment = await this.services.payments.create(
+          db,
+          till,
+          { amount: input.amount, currency, phone: phone.data, metadata: { till: till.tillId } },
+          afterCommit,
+        );
+        return { status: 201, body: tillPayment(payment) };
+      },
+    });
+    return outcome.body as TillPayment;
+  }
+
+  /** A payment this till started; another's is not found. */
+  async getPayment(till: TillActor, paymentId: string): Promise<TillPayment> {
+    const payment = await this.services.payments.retrieve(this.services.database.pool, till, paymentId);
+    if (payment.metadata.till !== till.tillId) {
+      throw new AppError('resource_missing', `No payment '${paymentId}'`, {
+        details: { payment: 'is not a payment this till started' },
+      });
+    }
+    return tillPayment(payment);
+  }
+}
+
+function tillPayment(payment: {
+  id: string;
+  status: TillPayment['status'];
+  amount: number;
+  currency: string;
+  phone: string;
+  failure_code: string | null;
+}): TillPayment {
+  return {
+    id: payment.id,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    phone: payment.phone,
+    failure_code: payment.failure_code,
+  };
+}
+
+/** Resolves on this process's next committed write (settling briefly, so a burst is one wake), a timeout, or abort. */
+function wake(signal: AbortSignal, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const stop = onEventsWritten(() => setTimeout(done, 20));
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
