@@ -180,12 +180,12 @@ describe('the tills’ tRPC door', () => {
       { onData: (event: unknown) => hints.push(event as { id: string; data: ChangeHint }) },
     );
     try {
-      await eventually(async () => hints.length > 0);
+      await eventually(() => Promise.resolve(hints.length > 0));
       const seen = hints.length;
       const started = Date.now();
       await api.patch(`/v1/retail/products/${product.id}`, { price: 1600 });
-      await eventually(async () =>
-        hints.slice(seen).some((hint) => hint.data.collections.includes('products')),
+      await eventually(() =>
+        Promise.resolve(hints.slice(seen).some((hint) => hint.data.collections.includes('products'))),
       );
       expect(Date.now() - started).toBeLessThan(2000);
       expect(Number(hints.at(-1)!.id)).toBeGreaterThan(Number(hints[seen - 1]!.id));
