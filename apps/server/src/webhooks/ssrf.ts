@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { AppError, blockedAddressKind } from '@tz/core';
+import { AppError } from '@tz/core';
+import { blockedAddressKind } from './addresses.ts';
 
 /** The host of a URL as Node connects to it: brackets off IPv6 literals. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -1,3 +1,2 @@
 export * from './signature.ts';
-export * from './addresses.ts';
 export * from './delivery.ts';
