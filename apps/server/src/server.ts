@@ -10,7 +10,6 @@ import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.t
 import { clickPesaCallbackRouter } from './providers/clickpesa-callback.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import type { OutcomeSink } from './providers/provider.ts';
-import { sandboxReference } from './providers/sandbox.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './webhooks/catalog.ts';
@@ -69,10 +68,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const { port } = server.address() as AddressInfo;
   if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
 
-  // Test payments a stopped process left pending settle again shortly after start.
-  for (const payment of await services.payments.pendingSandboxPayments()) {
-    services.sandbox.schedule(payment.id, payment.phone, sandboxReference(payment.id), config.SANDBOX_SETTLE_MS);
-  }
+  // Test payments settle when due, including those a stopped process left due.
+  services.sandbox.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
@@ -97,7 +94,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       closed = true;
       clearInterval(janitor);
       reconciler?.stop();
-      services.sandbox.stop();
+      await services.sandbox.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -45,6 +45,8 @@ export interface PaymentRow {
   paid_at: Date | null;
   failed_at: Date | null;
   refunded_at: Date | null;
+  /** When the sandbox's outcome is due (test mode); null once settled, and for live payments. */
+  settle_at: Date | null;
 }
 
 export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
@@ -118,6 +120,7 @@ export class PaymentService implements OutcomeSink {
     if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
     // The row is built here, not returned by the insert, so the insert, its event
     // and the commit can leave together without a round trip between them.
+    const createdAt = new Date();
     const row: PaymentRow = {
       id: newId('payment'),
       merchant_id: principal.merchantId,
@@ -138,18 +141,19 @@ export class PaymentService implements OutcomeSink {
       payout_status: 'not_applicable',
       failure_code: null,
       failure_message: null,
-      created_at: new Date(),
+      created_at: createdAt,
       paid_at: null,
       failed_at: null,
       refunded_at: null,
+      settle_at: provider.settlesAt?.(input.phone, createdAt) ?? null,
     };
     await write(
       db,
       {
         name: 'insert_payment',
         text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       },
       [
         row.id,
@@ -166,6 +170,7 @@ export class PaymentService implements OutcomeSink {
         JSON.stringify(row.metadata),
         row.provider,
         row.created_at,
+        row.settle_at,
       ],
     );
     const object = this.toObject(row);
@@ -238,6 +243,7 @@ export class PaymentService implements OutcomeSink {
         const { fee, net } = feeFor(row.amount, this.fees);
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'paid', fee = $2, net = $3, paid_at = now(), payout_status = 'pending',
+             settle_at = NULL,
              provider_reference = coalesce(provider_reference, $4)
            WHERE id = $1 RETURNING *`,
           [row.id, fee, net, outcome.reference],
@@ -264,6 +270,7 @@ export class PaymentService implements OutcomeSink {
       } else {
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
+             settle_at = NULL,
              provider_reference = coalesce(provider_reference, $4)
            WHERE id = $1 RETURNING *`,
           [row.id, outcome.failureCode, outcome.failureMessage, outcome.reference],
@@ -322,13 +329,5 @@ export class PaymentService implements OutcomeSink {
       object,
     });
     return object;
-  }
-
-  /** Payments left pending by a stopped process, so the provider can be asked again or awaited. */
-  async pendingSandboxPayments(): Promise<PaymentRow[]> {
-    const found = await this.database.pool.query<PaymentRow>(
-      `SELECT * FROM payments WHERE status = 'pending' AND provider = 'sandbox' ORDER BY seq LIMIT 1000`,
-    );
-    return found.rows;
   }
 }
