@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runner } from 'node-pg-migrate';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * int8 (counts, amounts, sums cast to bigint) as a JS number, exactly or not at
@@ -192,17 +193,26 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  let embedded: { pglite: PGlite; socket: PGLiteSocketServer } | undefined;
+  let embedded: { pglite: PGlite; socket: PGLiteSocketServer; lock?: { release(): void } } | undefined;
   let connectionString = options.url;
   let poolMax = options.poolMax;
   if (!connectionString) {
-    if (options.dataDir !== 'memory://') await mkdir(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(options.dataDir === 'memory://' ? undefined : options.dataDir);
-    // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
-    const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
-    await socket.start();
+    const onDisk = options.dataDir !== 'memory://';
+    if (onDisk) await mkdir(options.dataDir, { recursive: true });
+    const lock = onDisk ? lockDataDir(options.dataDir) : undefined;
+    let pglite: PGlite;
+    let socket: PGLiteSocketServer;
+    try {
+      pglite = await PGlite.create(onDisk ? options.dataDir : undefined);
+      // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
+      socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
+      await socket.start();
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
     connectionString = `postgres://postgres@${socket.getServerConn()}/postgres?sslmode=disable`;
-    embedded = { pglite, socket };
+    embedded = { pglite, socket, ...(lock ? { lock } : {}) };
     // One session underneath: statements from two connections interleave in it
     // (an unnamed statement parsed on one is bound on the other), so all queries
     // share one connection, and nothing waits on a second client inside a transaction.
@@ -255,6 +265,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       if (embedded) {
         await embedded.socket.stop();
         await embedded.pglite.close();
+        embedded.lock?.release();
       }
     },
   };
