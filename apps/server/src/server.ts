@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig, type Config } from './config.ts';
-import { migrate, openDatabase, type Database } from './db/database.ts';
+import type { Database } from './db/database.ts';
+import { openDatabaseWithRetry, unavailableWhileStarting } from './startup.ts';
 import { createApp } from './http/app.ts';
 import { createRateLimits, type RateLimits } from './http/rate-limit.ts';
 import { purgeExpiredIdempotencyKeys } from './http/idempotency.ts';
@@ -24,20 +25,40 @@ export interface RunningServer {
 }
 
 /**
- * Opens the database (PostgreSQL with DATABASE_URL, embedded PGlite otherwise),
- * applies migrations, and serves HTTP. Used by `npm start` and by tests.
+ * Serves HTTP at once (503 until ready), opens the database (PostgreSQL with
+ * DATABASE_URL, embedded PGlite otherwise; retried with backoff while it cannot
+ * be reached), applies migrations, and resolves when the server is ready. Used
+ * by `npm start` and by tests.
  */
-export async function startServer(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningServer> {
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
-  const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] });
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DATABASE_POOL_MAX,
-    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  const logger = pino({
+    level: config.LOG_LEVEL,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
   });
-  await migrate(database);
+  // Listening before the database is ready: until then every request is answered 503.
+  let problem = 'connecting';
+  let handle: (req: http.IncomingMessage, res: http.ServerResponse) => unknown = unavailableWhileStarting(
+    () => problem,
+  );
+  const server = http.createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
+  let database: Database;
+  try {
+    database = await openDatabaseWithRetry(config, logger, (message) => {
+      problem = message;
+    });
+  } catch (error) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   const rateLimits: RateLimits = createRateLimits(database, {
     redisUrl: config.REDIS_URL,
     max: config.RATE_LIMIT_MAX,
@@ -58,15 +79,12 @@ export async function startServer(env: Record<string, string | undefined> = proc
     logger,
     routes: v1Routes,
     openApiExtras: { webhooks: webhookCatalog(v1Routes) },
-    extraRouters: clickPesaOptions ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)] : [],
+    extraRouters: clickPesaOptions
+      ? [clickPesaCallbackRouter(services, clickPesaOptions.checksumKey, logger)]
+      : [],
   });
 
-  const handle = app.callback();
-  const server = http.createServer((req, res) => void handle(req, res));
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  const { port } = server.address() as AddressInfo;
-  if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
+  handle = app.callback();
 
   // Test payments settle when due, including those a stopped process left due.
   services.sandbox.start();
