@@ -23,7 +23,7 @@ export interface PaymentProvider {
    * For a provider whose outcome the server produces itself (the sandbox): when
    * it is due, stored with the new payment, or null for never.
    */
-  settlesAt?(phone: string, now: Date): Date | null;
+  settlesAt?(phone: string): Date | null;
 }
 
 /** Where providers report outcomes (the payment service implements it). */

@@ -53,8 +53,8 @@ export class SandboxProvider implements PaymentProvider {
   ) {}
 
   /** When the outcome of a payment to `phone` is due; never, for the stays-pending number. */
-  settlesAt(phone: string, now: Date): Date | null {
-    return phone === SANDBOX_NUMBERS.staysPending ? null : new Date(now.getTime() + this.settleMs);
+  settlesAt(phone: string): Date | null {
+    return phone === SANDBOX_NUMBERS.staysPending ? null : new Date(Date.now() + this.settleMs);
   }
 
   /** The outcome is already due in the database; this only wakes the poller on time. */

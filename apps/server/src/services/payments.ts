@@ -120,7 +120,6 @@ export class PaymentService implements OutcomeSink {
     if (input.customer !== undefined) await assertCustomerExists(db, principal, input.customer);
     // The row is built here, not returned by the insert, so the insert, its event
     // and the commit can leave together without a round trip between them.
-    const createdAt = new Date();
     const row: PaymentRow = {
       id: newId('payment'),
       merchant_id: principal.merchantId,
@@ -141,11 +140,11 @@ export class PaymentService implements OutcomeSink {
       payout_status: 'not_applicable',
       failure_code: null,
       failure_message: null,
-      created_at: createdAt,
+      created_at: new Date(),
       paid_at: null,
       failed_at: null,
       refunded_at: null,
-      settle_at: provider.settlesAt?.(input.phone, createdAt) ?? null,
+      settle_at: provider.settlesAt?.(input.phone) ?? null,
     };
     await write(
       db,
