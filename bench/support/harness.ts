@@ -1,10 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from '../../test/support/process.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -79,13 +79,7 @@ export async function withDatabaseCpu<T extends { requests: { total: number } }>
   return { result, databaseCpuMicros };
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /** Runs a TypeScript entry point as its own process and waits until `ready` answers. */
 export async function startProcess(

@@ -17,6 +17,9 @@ const configSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  // PostgreSQL sessions: the longest statement, and the longest a session may idle inside a transaction.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_500),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1),

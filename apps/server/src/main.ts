@@ -1,6 +1,11 @@
 import { startServer } from './server.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 
-const server = await startServer();
+const server = await startServer().catch((error: unknown) => {
+  // A refusal to start says why in one line; anything else keeps its stack.
+  console.error(error instanceof DataDirInUseError ? error.message : error);
+  process.exit(1);
+});
 const stop = () => {
   server.close().then(
     () => process.exit(0),

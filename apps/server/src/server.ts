@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import pino from 'pino';
 import { loadConfig, type Config } from './config.ts';
-import { migrate, openDatabase, type Database } from './db/database.ts';
+import type { Database } from './db/database.ts';
+import { openDatabaseWithRetry, unavailableWhileStarting } from './startup.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { createRateLimits, type RateLimits } from './services/rate-limits.ts';
@@ -11,7 +13,6 @@ import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
 import { trpcRoutes } from './http/trpc.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import type { OutcomeSink } from './providers/provider.ts';
-import { sandboxReference } from './providers/sandbox.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
@@ -26,20 +27,41 @@ export interface RunningServer {
 }
 
 /**
- * Opens the database (PostgreSQL with DATABASE_URL, embedded PGlite otherwise),
- * applies migrations, and serves HTTP. Used by `npm start` and by tests.
+ * Serves HTTP at once (503 until ready), opens the database (PostgreSQL with
+ * DATABASE_URL, embedded PGlite otherwise; retried with backoff while it cannot
+ * be reached), applies migrations, and resolves when the server is ready. Used
+ * by `npm start` and by tests.
  */
-export async function startServer(env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningServer> {
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
-  const logger = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] });
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: config.DATABASE_POOL_MAX,
-    onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  const logger = pino({
+    level: config.LOG_LEVEL,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
   });
-  await migrate(database);
+  // Listening before the database is ready: until then every request is answered 503.
+  let problem = 'connecting';
+  let handle: (req: http.IncomingMessage, res: http.ServerResponse) => unknown = unavailableWhileStarting(
+    () => problem,
+  );
+  const server = createHttpServer(async (req, res) => {
+    await handle(req, res);
+  }, config);
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
+  let database: Database;
+  try {
+    database = await openDatabaseWithRetry(config, logger, (message) => {
+      problem = message;
+    });
+  } catch (error) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   const rateLimits: RateLimits = createRateLimits(database, {
     redisUrl: config.REDIS_URL,
     max: config.RATE_LIMIT_MAX,
@@ -66,15 +88,10 @@ export async function startServer(env: Record<string, string | undefined> = proc
     ],
   });
 
-  const server = createHttpServer(app.callback(), config);
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  const { port } = server.address() as AddressInfo;
-  if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
+  handle = app.callback();
 
-  // Test payments a stopped process left pending settle again shortly after start.
-  for (const payment of await services.payments.pendingSandboxPayments()) {
-    services.sandbox.schedule(payment.id, payment.phone, sandboxReference(payment.id), config.SANDBOX_SETTLE_MS);
-  }
+  // Test payments settle when due, including those a stopped process left due.
+  services.sandbox.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
@@ -99,7 +116,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       closed = true;
       clearInterval(janitor);
       reconciler?.stop();
-      services.sandbox.stop();
+      await services.sandbox.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runner } from 'node-pg-migrate';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * int8 (counts, amounts, sums cast to bigint) as a JS number, exactly or not at
@@ -74,6 +75,8 @@ export interface Database {
   lazyTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Holds one connection for `work`, for statements that must precede a transaction on it. */
   connection<T>(work: (connection: Connection) => Promise<T>): Promise<T>;
+  /** A session without the request timeouts, for migrations (an index build may take minutes). */
+  unhurried<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -188,26 +191,40 @@ export interface DatabaseOptions {
   /** Directory for the embedded database; `memory://` keeps it in memory. */
   dataDir: string;
   poolMax: number;
+  /** PostgreSQL only: the longest statement; the client gives up half a second later. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: how long a session may sit in an open transaction before PostgreSQL ends it. */
+  idleInTransactionTimeoutMs?: number;
   onPoolError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  let embedded: { pglite: PGlite; socket: PGLiteSocketServer } | undefined;
+  let embedded: { pglite: PGlite; socket: PGLiteSocketServer; lock?: { release(): void } } | undefined;
   let connectionString = options.url;
   let poolMax = options.poolMax;
   if (!connectionString) {
-    if (options.dataDir !== 'memory://') await mkdir(options.dataDir, { recursive: true });
-    const pglite = await PGlite.create(options.dataDir === 'memory://' ? undefined : options.dataDir);
-    // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
-    const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
-    await socket.start();
+    const onDisk = options.dataDir !== 'memory://';
+    if (onDisk) await mkdir(options.dataDir, { recursive: true });
+    const lock = onDisk ? lockDataDir(options.dataDir) : undefined;
+    let pglite: PGlite;
+    let socket: PGLiteSocketServer;
+    try {
+      pglite = await PGlite.create(onDisk ? options.dataDir : undefined);
+      // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
+      socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
+      await socket.start();
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
     connectionString = `postgres://postgres@${socket.getServerConn()}/postgres?sslmode=disable`;
-    embedded = { pglite, socket };
+    embedded = { pglite, socket, ...(lock ? { lock } : {}) };
     // One session underneath: statements from two connections interleave in it
     // (an unnamed statement parsed on one is bound on the other), so all queries
     // share one connection, and nothing waits on a second client inside a transaction.
     poolMax = 1;
   }
+  const statementTimeoutMs = options.statementTimeoutMs ?? 3_500;
   const pool = new pg.Pool({
     connectionString,
     // Statements sent without waiting for the previous answer (see PipelinedConnection).
@@ -216,9 +233,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // Embedded mode queues every query behind one connection: allow a longer wait there.
     connectionTimeoutMillis: embedded ? 15_000 : 3_000,
     idleTimeoutMillis: 30_000,
-    // A saturated or stuck database must fail fast into a 503, never hang a request.
-    statement_timeout: 10_000,
-    query_timeout: 12_000,
+    // A saturated, stuck or unreachable database must fail fast into a 503, never hang a request:
+    // the database cancels a statement first; the client gives up on a silent connection after it.
+    statement_timeout: embedded ? 10_000 : statementTimeoutMs,
+    query_timeout: embedded ? 12_000 : statementTimeoutMs + 500,
+    // A session left in a transaction (its server process gone, or cut off half-open) is ended by
+    // PostgreSQL, releasing its row locks. The embedded database has one in-process session: not there.
+    ...(embedded ? {} : { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 5_000 }),
   });
   pool.on('error', (error) => options.onPoolError?.(error));
   if (embedded) {
@@ -234,13 +255,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const client = await pool.connect();
     // A connection dropped between statements emits 'error' on the checked-out client;
     // unheard, it would end the process. The next statement fails and is answered with a 503.
-    const onError = (error: Error) => options.onPoolError?.(error);
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+      options.onPoolError?.(error);
+    };
     client.on('error', onError);
     try {
       return await work(new PipelinedConnection(client));
+    } catch (error) {
+      // A statement the client gave up on may still be answered later: the connection goes.
+      if (error instanceof Error && /Query read timeout/.test(error.message)) broken ??= error;
+      throw error;
     } finally {
       client.off('error', onError);
-      client.release();
+      client.release(broken);
     }
   };
 
@@ -250,11 +279,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     transaction: (work) => withConnection((connection) => connection.transaction(work)),
     lazyTransaction: (work) => withConnection((connection) => connection.transaction(work, true)),
     connection: withConnection,
+    async unhurried(work) {
+      // The embedded database has one session, reached through the pool.
+      if (embedded) {
+        const pooled = await pool.connect();
+        const onError = () => undefined; // the next statement fails and reports it
+        pooled.on('error', onError);
+        try {
+          return await work(pooled);
+        } finally {
+          pooled.off('error', onError);
+          pooled.release();
+        }
+      }
+      const client = new pg.Client({ connectionString });
+      client.on('error', () => undefined); // the next statement fails and reports it
+      try {
+        await client.connect();
+        return await work(client);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
     async close() {
       await pool.end();
       if (embedded) {
         await embedded.socket.stop();
         await embedded.pglite.close();
+        embedded.lock?.release();
       }
     },
   };
@@ -263,11 +315,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** Applies pending forward-only migrations (node-pg-migrate, SQL files). */
 export async function migrate(database: Database): Promise<void> {
-  const client = await database.pool.connect();
-  const onError = () => undefined; // the runner's own query fails and reports it
-  client.on('error', onError);
-  try {
-    await runner({
+  await database.unhurried((client) =>
+    runner({
       dbClient: client,
       dir: migrationsDir,
       direction: 'up',
@@ -278,9 +327,6 @@ export async function migrate(database: Database): Promise<void> {
       noLock: database.kind === 'pglite',
       // Processes starting together queue behind the first one's migrations instead of failing.
       advisoryLockMode: 'wait',
-    });
-  } finally {
-    client.off('error', onError);
-    client.release();
-  }
+    }),
+  );
 }

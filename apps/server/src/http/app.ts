@@ -39,7 +39,14 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   const health = new Router<RequestState>();
   health.get('/healthz', async (ctx) => {
     try {
-      await services.database.pool.query('SELECT 1');
+      // Its own short wait: an unreachable database is reported within seconds.
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2_000);
+      });
+      await Promise.race([services.database.pool.query('SELECT 1'), silent]).finally(() =>
+        clearTimeout(timer),
+      );
       ctx.body = { status: 'ok', database: 'ok', database_kind: services.database.kind };
     } catch (error) {
       ctx.status = 503;

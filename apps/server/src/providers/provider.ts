@@ -19,6 +19,11 @@ export interface PaymentProvider {
   readonly name: string;
   /** Starts collection; resolves once the provider accepted the request. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }>;
+  /**
+   * For a provider whose outcome the server produces itself (the sandbox): when
+   * it is due, stored with the new payment, or null for never.
+   */
+  settlesAt?(phone: string): Date | null;
 }
 
 /** Where providers report outcomes (the payment service implements it). */

@@ -1,4 +1,5 @@
-import type { OutcomeSink, PaymentProvider, PaymentRequest } from './provider.ts';
+import type { Database } from '../db/database.ts';
+import type { OutcomeSink, PaymentProvider, PaymentRequest, ProviderOutcome } from './provider.ts';
 
 /**
  * Test-mode phone numbers with fixed outcomes (DESIGN.md, README). Any other valid number succeeds.
@@ -13,47 +14,118 @@ export const SANDBOX_NUMBERS = {
 
 export const sandboxReference = (paymentId: string): string => `sbx_${paymentId.slice(4)}`;
 
+/** How often due settlements are looked for, besides the wake-up at each one's due time. */
+const POLL_INTERVAL_MS = 1_000;
+/** A claimed settlement not applied by then (its process died, the database failed) is due again. */
+const CLAIM_LEASE_SECONDS = 5;
+const BATCH = 100;
+
+function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
+  const reference = sandboxReference(paymentId);
+  return phone === SANDBOX_NUMBERS.insufficientFunds
+    ? {
+        status: 'failed',
+        reference,
+        failureCode: 'insufficient_funds',
+        failureMessage: 'The payer’s wallet has insufficient funds',
+      }
+    : { status: 'paid', reference };
+}
+
 /**
- * The built-in test-mode provider. It settles asynchronously after `settleMs`,
- * through the same outcome path a real provider's callback takes.
+ * The built-in test-mode provider. A payment's outcome is due at `settle_at`,
+ * written with the payment (see `settlesAt`); a poller in every server process
+ * claims due payments oldest first and applies their outcomes through the same
+ * path a real provider's callback takes. A claim is a lease: if the outcome
+ * cannot be applied (the database is down, the process dies), the payment is due
+ * again when the lease ends, so no settlement is lost.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
   private readonly timers = new Set<NodeJS.Timeout>();
+  private poller: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private failing = false;
+  private stopped = true;
 
   constructor(
+    private readonly database: Database,
     private readonly sink: OutcomeSink,
     private readonly settleMs: number,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** The reference is stored with the outcome, sparing the payment a second write at start. */
+  /** When the outcome of a payment to `phone` is due; never, for the stays-pending number. */
+  settlesAt(phone: string): Date | null {
+    return phone === SANDBOX_NUMBERS.staysPending ? null : new Date(Date.now() + this.settleMs);
+  }
+
+  /** The outcome is already due in the database; this only wakes the poller on time. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    this.schedule(payment.id, payment.phone, sandboxReference(payment.id), this.settleMs);
+    if (payment.phone !== SANDBOX_NUMBERS.staysPending && !this.stopped) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.wake();
+      }, this.settleMs);
+      this.timers.add(timer);
+    }
     return Promise.resolve({ reference: null });
   }
 
-  /** Schedules the outcome a phone number stands for; used again at start for payments left pending. */
-  schedule(paymentId: string, phone: string, reference: string, delayMs: number): void {
-    if (phone === SANDBOX_NUMBERS.staysPending) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      const outcome =
-        phone === SANDBOX_NUMBERS.insufficientFunds
-          ? ({
-              status: 'failed',
-              reference,
-              failureCode: 'insufficient_funds',
-              failureMessage: 'The payer’s wallet has insufficient funds',
-            } as const)
-          : ({ status: 'paid', reference } as const);
-      this.sink.applyOutcome(paymentId, outcome).catch(this.onError);
-    }, delayMs);
-    this.timers.add(timer);
+  start(): void {
+    this.stopped = false;
+    this.poller = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.wake(); // what a stopped process left due
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poller);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    await this.running;
+  }
+
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.settleDue()) === BATCH);
+      this.failing = false;
+    } catch (error) {
+      // Once per outage, not once per poll.
+      if (!this.failing) this.onError(error);
+      this.failing = true;
+    }
+  }
+
+  /** Claims up to a batch of due settlements, oldest due first, and applies them. */
+  private async settleDue(): Promise<number> {
+    const claimed = await this.database.pool.query<{ id: string; phone: string }>(
+      `UPDATE payments SET settle_at = now() + make_interval(secs => $1)
+       WHERE id IN (SELECT id FROM payments WHERE settle_at <= now() AND status = 'pending'
+                    ORDER BY settle_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, phone`,
+      [CLAIM_LEASE_SECONDS, BATCH],
+    );
+    for (const { id, phone } of claimed.rows) {
+      // A failure leaves the claim to lapse; the payment is due again after the lease.
+      await this.sink.applyOutcome(id, outcomeFor(id, phone));
+    }
+    return claimed.rows.length;
   }
 }

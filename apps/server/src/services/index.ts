@@ -51,8 +51,11 @@ export function createServices(
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
     log,
   );
-  const sandbox: SandboxProvider = new SandboxProvider(payments, config.SANDBOX_SETTLE_MS, (error) =>
-    log(error, 'sandbox settlement failed'),
+  const sandbox: SandboxProvider = new SandboxProvider(
+    database,
+    payments,
+    config.SANDBOX_SETTLE_MS,
+    (error) => log(error, 'sandbox settlement failed'),
   );
   return {
     config,

@@ -45,6 +45,8 @@ export interface PaymentRow {
   paid_at: Date | null;
   failed_at: Date | null;
   refunded_at: Date | null;
+  /** When the sandbox's outcome is due (test mode); null once settled, and for live payments. */
+  settle_at: Date | null;
 }
 
 export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
@@ -142,14 +144,15 @@ export class PaymentService implements OutcomeSink {
       paid_at: null,
       failed_at: null,
       refunded_at: null,
+      settle_at: provider.settlesAt?.(input.phone) ?? null,
     };
     await write(
       db,
       {
         name: 'insert_payment',
         text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       },
       [
         row.id,
@@ -166,6 +169,7 @@ export class PaymentService implements OutcomeSink {
         JSON.stringify(row.metadata),
         row.provider,
         row.created_at,
+        row.settle_at,
       ],
     );
     const object = this.toObject(row);
@@ -238,6 +242,7 @@ export class PaymentService implements OutcomeSink {
         const { fee, net } = feeFor(row.amount, this.fees);
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'paid', fee = $2, net = $3, paid_at = now(), payout_status = 'pending',
+             settle_at = NULL,
              provider_reference = coalesce(provider_reference, $4)
            WHERE id = $1 RETURNING *`,
           [row.id, fee, net, outcome.reference],
@@ -264,6 +269,7 @@ export class PaymentService implements OutcomeSink {
       } else {
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
+             settle_at = NULL,
              provider_reference = coalesce(provider_reference, $4)
            WHERE id = $1 RETURNING *`,
           [row.id, outcome.failureCode, outcome.failureMessage, outcome.reference],
@@ -322,13 +328,5 @@ export class PaymentService implements OutcomeSink {
       object,
     });
     return object;
-  }
-
-  /** Payments left pending by a stopped process, so the provider can be asked again or awaited. */
-  async pendingSandboxPayments(): Promise<PaymentRow[]> {
-    const found = await this.database.pool.query<PaymentRow>(
-      `SELECT * FROM payments WHERE status = 'pending' AND provider = 'sandbox' ORDER BY seq LIMIT 1000`,
-    );
-    return found.rows;
   }
 }
