@@ -123,6 +123,23 @@ describe('creating and pairing a till', () => {
     }
   });
 
+  it('keeps no pairing code at rest for a replay: a repeated create shows the till without it', async () => {
+    const first = await api.post('/v1/tills', { name: 'Kaunta ya pili' }, { 'Idempotency-Key': 'till-once' });
+    expect(first.body.pairing_code).toEqual(expect.any(String));
+    const replay = await api.post(
+      '/v1/tills',
+      { name: 'Kaunta ya pili' },
+      { 'Idempotency-Key': 'till-once' },
+    );
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toMatchObject({ id: first.body.id, receipt_prefix: first.body.receipt_prefix });
+    expect(replay.body.pairing_code).toBeUndefined();
+    const stored = await server.database.pool.query(
+      `SELECT response_body::text AS body FROM idempotency_keys WHERE key = 'till-once'`,
+    );
+    expect(stored.rows[0].body).not.toContain(first.body.pairing_code);
+  });
+
   it('lets only one of several devices racing with one code pair', async () => {
     const till = await makeTill(api);
     const results = await Promise.allSettled(

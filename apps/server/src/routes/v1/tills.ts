@@ -47,6 +47,13 @@ const pairingFields = {
 };
 const pairedTillSchema = tillSchema.extend(pairingFields);
 
+/** A replay of a till's creation or new code shows the till, never the one-time code again. */
+const withoutPairingCode = ({
+  pairing_code: _code,
+  pairing_url: _url,
+  ...till
+}: z.infer<typeof pairedTillSchema>) => till;
+
 const pairing = (services: Services): PairingOptions => ({
   publicUrl: services.publicUrl(),
   ttlMinutes: services.config.TILL_PAIRING_TTL_MINUTES,
@@ -67,6 +74,7 @@ export const tillRoutes = [
       store: z.string().min(1).max(255).optional().describe('Defaults to the default store'),
     }),
     response: pairedTillSchema,
+    storedResponse: withoutPairingCode,
     handler: ({ body, auth, db, services }) => createTill(db, auth, body, pairing(services)),
   }),
   defineRoute({
@@ -100,6 +108,7 @@ export const tillRoutes = [
     auth: 'secret',
     params: idParams,
     response: pairedTillSchema,
+    storedResponse: withoutPairingCode,
     handler: ({ params, auth, db, services }) => newTillPairingCode(db, auth, params.id, pairing(services)),
   }),
   defineRoute({
