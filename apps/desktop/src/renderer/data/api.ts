@@ -295,8 +295,12 @@ export interface TillStore {
   unpair(): Promise<void>;
 
   readonly cashier$: Observable<Cashier | null>;
-  /** Refused `pin_wrong` or `pin_locked` (details.until): five wrong PINs lock that employee here for 5 minutes. */
-  signIn(pin: string): Promise<Cashier>;
+  /**
+   * The PIN names the employee; with `employeeId` (a screen that lists names first) only theirs is checked.
+   * Refused `pin_wrong` (details.remaining) or `pin_locked` (details.until): five wrong PINs in a row lock
+   * that employee's sign-in on this till (or, without `employeeId`, the till's PIN sign-in) for 5 minutes.
+   */
+  signIn(pin: string, employeeId?: string): Promise<Cashier>;
   /** Refused (`unsynced_commands`) while any command is unsynced. */
   signOut(): Promise<void>;
 

@@ -37,9 +37,7 @@ export async function openDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  const pulled = Object.fromEntries(
-    PULL_COLLECTIONS.map((name) => [name, { schema: PULLED_SCHEMAS[name] }]),
-  );
+  const pulled = Object.fromEntries(PULL_COLLECTIONS.map((name) => [name, { schema: PULLED_SCHEMAS[name] }]));
   await db.addCollections({
     ...pulled,
     commands: { schema: commandSchema },

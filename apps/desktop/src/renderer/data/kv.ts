@@ -23,6 +23,7 @@ export const KV = {
   lockout: (who: string) => `lockout:${who}`,
   parked: (id: string) => `parked:${id}`,
   printAttempt: (job: string) => `print:${job}`,
+  payment: (id: string) => `payment:${id}`,
 } as const;
 
 export class Kv {

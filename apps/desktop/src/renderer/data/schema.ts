@@ -36,7 +36,7 @@ function pulled(
     // Indexed fields must always be present: `toLocal` fills them.
     required: ['id', ...new Set(indexes.flat())],
     indexes,
-  } as RxJsonSchema<Record<string, unknown>>;
+  };
 }
 
 const catalogueKeys = {
@@ -167,8 +167,13 @@ export const commandSchema: RxJsonSchema<CommandDoc> = {
   },
   required: ['id', 'type', 'created_at', 'payload', 'status', 'client_order_id', 'shift'],
   // Pending commands go up in id order (ULIDs sort by creation time).
-  indexes: [['status', 'id'], ['client_order_id', 'id'], ['shift', 'id'], ['type', 'id']],
-} as RxJsonSchema<CommandDoc>;
+  indexes: [
+    ['status', 'id'],
+    ['client_order_id', 'id'],
+    ['shift', 'id'],
+    ['type', 'id'],
+  ],
+};
 
 // ------------------------------------------------------------------------ kv
 
@@ -183,4 +188,4 @@ export const kvSchema: RxJsonSchema<KvDoc> = {
   type: 'object',
   properties: { id: key, value: any },
   required: ['id'],
-} as RxJsonSchema<KvDoc>;
+};
