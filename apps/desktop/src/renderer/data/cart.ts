@@ -185,6 +185,22 @@ export async function setCustomer(ctx: Context, customer: string | null): Promis
   await edit(ctx, (cart) => ({ ...cart, customer }));
 }
 
+/**
+ * Takes the sold lines out of the cart. Anything scanned while the sale was
+ * being completed stays, as the start of a new sale.
+ */
+export async function removeSold(ctx: Context, sold: StoredCart): Promise<void> {
+  const soldQuantity = new Map(sold.lines.map((line) => [line.key, line.quantityMilli]));
+  await ctx.kv.update<StoredCart>(KV.cart, EMPTY_CART, (current) => {
+    if (current.saleId !== sold.saleId) return current;
+    const lines = current.lines.flatMap((line) => {
+      const left = line.quantityMilli - (soldQuantity.get(line.key) ?? 0);
+      return left > 0 ? [{ ...line, quantityMilli: left }] : [];
+    });
+    return lines.length === 0 ? EMPTY_CART : { ...EMPTY_CART, saleId: ctx.ids.clientOrder(), lines };
+  });
+}
+
 export async function clearCart(ctx: Context): Promise<void> {
   await ctx.kv.set(KV.cart, EMPTY_CART);
 }

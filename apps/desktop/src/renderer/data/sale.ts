@@ -19,7 +19,7 @@ import {
 import type { PullDocument, ReceiptDocument, StoreReceiptSettings, TillPayment } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { CompletedSale, Sale, TenderEntry } from './api.ts';
-import { clearCart, loadCart } from './cart.ts';
+import { loadCart, removeSold } from './cart.ts';
 import { currentStore, requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
@@ -73,10 +73,27 @@ async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promi
   }
 }
 
-export async function completeSale(
-  ctx: Context,
-  tenders: TenderEntry[],
-): Promise<CompletedSale & { command: CommandDoc }> {
+let saleChain: Promise<unknown> = Promise.resolve();
+
+/**
+ * One sale at a time per device: a double tap (or two tabs) on one cart makes
+ * one sale. Web Locks reach across tabs; elsewhere an in-process queue.
+ */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
+  if (locks) return locks.request('till-sale', work) as Promise<T>;
+  const run = saleChain.then(work, work);
+  saleChain = run.catch(() => undefined);
+  return run;
+}
+
+type Completed = CompletedSale & { command: CommandDoc };
+
+export function completeSale(ctx: Context, tenders: TenderEntry[]): Promise<Completed> {
+  return oneAtATime(() => completeOne(ctx, tenders));
+}
+
+async function completeOne(ctx: Context, tenders: TenderEntry[]): Promise<Completed> {
   const cashier = await requireCashier(ctx);
   const { till, revoked } = await requireDevice(ctx);
   if (revoked) throw new TillRefusal('revoked', 'This till was revoked: it can no longer record sales');
@@ -91,7 +108,7 @@ export async function completeSale(
     .findOne({ selector: { client_order_id: cart.saleId, type: 'order.create' } })
     .exec();
   if (already) {
-    await clearCart(ctx);
+    await removeSold(ctx, cart);
     const command = already.toJSON() as CommandDoc;
     return { sale: saleFrom(command), change: 0, command };
   }
@@ -170,7 +187,7 @@ export async function completeSale(
     synced_at: null,
   };
   await ctx.db.commands.insert(command);
-  await clearCart(ctx);
+  await removeSold(ctx, cart);
   await ctx.kv.set(KV.lastSale, command.id);
   return { sale: saleFrom(command), change: allocation.change, command };
 }

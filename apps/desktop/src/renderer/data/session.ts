@@ -75,7 +75,9 @@ async function matchPin(
   candidates: Array<PullDocument<'employees'>>,
   pin: string,
 ): Promise<PullDocument<'employees'> | null> {
-  const checks = await Promise.all(candidates.map((e) => (e.pin ? verifyPin(pin, e.pin) : Promise.resolve(false))));
+  const checks = await Promise.all(
+    candidates.map((e) => (e.pin ? verifyPin(pin, e.pin) : Promise.resolve(false))),
+  );
   return candidates[checks.indexOf(true)] ?? null;
 }
 
