@@ -3,6 +3,8 @@
  * the test moves, a transport that records every call and answers what the
  * test says, a bridge that records what it printed, and catalogue fixtures.
  */
+import { TRPCClientError } from '@trpc/client';
+import type { AnyRouter } from '@trpc/server';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { hashPin } from '@tz/core';
 import type {
@@ -100,12 +102,14 @@ export class FakeTransport implements SyncTransport {
   }
   pull(input: PullInput): Promise<PullResult> {
     this.pulls.push(input);
+    // The change sequence of a document is its position in the list.
     const all = (this.documents[input.collection] ?? []) as PullResult['documents'];
-    const documents = input.checkpoint === null ? all : [];
-    const last = all.at(-1);
+    const from = input.checkpoint?.seq ?? 0;
+    const documents = all.slice(from, from + input.limit);
+    const last = documents.at(-1);
     return Promise.resolve({
       documents,
-      checkpoint: last ? { seq: all.length, id: last.id } : input.checkpoint,
+      checkpoint: last ? { seq: from + documents.length, id: last.id } : input.checkpoint,
     });
   }
   async push(input: { commands: Command[] }) {
@@ -143,8 +147,18 @@ export class FakeTransport implements SyncTransport {
   }
 }
 
-/** A network failure as the tRPC client reports one. */
-export const networkDown = () => new TypeError('fetch failed');
+/** The server's answer to a revoked till, as the tRPC client reports it. */
+export function revokedError(): TRPCClientError<AnyRouter> {
+  return new TRPCClientError('This till was revoked', {
+    result: {
+      error: {
+        code: -32001,
+        message: 'This till was revoked',
+        data: { code: 'till_revoked', httpStatus: 401 },
+      },
+    },
+  });
+}
 
 export class FakeBridge implements TillBridge {
   readonly kind = 'http' as const;
