@@ -15,22 +15,20 @@ const item = fc
     unit: fc.constantFrom('piece', 'kg', 'litre', 'metre' as const),
     taxClass: fc.constantFrom('standard', 'zero_rated', 'exempt' as const),
   })
-  .map(
-    ({ n, variant, price, unit, taxClass }): CatalogueItem => ({
-      productId: `prod_${n}`,
-      variantId: variant ? `var_${n}` : null,
-      name: `Item ${n}`,
-      sku: null,
-      barcodes: [],
-      price,
-      currency: 'TZS',
-      unit,
-      taxClass,
-      category: null,
-      trackStock: false,
-      onHandMilli: null,
-    }),
-  );
+  .map(({ n, variant, price, unit, taxClass }): CatalogueItem => ({
+    productId: `prod_${n}`,
+    variantId: variant ? `var_${n}` : null,
+    name: `Item ${n}`,
+    sku: null,
+    barcodes: [],
+    price,
+    currency: 'TZS',
+    unit,
+    taxClass,
+    category: null,
+    trackStock: false,
+    onHandMilli: null,
+  }));
 
 /** A discount of at most `base`, the way a cashier could give one. */
 const discountUpTo = (base: number) =>
@@ -42,24 +40,23 @@ const discountUpTo = (base: number) =>
 const line = item.chain((catalogueItem) =>
   fc
     .record({
-      quantity: catalogueItem.unit === 'piece'
-        ? fc.integer({ min: 1, max: 40 }).map((q) => q * 1000)
-        : fc.integer({ min: 1, max: 60_000 }),
+      quantity:
+        catalogueItem.unit === 'piece'
+          ? fc.integer({ min: 1, max: 40 }).map((q) => q * 1000)
+          : fc.integer({ min: 1, max: 60_000 }),
       override: fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: null }),
       discounted: fc.boolean(),
       key: fc.uuid(),
     })
     .chain(({ quantity, override, discounted, key }) => {
       const gross = Math.round(((override ?? catalogueItem.price) * quantity) / 1000);
-      return (discounted ? discountUpTo(gross) : fc.constant(null)).map(
-        (discount): CartLine => ({
-          key,
-          item: catalogueItem,
-          quantityMilli: quantity,
-          discount,
-          priceOverride: override === null ? null : { unitPrice: override, reason: 'damaged box' },
-        }),
-      );
+      return (discounted ? discountUpTo(gross) : fc.constant(null)).map((discount): CartLine => ({
+        key,
+        item: catalogueItem,
+        quantityMilli: quantity,
+        discount,
+        priceOverride: override === null ? null : { unitPrice: override, reason: 'damaged box' },
+      }));
     }),
 );
 
@@ -71,7 +68,13 @@ const lines = fc.uniqueArray(line, {
 });
 
 const cart = lines.chain((lines) => {
-  const plain: StoredCart = { saleId: 'sale', lines, orderDiscount: null, customer: null, discountApprovedBy: null };
+  const plain: StoredCart = {
+    saleId: 'sale',
+    lines,
+    orderDiscount: null,
+    customer: null,
+    discountApprovedBy: null,
+  };
   const subtotal = priceCart(toCartInput(plain, STORE)).subtotal;
   return fc
     .option(discountUpTo(subtotal), { nil: null })
@@ -93,7 +96,8 @@ function serverPrices(payload: unknown, catalogue: Map<string, CatalogueItem>) {
       taxClass: known.taxClass,
     };
     if (wire.variant !== undefined) input.variantId = wire.variant as VariantId;
-    if (wire.price_override) input.priceOverride = { unitPrice: wire.price_override.unit_price, reason: wire.price_override.reason };
+    if (wire.price_override)
+      input.priceOverride = { unitPrice: wire.price_override.unit_price, reason: wire.price_override.reason };
     if (wire.discount) input.discount = fromWireDiscount(wire.discount);
     return input;
   });
@@ -120,7 +124,9 @@ describe('the order.create payload', () => {
           soldAt: 1_764_147_600,
           tenders: till.total > 0 ? [{ method: 'cash', amount: till.total }] : [],
         });
-        const catalogue = new Map(stored.lines.map((l) => [`${l.item.productId}/${l.item.variantId ?? ''}`, l.item]));
+        const catalogue = new Map(
+          stored.lines.map((l) => [`${l.item.productId}/${l.item.variantId ?? ''}`, l.item]),
+        );
         const server = serverPrices(payload, catalogue);
         expect(server.total).toBe(till.total);
         expect(server.taxTotal).toBe(till.taxTotal);
