@@ -3,7 +3,15 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import { openTillStore } from './index.ts';
-import { FakeBridge, FakeTransport, STORE, makeEmployee, makeProduct, openTestTill } from './testing.ts';
+import {
+  FakeBridge,
+  FakeTransport,
+  STORE,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  pulled,
+} from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 const PRINTER: PullDocument<'printers'> = {
@@ -55,9 +63,7 @@ describe('receipt printing', () => {
       employees: [await makeEmployee()],
       printers: [PRINTER],
     });
-    await vi.waitFor(async () =>
-      expect(await till!.transport.pulls.some((p) => p.collection === 'printers')).toBe(true),
-    );
+    await pulled(till, 'printers');
     const { sale } = await sellOne(till, 'cash');
     await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'printed')));
     expect(till.bridge.printed).toEqual([
@@ -85,9 +91,7 @@ describe('receipt printing', () => {
       message: 'Out of paper',
       mayHaveReachedPrinter: false,
     };
-    await vi.waitFor(async () =>
-      expect(till!.transport.pulls.some((p) => p.collection === 'printers')).toBe(true),
-    );
+    await pulled(till, 'printers');
     const { sale } = await sellOne(till, 'cash');
     expect(sale.receiptNumber).toBe('T01-000001');
     const failed = await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'failed')));
@@ -104,9 +108,7 @@ describe('receipt printing', () => {
       printers: [PRINTER],
     });
     till.bridge.printReceipt = () => Promise.reject(new Error('bridge gone'));
-    await vi.waitFor(async () =>
-      expect(till!.transport.pulls.some((p) => p.collection === 'printers')).toBe(true),
-    );
+    await pulled(till, 'printers');
     await expect(sellOne(till, 'cash')).resolves.toMatchObject({ change: 1500 });
     const failed = await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'failed')));
     expect(failed).toMatchObject({ outcome: { reason: 'offline', message: 'bridge gone' } });

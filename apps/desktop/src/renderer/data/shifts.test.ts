@@ -2,7 +2,7 @@ import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { commandPayloads } from '@tz/core';
 import type { Command } from '@tz/core';
-import { makeEmployee, makeProduct, openTestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, pulled } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -32,7 +32,7 @@ async function ready() {
     ],
   });
   await vi.waitFor(async () => expect(await t.store.findByBarcode('222')).not.toBeNull());
-  await vi.waitFor(() => expect(t.transport.pulls.some((p) => p.collection === 'printers')).toBe(true));
+  await pulled(t, 'printers');
   await vi.waitFor(async () => expect((await firstValueFrom(t.store.sync$)).connection).toBe('online'));
   await t.store.signIn('1234');
   return t;

@@ -6,6 +6,7 @@
 import { TRPCClientError } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { expect, vi } from 'vitest';
 import { hashPin } from '@tz/core';
 import type {
   ChangeHint,
@@ -229,4 +230,10 @@ export async function openTestTill(
   });
   await store.pair('ABCD-1234');
   return { store, transport, bridge, clock };
+}
+
+/** Waits until the till has pulled a collection and had a moment to write what it got. */
+export async function pulled(t: TestTill, collection: PullCollection): Promise<void> {
+  await vi.waitFor(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
 }
