@@ -15,6 +15,8 @@ import type { SyncTransport } from './transport.ts';
 
 export interface Device {
   till: TillIdentity;
+  /** Made at each pairing: a new pairing pulls everything afresh. */
+  pairing: string;
   revoked: boolean;
 }
 

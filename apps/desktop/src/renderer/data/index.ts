@@ -70,11 +70,16 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const startSyncing = async () => {
     credential.next(await session.loadCredential(ctx));
     await engine.start();
-    if (db.isLeader()) printJobs.start();
+    const current = await kv.get<Device>(KV.device);
+    if (db.isLeader() && current && !current.revoked) printJobs.start();
   };
   void db.waitForLeadership().then(() => startSyncing());
 
   const device$ = kv.watch<Device>(KV.device);
+  // A revoked till prints no more server jobs either.
+  const revokedWatch = device$.subscribe((device) => {
+    if (device?.revoked) void printJobs.stop();
+  });
   const pairing$ = device$.pipe(
     map((device): PairingState =>
       !device ? { status: 'unpaired' } : { status: device.revoked ? 'revoked' : 'paired', till: device.till },
@@ -150,6 +155,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),
     async close() {
+      revokedWatch.unsubscribe();
       await printJobs.stop();
       await engine.stop();
       await db.close();

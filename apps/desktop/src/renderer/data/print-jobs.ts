@@ -30,6 +30,7 @@ export class PrintJobWorker {
   constructor(private readonly ctx: Context) {}
 
   start(): void {
+    if (this.subscription) return;
     this.subscription = this.ctx.db.print_jobs
       .find({ selector: { status: 'pending' } })
       .$.subscribe((docs) => {

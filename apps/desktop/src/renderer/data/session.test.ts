@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PIN_LOCK_MS } from './session.ts';
 import { makeEmployee, makeProduct, openTestTill, pulled } from './testing.ts';
 import type { TestTill } from './testing.ts';
@@ -94,5 +94,9 @@ describe('sign-out and unpair', () => {
     expect(await firstValueFrom(store.cashier$)).toBeNull();
     await store.unpair();
     expect(await firstValueFrom(store.pairing$)).toEqual({ status: 'unpaired' });
+    expect(await store.findByBarcode('6201234500017')).toBeNull();
+    // Pairing again pulls the catalogue afresh.
+    await store.pair('EFGH-5678');
+    await vi.waitFor(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
   });
 });

@@ -43,7 +43,7 @@ export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
   const vault = ctx.bridge()?.credentials;
   if (vault) await vault.save(answer.credential);
   else await ctx.kv.set(KV.credential, answer.credential);
-  await ctx.kv.set(KV.device, { till, revoked: false } satisfies Device);
+  await ctx.kv.set(KV.device, { till, pairing: ctx.ids.local(), revoked: false } satisfies Device);
   return till;
 }
 

@@ -121,7 +121,8 @@ export class SyncEngine {
     this.replications = PULL_COLLECTIONS.map((collection) =>
       replicateRxCollection<Record<string, unknown>, Checkpoint>({
         collection: this.ctx.db[collection],
-        replicationIdentifier: `till:${current.till.id}:${collection}`,
+        // Per pairing: after an unpair (which empties the pulled collections) nothing is skipped.
+        replicationIdentifier: `till:${current.till.id}:${current.pairing}:${collection}`,
         live: true,
         retryTime: this.timing.backoffMs,
         waitForLeadership: true,
