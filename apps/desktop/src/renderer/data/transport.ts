@@ -67,6 +67,8 @@ export function failureMessage(error: unknown): string {
 export function trpcTransport(options: {
   serverUrl: string;
   credential: () => string | null;
+  /** For runtimes without a global `EventSource` (Node before 22). */
+  EventSource?: typeof globalThis.EventSource;
 }): SyncTransport {
   const url = `${options.serverUrl.replace(/\/$/, '')}/trpc`;
   const headers = (): Record<string, string> => {
@@ -79,6 +81,7 @@ export function trpcTransport(options: {
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({
           url,
+          ...(options.EventSource ? { EventSource: options.EventSource } : {}),
           connectionParams: () => ({ credential: options.credential() ?? '' }),
         }),
         // One request per call: a big push is never held behind a pull.
