@@ -18,9 +18,7 @@ import { saleFrom } from './sale.ts';
 import type { CommandDoc } from './schema.ts';
 import { approveByManager, requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
-import { queueCommand } from './shifts.ts';
-
-const seconds = (ms: number) => Math.floor(ms / 1000);
+import { queueCommand, unixSeconds } from './shifts.ts';
 
 async function saleCommand(ctx: Context, clientOrderId: string): Promise<CommandDoc> {
   const doc = await ctx.db.commands
@@ -57,56 +55,59 @@ function refundable(sale: CommandDoc, earlier: readonly CommandDoc[]): Refundabl
 const isVoided = (earlier: readonly CommandDoc[]) =>
   earlier.some((command) => command.type === 'order.void' && command.status !== 'refused');
 
-export async function refund(ctx: Context, request: RefundRequest): Promise<void> {
+/** What a refund or void starts from: who asks, the sale, what was already done to it, the open shift. */
+async function acting(ctx: Context, clientOrderId: string) {
   const cashier = await requireCashier(ctx);
   await requireDevice(ctx);
-  const sale = await saleCommand(ctx, request.clientOrderId);
-  const earlier = await actsOn(ctx, request.clientOrderId);
-  if (isVoided(earlier)) throw new TillRefusal('invalid', 'That sale was voided');
+  const sale = await saleCommand(ctx, clientOrderId);
+  const earlier = await actsOn(ctx, clientOrderId);
+  if (isVoided(earlier)) throw new TillRefusal('invalid', 'That sale was already voided');
+  const shift = await ctx.kv.get<OpenShift>(KV.shift);
+  return { cashier, sale, earlier, shift: shift?.id ?? '' };
+}
+
+const approvedReason = (reason: string | undefined, manager: { name: string }) =>
+  [reason, `approved by ${manager.name}`].filter(Boolean).join(' · ');
+
+export async function refund(ctx: Context, request: RefundRequest): Promise<void> {
+  const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
   const lines = refundable(sale, earlier);
   const wanted = request.lines ?? remainingRefundLines(lines);
   if (wanted.length === 0) throw new TillRefusal('invalid', 'Everything on that sale was already refunded');
   const plan = await withRefusals(() => planRefund(lines, wanted));
   const manager = await approveByManager(ctx, request.managerPin);
-  const shift = await ctx.kv.get<OpenShift>(KV.shift);
   const payload: Record<string, unknown> = {
     client_order_id: request.clientOrderId,
     lines: plan.lines.map((line) => ({ line: line.line, quantity_milli: line.quantityMilli })),
     restock: request.restock ?? true,
-    refunded_at: seconds(ctx.now()),
+    reason: approvedReason(request.reason, manager),
+    refunded_at: unixSeconds(ctx.now()),
   };
-  const reason = [request.reason, `approved by ${manager.name}`].filter(Boolean).join(' · ');
-  payload.reason = reason;
   await queueCommand(ctx, 'order.refund', payload, {
     client_order_id: request.clientOrderId,
-    shift: shift?.id ?? '',
+    shift,
     cashier: cashier.id,
     refund_amount: plan.amount,
   });
 }
 
 export async function voidSale(ctx: Context, request: VoidRequest): Promise<void> {
-  const cashier = await requireCashier(ctx);
-  await requireDevice(ctx);
-  const sale = await saleCommand(ctx, request.clientOrderId);
-  const earlier = await actsOn(ctx, request.clientOrderId);
-  if (isVoided(earlier)) throw new TillRefusal('invalid', 'That sale was already voided');
+  const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
   if (earlier.some((c) => c.type === 'order.refund' && c.status !== 'refused')) {
     throw new TillRefusal('invalid', 'A sale with refunds cannot be voided');
   }
   const manager = await approveByManager(ctx, request.managerPin);
-  const shift = await ctx.kv.get<OpenShift>(KV.shift);
   await queueCommand(
     ctx,
     'order.void',
     {
       client_order_id: request.clientOrderId,
-      reason: [request.reason, `approved by ${manager.name}`].filter(Boolean).join(' · '),
-      voided_at: seconds(ctx.now()),
+      reason: approvedReason(request.reason, manager),
+      voided_at: unixSeconds(ctx.now()),
     },
     {
       client_order_id: request.clientOrderId,
-      shift: shift?.id ?? '',
+      shift,
       cashier: cashier.id,
       refund_amount: sale.sale?.total ?? 0,
     },

@@ -27,6 +27,7 @@ import { toCartInput, toOrderPayload, toTenderInputs } from './order-mapping.ts'
 import type { CommandDoc } from './schema.ts';
 import { requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
+import { unixSeconds } from './shifts.ts';
 
 export const receiptCounterKey = (prefix: string) => `${KV.receiptCounter}:${prefix}`;
 
@@ -148,7 +149,7 @@ async function completeOne(ctx: Context, tenders: TenderEntry[]): Promise<Comple
     cashier: cashier.id,
     receiptNumber,
     currency: priced.currency,
-    soldAt: Math.floor(soldAt / 1000),
+    soldAt: unixSeconds(soldAt),
     tenders,
   });
   // The server will read it with this schema: a payload it would refuse is refused here instead.

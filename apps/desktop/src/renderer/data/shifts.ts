@@ -23,7 +23,8 @@ export interface OpenShift {
   openedAt: number;
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
+/** Commands carry times in unix seconds; the till's clock is in milliseconds. */
+export const unixSeconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Queues a command that is not a sale (shift steps, refunds, voids, print results). */
 export async function queueCommand(
@@ -76,7 +77,12 @@ export async function openShift(ctx: Context, openingFloat: number): Promise<Shi
   await queueCommand(
     ctx,
     'shift.open',
-    { shift: shift.id, cashier: cashier.id, opening_float: openingFloat, opened_at: seconds(shift.openedAt) },
+    {
+      shift: shift.id,
+      cashier: cashier.id,
+      opening_float: openingFloat,
+      opened_at: unixSeconds(shift.openedAt),
+    },
     { shift: shift.id, cashier: cashier.id },
   );
   // Claimed after the command: two tabs opening at once leave one shift, and the other tab's command is refused by the server.
@@ -96,7 +102,7 @@ export async function cashMovement(
   await queueCommand(
     ctx,
     'shift.cash_movement',
-    { shift: shift.id, kind, amount, reason, at: seconds(ctx.now()) },
+    { shift: shift.id, kind, amount, reason, at: unixSeconds(ctx.now()) },
     { shift: shift.id, cashier: cashier.id },
   );
 }
@@ -195,7 +201,7 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
   await queueCommand(
     ctx,
     'shift.close',
-    { shift: shift.id, counted: [{ method: 'cash', amount: countedCash }], closed_at: seconds(closedAt) },
+    { shift: shift.id, counted: [{ method: 'cash', amount: countedCash }], closed_at: unixSeconds(closedAt) },
     { shift: shift.id, cashier: shift.cashier },
   );
   await ctx.kv.remove(KV.shift);

@@ -8,7 +8,7 @@ import { EventSource } from 'eventsource';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pullInput, pushInput, reportInput } from '@tz/core';
-import type { ChangeHint , commandSchema} from '@tz/core';
+import type { ChangeHint, commandSchema } from '@tz/core';
 import { z } from 'zod';
 import { classifyFailure, trpcTransport } from './transport.ts';
 import { PAIRING } from './testing.ts';
