@@ -31,14 +31,16 @@ export class PrintJobWorker {
 
   start(): void {
     if (this.subscription) return;
-    this.subscription = this.ctx.db.print_jobs
-      .find({ selector: { status: 'pending' } })
-      .$.subscribe((docs) => {
-        for (const doc of docs) {
-          const job = doc.toJSON() as unknown as Job;
-          this.queue = this.queue.then(() => this.run(job)).catch(() => undefined);
-        }
-      });
+    // Printers too: a job pulled before its printer is tried again once the printer arrives.
+    this.subscription = combineLatest([
+      this.ctx.db.print_jobs.find({ selector: { status: 'pending' } }).$,
+      this.ctx.db.printers.find().$,
+    ]).subscribe(([docs]) => {
+      for (const doc of docs) {
+        const job = doc.toJSON() as unknown as Job;
+        this.queue = this.queue.then(() => this.run(job)).catch(() => undefined);
+      }
+    });
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,6 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import { openTillStore } from './index.ts';
 import {
@@ -11,6 +11,7 @@ import {
   makeProduct,
   openTestTill,
   pulled,
+  settle,
 } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
@@ -44,8 +45,8 @@ afterEach(async () => {
 });
 
 async function sellOne(t: TestTill, tender: 'cash' | 'card') {
-  await vi.waitFor(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
-  await vi.waitFor(async () => expect(await firstValueFrom(t.store.printJobs$)).toBeDefined());
+  await settle(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
+  await settle(async () => expect(await firstValueFrom(t.store.printJobs$)).toBeDefined());
   await t.store.signIn('1234');
   await t.store.openShift(0);
   await t.store.addBarcode('6201234500017');
@@ -75,7 +76,7 @@ describe('receipt printing', () => {
     ]);
     await till.store.addBarcode('6201234500017');
     await till.store.completeSale([{ method: 'card', amount: 3500, reference: 'B2' }]);
-    await vi.waitFor(() => expect(till!.bridge.printed).toHaveLength(2));
+    await settle(() => expect(till!.bridge.printed).toHaveLength(2));
     expect(till.bridge.printed[1]?.openDrawer).toBe(false);
   });
 
@@ -122,7 +123,7 @@ describe('server print jobs', () => {
       print_jobs: [job('pj_1'), job('pj_2', 'prn_2')],
     });
     const { store, transport, bridge } = till;
-    await vi.waitFor(() =>
+    await settle(() =>
       expect(transport.pushes.flat().filter((c) => c.type === 'print_job.result')).toHaveLength(1),
     );
     expect(bridge.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_1' })]);
@@ -157,7 +158,7 @@ describe('server print jobs', () => {
     const first = new FakeBridge();
     const store = await openTillStore({ ...options, bridge: first });
     await store.pair('ABCD-1234');
-    await vi.waitFor(() => expect(first.printed).toHaveLength(1));
+    await settle(() => expect(first.printed).toHaveLength(1));
     await store.close();
 
     // A new job arrives while the till is closed: the reopened till prints it, and only it.
@@ -165,7 +166,7 @@ describe('server print jobs', () => {
     const second = new FakeBridge();
     const reopened = await openTillStore({ ...options, bridge: second });
     expect((await firstValueFrom(reopened.pairing$)).status).toBe('paired');
-    await vi.waitFor(() => expect(second.printed).toHaveLength(1));
+    await settle(() => expect(second.printed).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(second.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_10' })]);
     await reopened.close();

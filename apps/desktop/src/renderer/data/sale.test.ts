@@ -1,8 +1,8 @@
 import { firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandPayloads, priceCart } from '@tz/core';
 import type { TillStore } from './api.ts';
-import { makeEmployee, makeProduct, openTestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function readyToSell(store: TillStore) {
-  await vi.waitFor(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
+  await settle(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
   await store.signIn('1234');
   await store.openShift(10_000);
 }
@@ -137,7 +137,7 @@ describe('completeSale', () => {
   it('refuses to sell without a signed-in cashier or an open shift', async () => {
     till = await openTestTill({ products: [makeProduct()], employees: [await makeEmployee()] });
     const { store } = till;
-    await vi.waitFor(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
+    await settle(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
     await expect(store.addBarcode('6201234500017')).rejects.toMatchObject({ code: 'not_signed_in' });
     await store.signIn('1234');
     await store.addBarcode('6201234500017');

@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PIN_LOCK_MS } from './session.ts';
-import { makeEmployee, makeProduct, openTestTill, pulled } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, pulled, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -97,6 +97,6 @@ describe('sign-out and unpair', () => {
     expect(await store.findByBarcode('6201234500017')).toBeNull();
     // Pairing again pulls the catalogue afresh.
     await store.pair('EFGH-5678');
-    await vi.waitFor(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
+    await settle(async () => expect(await store.findByBarcode('6201234500017')).not.toBeNull());
   });
 });

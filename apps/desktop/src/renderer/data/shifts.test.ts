@@ -1,8 +1,8 @@
 import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandPayloads } from '@tz/core';
 import type { Command } from '@tz/core';
-import { makeEmployee, makeProduct, openTestTill, pulled } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, pulled, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -31,9 +31,9 @@ async function ready() {
       await makeEmployee({ id: 'emp_boss', name: 'Juma', role: 'manager', pinCode: '9876' }),
     ],
   });
-  await vi.waitFor(async () => expect(await t.store.findByBarcode('222')).not.toBeNull());
+  await settle(async () => expect(await t.store.findByBarcode('222')).not.toBeNull());
   await pulled(t, 'printers');
-  await vi.waitFor(async () => expect((await firstValueFrom(t.store.sync$)).connection).toBe('online'));
+  await settle(async () => expect((await firstValueFrom(t.store.sync$)).connection).toBe('online'));
   await t.store.signIn('1234');
   return t;
 }
@@ -105,9 +105,7 @@ describe('a shift', () => {
       countedCash: 11_000,
       difference: -700,
     });
-    await vi.waitFor(() =>
-      expect(bridge.printed.some((p) => String(p.what).startsWith('Z REPORT'))).toBe(true),
-    );
+    await settle(() => expect(bridge.printed.some((p) => String(p.what).startsWith('Z REPORT'))).toBe(true));
     expect(await firstValueFrom(store.shift$)).toBeNull();
 
     await store.syncNow();

@@ -1,9 +1,9 @@
 import { filter, firstValueFrom } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PUSH_BATCH_MAX } from '@tz/core';
 import type { Command, CommandResult } from '@tz/core';
 import type { TillStore } from './api.ts';
-import { makeEmployee, makeProduct, openTestTill, revokedError } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -20,7 +20,7 @@ const amountOf = (c: Command) => (c.payload as { amount?: number }).amount;
 const status = (store: TillStore) => firstValueFrom(store.sync$);
 
 async function signedInWithShift(t: TestTill) {
-  await vi.waitFor(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
+  await settle(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
   await t.store.signIn('1234');
   await t.store.openShift(0);
 }
@@ -105,7 +105,7 @@ describe('push', () => {
     };
     await store.addBarcode('6201234500017');
     await store.completeSale([{ method: 'cash', amount: 3500 }]);
-    await vi.waitFor(async () => expect((await status(store)).connection).toBe('unreachable'));
+    await settle(async () => expect((await status(store)).connection).toBe('unreachable'));
     const seen = await status(store);
     expect(seen.unsynced).toBeGreaterThan(0);
     expect(seen.lastError).toBe('fetch failed');
@@ -166,7 +166,7 @@ describe('pull', () => {
       makeProduct({ id: 'prod_2', name: 'Sukuma', barcodes: ['42'] }),
     ];
     transport.hint({ collections: ['products'] });
-    await vi.waitFor(async () => expect(await store.findByBarcode('42')).toMatchObject({ name: 'Sukuma' }));
+    await settle(async () => expect(await store.findByBarcode('42')).toMatchObject({ name: 'Sukuma' }));
     const productPulls = transport.pulls.filter((p) => p.collection === 'products');
     expect(productPulls[0]?.checkpoint).toBeNull();
     // The hint's pull starts after the last document already pulled.

@@ -41,6 +41,9 @@ interface EngineState {
   lastError: string | null;
 }
 
+/** What the leader tab shares through `kv`, so every tab of the till shows the same truth. */
+type SharedState = Pick<EngineState, 'connection' | 'lastSyncAt' | 'lastError'>;
+
 export class SyncEngine {
   private readonly state$ = new BehaviorSubject<EngineState>({
     connection: 'unreachable',
@@ -80,11 +83,9 @@ export class SyncEngine {
     this.running = true;
     await this.ctx.db.waitForLeadership();
     if (!this.running) return;
-    this.state$.next({
-      ...this.state$.value,
-      leader: true,
-      lastSyncAt: (await this.ctx.kv.get<number>(KV.syncState)) ?? null,
-    });
+    const shared = await this.ctx.kv.get<SharedState>(KV.syncState);
+    this.state$.next({ ...this.state$.value, leader: true, lastSyncAt: shared?.lastSyncAt ?? null });
+    this.subscriptions.push(this.state$.subscribe((state) => void this.share(state)));
     this.startPulls(current);
     this.stopChanges = this.ctx.transport.changes({
       onHint: (hint) => {
@@ -137,6 +138,28 @@ export class SyncEngine {
         },
       }),
     );
+  }
+
+  private shared: SharedState | null = null;
+
+  /** Writes the leader's view to `kv` when it changed. */
+  private async share(state: EngineState): Promise<void> {
+    if (!state.leader) return;
+    const next: SharedState = {
+      connection: state.connection,
+      lastSyncAt: state.lastSyncAt,
+      lastError: state.lastError,
+    };
+    const before = this.shared;
+    if (
+      before &&
+      before.connection === next.connection &&
+      before.lastSyncAt === next.lastSyncAt &&
+      before.lastError === next.lastError
+    )
+      return;
+    this.shared = next;
+    await this.ctx.kv.set(KV.syncState, next);
   }
 
   private async pull(collection: PullCollection, checkpoint: Checkpoint | undefined, batchSize: number) {
@@ -227,7 +250,6 @@ export class SyncEngine {
       await this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog });
       this.failures = 0;
       const at = this.ctx.now();
-      await this.ctx.kv.set(KV.syncState, at);
       this.state$.next({ ...this.state$.value, connection: 'online', lastSyncAt: at, lastError: null });
     } catch (error) {
       this.failures += 1;
@@ -272,22 +294,26 @@ export class SyncEngine {
       .find({ selector: { status: 'refused' }, sort: [{ status: 'asc' }, { id: 'asc' }] })
       .$.pipe(map((docs) => docs.map((doc) => refusedView(doc.toJSON() as CommandDoc))));
     const device$ = this.ctx.kv.watch<Device>(KV.device);
-    const lastSync$ = this.ctx.kv.watch<number>(KV.syncState);
+    const shared$ = this.ctx.kv.watch<SharedState>(KV.syncState);
     // The browser's online/offline events re-emit, so `offline` shows the moment the network goes.
     const network$ =
       typeof window === 'undefined'
         ? of(null)
         : merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(startWith(null));
-    return combineLatest([this.state$, unsynced$, refused$, device$, lastSync$, network$]).pipe(
-      map(([state, unsynced, refused, current, lastSync]) => ({
-        connection: !this.ctx.online() ? 'offline' : state.connection,
-        unsynced,
-        lastSyncAt: lastSync ?? state.lastSyncAt,
-        refused,
-        revoked: current?.revoked ?? false,
-        leader: state.leader,
-        lastError: state.lastError,
-      })),
+    return combineLatest([this.state$, unsynced$, refused$, device$, shared$, network$]).pipe(
+      map(([own, unsynced, refused, current, shared]) => {
+        // Other tabs show what the leader saw.
+        const state = own.leader || !shared ? own : { ...own, ...shared };
+        return {
+          connection: !this.ctx.online() ? 'offline' : state.connection,
+          unsynced,
+          lastSyncAt: state.lastSyncAt,
+          refused,
+          revoked: current?.revoked ?? false,
+          leader: own.leader,
+          lastError: state.lastError,
+        };
+      }),
     );
   }
 }

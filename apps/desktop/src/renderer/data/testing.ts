@@ -234,6 +234,11 @@ export async function openTestTill(
 
 /** Waits until the till has pulled a collection and had a moment to write what it got. */
 export async function pulled(t: TestTill, collection: PullCollection): Promise<void> {
-  await vi.waitFor(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
+  await settle(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
   await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** `vi.waitFor` with room for a machine under load. */
+export function settle<T>(check: () => T | Promise<T>): Promise<T> {
+  return vi.waitFor(check, { timeout: 10_000, interval: 20 });
 }

@@ -6,12 +6,12 @@ import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { createHTTPServer } from '@trpc/server/adapters/standalone';
 import { EventSource } from 'eventsource';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pullInput, pushInput, reportInput } from '@tz/core';
 import type { ChangeHint, commandSchema } from '@tz/core';
 import { z } from 'zod';
 import { classifyFailure, trpcTransport } from './transport.ts';
-import { PAIRING } from './testing.ts';
+import { PAIRING, settle } from './testing.ts';
 
 interface Context {
   credential: string | null;
@@ -138,7 +138,7 @@ describe('trpcTransport', () => {
       onStarted: () => (started += 1),
       onError: () => undefined,
     });
-    await vi.waitFor(() => expect(hints).toHaveLength(2));
+    await settle(() => expect(hints).toHaveLength(2));
     stop();
     expect(started).toBe(1);
     expect(hints).toEqual([{ collections: ['products'] }, { collections: ['orders'], payments: ['pay_1'] }]);
