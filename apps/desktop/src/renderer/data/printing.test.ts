@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import { openTillStore } from './index.ts';
 import {
+  TEST_TIMING,
   FakeBridge,
   FakeTransport,
   STORE,
@@ -153,7 +154,7 @@ describe('server print jobs', () => {
       multiInstance: false,
       transport,
       online: () => true,
-      timing: { backoffMs: 20, maxBackoffMs: 100, intervalMs: 60_000 },
+      timing: TEST_TIMING,
     };
     const first = new FakeBridge();
     const store = await openTillStore({ ...options, bridge: first });

@@ -147,6 +147,13 @@ describe('order discount', () => {
     });
     await store.setOrderDiscount({ type: 'percent', basisPoints: 5000 }, '9876');
     expect((await firstValueFrom(store.cart$)).priced.total).toBe(1000);
+    // An edit the cart cannot price is refused and leaves the cart as it was.
+    const [line] = (await firstValueFrom(store.cart$)).lines;
+    await expect(store.setLineDiscount(line!.key, { type: 'amount', amount: 2001 })).rejects.toMatchObject({
+      code: 'invalid',
+      details: { core: 'discount_invalid' },
+    });
+    expect((await firstValueFrom(store.cart$)).lines[0]?.discount).toBeNull();
   });
 });
 

@@ -30,9 +30,16 @@ export interface SyncTiming {
   maxBackoffMs: number;
   /** How often the leader looks for unsent commands and re-pulls without a hint. */
   intervalMs: number;
+  /** A failed pull is tried again after this (RxDB retries at a fixed interval); a reconnect re-pulls sooner. */
+  pullRetryMs: number;
 }
 
-export const DEFAULT_TIMING: SyncTiming = { backoffMs: 1000, maxBackoffMs: 60_000, intervalMs: 30_000 };
+export const DEFAULT_TIMING: SyncTiming = {
+  backoffMs: 1000,
+  maxBackoffMs: 60_000,
+  intervalMs: 30_000,
+  pullRetryMs: 15_000,
+};
 
 interface EngineState {
   connection: 'online' | 'unreachable';
@@ -125,7 +132,7 @@ export class SyncEngine {
         // Per pairing: after an unpair (which empties the pulled collections) nothing is skipped.
         replicationIdentifier: `till:${current.till.id}:${current.pairing}:${collection}`,
         live: true,
-        retryTime: this.timing.backoffMs,
+        retryTime: this.timing.pullRetryMs,
         waitForLeadership: true,
         pull: {
           batchSize: PULL_PAGE_MAX,

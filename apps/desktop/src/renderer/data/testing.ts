@@ -190,6 +190,9 @@ export class FakeBridge implements TillBridge {
   }
 }
 
+/** Quick retries, so tests see recovery in milliseconds. */
+export const TEST_TIMING = { backoffMs: 20, maxBackoffMs: 100, intervalMs: 60_000, pullRetryMs: 50 };
+
 export class Clock {
   constructor(public ms = Date.UTC(2026, 10, 26, 9, 0, 0)) {}
   now = () => this.ms;
@@ -225,7 +228,7 @@ export async function openTestTill(
     bridge,
     now: clock.now,
     online: () => true,
-    timing: { backoffMs: 20, maxBackoffMs: 100, intervalMs: 60_000 },
+    timing: TEST_TIMING,
     ...options,
   });
   await store.pair('ABCD-1234');
