@@ -1,0 +1,167 @@
+/**
+ * What happens to a sale after it was made: the list of sales with their sync
+ * outcome, refunds and voids (manager PIN, queued as commands that name the
+ * sale by its client order id, so they work before the sale has synced), and
+ * reprinting.
+ */
+import { combineLatest, map, of, switchMap } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { planRefund, remainingRefundLines } from '@tz/core';
+import type { PullDocument, ReceiptDocument, RefundableLine } from '@tz/core';
+import { TillRefusal } from './api.ts';
+import type { RefundRequest, Sale, VoidRequest } from './api.ts';
+import { requireDevice, withRefusals } from './context.ts';
+import type { Context } from './context.ts';
+import { KV } from './kv.ts';
+import type { ReceiptPrinting } from './printing.ts';
+import { saleFrom } from './sale.ts';
+import type { CommandDoc } from './schema.ts';
+import { approveByManager, requireCashier } from './session.ts';
+import type { OpenShift } from './shifts.ts';
+import { queueCommand, unixSeconds } from './shifts.ts';
+
+async function saleCommand(ctx: Context, clientOrderId: string): Promise<CommandDoc> {
+  const doc = await ctx.db.commands
+    .findOne({ selector: { client_order_id: clientOrderId, type: 'order.create' } })
+    .exec();
+  if (!doc) throw new TillRefusal('not_found', 'No sale with that id on this till');
+  return doc.toJSON() as CommandDoc;
+}
+
+/** The refunds and voids already queued for a sale. */
+async function actsOn(ctx: Context, clientOrderId: string): Promise<CommandDoc[]> {
+  const docs = await ctx.db.commands
+    .find({ selector: { client_order_id: clientOrderId }, sort: [{ id: 'asc' }] })
+    .exec();
+  return docs.map((doc) => doc.toJSON() as CommandDoc).filter((c) => c.type !== 'order.create');
+}
+
+function refundable(sale: CommandDoc, earlier: readonly CommandDoc[]): RefundableLine[] {
+  const refunded = (sale.sale?.lines ?? []).map(() => 0);
+  for (const command of earlier) {
+    if (command.type !== 'order.refund' || command.status === 'refused') continue;
+    const lines = (command.payload.lines ?? []) as Array<{ line: number; quantity_milli: number }>;
+    for (const line of lines) refunded[line.line] = (refunded[line.line] ?? 0) + line.quantity_milli;
+  }
+  return (sale.sale?.lines ?? []).map((line, index) => ({
+    unit: line.unit,
+    quantityMilli: line.quantity_milli,
+    total: line.total,
+    tax: line.tax,
+    refundedQuantityMilli: refunded[index] ?? 0,
+  }));
+}
+
+const isVoided = (earlier: readonly CommandDoc[]) =>
+  earlier.some((command) => command.type === 'order.void' && command.status !== 'refused');
+
+/** What a refund or void starts from: who asks, the sale, what was already done to it, the open shift. */
+async function acting(ctx: Context, clientOrderId: string) {
+  const cashier = await requireCashier(ctx);
+  await requireDevice(ctx);
+  const sale = await saleCommand(ctx, clientOrderId);
+  const earlier = await actsOn(ctx, clientOrderId);
+  if (isVoided(earlier)) throw new TillRefusal('invalid', 'That sale was already voided');
+  const shift = await ctx.kv.get<OpenShift>(KV.shift);
+  return { cashier, sale, earlier, shift: shift?.id ?? '' };
+}
+
+const approvedReason = (reason: string | undefined, manager: { name: string }) =>
+  [reason, `approved by ${manager.name}`].filter(Boolean).join(' · ');
+
+export async function refund(ctx: Context, request: RefundRequest): Promise<void> {
+  const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
+  const lines = refundable(sale, earlier);
+  const wanted = request.lines ?? remainingRefundLines(lines);
+  if (wanted.length === 0) throw new TillRefusal('invalid', 'Everything on that sale was already refunded');
+  const plan = await withRefusals(() => planRefund(lines, wanted));
+  const manager = await approveByManager(ctx, request.managerPin);
+  const payload: Record<string, unknown> = {
+    client_order_id: request.clientOrderId,
+    lines: plan.lines.map((line) => ({ line: line.line, quantity_milli: line.quantityMilli })),
+    restock: request.restock ?? true,
+    reason: approvedReason(request.reason, manager),
+    refunded_at: unixSeconds(ctx.now()),
+  };
+  await queueCommand(ctx, 'order.refund', payload, {
+    client_order_id: request.clientOrderId,
+    shift,
+    cashier: cashier.id,
+    refund_amount: plan.amount,
+  });
+}
+
+export async function voidSale(ctx: Context, request: VoidRequest): Promise<void> {
+  const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
+  if (earlier.some((c) => c.type === 'order.refund' && c.status !== 'refused')) {
+    throw new TillRefusal('invalid', 'A sale with refunds cannot be voided');
+  }
+  const manager = await approveByManager(ctx, request.managerPin);
+  await queueCommand(
+    ctx,
+    'order.void',
+    {
+      client_order_id: request.clientOrderId,
+      reason: approvedReason(request.reason, manager),
+      voided_at: unixSeconds(ctx.now()),
+    },
+    {
+      client_order_id: request.clientOrderId,
+      shift,
+      cashier: cashier.id,
+      refund_amount: sale.sale?.total ?? 0,
+    },
+  );
+}
+
+/** The latest sales with what the server made of them, newest first. */
+export function watchSales(ctx: Context, limit = 100): Observable<Sale[]> {
+  return ctx.db.commands
+    .find({ selector: { type: 'order.create' }, sort: [{ type: 'asc' }, { id: 'desc' }], limit })
+    .$.pipe(
+      switchMap((docs) => {
+        const sales = docs.map((doc) => doc.toJSON() as CommandDoc);
+        const ids = sales.map((sale) => sale.client_order_id);
+        if (ids.length === 0) return of([]);
+        const acts$ = ctx.db.commands.find({
+          selector: { client_order_id: { $in: ids }, type: { $in: ['order.refund', 'order.void'] } },
+        }).$;
+        const orders$ = ctx.db.orders.find({ selector: { client_order_id: { $in: ids } } }).$;
+        return combineLatest([acts$, orders$]).pipe(
+          map(([acts, orders]) => {
+            const byClientId = new Map(
+              orders.map((doc) => {
+                const order = doc.toJSON() as unknown as PullDocument<'orders'>;
+                return [order.client_order_id, order] as const;
+              }),
+            );
+            return sales.map((command) => {
+              const sale = saleFrom(command);
+              const order = byClientId.get(command.client_order_id);
+              const mine = acts
+                .map((doc) => doc.toJSON() as CommandDoc)
+                .filter((c) => c.client_order_id === sale.clientOrderId);
+              sale.voided = order?.status === 'voided' || isVoided(mine);
+              sale.refundedAmount = order
+                ? order.refunded_amount
+                : mine
+                    .filter((c) => c.type === 'order.refund' && c.status !== 'refused')
+                    .reduce((s, c) => s + (c.refund_amount ?? 0), 0);
+              if (order) {
+                sale.order = order.id;
+                sale.flags = order.flags;
+              }
+              return sale;
+            });
+          }),
+        );
+      }),
+    );
+}
+
+export async function reprintLast(ctx: Context, printing: ReceiptPrinting) {
+  const id = await ctx.kv.get<string>(KV.lastSale);
+  const doc = id ? await ctx.db.commands.findOne(id).exec() : null;
+  if (!doc?.receipt) throw new TillRefusal('nothing_to_reprint', 'No sale to reprint yet');
+  return printing.print(doc.toJSON().receipt as unknown as ReceiptDocument, false);
+}

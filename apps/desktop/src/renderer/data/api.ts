@@ -1,0 +1,370 @@
+/**
+ * What the till's screens see of its data: one `TillStore`, opened once per
+ * page. Everything a screen shows is an observable (RxJS) that emits the
+ * current value at once and again on every change; everything a screen does is
+ * an async method that either resolves or rejects with a `TillRefusal` whose
+ * `code` the screen turns into words (in the cashier's language).
+ *
+ * Open it with `openTillStore(options)` from `./index.ts`.
+ *
+ * The store keeps every sale on the device first and sends it later: nothing
+ * here waits for the network except pairing and mobile money.
+ */
+import type { RxStorage } from 'rxdb';
+import type { Observable } from 'rxjs';
+import type {
+  Discount,
+  PricedCart,
+  PullDocument,
+  QuantityUnit,
+  ReceiptDocument,
+  TillPayment,
+} from '@tz/core';
+import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
+
+// ------------------------------------------------------------------ refusals
+
+/** Why the store said no; screens map each code to a sentence. */
+export type RefusalCode =
+  | 'not_paired'
+  | 'already_paired'
+  | 'pairing_failed'
+  | 'revoked'
+  | 'offline'
+  | 'unreachable'
+  | 'unsynced_commands'
+  | 'not_signed_in'
+  | 'pin_wrong'
+  | 'pin_locked'
+  | 'manager_pin_required'
+  | 'manager_pin_wrong'
+  | 'not_found'
+  | 'cart_empty'
+  | 'invalid'
+  | 'tender_insufficient'
+  | 'tender_exceeds_due'
+  | 'payment_not_paid'
+  | 'shift_not_open'
+  | 'shift_already_open'
+  | 'nothing_to_reprint';
+
+export class TillRefusal extends Error {
+  override readonly name = 'TillRefusal';
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+    /** Extra facts for the screen: `until` (unix ms) for `pin_locked`, `count` for `unsynced_commands`, the field for `invalid`. */
+    readonly details: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
+}
+
+// ------------------------------------------------------------------- pairing
+
+export interface TillIdentity {
+  id: string;
+  name: string;
+  store: string;
+  /** Receipt numbers read `${receiptPrefix}-000123`. */
+  receiptPrefix: string;
+  merchant: { id: string; businessName: string };
+  livemode: boolean;
+}
+
+export type PairingState =
+  | { status: 'unpaired' }
+  | { status: 'paired'; till: TillIdentity }
+  /** The server revoked this device: syncing stops, unsynced sales stay on the till and shown. */
+  | { status: 'revoked'; till: TillIdentity };
+
+// ---------------------------------------------------------------- employees
+
+export type Employee = PullDocument<'employees'>;
+
+export interface Cashier {
+  id: string;
+  name: string;
+  role: 'cashier' | 'manager';
+  signedInAt: number;
+}
+
+// ---------------------------------------------------------------- catalogue
+
+/** A product, or one variant of it, as the screens list and sell it. */
+export interface CatalogueItem {
+  productId: string;
+  variantId: string | null;
+  /** The product's name, with the variant's after it. */
+  name: string;
+  sku: string | null;
+  barcodes: string[];
+  price: number;
+  currency: string;
+  unit: QuantityUnit;
+  taxClass: 'standard' | 'zero_rated' | 'exempt';
+  category: string | null;
+  trackStock: boolean;
+  /** On hand in this till's store, in thousandths; null when not tracked or unknown. */
+  onHandMilli: number | null;
+}
+
+// --------------------------------------------------------------------- cart
+
+export interface CartLine {
+  /** Stable key for the screen's list and for edits. */
+  key: string;
+  item: CatalogueItem;
+  /** Thousandths: 1 piece = 1000, 0.750 kg = 750. */
+  quantityMilli: number;
+  discount: Discount | null;
+  priceOverride: { unitPrice: number; reason: string } | null;
+}
+
+export interface Cart {
+  lines: CartLine[];
+  orderDiscount: Discount | null;
+  customer: PullDocument<'customers'> | null;
+  /** Priced by core's `priceCart`, the same function the server uses. */
+  priced: PricedCart;
+}
+
+export interface ParkedCart {
+  id: string;
+  parkedAt: number;
+  cashier: string;
+  label: string;
+  total: number;
+  lineCount: number;
+}
+
+// ------------------------------------------------------------------- tenders
+
+/** What the cashier took; the store turns it into the order's tenders and the receipt's. */
+export type TenderEntry =
+  | { method: 'cash'; amount: number }
+  | { method: 'card'; amount: number; reference: string }
+  /** A payment started with `startMobileMoney` and seen `paid`. */
+  | { method: 'mobile_money'; payment: string; amount: number; network?: string };
+
+export interface MobileMoneyRequest {
+  amount: number;
+  phone: string;
+}
+
+// --------------------------------------------------------------------- sales
+
+export type CommandStatus = 'pending' | 'applied' | 'refused';
+
+export interface CommandRefusal {
+  code: string;
+  message: string;
+  details?: Record<string, string>;
+}
+
+/** A sale made on this till, from its command and, once synced, the server's order. */
+export interface Sale {
+  commandId: string;
+  clientOrderId: string;
+  receiptNumber: string;
+  total: number;
+  currency: string;
+  cashier: string;
+  soldAt: number;
+  status: CommandStatus;
+  refusal: CommandRefusal | null;
+  /** The server's order id once applied. */
+  order: string | null;
+  /** What the server noticed (price changed, stock ran out); the sale stands. */
+  flags: string[];
+  refundedAmount: number;
+  voided: boolean;
+  receipt: ReceiptDocument;
+}
+
+export interface CompletedSale {
+  sale: Sale;
+  change: number;
+}
+
+export type PrintState =
+  | { status: 'idle' }
+  | { status: 'printing'; receiptNumber: string }
+  | { status: 'printed'; receiptNumber: string; paperNearEnd: boolean }
+  | { status: 'failed'; receiptNumber: string; outcome: Extract<PrintOutcome, { ok: false }> }
+  | { status: 'no_printer'; receiptNumber: string };
+
+export interface RefundRequest {
+  /** The sale's client order id (works before it synced). */
+  clientOrderId: string;
+  /** Lines by position with quantities in thousandths; everything left when absent. */
+  lines?: Array<{ line: number; quantityMilli: number }>;
+  restock?: boolean;
+  reason?: string;
+  managerPin: string;
+}
+
+export interface VoidRequest {
+  clientOrderId: string;
+  reason?: string;
+  managerPin: string;
+}
+
+// -------------------------------------------------------------------- shifts
+
+export interface Shift {
+  id: string;
+  cashier: string;
+  openingFloat: number;
+  openedAt: number;
+  payIns: number;
+  payOuts: number;
+  /** Float + cash taken − change − cash refunds + pay-ins − pay-outs. */
+  expectedCash: number;
+}
+
+export interface ZReport {
+  shift: string;
+  cashier: string;
+  openedAt: number;
+  closedAt: number;
+  currency: string;
+  sales: { count: number; total: number };
+  byMethod: Record<'cash' | 'mobile_money' | 'card', number>;
+  refunds: { count: number; total: number };
+  voids: number;
+  openingFloat: number;
+  payIns: number;
+  payOuts: number;
+  expectedCash: number;
+  countedCash: number;
+  /** counted − expected: negative when cash is short. */
+  difference: number;
+}
+
+// ---------------------------------------------------------------------- sync
+
+export type Connection = 'online' | 'offline' | 'unreachable';
+
+export interface RefusedCommand {
+  id: string;
+  type: string;
+  createdAt: number;
+  /** The receipt number, for a sale. */
+  label: string | null;
+  refusal: CommandRefusal;
+}
+
+/** The truth about sync: never "synced" while a command is waiting. */
+export interface SyncStatus {
+  /** `offline`: the browser says so; `unreachable`: it is online but the server does not answer. */
+  connection: Connection;
+  /** Commands not yet applied or refused by the server. */
+  unsynced: number;
+  /** Unix ms of the last round in which every call succeeded; null before the first. */
+  lastSyncAt: number | null;
+  refused: RefusedCommand[];
+  revoked: boolean;
+  /** This tab pushes (the leader); other tabs of the same till only watch. */
+  leader: boolean;
+  /** The last failure, one sentence, for the status panel. */
+  lastError: string | null;
+}
+
+export interface PrintJobView {
+  id: string;
+  printer: string;
+  status: 'pending' | 'printed' | 'failed';
+  /** Set once this till tried it; a job is tried at most once. */
+  attempt: { at: number; outcome: 'printed' | 'failed'; message: string | null } | null;
+}
+
+export interface TillSettings {
+  /** An order discount above this needs a manager's PIN (basis points: 1000 = 10%). */
+  managerDiscountAboveBasisPoints: number;
+  /** The printer receipts go to; the first of this till's printers when null. */
+  receiptPrinter: string | null;
+}
+
+// --------------------------------------------------------------------- store
+
+export interface TillStore {
+  readonly pairing$: Observable<PairingState>;
+  pair(code: string): Promise<TillIdentity>;
+  /** Refused (`unsynced_commands`) while any command is unsynced. */
+  unpair(): Promise<void>;
+
+  readonly cashier$: Observable<Cashier | null>;
+  /**
+   * The PIN names the employee; with `employeeId` (a screen that lists names first) only theirs is checked.
+   * Refused `pin_wrong` (details.remaining) or `pin_locked` (details.until): five wrong PINs in a row lock
+   * that employee's sign-in on this till (or, without `employeeId`, the till's PIN sign-in) for 5 minutes.
+   */
+  signIn(pin: string, employeeId?: string): Promise<Cashier>;
+  /** Refused (`unsynced_commands`) while any command is unsynced. */
+  signOut(): Promise<void>;
+
+  readonly store$: Observable<PullDocument<'stores'> | null>;
+  readonly settings$: Observable<TillSettings>;
+  updateSettings(patch: Partial<TillSettings>): Promise<void>;
+
+  /** Name, SKU or barcode prefix, case-insensitive; indexed, at most `limit` (default 50). */
+  search(text: string, limit?: number): Promise<CatalogueItem[]>;
+  findByBarcode(code: string): Promise<CatalogueItem | null>;
+  searchCustomers(text: string, limit?: number): Promise<Array<PullDocument<'customers'>>>;
+
+  readonly cart$: Observable<Cart>;
+  addItem(item: CatalogueItem, quantityMilli?: number): Promise<void>;
+  /** Scans a barcode into the cart; resolves null when nothing has that barcode. */
+  addBarcode(code: string): Promise<CatalogueItem | null>;
+  setQuantity(lineKey: string, quantityMilli: number): Promise<void>;
+  removeLine(lineKey: string): Promise<void>;
+  setLineDiscount(lineKey: string, discount: Discount | null): Promise<void>;
+  setPriceOverride(lineKey: string, override: { unitPrice: number; reason: string } | null): Promise<void>;
+  /** Above the configured percentage needs `managerPin` (refused `manager_pin_required`). */
+  setOrderDiscount(discount: Discount | null, managerPin?: string): Promise<void>;
+  setCustomer(customerId: string | null): Promise<void>;
+  clearCart(): Promise<void>;
+  readonly parked$: Observable<ParkedCart[]>;
+  park(label?: string): Promise<void>;
+  /** Parks the current cart first when it has lines. */
+  resume(parkedId: string): Promise<void>;
+
+  /** Writes the sale and its command in one local write; printing never blocks or fails it. */
+  completeSale(tenders: TenderEntry[]): Promise<CompletedSale>;
+  readonly lastPrint$: Observable<PrintState>;
+  reprintLast(): Promise<PrintOutcome | null>;
+  readonly sales$: Observable<Sale[]>;
+  refund(request: RefundRequest): Promise<void>;
+  voidSale(request: VoidRequest): Promise<void>;
+
+  /** Online only: refused `offline`/`unreachable` with a reason; emits the payment until it ends. */
+  startMobileMoney(request: MobileMoneyRequest): Promise<Observable<TillPayment>>;
+
+  readonly shift$: Observable<Shift | null>;
+  openShift(openingFloat: number): Promise<Shift>;
+  cashMovement(kind: 'pay_in' | 'pay_out', amount: number, reason: string): Promise<void>;
+  /** Closes with the cash counted, prints the Z report and returns it. */
+  closeShift(countedCash: number): Promise<ZReport>;
+
+  readonly sync$: Observable<SyncStatus>;
+  /** Pull and push now rather than at the next tick. */
+  syncNow(): Promise<void>;
+  readonly printJobs$: Observable<PrintJobView[]>;
+
+  close(): Promise<void>;
+}
+
+/** What opens a store: the page passes the real ones, tests pass memory storage, a fake clock and transport. */
+export interface TillStoreOptions {
+  /** Where `/trpc` lives, e.g. `location.origin`. */
+  serverUrl: string;
+  /** An RxDB storage: Dexie in the browser, memory in tests. */
+  storage?: RxStorage<unknown, unknown>;
+  /** The database name; one per device. */
+  name?: string;
+  /** The hardware bridge; `currentBridge()` when absent. */
+  bridge?: TillBridge | null;
+  now?: () => number;
+  appVersion?: string;
+}

@@ -1,0 +1,250 @@
+/**
+ * The cart, kept in `kv` so a reload or crash mid-sale loses nothing, and
+ * priced by core's `priceCart` on every change. Every edit is priced before it
+ * is written, so a stored cart always prices.
+ */
+import { combineLatest, from, map, of, switchMap } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { priceCart } from '@tz/core';
+import type { Discount, PullDocument } from '@tz/core';
+import { TillRefusal } from './api.ts';
+import type { Cart, CartLine, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
+import { findByBarcode } from './catalogue.ts';
+import { currentStore, withRefusals } from './context.ts';
+import type { Context } from './context.ts';
+import { KV } from './kv.ts';
+import { EMPTY_CART, toCartInput } from './order-mapping.ts';
+import type { StoredCart } from './order-mapping.ts';
+import { approveByManager, requireCashier } from './session.ts';
+
+export const DEFAULT_SETTINGS: TillSettings = { managerDiscountAboveBasisPoints: 1000, receiptPrinter: null };
+
+type PricingStore = Pick<PullDocument<'stores'>, 'currency' | 'vat_region'>;
+/** Before the store has synced, carts price in shillings on the mainland. */
+const FALLBACK_STORE: PricingStore = { currency: 'TZS', vat_region: 'mainland' };
+
+export async function pricingStore(ctx: Context): Promise<PricingStore> {
+  return (await currentStore(ctx)) ?? FALLBACK_STORE;
+}
+
+export async function settings(ctx: Context): Promise<TillSettings> {
+  return { ...DEFAULT_SETTINGS, ...(await ctx.kv.get<Partial<TillSettings>>(KV.settings)) };
+}
+
+export async function loadCart(ctx: Context): Promise<StoredCart> {
+  return (await ctx.kv.get<StoredCart>(KV.cart)) ?? EMPTY_CART;
+}
+
+/** Applies an edit atomically; the edited cart must price or nothing is written. */
+async function edit(ctx: Context, change: (cart: StoredCart) => StoredCart): Promise<void> {
+  const store = await pricingStore(ctx);
+  await withRefusals(() =>
+    ctx.kv.update<StoredCart>(KV.cart, EMPTY_CART, (current) => {
+      const changed = change(current);
+      const next = changed.saleId === null ? { ...changed, saleId: ctx.ids.clientOrder() } : changed;
+      priceCart(toCartInput(next, store));
+      return next;
+    }),
+  );
+}
+
+function lineOf(cart: StoredCart, key: string): CartLine {
+  const line = cart.lines.find((candidate) => candidate.key === key);
+  if (!line) throw new TillRefusal('not_found', 'That line is no longer in the cart');
+  return line;
+}
+
+const replaceLine = (cart: StoredCart, key: string, change: (line: CartLine) => CartLine): StoredCart => ({
+  ...cart,
+  lines: cart.lines.map((line) => (line.key === key ? change(line) : line)),
+});
+
+export function watchCart(ctx: Context): Observable<Cart> {
+  const store$ = ctx.kv
+    .watch<{ till: { store: string } }>(KV.device)
+    .pipe(switchMap((device) => (device ? ctx.db.stores.findOne(device.till.store).$ : of(null))));
+  const cart$ = ctx.kv.watch<StoredCart>(KV.cart).pipe(map((cart) => cart ?? EMPTY_CART));
+  return combineLatest([cart$, store$]).pipe(
+    switchMap(([cart, storeDoc]) => {
+      const store = storeDoc ? (storeDoc.toJSON() as unknown as PricingStore) : FALLBACK_STORE;
+      const customer$ = cart.customer
+        ? from(ctx.db.customers.findOne(cart.customer).exec()).pipe(
+            map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'customers'>) : null)),
+          )
+        : of(null);
+      return customer$.pipe(map((customer) => priced(cart, store, customer)));
+    }),
+  );
+}
+
+function priced(cart: StoredCart, store: PricingStore, customer: PullDocument<'customers'> | null): Cart {
+  try {
+    return {
+      lines: cart.lines,
+      orderDiscount: cart.orderDiscount,
+      customer,
+      priced: priceCart(toCartInput(cart, store)),
+    };
+  } catch {
+    // The store's currency or region changed under a stored cart: show it without the order discount.
+    const plain = { ...cart, orderDiscount: null };
+    return { lines: cart.lines, orderDiscount: null, customer, priced: priceCart(toCartInput(plain, store)) };
+  }
+}
+
+export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: number): Promise<void> {
+  await requireCashier(ctx);
+  const quantity = quantityMilli ?? 1000;
+  await edit(ctx, (cart) => {
+    const same = cart.lines.find(
+      (line) =>
+        line.item.unit === 'piece' &&
+        line.item.productId === item.productId &&
+        line.item.variantId === item.variantId &&
+        line.discount === null &&
+        line.priceOverride === null,
+    );
+    if (same && item.unit === 'piece') {
+      return replaceLine(cart, same.key, (line) => ({
+        ...line,
+        quantityMilli: line.quantityMilli + quantity,
+      }));
+    }
+    const line: CartLine = {
+      key: ctx.ids.local(),
+      item,
+      quantityMilli: quantity,
+      discount: null,
+      priceOverride: null,
+    };
+    return { ...cart, lines: [...cart.lines, line] };
+  });
+}
+
+export async function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
+  const item = await findByBarcode(ctx, code);
+  if (item) await addItem(ctx, item);
+  return item;
+}
+
+export async function setQuantity(ctx: Context, key: string, quantityMilli: number): Promise<void> {
+  await edit(ctx, (cart) => {
+    lineOf(cart, key);
+    return replaceLine(cart, key, (line) => ({ ...line, quantityMilli }));
+  });
+}
+
+export async function removeLine(ctx: Context, key: string): Promise<void> {
+  await edit(ctx, (cart) => ({ ...cart, lines: cart.lines.filter((line) => line.key !== key) }));
+}
+
+export async function setLineDiscount(ctx: Context, key: string, discount: Discount | null): Promise<void> {
+  await edit(ctx, (cart) => {
+    lineOf(cart, key);
+    return replaceLine(cart, key, (line) => ({ ...line, discount }));
+  });
+}
+
+export async function setPriceOverride(
+  ctx: Context,
+  key: string,
+  override: { unitPrice: number; reason: string } | null,
+): Promise<void> {
+  await edit(ctx, (cart) => {
+    lineOf(cart, key);
+    return replaceLine(cart, key, (line) => ({ ...line, priceOverride: override }));
+  });
+}
+
+/** A discount's size in basis points of what it discounts. */
+function discountBasisPoints(discount: Discount, subtotal: number): number {
+  if (discount.type === 'percent') return discount.basisPoints;
+  return subtotal === 0 ? 10_000 : Math.ceil((discount.amount * 10_000) / subtotal);
+}
+
+export async function setOrderDiscount(
+  ctx: Context,
+  discount: Discount | null,
+  managerPin?: string,
+): Promise<void> {
+  await requireCashier(ctx);
+  let approvedBy: string | null = null;
+  if (discount) {
+    const store = await pricingStore(ctx);
+    const subtotal = await withRefusals(
+      async () => priceCart(toCartInput(await loadCart(ctx), store)).subtotal,
+    );
+    const limit = (await settings(ctx)).managerDiscountAboveBasisPoints;
+    if (discountBasisPoints(discount, subtotal) > limit)
+      approvedBy = (await approveByManager(ctx, managerPin)).id;
+  }
+  await edit(ctx, (cart) => ({ ...cart, orderDiscount: discount, discountApprovedBy: approvedBy }));
+}
+
+export async function setCustomer(ctx: Context, customer: string | null): Promise<void> {
+  await edit(ctx, (cart) => ({ ...cart, customer }));
+}
+
+/**
+ * Takes the sold lines out of the cart. Anything scanned while the sale was
+ * being completed stays, as the start of a new sale.
+ */
+export async function removeSold(ctx: Context, sold: StoredCart): Promise<void> {
+  const soldQuantity = new Map(sold.lines.map((line) => [line.key, line.quantityMilli]));
+  await ctx.kv.update<StoredCart>(KV.cart, EMPTY_CART, (current) => {
+    if (current.saleId !== sold.saleId) return current;
+    const lines = current.lines.flatMap((line) => {
+      const left = line.quantityMilli - (soldQuantity.get(line.key) ?? 0);
+      return left > 0 ? [{ ...line, quantityMilli: left }] : [];
+    });
+    return lines.length === 0 ? EMPTY_CART : { ...EMPTY_CART, saleId: ctx.ids.clientOrder(), lines };
+  });
+}
+
+export async function clearCart(ctx: Context): Promise<void> {
+  await ctx.kv.set(KV.cart, EMPTY_CART);
+}
+
+interface ParkedDoc extends Omit<ParkedCart, 'id'> {
+  cart: StoredCart;
+}
+
+export async function park(ctx: Context, label?: string): Promise<void> {
+  const cashier = await requireCashier(ctx);
+  const cart = await loadCart(ctx);
+  if (cart.lines.length === 0) throw new TillRefusal('cart_empty', 'There is nothing to park');
+  const total = priceCart(toCartInput(cart, await pricingStore(ctx))).total;
+  const parked: ParkedDoc = {
+    cart,
+    parkedAt: ctx.now(),
+    cashier: cashier.name,
+    label: label ?? '',
+    total,
+    lineCount: cart.lines.length,
+  };
+  await ctx.kv.set(KV.parked(ctx.ids.local()), parked);
+  await clearCart(ctx);
+}
+
+export async function resume(ctx: Context, id: string): Promise<void> {
+  const parked = await ctx.kv.get<ParkedDoc>(KV.parked(id));
+  if (!parked) throw new TillRefusal('not_found', 'That parked sale was already resumed');
+  if ((await loadCart(ctx)).lines.length > 0) await park(ctx);
+  await ctx.kv.set(KV.cart, parked.cart);
+  await ctx.kv.remove(KV.parked(id));
+}
+
+export function watchParked(ctx: Context): Observable<ParkedCart[]> {
+  return ctx.kv.watchPrefix<ParkedDoc>(KV.parked('')).pipe(
+    map((docs) =>
+      docs.map(({ id, value }) => ({
+        id: id.slice(KV.parked('').length),
+        parkedAt: value.parkedAt,
+        cashier: value.cashier,
+        label: value.label,
+        total: value.total,
+        lineCount: value.lineCount,
+      })),
+    ),
+  );
+}

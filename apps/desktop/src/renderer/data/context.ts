@@ -1,0 +1,83 @@
+/**
+ * What every part of the store shares: the database, the clock, ids, the
+ * transport and the bridge. Built once by `openTillStore`.
+ */
+import { AppError } from '@tz/core';
+import type { PullDocument } from '@tz/core';
+import type { TillBridge } from '../../shared/bridge.ts';
+import { TillRefusal } from './api.ts';
+import type { TillIdentity } from './api.ts';
+import type { TillDatabase } from './database.ts';
+import type { Ids } from './ids.ts';
+import { KV } from './kv.ts';
+import type { Kv } from './kv.ts';
+import type { SyncTransport } from './transport.ts';
+
+export interface Device {
+  till: TillIdentity;
+  /** Made at each pairing: a new pairing pulls everything afresh. */
+  pairing: string;
+  revoked: boolean;
+}
+
+export interface Context {
+  db: TillDatabase;
+  kv: Kv;
+  ids: Ids;
+  now: () => number;
+  transport: SyncTransport;
+  bridge: () => TillBridge | null;
+  appVersion: string;
+  /** False when the browser knows it has no network. */
+  online: () => boolean;
+}
+
+export async function device(ctx: Context): Promise<Device | null> {
+  return ctx.kv.get<Device>(KV.device);
+}
+
+export async function requireDevice(ctx: Context): Promise<Device> {
+  const current = await device(ctx);
+  if (!current) throw new TillRefusal('not_paired', 'This till is not paired yet');
+  return current;
+}
+
+/** Commands the server has not yet applied or refused. */
+export async function unsyncedCount(ctx: Context): Promise<number> {
+  return ctx.db.commands.count({ selector: { status: 'pending' } }).exec();
+}
+
+export async function refuseWhileUnsynced(ctx: Context, what: string): Promise<void> {
+  const count = await unsyncedCount(ctx);
+  if (count > 0) {
+    throw new TillRefusal(
+      'unsynced_commands',
+      `${count} unsynced ${count === 1 ? 'change' : 'changes'} must reach the server before ${what}`,
+      { count },
+    );
+  }
+}
+
+export async function currentStore(ctx: Context): Promise<PullDocument<'stores'> | null> {
+  const current = await device(ctx);
+  if (!current) return null;
+  const doc = await ctx.db.stores.findOne(current.till.store).exec();
+  return doc ? (doc.toJSON() as unknown as PullDocument<'stores'>) : null;
+}
+
+/** Core's pricing and tender errors become refusals the screens can name. */
+export function asRefusal(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  const code =
+    error.code === 'tender_insufficient' || error.code === 'tender_exceeds_due' ? error.code : 'invalid';
+  const details: Record<string, string> = { core: error.code, ...error.details };
+  return new TillRefusal(code, error.message, details);
+}
+
+export async function withRefusals<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asRefusal(error);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Opens the till's data layer: `openTillStore(options)` gives the screens a
+ * `TillStore` (see `api.ts`).
+ */
+import { BehaviorSubject, distinctUntilChanged, map, switchMap } from 'rxjs';
+import type { PullDocument } from '@tz/core';
+import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
+import { refund, reprintLast, voidSale, watchSales } from './after-sale.ts';
+import * as cart from './cart.ts';
+import * as catalogue from './catalogue.ts';
+import { refuseWhileUnsynced } from './context.ts';
+import type { Context, Device } from './context.ts';
+import { openDatabase } from './database.ts';
+import { currentBridge } from './hardware.ts';
+import { makeIds } from './ids.ts';
+import { KV, Kv } from './kv.ts';
+import { startMobileMoney } from './payments.ts';
+import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
+import { ReceiptPrinting } from './printing.ts';
+import { completeSale } from './sale.ts';
+import * as session from './session.ts';
+import * as shifts from './shifts.ts';
+import { SyncEngine } from './sync-engine.ts';
+import type { SyncTiming } from './sync-engine.ts';
+import { trpcTransport } from './transport.ts';
+import type { SyncTransport } from './transport.ts';
+
+export * from './api.ts';
+export { currentBridge } from './hardware.ts';
+
+export interface OpenOptions extends TillStoreOptions {
+  /** The server calls; the tRPC client over `serverUrl` when absent. */
+  transport?: SyncTransport;
+  timing?: SyncTiming;
+  online?: () => boolean;
+  /** False in tests and in a single-tab app; true in the browser, where tabs share the database. */
+  multiInstance?: boolean;
+}
+
+const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
+export async function openTillStore(options: OpenOptions): Promise<TillStore> {
+  const storage = options.storage ?? (await import('rxdb/plugins/storage-dexie')).getRxStorageDexie();
+  const db = await openDatabase({
+    name: options.name ?? 'till',
+    storage,
+    multiInstance: options.multiInstance ?? typeof window !== 'undefined',
+  });
+  const kv = new Kv(db.kv);
+  const now = options.now ?? Date.now;
+  const credential = new BehaviorSubject<string | null>(null);
+  const bridge = options.bridge === undefined ? currentBridge : () => options.bridge ?? null;
+  const ctx: Context = {
+    db,
+    kv,
+    ids: makeIds(now),
+    now,
+    bridge,
+    appVersion: options.appVersion ?? '0.1.0',
+    online: options.online ?? browserOnline,
+    transport:
+      options.transport ??
+      trpcTransport({ serverUrl: options.serverUrl, credential: () => credential.value }),
+  };
+  credential.next(await session.loadCredential(ctx));
+
+  const engine = new SyncEngine(ctx, options.timing);
+  const printing = new ReceiptPrinting(ctx);
+  const printJobs = new PrintJobWorker(ctx);
+  const startSyncing = async () => {
+    credential.next(await session.loadCredential(ctx));
+    await engine.start();
+    const current = await kv.get<Device>(KV.device);
+    if (db.isLeader() && current && !current.revoked) printJobs.start();
+  };
+  void db.waitForLeadership().then(() => startSyncing());
+
+  const device$ = kv.watch<Device>(KV.device);
+  // A revoked till prints no more server jobs either.
+  const revokedWatch = device$.subscribe((device) => {
+    if (device?.revoked) void printJobs.stop();
+  });
+  const pairing$ = device$.pipe(
+    map((device): PairingState =>
+      !device ? { status: 'unpaired' } : { status: device.revoked ? 'revoked' : 'paired', till: device.till },
+    ),
+  );
+
+  const store: TillStore = {
+    pairing$,
+    async pair(code) {
+      const till = await session.pair(ctx, code);
+      await startSyncing();
+      return till;
+    },
+    async unpair() {
+      await refuseWhileUnsynced(ctx, 'unpairing');
+      await printJobs.stop();
+      await engine.stop();
+      await session.unpair(ctx);
+      credential.next(null);
+    },
+    cashier$: kv.watch(KV.session),
+    signIn: (pin, employeeId) => session.signIn(ctx, pin, employeeId),
+    signOut: () => session.signOut(ctx),
+    store$: device$.pipe(
+      map((device) => device?.till.store ?? null),
+      distinctUntilChanged(),
+      switchMap((id) => db.stores.findOne(id ?? '').$),
+      map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'stores'>) : null)),
+    ),
+    settings$: kv
+      .watch<Partial<TillSettings>>(KV.settings)
+      .pipe(map((saved) => ({ ...cart.DEFAULT_SETTINGS, ...saved }))),
+    async updateSettings(patch) {
+      await kv.update<Partial<TillSettings>>(KV.settings, {}, (current) => ({ ...current, ...patch }));
+    },
+    search: (text, limit) => catalogue.search(ctx, text, limit),
+    findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
+    searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
+    cart$: cart.watchCart(ctx),
+    addItem: (item, quantity) => cart.addItem(ctx, item, quantity),
+    addBarcode: (code) => cart.addBarcode(ctx, code),
+    setQuantity: (key, quantity) => cart.setQuantity(ctx, key, quantity),
+    removeLine: (key) => cart.removeLine(ctx, key),
+    setLineDiscount: (key, discount) => cart.setLineDiscount(ctx, key, discount),
+    setPriceOverride: (key, override) => cart.setPriceOverride(ctx, key, override),
+    setOrderDiscount: (discount, pin) => cart.setOrderDiscount(ctx, discount, pin),
+    setCustomer: (customer) => cart.setCustomer(ctx, customer),
+    clearCart: () => cart.clearCart(ctx),
+    parked$: cart.watchParked(ctx),
+    park: (label) => cart.park(ctx, label),
+    resume: (id) => cart.resume(ctx, id),
+    async completeSale(tenders) {
+      const { sale, change, command } = await completeSale(ctx, tenders);
+      // Printing runs after the sale is written and never holds it up.
+      void printing.print(sale.receipt, (command.sale?.cash ?? 0) > 0);
+      return { sale, change };
+    },
+    lastPrint$: printing.state$.asObservable(),
+    reprintLast: () => reprintLast(ctx, printing),
+    sales$: watchSales(ctx),
+    refund: (request) => refund(ctx, request),
+    voidSale: (request) => voidSale(ctx, request),
+    startMobileMoney: (request) => startMobileMoney(ctx, request, engine.paymentHints$),
+    shift$: shifts.watchShift(ctx),
+    openShift: (float) => shifts.openShift(ctx, float),
+    cashMovement: (kind, amount, reason) => shifts.cashMovement(ctx, kind, amount, reason),
+    async closeShift(counted) {
+      const report = await shifts.closeShift(ctx, counted);
+      void printing.printText(shifts.zReportText(report));
+      return report;
+    },
+    sync$: engine.status$(),
+    syncNow: () => engine.syncNow(),
+    printJobs$: watchPrintJobs(ctx),
+    async close() {
+      revokedWatch.unsubscribe();
+      await printJobs.stop();
+      await engine.stop();
+      await db.close();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,175 @@
+import { filter, firstValueFrom } from 'rxjs';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PullDocument } from '@tz/core';
+import { openTillStore } from './index.ts';
+import {
+  TEST_TIMING,
+  FakeBridge,
+  FakeTransport,
+  STORE,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  pulled,
+  settle,
+} from './testing.ts';
+import type { TestTill } from './testing.ts';
+
+const PRINTER: PullDocument<'printers'> = {
+  id: 'prn_1',
+  _deleted: false,
+  till: 'till_1',
+  name: 'Front',
+  connection: 'tcp://192.168.1.50:9100',
+  paper_width: 80,
+  command_set: 'epson',
+  code_page: null,
+};
+const OTHER_TILLS_PRINTER: PullDocument<'printers'> = { ...PRINTER, id: 'prn_2', till: 'till_2' };
+
+const job = (id: string, printer = 'prn_1'): PullDocument<'print_jobs'> => ({
+  id,
+  _deleted: false,
+  printer,
+  status: 'pending',
+  receipt: null,
+  text: `kitchen ticket ${id}`,
+  failure_reason: null,
+  created: 1_764_147_600,
+});
+
+let till: TestTill | null = null;
+afterEach(async () => {
+  await till?.store.close();
+  till = null;
+});
+
+async function sellOne(t: TestTill, tender: 'cash' | 'card') {
+  await settle(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
+  await settle(async () => expect(await firstValueFrom(t.store.printJobs$)).toBeDefined());
+  await t.store.signIn('1234');
+  await t.store.openShift(0);
+  await t.store.addBarcode('6201234500017');
+  return t.store.completeSale(
+    tender === 'cash'
+      ? [{ method: 'cash', amount: 5000 }]
+      : [{ method: 'card', amount: 3500, reference: 'A1' }],
+  );
+}
+
+describe('receipt printing', () => {
+  it('prints the receipt after a cash sale and opens the drawer; a card sale leaves it shut', async () => {
+    till = await openTestTill({
+      products: [makeProduct()],
+      employees: [await makeEmployee()],
+      printers: [PRINTER],
+    });
+    await pulled(till, 'printers');
+    const { sale } = await sellOne(till, 'cash');
+    await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'printed')));
+    expect(till.bridge.printed).toEqual([
+      {
+        printer: { connection: PRINTER.connection, paperWidth: 80, commandSet: 'epson' },
+        what: sale.receipt,
+        openDrawer: true,
+      },
+    ]);
+    await till.store.addBarcode('6201234500017');
+    await till.store.completeSale([{ method: 'card', amount: 3500, reference: 'B2' }]);
+    await settle(() => expect(till!.bridge.printed).toHaveLength(2));
+    expect(till.bridge.printed[1]?.openDrawer).toBe(false);
+  });
+
+  it('completes the sale when the printer fails, shows the failure and reprints on request', async () => {
+    till = await openTestTill({
+      products: [makeProduct()],
+      employees: [await makeEmployee()],
+      printers: [PRINTER],
+    });
+    till.bridge.outcome = {
+      ok: false,
+      reason: 'paper_out',
+      message: 'Out of paper',
+      mayHaveReachedPrinter: false,
+    };
+    await pulled(till, 'printers');
+    const { sale } = await sellOne(till, 'cash');
+    expect(sale.receiptNumber).toBe('T01-000001');
+    const failed = await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'failed')));
+    expect(failed).toMatchObject({ receiptNumber: 'T01-000001', outcome: { reason: 'paper_out' } });
+    till.bridge.outcome = { ok: true, paperNearEnd: false };
+    await expect(till.store.reprintLast()).resolves.toEqual({ ok: true, paperNearEnd: false });
+    expect(till.bridge.printed.at(-1)).toMatchObject({ what: sale.receipt, openDrawer: false });
+  });
+
+  it('completes the sale when the bridge itself throws', async () => {
+    till = await openTestTill({
+      products: [makeProduct()],
+      employees: [await makeEmployee()],
+      printers: [PRINTER],
+    });
+    till.bridge.printReceipt = () => Promise.reject(new Error('bridge gone'));
+    await pulled(till, 'printers');
+    await expect(sellOne(till, 'cash')).resolves.toMatchObject({ change: 1500 });
+    const failed = await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'failed')));
+    expect(failed).toMatchObject({ outcome: { reason: 'offline', message: 'bridge gone' } });
+  });
+});
+
+describe('server print jobs', () => {
+  it('prints each pending job of this till once and reports the result as a command', async () => {
+    till = await openTestTill({
+      printers: [PRINTER, OTHER_TILLS_PRINTER],
+      print_jobs: [job('pj_1'), job('pj_2', 'prn_2')],
+    });
+    const { store, transport, bridge } = till;
+    await settle(() =>
+      expect(transport.pushes.flat().filter((c) => c.type === 'print_job.result')).toHaveLength(1),
+    );
+    expect(bridge.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_1' })]);
+    expect(transport.pushes.flat().find((c) => c.type === 'print_job.result')?.payload).toEqual({
+      print_job: 'pj_1',
+      status: 'printed',
+    });
+    // The same job seen again (a re-pull before the server marks it printed) is not printed again.
+    transport.documents.print_jobs = [...(transport.documents.print_jobs ?? []), { ...job('pj_1') }];
+    transport.hint({ collections: ['print_jobs'] });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bridge.printed).toHaveLength(1);
+    expect((await firstValueFrom(store.printJobs$)).find((j) => j.id === 'pj_1')?.attempt).toMatchObject({
+      outcome: 'printed',
+    });
+  });
+
+  it('does not print a job again after the till reopens', async () => {
+    const storage = getRxStorageMemory();
+    const name = `reopen${Math.random().toString(36).slice(2, 8)}`;
+    const transport = new FakeTransport();
+    transport.documents = { stores: [STORE], printers: [PRINTER], print_jobs: [job('pj_9')] };
+    const options = {
+      serverUrl: 'http://127.0.0.1:0',
+      storage,
+      name,
+      multiInstance: false,
+      transport,
+      online: () => true,
+      timing: TEST_TIMING,
+    };
+    const first = new FakeBridge();
+    const store = await openTillStore({ ...options, bridge: first });
+    await store.pair('ABCD-1234');
+    await settle(() => expect(first.printed).toHaveLength(1));
+    await store.close();
+
+    // A new job arrives while the till is closed: the reopened till prints it, and only it.
+    transport.documents.print_jobs = [job('pj_9'), job('pj_10')];
+    const second = new FakeBridge();
+    const reopened = await openTillStore({ ...options, bridge: second });
+    expect((await firstValueFrom(reopened.pairing$)).status).toBe('paired');
+    await settle(() => expect(second.printed).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_10' })]);
+    await reopened.close();
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * Receipts to paper. A sale never waits for the printer and never fails
+ * because of it: the outcome is shown (`lastPrint$`) and a reprint offered.
+ */
+import { BehaviorSubject } from 'rxjs';
+import type { PullDocument, ReceiptDocument } from '@tz/core';
+import type { PrintOutcome, PrinterTarget } from '../../shared/bridge.ts';
+import type { PrintState } from './api.ts';
+import { settings } from './cart.ts';
+import { device } from './context.ts';
+import type { Context } from './context.ts';
+import { printerTarget, safePrint } from './hardware.ts';
+
+/** This till's printers, as the server configured them. */
+export async function tillPrinters(ctx: Context): Promise<Array<PullDocument<'printers'>>> {
+  const till = (await device(ctx))?.till;
+  if (!till) return [];
+  const docs = await ctx.db.printers.find().exec();
+  return docs
+    .map((doc) => doc.toJSON() as unknown as PullDocument<'printers'>)
+    .filter((printer) => printer.till === till.id)
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export async function receiptPrinter(ctx: Context): Promise<PrinterTarget | null> {
+  const printers = await tillPrinters(ctx);
+  const chosen = (await settings(ctx)).receiptPrinter;
+  const printer = printers.find((candidate) => candidate.id === chosen) ?? printers[0];
+  return printer ? printerTarget(printer) : null;
+}
+
+export class ReceiptPrinting {
+  readonly state$ = new BehaviorSubject<PrintState>({ status: 'idle' });
+
+  constructor(private readonly ctx: Context) {}
+
+  /** Prints, and opens the drawer when asked; resolves with the outcome, never rejects. */
+  async print(receipt: ReceiptDocument, openDrawer: boolean): Promise<PrintOutcome | null> {
+    const receiptNumber = receipt.receiptNumber;
+    const bridge = this.ctx.bridge();
+    const target = await receiptPrinter(this.ctx).catch(() => null);
+    if (!bridge || !target) {
+      this.state$.next({ status: 'no_printer', receiptNumber });
+      return null;
+    }
+    this.state$.next({ status: 'printing', receiptNumber });
+    const outcome = await safePrint(() => bridge.printReceipt(target, receipt, { openDrawer }));
+    this.state$.next(
+      outcome.ok
+        ? { status: 'printed', receiptNumber, paperNearEnd: outcome.paperNearEnd }
+        : { status: 'failed', receiptNumber, outcome },
+    );
+    return outcome;
+  }
+
+  async printText(text: string): Promise<PrintOutcome | null> {
+    const bridge = this.ctx.bridge();
+    const target = await receiptPrinter(this.ctx).catch(() => null);
+    if (!bridge || !target) return null;
+    return safePrint(() => bridge.printText(target, text));
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The till's 13 RxDB collections (the free build's limit): the 11 pulled from
+ * the server (`PULL_COLLECTIONS`), `commands` (the outbox: every sale, refund,
+ * void, shift step and print result, each one document) and `kv` (the device,
+ * settings, counters, the cart, parked sales, the session).
+ *
+ * Pulled documents keep the server's fields; the pull modifier (`toLocal`)
+ * adds lowercased search keys and flattens nullable fields that are indexed
+ * (an index cannot hold null), so catalogue search and barcode lookup read an
+ * index instead of scanning 100,000 products.
+ */
+import type { RxJsonSchema } from 'rxdb';
+import type { CommandType, PullCollection, PullDocument } from '@tz/core';
+
+const id = { type: 'string', maxLength: 128 } as const;
+const key = { type: 'string', maxLength: 128 } as const;
+const any = {} as const;
+
+/** How many barcodes of a product or variant are indexed; the rest are found by `more_barcodes`. */
+export const INDEXED_BARCODES = 3;
+
+type Local<T> = T & Record<string, unknown>;
+
+/** A document as stored: the server's fields plus the local keys `toLocal` adds. */
+export type LocalDoc<C extends PullCollection> = Local<PullDocument<C>>;
+
+function pulled(
+  properties: Record<string, unknown>,
+  indexes: Array<string | string[]> = [],
+): RxJsonSchema<Record<string, unknown>> {
+  return {
+    version: 0,
+    primaryKey: 'id',
+    type: 'object',
+    properties: { id, ...properties },
+    // Indexed fields must always be present: `toLocal` fills them.
+    required: ['id', ...new Set(indexes.flat())],
+    indexes,
+  };
+}
+
+const catalogueKeys = {
+  name_key: key,
+  sku_key: key,
+  barcode0: key,
+  barcode1: key,
+  barcode2: key,
+  more_barcodes: { type: 'boolean' },
+} as const;
+const catalogueIndexes = ['name_key', 'sku_key', 'barcode0', 'barcode1', 'barcode2', 'more_barcodes'];
+
+export const PULLED_SCHEMAS: Record<PullCollection, RxJsonSchema<Record<string, unknown>>> = {
+  products: pulled({ ...catalogueKeys, active: { type: 'boolean' } }, catalogueIndexes),
+  variants: pulled({ ...catalogueKeys, product: key }, [...catalogueIndexes, 'product']),
+  categories: pulled({}),
+  stores: pulled({}),
+  stock_levels: pulled({ product: key, variant_key: key, store: key }, [['product', 'variant_key', 'store']]),
+  customers: pulled({ name_key: key, phone_key: key }, ['name_key', 'phone_key']),
+  employees: pulled({}),
+  printers: pulled({}),
+  print_jobs: pulled({ status: { type: 'string', maxLength: 16 } }, ['status']),
+  orders: pulled({ client_order_id: key }, ['client_order_id']),
+  shifts: pulled({}),
+};
+
+export const normalise = (text: string): string => text.trim().toLowerCase().slice(0, 120);
+
+function barcodeKeys(barcodes: readonly string[]) {
+  return {
+    barcode0: barcodes[0] ?? '',
+    barcode1: barcodes[1] ?? '',
+    barcode2: barcodes[2] ?? '',
+    more_barcodes: barcodes.length > INDEXED_BARCODES,
+  };
+}
+
+/** Adds the indexed keys to a pulled document (RxDB's pull `modifier`). */
+export function toLocal(collection: PullCollection, doc: Record<string, unknown>): Record<string, unknown> {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  switch (collection) {
+    case 'products':
+    case 'variants':
+      return {
+        ...doc,
+        name_key: normalise(text(doc.name)),
+        sku_key: normalise(text(doc.sku)),
+        ...barcodeKeys(Array.isArray(doc.barcodes) ? (doc.barcodes as string[]) : []),
+      };
+    case 'stock_levels':
+      return { ...doc, variant_key: text(doc.variant) };
+    case 'customers':
+      return { ...doc, name_key: normalise(text(doc.name)), phone_key: text(doc.phone) };
+    case 'orders':
+      return { ...doc, client_order_id: text(doc.client_order_id) };
+    default:
+      return doc;
+  }
+}
+
+// ------------------------------------------------------------------ commands
+
+export type CommandStatus = 'pending' | 'applied' | 'refused';
+
+/** A line of a sale as priced, kept so refunds and the Z report need no server. */
+export interface SaleLine {
+  unit: 'piece' | 'kg' | 'litre' | 'metre';
+  quantity_milli: number;
+  total: number;
+  tax: number;
+}
+
+/**
+ * One outbox command. A sale is exactly one of these: the order payload the
+ * server applies, the receipt the customer got, and its sync status, so there
+ * is nothing to half-write.
+ */
+export interface CommandDoc {
+  id: string;
+  type: CommandType;
+  /** Unix ms on the till. */
+  created_at: number;
+  payload: Record<string, unknown>;
+  status: CommandStatus;
+  /** The sale this command is or acts on ('' for none). */
+  client_order_id: string;
+  /** The shift it belongs to ('' for none). */
+  shift: string;
+  cashier: string;
+  receipt_number: string | null;
+  receipt: Record<string, unknown> | null;
+  sale: {
+    total: number;
+    currency: string;
+    /** Cash kept: cash handed over minus change. */
+    cash: number;
+    mobile_money: number;
+    card: number;
+    lines: SaleLine[];
+  } | null;
+  /** For a refund: the amount given back, as planned on the till. */
+  refund_amount: number | null;
+  result: Record<string, unknown> | null;
+  error: { code: string; message: string; details?: Record<string, string> } | null;
+  synced_at: number | null;
+}
+
+export const commandSchema: RxJsonSchema<CommandDoc> = {
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: {
+    id,
+    type: { type: 'string', maxLength: 40 },
+    created_at: { type: 'number', minimum: 0, maximum: 1e15, multipleOf: 1 },
+    payload: { type: 'object' },
+    status: { type: 'string', maxLength: 16 },
+    client_order_id: key,
+    shift: key,
+    cashier: { type: 'string' },
+    receipt_number: { type: ['string', 'null'] },
+    receipt: any,
+    sale: any,
+    refund_amount: { type: ['number', 'null'] },
+    result: any,
+    error: any,
+    synced_at: { type: ['number', 'null'] },
+  },
+  required: ['id', 'type', 'created_at', 'payload', 'status', 'client_order_id', 'shift'],
+  // Pending commands go up in id order (ULIDs sort by creation time).
+  indexes: [
+    ['status', 'id'],
+    ['client_order_id', 'id'],
+    ['shift', 'id'],
+    ['type', 'id'],
+  ],
+};
+
+// ------------------------------------------------------------------------ kv
+
+export interface KvDoc {
+  id: string;
+  value: unknown;
+}
+
+export const kvSchema: RxJsonSchema<KvDoc> = {
+  version: 0,
+  primaryKey: 'id',
+  type: 'object',
+  properties: { id: key, value: any },
+  required: ['id'],
+};

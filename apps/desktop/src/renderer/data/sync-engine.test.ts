@@ -1,0 +1,176 @@
+import { filter, firstValueFrom } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PUSH_BATCH_MAX } from '@tz/core';
+import type { Command, CommandResult } from '@tz/core';
+import type { TillStore } from './api.ts';
+import { makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
+import type { TestTill } from './testing.ts';
+
+let till: TestTill | null = null;
+afterEach(async () => {
+  await till?.store.close();
+  till = null;
+});
+
+const down = () => {
+  throw new TypeError('fetch failed');
+};
+const applied = (c: Command): CommandResult => ({ id: c.id, status: 'applied', result: { ok: true } });
+const amountOf = (c: Command) => (c.payload as { amount?: number }).amount;
+const status = (store: TillStore) => firstValueFrom(store.sync$);
+
+async function signedInWithShift(t: TestTill) {
+  await settle(async () => expect(await t.store.findByBarcode('6201234500017')).not.toBeNull());
+  await t.store.signIn('1234');
+  await t.store.openShift(0);
+}
+
+async function seeded() {
+  const t = await openTestTill({ products: [makeProduct()], employees: [await makeEmployee()] });
+  await signedInWithShift(t);
+  return t;
+}
+
+describe('push', () => {
+  it('sends pending commands in creation order, in batches of at most PUSH_BATCH_MAX', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    transport.answer = down;
+    for (let i = 1; i <= 250; i++) await store.cashMovement('pay_in', i, 'float top-up');
+    transport.pushes = [];
+    transport.answer = (commands) => commands.map(applied);
+    await store.syncNow();
+
+    const sent = transport.pushes.flat().filter((c) => c.type === 'shift.cash_movement');
+    expect(sent.map(amountOf)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    expect(Math.max(...transport.pushes.map((batch) => batch.length))).toBeLessThanOrEqual(PUSH_BATCH_MAX);
+    expect(new Set(sent.map((c) => c.id)).size).toBe(250);
+    expect((await status(store)).unsynced).toBe(0);
+    expect(transport.reports.at(-1)).toEqual({ app_version: '0.1.0', backlog: 0 });
+  });
+
+  it('records applied and refused results and keeps a refusal with its reason', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    transport.answer = down;
+    await store.cashMovement('pay_in', 1, 'one');
+    await store.cashMovement('pay_in', 2, 'two');
+    transport.answer = (commands) =>
+      commands.map((c) =>
+        amountOf(c) === 2
+          ? { id: c.id, status: 'refused', error: { code: 'parameter_invalid', message: 'shift is closed' } }
+          : applied(c),
+      );
+    await store.syncNow();
+    const after = await status(store);
+    expect(after.unsynced).toBe(0);
+    expect(after.refused).toEqual([
+      expect.objectContaining({
+        type: 'shift.cash_movement',
+        refusal: { code: 'parameter_invalid', message: 'shift is closed' },
+      }),
+    ]);
+    // A refusal is never dropped: later rounds leave it there.
+    transport.answer = (commands) => commands.map(applied);
+    await store.cashMovement('pay_out', 3, 'three');
+    await store.syncNow();
+    expect((await status(store)).refused).toHaveLength(1);
+    expect(transport.pushes.flat().filter((c) => amountOf(c) === 2)).toHaveLength(1);
+  });
+
+  it('sends a command again when the server gave it no result, and stops the round there', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    transport.answer = down;
+    await store.cashMovement('pay_in', 1, 'one');
+    await store.cashMovement('pay_in', 2, 'two');
+    let busy = true;
+    transport.answer = (commands) => commands.filter((c) => !(busy && amountOf(c) === 1)).map(applied);
+    await store.syncNow();
+    expect((await status(store)).unsynced).toBe(1);
+    expect((await status(store)).connection).toBe('unreachable');
+    busy = false;
+    await store.syncNow();
+    expect((await status(store)).unsynced).toBe(0);
+    expect(transport.pushes.flat().filter((c) => amountOf(c) === 1).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('retries by itself with backoff while the server is down, and says so', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    let failures = 0;
+    transport.answer = (commands) => {
+      if (failures++ < 3) throw new TypeError('fetch failed');
+      return commands.map(applied);
+    };
+    await store.addBarcode('6201234500017');
+    await store.completeSale([{ method: 'cash', amount: 3500 }]);
+    await settle(async () => expect((await status(store)).connection).toBe('unreachable'));
+    const seen = await status(store);
+    expect(seen.unsynced).toBeGreaterThan(0);
+    expect(seen.lastError).toBe('fetch failed');
+    const synced = await firstValueFrom(
+      store.sync$.pipe(filter((s) => s.unsynced === 0 && s.connection === 'online')),
+    );
+    expect(synced.lastSyncAt).toBe(till.clock.ms);
+    expect(failures).toBeGreaterThanOrEqual(4);
+    expect((await firstValueFrom(store.sales$))[0]?.status).toBe('applied');
+  });
+
+  it('stops syncing when revoked, keeping every unsynced sale on the till', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    transport.answer = () => {
+      throw revokedError();
+    };
+    await store.addBarcode('6201234500017');
+    await store.completeSale([{ method: 'cash', amount: 3500 }]);
+    const revoked = await firstValueFrom(store.sync$.pipe(filter((s) => s.revoked)));
+    expect(revoked.unsynced).toBe(2);
+    expect((await firstValueFrom(store.pairing$)).status).toBe('revoked');
+    expect((await firstValueFrom(store.sales$))[0]?.status).toBe('pending');
+    const calls = transport.pushes.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(transport.pushes.length).toBe(calls);
+    await store.addBarcode('6201234500017');
+    await expect(store.completeSale([{ method: 'cash', amount: 3500 }])).rejects.toMatchObject({
+      code: 'revoked',
+    });
+  });
+
+  it('treats a command refused as till_revoked as revoked, not as refused', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    transport.answer = (commands) =>
+      commands.map((c) => ({
+        id: c.id,
+        status: 'refused',
+        error: { code: 'till_revoked', message: 'revoked' },
+      }));
+    await store.cashMovement('pay_in', 5, 'x');
+    const revoked = await firstValueFrom(store.sync$.pipe(filter((s) => s.revoked)));
+    expect(revoked.refused).toEqual([]);
+    expect(revoked.unsynced).toBeGreaterThan(0);
+  });
+});
+
+describe('pull', () => {
+  it('pulls each collection from its checkpoint and again when the live stream names it', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    expect(await store.search('suk')).toEqual([
+      expect.objectContaining({ productId: 'prod_1', price: 3500 }),
+    ]);
+    transport.documents.products = [
+      ...(transport.documents.products ?? []),
+      makeProduct({ id: 'prod_2', name: 'Sukuma', barcodes: ['42'] }),
+    ];
+    transport.hint({ collections: ['products'] });
+    await settle(async () => expect(await store.findByBarcode('42')).toMatchObject({ name: 'Sukuma' }));
+    const productPulls = transport.pulls.filter((p) => p.collection === 'products');
+    expect(productPulls[0]?.checkpoint).toBeNull();
+    // The hint's pull starts after the last document already pulled.
+    expect(productPulls.at(-1)?.checkpoint).toEqual({ seq: 1, id: 'prod_1' });
+    expect((await store.search('SUK')).map((item) => item.productId)).toEqual(['prod_1', 'prod_2']);
+  });
+});

@@ -1,0 +1,336 @@
+/**
+ * Keeps the till and the server in step. Down: one RxDB pull replication per
+ * pulled collection, from its checkpoint, re-pulled when the live stream
+ * (`sync.changes`) names the collection. Up: the command outbox, pushed in
+ * creation order in batches, each result written back to its command
+ * (`applied`, or `refused` with the reason, which stays). Only the leader tab
+ * syncs. A call that gets no answer is tried again with growing backoff.
+ *
+ * The status is what actually happened: `online` only after a call succeeded,
+ * `unreachable` after one failed, `offline` when the browser says so, and the
+ * unsynced count straight from the outbox.
+ */
+import { BehaviorSubject, Subject, combineLatest, filter, fromEvent, map, merge, of, startWith } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import { PULL_COLLECTIONS, PULL_PAGE_MAX, PUSH_BATCH_MAX } from '@tz/core';
+import type { ChangeHint, Checkpoint, Command, CommandResult, PullCollection } from '@tz/core';
+import type { RefusedCommand, SyncStatus } from './api.ts';
+import { device } from './context.ts';
+import type { Context, Device } from './context.ts';
+import { KV } from './kv.ts';
+import { toLocal } from './schema.ts';
+import type { CommandDoc } from './schema.ts';
+import { classifyFailure, failureMessage } from './transport.ts';
+
+export interface SyncTiming {
+  /** First retry after a failure; doubles up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** How often the leader looks for unsent commands and re-pulls without a hint. */
+  intervalMs: number;
+  /** A failed pull is tried again after this (RxDB retries at a fixed interval); a reconnect re-pulls sooner. */
+  pullRetryMs: number;
+}
+
+export const DEFAULT_TIMING: SyncTiming = {
+  backoffMs: 1000,
+  maxBackoffMs: 60_000,
+  intervalMs: 30_000,
+  pullRetryMs: 15_000,
+};
+
+interface EngineState {
+  connection: 'online' | 'unreachable';
+  lastSyncAt: number | null;
+  leader: boolean;
+  lastError: string | null;
+}
+
+/** What the leader tab shares through `kv`, so every tab of the till shows the same truth. */
+type SharedState = Pick<EngineState, 'connection' | 'lastSyncAt' | 'lastError'>;
+
+export class SyncEngine {
+  private readonly state$ = new BehaviorSubject<EngineState>({
+    connection: 'unreachable',
+    lastSyncAt: null,
+    leader: false,
+    lastError: null,
+  });
+  private readonly hints$ = new Subject<ChangeHint>();
+  /** Payments named by the live stream, for the mobile money tender. */
+  readonly paymentHints$: Observable<string[]> = this.hints$.pipe(
+    map((hint) => hint.payments ?? []),
+    filter((ids) => ids.length > 0),
+  );
+  private replications: Array<RxReplicationState<Record<string, unknown>, Checkpoint>> = [];
+  private subscriptions: Subscription[] = [];
+  private stopChanges: (() => void) | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private pushing: Promise<void> | null = null;
+  private running = false;
+  private readonly onOnline = () => {
+    this.failures = 0;
+    this.state$.next({ ...this.state$.value });
+    this.schedule(0);
+    for (const replication of this.replications) replication.reSync();
+  };
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly timing: SyncTiming = DEFAULT_TIMING,
+  ) {}
+
+  /** Starts syncing once this tab leads and the till is paired and not revoked. */
+  async start(): Promise<void> {
+    const current = await device(this.ctx);
+    if (!current || current.revoked || this.running) return;
+    this.running = true;
+    await this.ctx.db.waitForLeadership();
+    if (!this.running) return;
+    const shared = await this.ctx.kv.get<SharedState>(KV.syncState);
+    this.state$.next({ ...this.state$.value, leader: true, lastSyncAt: shared?.lastSyncAt ?? null });
+    this.subscriptions.push(this.state$.subscribe((state) => void this.share(state)));
+    this.startPulls(current);
+    this.stopChanges = this.ctx.transport.changes({
+      onHint: (hint) => {
+        this.succeeded();
+        this.hints$.next(hint);
+      },
+      onStarted: () => {
+        this.succeeded();
+        for (const replication of this.replications) replication.reSync();
+        this.schedule(0);
+      },
+      onError: (error) => void this.failed(error),
+    });
+    this.subscriptions.push(this.ctx.db.commands.insert$.subscribe(() => this.schedule(0)));
+    if (typeof window !== 'undefined') window.addEventListener('online', this.onOnline);
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.stopChanges?.();
+    this.stopChanges = null;
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
+    if (typeof window !== 'undefined') window.removeEventListener('online', this.onOnline);
+    await Promise.all(this.replications.map((replication) => replication.cancel()));
+    this.replications = [];
+    await this.pushing;
+  }
+
+  private startPulls(current: Device): void {
+    this.replications = PULL_COLLECTIONS.map((collection) =>
+      replicateRxCollection<Record<string, unknown>, Checkpoint>({
+        collection: this.ctx.db[collection],
+        // Per pairing: after an unpair (which empties the pulled collections) nothing is skipped.
+        replicationIdentifier: `till:${current.till.id}:${current.pairing}:${collection}`,
+        live: true,
+        retryTime: this.timing.pullRetryMs,
+        waitForLeadership: true,
+        pull: {
+          batchSize: PULL_PAGE_MAX,
+          modifier: (doc: Record<string, unknown>) => toLocal(collection, doc) as never,
+          stream$: this.hints$.pipe(
+            filter((hint) => hint.collections.includes(collection)),
+            map(() => 'RESYNC' as const),
+          ),
+          handler: (checkpoint, batchSize) => this.pull(collection, checkpoint, batchSize),
+        },
+      }),
+    );
+  }
+
+  private shared: SharedState | null = null;
+
+  /** Writes the leader's view to `kv` when it changed. */
+  private async share(state: EngineState): Promise<void> {
+    if (!state.leader) return;
+    const next: SharedState = {
+      connection: state.connection,
+      lastSyncAt: state.lastSyncAt,
+      lastError: state.lastError,
+    };
+    const before = this.shared;
+    if (
+      before &&
+      before.connection === next.connection &&
+      before.lastSyncAt === next.lastSyncAt &&
+      before.lastError === next.lastError
+    )
+      return;
+    this.shared = next;
+    await this.ctx.kv.set(KV.syncState, next);
+  }
+
+  private async pull(collection: PullCollection, checkpoint: Checkpoint | undefined, batchSize: number) {
+    try {
+      const result = await this.ctx.transport.pull({
+        collection,
+        checkpoint: checkpoint ?? null,
+        limit: Math.min(batchSize, PULL_PAGE_MAX),
+      });
+      this.succeeded();
+      return {
+        documents: result.documents as never[],
+        checkpoint: result.checkpoint ?? checkpoint,
+      };
+    } catch (error) {
+      await this.failed(error);
+      throw error;
+    }
+  }
+
+  private succeeded(): void {
+    if (this.state$.value.connection !== 'online' || this.state$.value.lastError !== null) {
+      this.state$.next({ ...this.state$.value, connection: 'online', lastError: null });
+    }
+  }
+
+  private async failed(error: unknown): Promise<void> {
+    const kind = classifyFailure(error);
+    this.state$.next({ ...this.state$.value, connection: 'unreachable', lastError: failureMessage(error) });
+    if (kind === 'revoked') await this.revoke();
+  }
+
+  /** The server revoked this till: stop for good, keep every command. */
+  private async revoke(): Promise<void> {
+    const current = await device(this.ctx);
+    if (current && !current.revoked) await this.ctx.kv.set(KV.device, { ...current, revoked: true });
+    void this.stop();
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.pushRound().finally(() => {
+        const backoff = Math.min(this.timing.maxBackoffMs, this.timing.backoffMs * 2 ** (this.failures - 1));
+        if (this.running && !this.timer) this.schedule(this.failures > 0 ? backoff : this.timing.intervalMs);
+      });
+    }, delayMs);
+  }
+
+  /** Pushes every pending command (one round at a time), then reports the backlog. */
+  pushRound(): Promise<void> {
+    this.pushing ??= this.pushAll().finally(() => {
+      this.pushing = null;
+    });
+    return this.pushing;
+  }
+
+  private async pushAll(): Promise<void> {
+    if (!this.ctx.online()) return;
+    try {
+      for (;;) {
+        const pending = await this.ctx.db.commands
+          .find({
+            selector: { status: 'pending' },
+            sort: [{ status: 'asc' }, { id: 'asc' }],
+            limit: PUSH_BATCH_MAX,
+          })
+          .exec();
+        if (pending.length === 0) break;
+        const commands: Command[] = pending.map((doc) => ({
+          id: doc.id,
+          type: doc.type,
+          created_at: doc.created_at,
+          payload: doc.toJSON().payload,
+        }));
+        const { results } = await this.ctx.transport.push({ commands });
+        this.succeeded();
+        const answered = await this.record(pending, results);
+        // A command the server could not try stops the round: the ones after it may depend on it.
+        if (answered < pending.length || pending.length < PUSH_BATCH_MAX) {
+          if (answered < pending.length) throw new Error('The server could not apply every command yet');
+          break;
+        }
+      }
+      const backlog = await this.ctx.db.commands.count({ selector: { status: 'pending' } }).exec();
+      await this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog });
+      this.failures = 0;
+      const at = this.ctx.now();
+      this.state$.next({ ...this.state$.value, connection: 'online', lastSyncAt: at, lastError: null });
+    } catch (error) {
+      this.failures += 1;
+      await this.failed(error);
+    }
+  }
+
+  /** Writes each result onto its command; returns how many were answered. */
+  private async record(
+    pending: ReadonlyArray<{ id: string; incrementalPatch(patch: Partial<CommandDoc>): Promise<unknown> }>,
+    results: readonly CommandResult[],
+  ): Promise<number> {
+    const byId = new Map(results.map((result) => [result.id, result]));
+    let answered = 0;
+    for (const doc of pending) {
+      const result = byId.get(doc.id);
+      if (!result) continue;
+      // Refused only because this till was revoked: the sale stays unsynced on the till, not refused.
+      if (result.status === 'refused' && result.error.code === 'till_revoked') {
+        await this.revoke();
+        return answered;
+      }
+      answered += 1;
+      await doc.incrementalPatch(
+        result.status === 'applied'
+          ? { status: 'applied', result: result.result, error: null, synced_at: this.ctx.now() }
+          : { status: 'refused', error: result.error, synced_at: this.ctx.now() },
+      );
+    }
+    return answered;
+  }
+
+  async syncNow(): Promise<void> {
+    this.failures = 0;
+    for (const replication of this.replications) replication.reSync();
+    await this.pushRound();
+  }
+
+  status$(): Observable<SyncStatus> {
+    const unsynced$ = this.ctx.db.commands.count({ selector: { status: 'pending' } }).$;
+    const refused$ = this.ctx.db.commands
+      .find({ selector: { status: 'refused' }, sort: [{ status: 'asc' }, { id: 'asc' }] })
+      .$.pipe(map((docs) => docs.map((doc) => refusedView(doc.toJSON() as CommandDoc))));
+    const device$ = this.ctx.kv.watch<Device>(KV.device);
+    const shared$ = this.ctx.kv.watch<SharedState>(KV.syncState);
+    // The browser's online/offline events re-emit, so `offline` shows the moment the network goes.
+    const network$ =
+      typeof window === 'undefined'
+        ? of(null)
+        : merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(startWith(null));
+    return combineLatest([this.state$, unsynced$, refused$, device$, shared$, network$]).pipe(
+      map(([own, unsynced, refused, current, shared]) => {
+        // Other tabs show what the leader saw.
+        const state = own.leader || !shared ? own : { ...own, ...shared };
+        return {
+          connection: !this.ctx.online() ? 'offline' : state.connection,
+          unsynced,
+          lastSyncAt: state.lastSyncAt,
+          refused,
+          revoked: current?.revoked ?? false,
+          leader: own.leader,
+          lastError: state.lastError,
+        };
+      }),
+    );
+  }
+}
+
+function refusedView(command: CommandDoc): RefusedCommand {
+  return {
+    id: command.id,
+    type: command.type,
+    createdAt: command.created_at,
+    label: command.receipt_number,
+    refusal: command.error ?? { code: 'unknown', message: 'Refused' },
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * Builders for the data layer's tests: a store on memory storage with a clock
+ * the test moves, a transport that records every call and answers what the
+ * test says, a bridge that records what it printed, and catalogue fixtures.
+ */
+import { TRPCClientError } from '@trpc/client';
+import type { AnyRouter } from '@trpc/server';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { expect, vi } from 'vitest';
+import { hashPin } from '@tz/core';
+import type {
+  ChangeHint,
+  Command,
+  CommandResult,
+  PairResult,
+  PullCollection,
+  PullDocument,
+  PullInput,
+  PullResult,
+  TillPayment,
+} from '@tz/core';
+import type { PrintOutcome, PrinterTarget, TillBridge } from '../../shared/bridge.ts';
+import type { TillStore } from './api.ts';
+import { openTillStore } from './index.ts';
+import type { OpenOptions } from './index.ts';
+import type { ChangeHandlers, SyncTransport } from './transport.ts';
+
+export const PAIRING: PairResult = {
+  credential: 'tcred_test',
+  till: { id: 'till_1', name: 'Counter 1', store: 'store_1', receipt_prefix: 'T01' },
+  merchant: { id: 'acct_1', business_name: 'Duka la Mama' },
+  livemode: false,
+};
+
+export const STORE: PullDocument<'stores'> = {
+  id: 'store_1',
+  _deleted: false,
+  name: 'Duka la Mama',
+  address_lines: ['Kariakoo, Dar es Salaam'],
+  phone: null,
+  tin: '123-456-789',
+  vrn: null,
+  vat_region: 'mainland',
+  currency: 'TZS',
+  receipt_header: [],
+  receipt_footer: ['Asante'],
+  receipt_language: 'sw',
+};
+
+export function makeProduct(overrides: Partial<PullDocument<'products'>> = {}): PullDocument<'products'> {
+  return {
+    id: 'prod_1',
+    _deleted: false,
+    name: 'Sukari 1kg',
+    sku: 'SUK-1',
+    barcodes: ['6201234500017'],
+    price: 3500,
+    currency: 'TZS',
+    tax_rate: 'standard',
+    category: null,
+    unit: 'piece',
+    track_stock: false,
+    active: true,
+    ...overrides,
+  };
+}
+
+export async function makeEmployee(
+  overrides: Partial<PullDocument<'employees'>> & { pinCode?: string } = {},
+): Promise<PullDocument<'employees'>> {
+  const { pinCode = '1234', ...rest } = overrides;
+  return {
+    id: 'emp_cashier',
+    _deleted: false,
+    name: 'Asha',
+    role: 'cashier',
+    stores: ['store_1'],
+    pin: await hashPin(pinCode),
+    active: true,
+    ...rest,
+  };
+}
+
+/** A transport whose answers the test sets; every call is recorded. */
+export class FakeTransport implements SyncTransport {
+  pushes: Command[][] = [];
+  pulls: PullInput[] = [];
+  reports: Array<{ app_version: string; backlog: number }> = [];
+  /** The server's documents per collection, served from a null checkpoint in one page. */
+  documents: Partial<Record<PullCollection, unknown[]>> = {};
+  /** Answers a push; by default every command is applied. */
+  answer: (commands: Command[]) => CommandResult[] | Promise<CommandResult[]> = (commands) =>
+    commands.map((command) => ({
+      id: command.id,
+      status: 'applied',
+      result: { order: `ord_${command.id}` },
+    }));
+  payments = new Map<string, TillPayment>();
+  handlers: ChangeHandlers | null = null;
+
+  pair(): Promise<PairResult> {
+    return Promise.resolve(structuredClone(PAIRING));
+  }
+  pull(input: PullInput): Promise<PullResult> {
+    this.pulls.push(input);
+    // The change sequence of a document is its position in the list.
+    const all = (this.documents[input.collection] ?? []) as PullResult['documents'];
+    const from = input.checkpoint?.seq ?? 0;
+    const documents = all.slice(from, from + input.limit);
+    const last = documents.at(-1);
+    return Promise.resolve({
+      documents,
+      checkpoint: last ? { seq: from + documents.length, id: last.id } : input.checkpoint,
+    });
+  }
+  async push(input: { commands: Command[] }) {
+    this.pushes.push(input.commands);
+    return { results: await this.answer(input.commands) };
+  }
+  report(input: { app_version: string; backlog: number }): Promise<void> {
+    this.reports.push(input);
+    return Promise.resolve();
+  }
+  startPayment(input: { id: string; amount: number; currency: string; phone: string }): Promise<TillPayment> {
+    const payment: TillPayment = {
+      id: `pay_${input.id.slice(4)}`,
+      status: 'pending',
+      amount: input.amount,
+      currency: input.currency,
+      phone: input.phone,
+      failure_code: null,
+    };
+    this.payments.set(payment.id, payment);
+    return Promise.resolve(payment);
+  }
+  getPayment(input: { payment: string }): Promise<TillPayment> {
+    const payment = this.payments.get(input.payment);
+    return payment ? Promise.resolve({ ...payment }) : Promise.reject(new Error('no such payment'));
+  }
+  changes(handlers: ChangeHandlers): () => void {
+    this.handlers = handlers;
+    return () => {
+      this.handlers = null;
+    };
+  }
+  hint(hint: ChangeHint): void {
+    this.handlers?.onHint(hint);
+  }
+}
+
+/** The server's answer to a revoked till, as the tRPC client reports it. */
+export function revokedError(): TRPCClientError<AnyRouter> {
+  return new TRPCClientError('This till was revoked', {
+    result: {
+      error: {
+        code: -32001,
+        message: 'This till was revoked',
+        data: { code: 'till_revoked', httpStatus: 401 },
+      },
+    },
+  });
+}
+
+export class FakeBridge implements TillBridge {
+  readonly kind = 'http' as const;
+  printed: Array<{ printer: PrinterTarget; what: unknown; openDrawer: boolean }> = [];
+  outcome: PrintOutcome = { ok: true, paperNearEnd: false };
+  printReceipt(printer: PrinterTarget, receipt: unknown, options?: { openDrawer?: boolean }) {
+    this.printed.push({ printer, what: receipt, openDrawer: options?.openDrawer ?? false });
+    return Promise.resolve(this.outcome);
+  }
+  printText(printer: PrinterTarget, text: string) {
+    this.printed.push({ printer, what: text, openDrawer: false });
+    return Promise.resolve(this.outcome);
+  }
+  openDrawer() {
+    return Promise.resolve(this.outcome);
+  }
+  status() {
+    return Promise.resolve({
+      online: true,
+      coverOpen: false,
+      paperOut: false,
+      paperNearEnd: false,
+      detail: '',
+    });
+  }
+  listUsbPrinters() {
+    return Promise.resolve([]);
+  }
+}
+
+/** Quick retries, so tests see recovery in milliseconds. */
+export const TEST_TIMING = { backoffMs: 20, maxBackoffMs: 100, intervalMs: 60_000, pullRetryMs: 50 };
+
+export class Clock {
+  constructor(public ms = Date.UTC(2026, 10, 26, 9, 0, 0)) {}
+  now = () => this.ms;
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+let counter = 0;
+
+export interface TestTill {
+  store: TillStore;
+  transport: FakeTransport;
+  bridge: FakeBridge;
+  clock: Clock;
+}
+
+/** A paired till on memory storage; the server's documents are seeded through a pull. */
+export async function openTestTill(
+  seed: Partial<Record<PullCollection, unknown[]>> = {},
+  options: Partial<OpenOptions> = {},
+): Promise<TestTill> {
+  const transport = new FakeTransport();
+  transport.documents = { stores: [STORE], ...seed };
+  const bridge = new FakeBridge();
+  const clock = new Clock();
+  const store = await openTillStore({
+    serverUrl: 'http://127.0.0.1:0',
+    storage: getRxStorageMemory(),
+    name: `till${++counter}${Math.random().toString(36).slice(2, 8)}`,
+    multiInstance: false,
+    transport,
+    bridge,
+    now: clock.now,
+    online: () => true,
+    timing: TEST_TIMING,
+    ...options,
+  });
+  await store.pair('ABCD-1234');
+  return { store, transport, bridge, clock };
+}
+
+/** Waits until the till has pulled a collection and had a moment to write what it got. */
+export async function pulled(t: TestTill, collection: PullCollection): Promise<void> {
+  await settle(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** `vi.waitFor` with room for a machine under load. */
+export function settle<T>(check: () => T | Promise<T>): Promise<T> {
+  return vi.waitFor(check, { timeout: 10_000, interval: 20 });
+}
