@@ -143,6 +143,7 @@ export const en = {
   nothingToReprint: 'No receipt to reprint yet',
 
   // sales, refunds, voids
+  menuSales: 'Sales',
   salesTitle: 'Sales on this till',
   noSales: 'No sales yet',
   statusPending: 'Waiting to sync',

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en.ts';
 import { sw } from './sw.ts';
-import { formatMoney, formatPercent, interpolate, translator } from './format.ts';
+import {
+  formatMoney,
+  formatPercent,
+  formatQuantityMilli,
+  interpolate,
+  parseAmount,
+  parseQuantityMilli,
+  translator,
+} from './format.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -53,5 +61,31 @@ describe('money for people', () => {
     expect(formatPercent(1000)).toBe('10%');
     expect(formatPercent(1250)).toBe('12.5%');
     expect(formatPercent(5)).toBe('0.05%');
+  });
+});
+
+describe('amounts and quantities typed by a cashier', () => {
+  it('reads shillings with or without separators, and refuses decimals for TZS', () => {
+    expect(parseAmount('12,500', 'TZS')).toBe(12_500);
+    expect(parseAmount(' 7000 ', 'TZS')).toBe(7000);
+    expect(parseAmount('12.5', 'TZS')).toBeNull();
+    expect(parseAmount('abc', 'TZS')).toBeNull();
+    expect(parseAmount('', 'TZS')).toBeNull();
+  });
+
+  it('reads cents currencies as integers', () => {
+    expect(parseAmount('19.99', 'USD')).toBe(1999);
+    expect(parseAmount('19.9', 'USD')).toBe(1990);
+    expect(parseAmount('19.999', 'USD')).toBeNull();
+  });
+
+  it('reads weights in thousandths and whole pieces', () => {
+    expect(parseQuantityMilli('0.750', false)).toBe(750);
+    expect(parseQuantityMilli('1,5', false)).toBe(1500);
+    expect(parseQuantityMilli('3', true)).toBe(3000);
+    expect(parseQuantityMilli('1.5', true)).toBeNull();
+    expect(parseQuantityMilli('0', true)).toBeNull();
+    expect(formatQuantityMilli(750, false)).toBe('0.750');
+    expect(formatQuantityMilli(2000, true)).toBe('2');
   });
 });

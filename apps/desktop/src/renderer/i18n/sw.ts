@@ -134,6 +134,7 @@ export const sw = {
   reprintLast: 'Chapisha tena risiti ya mwisho',
   nothingToReprint: 'Bado hakuna risiti ya kuchapisha tena',
 
+  menuSales: 'Mauzo',
   salesTitle: 'Mauzo ya kaunta hii',
   noSales: 'Bado hakuna mauzo',
   statusPending: 'Inasubiri kutumwa',

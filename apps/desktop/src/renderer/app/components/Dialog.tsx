@@ -1,0 +1,69 @@
+/** A modal dialog: Esc or the close button closes it; the first field takes focus. */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useI18n } from '../../i18n/index.tsx';
+
+export function Dialog({
+  title,
+  onClose,
+  children,
+  wide = false,
+  testId,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  testId?: string;
+}) {
+  const { t } = useI18n();
+  const box = useRef<HTMLDivElement>(null);
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const focusable = box.current?.querySelector<HTMLElement>('[autofocus], input, select, button.primary');
+    focusable?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        close.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div className="backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
+      <div
+        ref={box}
+        className={wide ? 'dialog wide' : 'dialog'}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        data-testid={testId}
+      >
+        <header className="dialog-head">
+          <h2>{title}</h2>
+          <button type="button" className="ghost" onClick={onClose} aria-label={t('close')}>
+            ✕
+          </button>
+        </header>
+        <div className="dialog-body">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** One line of feedback under a form: an error in red, or a quiet confirmation. */
+export function Message({ text, kind = 'error' }: { text: string | null; kind?: 'error' | 'ok' }) {
+  if (!text) return null;
+  return (
+    <p className={`message ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {text}
+    </p>
+  );
+}
+
+export function Kbd({ children }: { children: ReactNode }) {
+  return <kbd>{children}</kbd>;
+}
