@@ -19,6 +19,8 @@ function precacheManifest(): Plugin {
   return {
     name: 'till-precache-manifest',
     apply: 'build',
+    // After the HTML plugin, so index.html is in the bundle too.
+    enforce: 'post',
     generateBundle(_options, bundle) {
       const files = Object.keys(bundle)
         .filter((name) => name !== 'sw.js' && !name.endsWith('.map'))

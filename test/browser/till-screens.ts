@@ -15,7 +15,9 @@ import { launchChromium } from '../support/browser.ts';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const docs = args.includes('--docs');
-const outDir = path.resolve(args.find((arg) => !arg.startsWith('--')) ?? path.join(repo, 'scratch/till-screens'));
+const outDir = path.resolve(
+  args.find((arg) => !arg.startsWith('--')) ?? path.join(repo, 'scratch/till-screens'),
+);
 const SIZES = [
   { name: '1366x768', width: 1366, height: 768 },
   { name: '1280x800', width: 1280, height: 800 },
@@ -24,10 +26,16 @@ const SIZES = [
 const DOCS = new Set(['sale-en-1366x768', 'sale-sw-1366x768', 'offline-sw-1366x768', 'tender-en-1366x768']);
 
 type Step = (page: Page) => Promise<void>;
-const control = (code: string): Step => (page) => page.evaluate(`window.preview.${code}`) as Promise<void>;
-const press = (...keys: string[]): Step => async (page) => {
-  for (const key of keys) await page.keyboard.press(key);
-};
+const control =
+  (code: string): Step =>
+  async (page) => {
+    await page.evaluate(`window.preview.${code}`);
+  };
+const press =
+  (...keys: string[]): Step =>
+  async (page) => {
+    for (const key of keys) await page.keyboard.press(key);
+  };
 const settle: Step = (page) => page.waitForTimeout(250);
 const signedIn = [control(`setPairing('paired')`), control('setCashier(true)'), control('setShift(true)')];
 
@@ -37,29 +45,59 @@ const SCREENS: Record<string, Step[]> = {
   'open-shift': [control(`setPairing('paired')`), control('setCashier(true)')],
   'sale-empty': signedIn,
   sale: [...signedIn, control('fillCart()'), control(`setSync({ unsynced: 0 })`)],
-  search: [...signedIn, control('fillCart()'), (page) => page.fill('[data-testid=search]', 'suk'), (page) => page.waitForTimeout(300)],
-  tender: [...signedIn, control('fillCart()'), press('F10'), (page) => page.fill('[data-testid=cash-given]', '80000')],
-  'tender-offline': [...signedIn, control('fillCart()'), control(`setSync({ connection: 'offline' })`), press('F10', 'Alt+2')],
-  done: [...signedIn, control('fillCart()'), (page) => page.fill('[data-testid=search]', ''), press('F10'), (page) => page.fill('[data-testid=cash-given]', '80000'), press('Enter')],
+  search: [
+    ...signedIn,
+    control('fillCart()'),
+    (page) => page.fill('[data-testid=search]', 'suk'),
+    (page) => page.waitForTimeout(300),
+  ],
+  tender: [
+    ...signedIn,
+    control('fillCart()'),
+    press('F10'),
+    (page) => page.fill('[data-testid=cash-given]', '80000'),
+  ],
+  'tender-offline': [
+    ...signedIn,
+    control('fillCart()'),
+    control(`setSync({ connection: 'offline' })`),
+    press('F10', 'Alt+2'),
+  ],
+  done: [
+    ...signedIn,
+    control('fillCart()'),
+    (page) => page.fill('[data-testid=search]', ''),
+    press('F10'),
+    (page) => page.fill('[data-testid=cash-given]', '80000'),
+    press('Enter'),
+  ],
   'order-discount': [...signedIn, control('fillCart()'), press('F7'), (page) => page.keyboard.type('15')],
   offline: [
     ...signedIn,
     control('fillCart()'),
     control('addSales(3, "pending")'),
     control(`setSync({ connection: 'offline', unsynced: 3, lastSyncAt: Date.UTC(2026, 10, 26, 6, 58) })`),
+    press('Alt+S'),
   ],
   sales: [
     ...signedIn,
     control('addSales(2, "applied")'),
     control('addSales(1, "refused")'),
     control('addSales(2, "pending")'),
-    control(`setSync({ unsynced: 2, refused: [{ id: 'cmd_x', type: 'order.create', createdAt: Date.UTC(2026, 10, 26, 6, 30), label: 'T01-000123', refusal: { code: 'product_not_found', message: 'A product on this sale was deleted.' } }] })`),
+    control(
+      `setSync({ unsynced: 2, refused: [{ id: 'cmd_x', type: 'order.create', createdAt: Date.UTC(2026, 10, 26, 6, 30), label: 'T01-000123', refusal: { code: 'product_not_found', message: 'A product on this sale was deleted.' } }] })`,
+    ),
     press('Alt+S'),
   ],
   shift: [...signedIn, press('Alt+Z')],
   settings: [...signedIn, press('Alt+T')],
   help: [...signedIn, press('F1')],
-  revoked: [...signedIn, control(`setPairing('revoked')`), control('addSales(2, "pending")'), control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`)],
+  revoked: [
+    ...signedIn,
+    control(`setPairing('revoked')`),
+    control('addSales(2, "pending")'),
+    control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`),
+  ],
 };
 
 const server = await createServer({
@@ -81,7 +119,7 @@ try {
       for (const [screen, steps] of Object.entries(SCREENS)) {
         if (only && !only.includes(screen)) continue;
         const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
-        page.on('pageerror', (error) => console.error(screen, error.message));
+        page.on('pageerror', (error) => console.error(screen, error.stack ?? error.message));
         await page.goto(`http://127.0.0.1:${port}/?lang=${language}`);
         await page.waitForFunction(() => window.preview !== undefined);
         for (const step of steps) {

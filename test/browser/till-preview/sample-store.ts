@@ -5,7 +5,13 @@
  * Never shipped: only the preview page under test/browser/till-preview uses it.
  */
 import { BehaviorSubject, of, timer, map, takeWhile, type Observable } from 'rxjs';
-import { priceCart, type Discount, type PullDocument, type ReceiptDocument, type TillPayment } from '@tz/core';
+import {
+  priceCart,
+  type Discount,
+  type PullDocument,
+  type ReceiptDocument,
+  type TillPayment,
+} from '@tz/core';
 import type {
   Cart,
   CartLine,
@@ -104,8 +110,16 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const pairing$ = new BehaviorSubject<PairingState>({ status: 'unpaired' });
   const cashier$ = new BehaviorSubject<Cashier | null>(null);
   const shift$ = new BehaviorSubject<Shift | null>(null);
-  const settings$ = new BehaviorSubject<TillSettings>({ managerDiscountAboveBasisPoints: 1000, receiptPrinter: null });
-  const emptyCart = (): Cart => ({ lines: [], orderDiscount: null, customer: null, priced: priceCart({ currency: 'TZS', lines: [] }) });
+  const settings$ = new BehaviorSubject<TillSettings>({
+    managerDiscountAboveBasisPoints: 1000,
+    receiptPrinter: null,
+  });
+  const emptyCart = (): Cart => ({
+    lines: [],
+    orderDiscount: null,
+    customer: null,
+    priced: priceCart({ currency: 'TZS', lines: [] }),
+  });
   const cart$ = new BehaviorSubject<Cart>(emptyCart());
   const parked$ = new BehaviorSubject<ParkedCart[]>([]);
   const parkedCarts = new Map<string, Cart>();
@@ -159,7 +173,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       cashier: 'Neema',
       soldAt: at,
       status,
-      refusal: status === 'refused' ? { code: 'product_not_found', message: 'A product on this sale was deleted.' } : null,
+      refusal:
+        status === 'refused'
+          ? { code: 'product_not_found', message: 'A product on this sale was deleted.' }
+          : null,
       order: status === 'applied' ? `ord_${receiptCounter}` : null,
       flags: [],
       refundedAmount: 0,
@@ -208,14 +225,25 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     search,
     findByBarcode: (code) => Promise.resolve(CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null),
     searchCustomers: (text) =>
-      Promise.resolve(customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase()))),
+      Promise.resolve(
+        customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
+      ),
     cart$,
     addItem: (added, quantityMilli = 1000) =>
       editLines((lines) => {
-        const same = lines.findIndex((line) => line.item.productId === added.productId && added.unit === 'piece');
+        const same = lines.findIndex(
+          (line) => line.item.productId === added.productId && added.unit === 'piece',
+        );
         const existing = lines[same];
         if (existing) lines[same] = { ...existing, quantityMilli: existing.quantityMilli + quantityMilli };
-        else lines.push({ key: `l${++lineCounter}`, item: added, quantityMilli, discount: null, priceOverride: null });
+        else
+          lines.push({
+            key: `l${++lineCounter}`,
+            item: added,
+            quantityMilli,
+            discount: null,
+            priceOverride: null,
+          });
         return lines;
       }),
     addBarcode: async (code) => {
@@ -223,12 +251,18 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       if (found) await tillStore.addItem(found);
       return found;
     },
-    setQuantity: (key, quantityMilli) => editLines((lines) => lines.map((l) => (l.key === key ? { ...l, quantityMilli } : l))),
+    setQuantity: (key, quantityMilli) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, quantityMilli } : l))),
     removeLine: (key) => editLines((lines) => lines.filter((l) => l.key !== key)),
-    setLineDiscount: (key, discount) => editLines((lines) => lines.map((l) => (l.key === key ? { ...l, discount } : l))),
-    setPriceOverride: (key, priceOverride) => editLines((lines) => lines.map((l) => (l.key === key ? { ...l, priceOverride } : l))),
+    setLineDiscount: (key, discount) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, discount } : l))),
+    setPriceOverride: (key, priceOverride) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, priceOverride } : l))),
     setOrderDiscount: (discount, managerPin) => {
-      if (discount?.type === 'percent' && discount.basisPoints > settings$.value.managerDiscountAboveBasisPoints) {
+      if (
+        discount?.type === 'percent' &&
+        discount.basisPoints > settings$.value.managerDiscountAboveBasisPoints
+      ) {
         if (!managerPin) return Promise.reject(refusal('manager_pin_required', 'pin'));
         if (managerPin !== '9999') return Promise.reject(refusal('manager_pin_wrong', 'pin'));
       }
@@ -247,7 +281,14 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       parkedCarts.set(id, cart);
       parked$.next([
         ...parked$.value,
-        { id, parkedAt: NOW, cashier: 'Neema', label: label ?? cart.lines[0]?.item.name ?? id, total: cart.priced.total, lineCount: cart.lines.length },
+        {
+          id,
+          parkedAt: NOW,
+          cashier: 'Neema',
+          label: label ?? cart.lines[0]?.item.name ?? id,
+          total: cart.priced.total,
+          lineCount: cart.lines.length,
+        },
       ]);
       cart$.next(emptyCart());
       return Promise.resolve();
@@ -278,7 +319,12 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     startMobileMoney: (request): Promise<Observable<TillPayment>> => {
       if (sync$.value.connection !== 'online') return Promise.reject(refusal('offline', 'offline'));
       const payment = (status: TillPayment['status']): TillPayment => ({
-        id: 'pay_1', status, amount: request.amount, currency: 'TZS', phone: request.phone, failure_code: null,
+        id: 'pay_1',
+        status,
+        amount: request.amount,
+        currency: 'TZS',
+        phone: request.phone,
+        failure_code: null,
       });
       return Promise.resolve(
         timer(0, 1500).pipe(
@@ -289,7 +335,15 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     },
     shift$,
     openShift: (openingFloat) => {
-      const shift: Shift = { id: 'shf_1', cashier: 'Neema', openingFloat, openedAt: NOW - 3 * 3_600_000, payIns: 0, payOuts: 0, expectedCash: openingFloat };
+      const shift: Shift = {
+        id: 'shf_1',
+        cashier: 'Neema',
+        openingFloat,
+        openedAt: NOW - 3 * 3_600_000,
+        payIns: 0,
+        payOuts: 0,
+        expectedCash: openingFloat,
+      };
       shift$.next(shift);
       return Promise.resolve(shift);
     },
@@ -308,13 +362,24 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     closeShift: (countedCash): Promise<ZReport> => {
       const shift = shift$.value;
       if (!shift) return Promise.reject(refusal('shift_not_open', 'no shift'));
-      if (sync$.value.unsynced > 0) return Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }));
+      if (sync$.value.unsynced > 0)
+        return Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }));
       shift$.next(null);
       return Promise.resolve({
-        shift: shift.id, cashier: shift.cashier, openedAt: shift.openedAt, closedAt: NOW, currency: 'TZS',
-        sales: { count: 42, total: 1_254_300 }, byMethod: { cash: 912_300, mobile_money: 342_000, card: 0 },
-        refunds: { count: 1, total: 3_200 }, voids: 0, openingFloat: shift.openingFloat, payIns: shift.payIns,
-        payOuts: shift.payOuts, expectedCash: shift.expectedCash + 909_100, countedCash,
+        shift: shift.id,
+        cashier: shift.cashier,
+        openedAt: shift.openedAt,
+        closedAt: NOW,
+        currency: 'TZS',
+        sales: { count: 42, total: 1_254_300 },
+        byMethod: { cash: 912_300, mobile_money: 342_000, card: 0 },
+        refunds: { count: 1, total: 3_200 },
+        voids: 0,
+        openingFloat: shift.openingFloat,
+        payIns: shift.payIns,
+        payOuts: shift.payOuts,
+        expectedCash: shift.expectedCash + 909_100,
+        countedCash,
         difference: countedCash - (shift.expectedCash + 909_100),
       });
     },
@@ -326,22 +391,37 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
 
   const controls: SampleControls = {
     setPairing: (status) => pairing$.next(status === 'unpaired' ? { status } : { status, till }),
-    setCashier: (signedIn) => cashier$.next(signedIn ? { id: 'emp_1', name: 'Neema', role: 'cashier', signedInAt: NOW } : null),
+    setCashier: (signedIn) =>
+      cashier$.next(signedIn ? { id: 'emp_1', name: 'Neema', role: 'cashier', signedInAt: NOW } : null),
     setShift: (open) => void (open ? tillStore.openShift(50_000) : shift$.next(null)),
     setSync: (patch) => sync$.next({ ...sync$.value, ...patch }),
     fillCart: () => {
       const pick = (name: string) => CATALOGUE.find((one) => one.name.startsWith(name))!;
       const lines: CartLine[] = [
-        { key: 'a', item: pick('Sukari Kilombero'), quantityMilli: 2000, discount: null, priceOverride: null },
+        {
+          key: 'a',
+          item: pick('Sukari Kilombero'),
+          quantityMilli: 2000,
+          discount: null,
+          priceOverride: null,
+        },
         { key: 'b', item: pick('Mchele'), quantityMilli: 2_500, discount: null, priceOverride: null },
-        { key: 'c', item: pick('Mafuta'), quantityMilli: 1000, discount: { type: 'percent', basisPoints: 500 }, priceOverride: null },
+        {
+          key: 'c',
+          item: pick('Mafuta'),
+          quantityMilli: 1000,
+          discount: { type: 'percent', basisPoints: 500 },
+          priceOverride: null,
+        },
         { key: 'd', item: pick('Maziwa'), quantityMilli: 4000, discount: null, priceOverride: null },
         { key: 'e', item: pick('Mkate'), quantityMilli: 1000, discount: null, priceOverride: null },
       ];
       reprice(lines, null, customers[0] ?? null);
     },
     addSales: (count, status) => {
-      const made = Array.from({ length: count }, (_, index) => makeSale(8_000 + index * 3_150, status, NOW - index * 540_000));
+      const made = Array.from({ length: count }, (_, index) =>
+        makeSale(8_000 + index * 3_150, status, NOW - index * 540_000),
+      );
       sales$.next([...made, ...sales$.value]);
     },
     setPrint: (state) => lastPrint$.next(state),

@@ -24,7 +24,9 @@ async function start(): Promise<void> {
   registerServiceWorker();
   const hardware = detectBridge();
   const store = await openTillStore({
-    serverUrl: location.protocol.startsWith('http') ? location.origin : (import.meta.env.VITE_TILL_SERVER_URL ?? ''),
+    serverUrl: location.protocol.startsWith('http')
+      ? location.origin
+      : (import.meta.env.VITE_TILL_SERVER_URL ?? ''),
     bridge: hardware.bridge,
     appVersion: import.meta.env.VITE_TILL_VERSION ?? '0.1.0',
   });

@@ -40,7 +40,11 @@ async function fileAt(root: string, relative: string): Promise<string | null> {
 
 export function tillStaticRouter(root: string = TILL_WEB_DIR): Router<RequestState> {
   const router = new Router<RequestState>();
-  router.get('/till', (ctx) => {
+  router.get('/till', async (ctx, next) => {
+    if (ctx.path !== '/till') {
+      await next(); // the router also matches `/till/`
+      return;
+    }
     ctx.status = 308;
     ctx.redirect(TILL_PATH + ctx.search);
   });

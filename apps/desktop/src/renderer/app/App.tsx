@@ -70,7 +70,8 @@ function Till({ hardware }: { hardware: Hardware }) {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
       // `?` opens help even from the search box; free-text fields (reasons, names) keep it.
-      const freeText = isTextField(event.target) && (event.target as HTMLElement).dataset.freeText !== undefined;
+      const freeText =
+        isTextField(event.target) && (event.target as HTMLElement).dataset.freeText !== undefined;
       if (event.key === 'F1' || (event.key === '?' && !event.altKey && !freeText)) {
         event.preventDefault();
         setHelp(true);
@@ -104,7 +105,20 @@ function Till({ hardware }: { hardware: Hardware }) {
   else screen = <SaleScreen blocked={panel !== null || help || zReport !== null} />;
 
   return (
-    <div className="till" data-screen={pairing === null ? 'loading' : pairing.status === 'unpaired' ? 'pair' : !cashier ? 'sign-in' : !shift ? 'open-shift' : 'sale'}>
+    <div
+      className={pairing?.status === 'revoked' ? 'till revoked' : 'till'}
+      data-screen={
+        pairing === null
+          ? 'loading'
+          : pairing.status === 'unpaired'
+            ? 'pair'
+            : !cashier
+              ? 'sign-in'
+              : !shift
+                ? 'open-shift'
+                : 'sale'
+      }
+    >
       <header className="top-bar">
         <span className="brand">
           {paired ? pairing.till.merchant.businessName : t('appName')}
@@ -141,6 +155,16 @@ function Till({ hardware }: { hardware: Hardware }) {
           )}
         </nav>
       </header>
+      {pairing?.status === 'revoked' && (
+        <div className="revoked-banner" role="alert" data-testid="revoked">
+          {t('refusal_revoked')}
+          {selling && (
+            <button type="button" onClick={() => setPanel('sales')}>
+              {t('menuSales')} <kbd>Alt+S</kbd>
+            </button>
+          )}
+        </div>
+      )}
       <main className="screen">{screen}</main>
       <StatusBar bridgeKind={hardware.kind} onOpenSync={() => paired && setPanel('settings')} />
       {panel === 'sales' && <SalesPanel onClose={() => setPanel(null)} onReprint={reprint} />}

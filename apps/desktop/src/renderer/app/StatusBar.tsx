@@ -12,8 +12,7 @@ export function StatusBar({ bridgeKind, onOpenSync }: { bridgeKind: BridgeKind; 
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
   const print = useObservable<PrintState>(store.lastPrint$, { status: 'idle' });
   if (!sync) return <footer className="status-bar" />;
-  const connection =
-    sync.revoked ? 'revoked' : sync.connection;
+  const connection = sync.revoked ? 'revoked' : sync.connection;
   const connectionText = {
     online: t('statusOnline'),
     offline: t('statusOffline'),
@@ -24,11 +23,17 @@ export function StatusBar({ bridgeKind, onOpenSync }: { bridgeKind: BridgeKind; 
     sync.lastSyncAt === null
       ? t('statusNeverSynced')
       : t('statusLastSync', {
-          time: sync.lastSyncAt >= startOfToday() ? formatTime(sync.lastSyncAt) : formatDateTime(sync.lastSyncAt),
+          time:
+            sync.lastSyncAt >= startOfToday() ? formatTime(sync.lastSyncAt) : formatDateTime(sync.lastSyncAt),
         });
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <button type="button" className={`conn conn-${connection}`} onClick={onOpenSync} data-testid="connection">
+      <button
+        type="button"
+        className={`conn conn-${connection}`}
+        onClick={onOpenSync}
+        data-testid="connection"
+      >
         <span className="dot" aria-hidden="true" />
         {connectionText}
       </button>

@@ -16,7 +16,10 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
   const notify = useCallback<Notify>((text, kind = 'info') => {
     const id = ++next.current;
     setNotices((current) => [...current.slice(-2), { id, kind, text }]);
-    setTimeout(() => setNotices((current) => current.filter((notice) => notice.id !== id)), kind === 'error' ? 6000 : 2500);
+    setTimeout(
+      () => setNotices((current) => current.filter((notice) => notice.id !== id)),
+      kind === 'error' ? 6000 : 2500,
+    );
   }, []);
   const value = useMemo(() => notify, [notify]);
   return (
@@ -24,7 +27,11 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="notices" aria-live="polite">
         {notices.map((notice) => (
-          <p key={notice.id} className={`notice ${notice.kind}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+          <p
+            key={notice.id}
+            className={`notice ${notice.kind}`}
+            role={notice.kind === 'error' ? 'alert' : 'status'}
+          >
             {notice.text}
           </p>
         ))}

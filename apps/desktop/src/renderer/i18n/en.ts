@@ -197,6 +197,7 @@ export const en = {
   keyPark: 'Park the sale, or resume a parked one',
   keyCashExact: 'Complete the sale in cash for the exact total',
   keyPay: 'Take payment (cash, mobile money, card, split)',
+  keyTenderMethod: 'While paying: cash, mobile money, card',
   keyMove: 'Move through results or lines',
   keyAdd: 'Add the selected result',
   keyRemoveLine: 'Remove the selected line (search empty)',
@@ -217,7 +218,8 @@ export const en = {
   refusal_revoked: 'This till was revoked. Its unsynced sales stay here.',
   refusal_offline: 'The till is offline.',
   refusal_unreachable: 'The server does not answer.',
-  refusal_unsynced_commands: 'Not while {count} sales or changes are waiting to sync. Connect to the internet and wait for them.',
+  refusal_unsynced_commands:
+    'Not while {count} sales or changes are waiting to sync. Connect to the internet and wait for them.',
   refusal_not_signed_in: 'Sign in first.',
   refusal_pin_wrong: 'Wrong PIN.',
   refusal_pin_locked: 'Locked after 5 wrong PINs. Try again at {time}.',

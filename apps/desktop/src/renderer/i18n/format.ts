@@ -11,9 +11,7 @@ export type Translate = (key: MessageKey, params?: Params) => string;
 
 /** Fills `{name}` placeholders; an unknown placeholder stays visible rather than vanishing. */
 export function interpolate(text: string, params: Params = {}): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 export function translator(language: Language): Translate {
@@ -61,7 +59,6 @@ export function formatDateTime(unixMs: number): string {
   const mo = String(shifted.getUTCMonth() + 1).padStart(2, '0');
   return `${dd}/${mo}/${shifted.getUTCFullYear()} ${formatTime(unixMs)}`;
 }
-
 
 /**
  * What a cashier typed as an amount, in the currency's smallest unit:

@@ -11,8 +11,8 @@ const STORAGE_KEY = 'till.language';
 interface I18n {
   language: Language;
   t: Translate;
-  setLanguage(language: Language): void;
-  toggleLanguage(): void;
+  setLanguage: (language: Language) => void;
+  toggleLanguage: () => void;
 }
 
 const I18nContext = createContext<I18n | null>(null);

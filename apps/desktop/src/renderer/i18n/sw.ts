@@ -21,7 +21,8 @@ export const sw = {
   printerNone: 'Hakuna printa',
 
   pairTitle: 'Unganisha kaunta hii',
-  pairIntro: 'Fungua kiungo cha kuunganisha kutoka dashibodi kwenye kifaa hiki, au andika msimbo wa kuunganisha.',
+  pairIntro:
+    'Fungua kiungo cha kuunganisha kutoka dashibodi kwenye kifaa hiki, au andika msimbo wa kuunganisha.',
   pairCode: 'Msimbo wa kuunganisha',
   pairButton: 'Unganisha',
   pairing: 'Inaunganisha…',
@@ -115,7 +116,8 @@ export const sw = {
   waitingForPayment: 'Inasubiri mteja athibitishe kwenye {phone}…',
   paymentPaid: 'Imelipwa',
   paymentFailed: 'Malipo hayakufaulu: {reason}',
-  mobileMoneyOffline: 'Pesa ya simu inahitaji intaneti. Pokea taslimu au kadi wakati kaunta iko nje ya mtandao.',
+  mobileMoneyOffline:
+    'Pesa ya simu inahitaji intaneti. Pokea taslimu au kadi wakati kaunta iko nje ya mtandao.',
   cardReference: 'Namba ya idhini',
   addTender: 'Ongeza',
   completeSale: 'Kamilisha mauzo',
@@ -156,7 +158,8 @@ export const sw = {
   bridgeIpc: 'Hii ni programu ya kompyuta: inachapisha kupitia muunganisho wake na printa.',
   bridgeHttp: 'Inachapisha kupitia daraja la ndani kwenye {url}.',
   bridgeNone: 'Hakuna printa iliyounganishwa. Mauzo yanakamilika; risiti hazichapishwi.',
-  bridgeHelp: 'Kwenye kompyuta hii endesha “npm run printers -- bridge”, kisha andika anwani na tokeni inayoonyesha.',
+  bridgeHelp:
+    'Kwenye kompyuta hii endesha “npm run printers -- bridge”, kisha andika anwani na tokeni inayoonyesha.',
   bridgeUrl: 'Anwani ya daraja',
   bridgeToken: 'Tokeni ya daraja',
   bridgeSave: 'Hifadhi na unganisha',
@@ -186,6 +189,7 @@ export const sw = {
   keyPark: 'Weka mauzo kando, au endelea na yaliyowekwa kando',
   keyCashExact: 'Kamilisha mauzo kwa taslimu kamili',
   keyPay: 'Pokea malipo (taslimu, pesa ya simu, kadi, kugawanya)',
+  keyTenderMethod: 'Wakati wa kulipa: taslimu, pesa ya simu, kadi',
   keyMove: 'Pitia matokeo au mistari',
   keyAdd: 'Ongeza tokeo lililochaguliwa',
   keyRemoveLine: 'Ondoa mstari uliochaguliwa (utafutaji ukiwa mtupu)',
@@ -205,7 +209,8 @@ export const sw = {
   refusal_revoked: 'Kaunta hii imefutwa. Mauzo yake ambayo hayajatumwa yanabaki hapa.',
   refusal_offline: 'Kaunta iko nje ya mtandao.',
   refusal_unreachable: 'Seva haijibu.',
-  refusal_unsynced_commands: 'Haiwezekani wakati mauzo au mabadiliko {count} yanasubiri kutumwa. Unganisha intaneti na uyasubiri.',
+  refusal_unsynced_commands:
+    'Haiwezekani wakati mauzo au mabadiliko {count} yanasubiri kutumwa. Unganisha intaneti na uyasubiri.',
   refusal_not_signed_in: 'Ingia kwanza.',
   refusal_pin_wrong: 'PIN si sahihi.',
   refusal_pin_locked: 'Imefungwa baada ya PIN 5 zisizo sahihi. Jaribu tena saa {time}.',

@@ -54,8 +54,8 @@ export function Dialog({
   );
 }
 
-/** One line of feedback under a form: an error in red, or a quiet confirmation. */
-export function Message({ text, kind = 'error' }: { text: string | null; kind?: 'error' | 'ok' }) {
+/** One line of feedback under a form: an error in red, a confirmation in green, or a plain note. */
+export function Message({ text, kind = 'error' }: { text: string | null; kind?: 'error' | 'ok' | 'info' }) {
   if (!text) return null;
   return (
     <p className={`message ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>

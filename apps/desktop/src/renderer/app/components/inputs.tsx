@@ -30,7 +30,11 @@ export function AmountInput({
   );
 }
 
-export function PinInput({ value, onChange, ...rest }: Base & { value: string; onChange: (pin: string) => void }) {
+export function PinInput({
+  value,
+  onChange,
+  ...rest
+}: Base & { value: string; onChange: (pin: string) => void }) {
   return (
     <input
       {...rest}

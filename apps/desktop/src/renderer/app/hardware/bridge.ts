@@ -76,5 +76,7 @@ export async function probeBridge({ url, token }: BridgeConfig): Promise<string 
 export function detectBridge(): { kind: BridgeKind; bridge: TillBridge | null; config: BridgeConfig | null } {
   if (window.till) return { kind: 'ipc', bridge: window.till, config: null };
   const config = savedBridgeConfig();
-  return config ? { kind: 'http', bridge: httpBridge(config), config } : { kind: 'none', bridge: null, config: null };
+  return config
+    ? { kind: 'http', bridge: httpBridge(config), config }
+    : { kind: 'none', bridge: null, config: null };
 }

@@ -10,8 +10,7 @@ export interface Shortcut {
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
-  { keys: '?', what: 'keyHelp' },
-  { keys: 'F1', what: 'keyHelp' },
+  { keys: '? / F1', what: 'keyHelp' },
   { keys: 'Scan', what: 'keyScan' },
   { keys: 'F2', what: 'keySearch' },
   { keys: '↑ ↓', what: 'keyMove' },
@@ -23,6 +22,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'F8', what: 'keyPark' },
   { keys: 'F9', what: 'keyCashExact' },
   { keys: 'F10', what: 'keyPay' },
+  { keys: 'Alt+1 / 2 / 3', what: 'keyTenderMethod' },
   { keys: '+ −', what: 'keyPlusMinus' },
   { keys: 'Delete', what: 'keyRemoveLine' },
   { keys: 'Esc', what: 'keyEscape' },
@@ -39,5 +39,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
 export function isTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target instanceof HTMLTextAreaElement || target.isContentEditable) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit'].includes(target.type);
+  return (
+    target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit'].includes(target.type)
+  );
 }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { WedgeDetector, type WedgeVerdict } from './wedge.ts';
 
 /** Types `text` then Enter with `gaps[i]` ms before each key (the last gap is before Enter). */
-function type(detector: WedgeDetector, text: string, gap: number | ((index: number) => number), start = 1000): WedgeVerdict {
+function type(
+  detector: WedgeDetector,
+  text: string,
+  gap: number | ((index: number) => number),
+  start = 1000,
+): WedgeVerdict {
   let at = start;
   const keys = [...text, 'Enter'];
   let verdict: WedgeVerdict = { kind: 'pass' };
@@ -47,7 +52,9 @@ describe('keyboard-wedge detection', () => {
   });
 
   it('does not scan when Enter comes long after a quick burst', () => {
-    expect(type(new WedgeDetector(), '1234567', (index) => (index === 7 ? 600 : 5))).toEqual({ kind: 'pass' });
+    expect(type(new WedgeDetector(), '1234567', (index) => (index === 7 ? 600 : 5))).toEqual({
+      kind: 'pass',
+    });
   });
 
   it('starts afresh after each Enter', () => {

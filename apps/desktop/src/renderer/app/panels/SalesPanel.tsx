@@ -35,17 +35,41 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
             <li key={sale.commandId} className={`sale-row status-${sale.status}`}>
               <div className="sale-main">
                 <strong>{sale.receiptNumber}</strong>
-                <span className="muted">
+                <span className="muted sale-meta">
                   {formatDateTime(sale.soldAt)} · {sale.cashier}
                 </span>
                 <span className={`badge ${sale.status}`}>
-                  {{ pending: t('statusPending'), applied: t('statusApplied'), refused: t('statusRefusedSale') }[sale.status]}
+                  {
+                    {
+                      pending: t('statusPending'),
+                      applied: t('statusApplied'),
+                      refused: t('statusRefusedSale'),
+                    }[sale.status]
+                  }
                 </span>
                 {sale.voided && <span className="badge refused">{t('voided')}</span>}
                 {sale.refundedAmount > 0 && (
-                  <span className="badge">{t('refunded', { amount: formatMoney(sale.refundedAmount, sale.currency) })}</span>
+                  <span className="badge">
+                    {t('refunded', { amount: formatMoney(sale.refundedAmount, sale.currency) })}
+                  </span>
                 )}
                 <span className="sale-total">{formatMoney(sale.total, sale.currency)}</span>
+                {!sale.voided && sale.status !== 'refused' && sale.refundedAmount < sale.total && (
+                  <span className="sale-actions">
+                    <button type="button" onClick={() => setActing({ sale, action: 'refund' })}>
+                      {t('refund')}
+                    </button>
+                    {sale.refundedAmount === 0 && (
+                      <button
+                        type="button"
+                        className="outline-danger"
+                        onClick={() => setActing({ sale, action: 'void' })}
+                      >
+                        {t('voidSale')}
+                      </button>
+                    )}
+                  </span>
+                )}
               </div>
               {sale.refusal && (
                 <p className="message error">
@@ -56,18 +80,6 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
                 <p className="muted">
                   {t('flags')}: {sale.flags.join(', ')}
                 </p>
-              )}
-              {!sale.voided && sale.status !== 'refused' && sale.refundedAmount < sale.total && (
-                <div className="row">
-                  <button type="button" onClick={() => setActing({ sale, action: 'refund' })}>
-                    {t('refund')}
-                  </button>
-                  {sale.refundedAmount === 0 && (
-                    <button type="button" className="danger" onClick={() => setActing({ sale, action: 'void' })}>
-                      {t('voidSale')}
-                    </button>
-                  )}
-                </div>
               )}
             </li>
           ))}
@@ -107,7 +119,11 @@ function ManagerAction({
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const base = { clientOrderId: sale.clientOrderId, managerPin: pin, ...(reason.trim() ? { reason: reason.trim() } : {}) };
+    const base = {
+      clientOrderId: sale.clientOrderId,
+      managerPin: pin,
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+    };
     const done = action === 'refund' ? store.refund({ ...base, restock }) : store.voidSale(base);
     done.then(
       () => onDone(action === 'refund' ? t('refundDone') : t('voidDone')),
@@ -118,12 +134,22 @@ function ManagerAction({
     );
   };
   return (
-    <Dialog title={`${action === 'refund' ? t('refundAll') : t('voidSale')}: ${sale.receiptNumber}`} onClose={onClose} testId="manager-action">
+    <Dialog
+      title={`${action === 'refund' ? t('refundAll') : t('voidSale')}: ${sale.receiptNumber}`}
+      onClose={onClose}
+      testId="manager-action"
+    >
       <form className="stack" onSubmit={submit}>
         <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
         <label>
           {t('reason')}
-          <input className="big-input" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} data-free-text />
+          <input
+            className="big-input"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={200}
+            data-free-text
+          />
         </label>
         {action === 'refund' && (
           <label className="check">
@@ -135,7 +161,11 @@ function ManagerAction({
           {t('managerPin')}
           <PinInput value={pin} onChange={setPin} autoFocus aria-label={t('managerPin')} />
         </label>
-        <button type="submit" className={action === 'void' ? 'danger big' : 'primary big'} disabled={pin.length < 4}>
+        <button
+          type="submit"
+          className={action === 'void' ? 'danger big' : 'primary big'}
+          disabled={pin.length < 4}
+        >
           {action === 'refund' ? t('refund') : t('voidSale')}
         </button>
         <Message text={error} />

@@ -21,7 +21,12 @@ export function SettingsPanel({ hardware, onClose }: { hardware: Hardware; onClo
           <h3>{t('language')}</h3>
           <div className="segmented">
             {(['sw', 'en'] as Language[]).map((option) => (
-              <button key={option} type="button" className={language === option ? 'on' : ''} onClick={() => setLanguage(option)}>
+              <button
+                key={option}
+                type="button"
+                className={language === option ? 'on' : ''}
+                onClick={() => setLanguage(option)}
+              >
                 {option === 'sw' ? 'Kiswahili' : 'English'}
               </button>
             ))}
@@ -46,10 +51,17 @@ function SyncSection() {
       <h3>{t('syncTitle')}</h3>
       <p>
         {sync.unsynced > 0 ? t('statusUnsynced', { count: sync.unsynced }) : t('statusAllSynced')} ·{' '}
-        {sync.lastSyncAt === null ? t('statusNeverSynced') : t('statusLastSync', { time: formatDateTime(sync.lastSyncAt) })}
+        {sync.lastSyncAt === null
+          ? t('statusNeverSynced')
+          : t('statusLastSync', { time: formatDateTime(sync.lastSyncAt) })}
       </p>
       {sync.lastError && <p className="message error">{sync.lastError}</p>}
-      <button type="button" className="big" onClick={() => void store.syncNow().catch(() => undefined)} disabled={sync.revoked}>
+      <button
+        type="button"
+        className="big"
+        onClick={() => void store.syncNow().catch(() => undefined)}
+        disabled={sync.revoked}
+      >
         {t('syncNow')}
       </button>
       <h4>{t('refusedTitle')}</h4>
@@ -59,7 +71,8 @@ function SyncSection() {
         <ul className="refused-list">
           {sync.refused.map((command) => (
             <li key={command.id}>
-              <strong>{command.label ?? command.type}</strong> <span className="muted">{formatDateTime(command.createdAt)}</span>
+              <strong>{command.label ?? command.type}</strong>{' '}
+              <span className="muted">{formatDateTime(command.createdAt)}</span>
               <p className="message error">
                 {command.refusal.message} <code>{command.refusal.code}</code>
               </p>
@@ -101,11 +114,23 @@ function HardwareSection({ hardware }: { hardware: Hardware }) {
           <p className="muted">{t('bridgeHelp')}</p>
           <label>
             {t('bridgeUrl')}
-            <input className="big-input" value={url} onChange={(e) => setUrl(e.target.value)} data-free-text spellCheck={false} />
+            <input
+              className="big-input"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              data-free-text
+              spellCheck={false}
+            />
           </label>
           <label>
             {t('bridgeToken')}
-            <input className="big-input" value={token} onChange={(e) => setToken(e.target.value)} data-free-text spellCheck={false} />
+            <input
+              className="big-input"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              data-free-text
+              spellCheck={false}
+            />
           </label>
           <div className="row">
             <button type="submit" className="primary big" disabled={url.trim() === '' || token.trim() === ''}>
@@ -155,7 +180,12 @@ function DiscountSection() {
       >
         <label>
           {t('discountThreshold')}
-          <input className="big-input short" inputMode="decimal" value={shown} onChange={(e) => setText(e.target.value)} />
+          <input
+            className="big-input short"
+            inputMode="decimal"
+            value={shown}
+            onChange={(e) => setText(e.target.value)}
+          />
         </label>
         <button type="submit" className="big" disabled={value === null}>
           {t('save')}

@@ -8,7 +8,15 @@ import { AmountInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
-export function ShiftPanel({ shift, onClose, onClosed }: { shift: Shift; onClose: () => void; onClosed: (report: ZReport) => void }) {
+export function ShiftPanel({
+  shift,
+  onClose,
+  onClosed,
+}: {
+  shift: Shift;
+  onClose: () => void;
+  onClosed: (report: ZReport) => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
@@ -36,14 +44,16 @@ export function ShiftPanel({ shift, onClose, onClosed }: { shift: Shift; onClose
   const close = (event: FormEvent) => {
     event.preventDefault();
     if (countedCash === null) return;
-    store.closeShift(countedCash).then(onClosed, (failure: unknown) =>
-      setMessage({ text: refusalText(t, failure), kind: 'error' }),
-    );
+    store
+      .closeShift(countedCash)
+      .then(onClosed, (failure: unknown) => setMessage({ text: refusalText(t, failure), kind: 'error' }));
   };
 
   return (
     <Dialog title={t('shiftTitle')} onClose={onClose} wide testId="shift-panel">
-      <p className="muted">{t('shiftOpenedAt', { time: formatDateTime(shift.openedAt), name: shift.cashier })}</p>
+      <p className="muted">
+        {t('shiftOpenedAt', { time: formatDateTime(shift.openedAt), name: shift.cashier })}
+      </p>
       <dl className="figures">
         <div>
           <dt>{t('openingFloat')}</dt>
@@ -66,20 +76,41 @@ export function ShiftPanel({ shift, onClose, onClosed }: { shift: Shift; onClose
         <form className="stack card" onSubmit={record}>
           <div className="segmented">
             {(['pay_in', 'pay_out'] as const).map((option) => (
-              <button key={option} type="button" className={kind === option ? 'on' : ''} onClick={() => setKind(option)}>
+              <button
+                key={option}
+                type="button"
+                className={kind === option ? 'on' : ''}
+                onClick={() => setKind(option)}
+              >
                 {option === 'pay_in' ? t('payIn') : t('payOut')}
               </button>
             ))}
           </div>
           <label>
             {t('amount')}
-            <AmountInput value={amount} onChange={setAmount} currency={currency} className="big-input" autoFocus />
+            <AmountInput
+              value={amount}
+              onChange={setAmount}
+              currency={currency}
+              className="big-input"
+              autoFocus
+            />
           </label>
           <label>
             {t('reason')}
-            <input className="big-input" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={200} data-free-text />
+            <input
+              className="big-input"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              maxLength={200}
+              data-free-text
+            />
           </label>
-          <button type="submit" className="big" disabled={movement === null || movement <= 0 || reason.trim() === ''}>
+          <button
+            type="submit"
+            className="big"
+            disabled={movement === null || movement <= 0 || reason.trim() === ''}
+          >
             {t('record')}
           </button>
         </form>
@@ -123,7 +154,10 @@ export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: (
       </p>
       <dl className="figures z">
         {rows.map(([label, value], index) => (
-          <div key={label} className={index === rows.length - 1 ? (report.difference < 0 ? 'bad strong' : 'strong') : ''}>
+          <div
+            key={label}
+            className={index === rows.length - 1 ? (report.difference < 0 ? 'bad strong' : 'strong') : ''}
+          >
             <dt>{label}</dt>
             <dd>{value}</dd>
           </div>

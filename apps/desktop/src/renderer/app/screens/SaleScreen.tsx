@@ -63,14 +63,11 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
       return;
     }
     const timer = setTimeout(() => {
-      store.search(text, SEARCH_LIMIT).then(
-        (found) => {
-          if (ask !== asked.current) return;
-          setResults(found);
-          setResultIndex(0);
-        },
-        fail,
-      );
+      store.search(text, SEARCH_LIMIT).then((found) => {
+        if (ask !== asked.current) return;
+        setResults(found);
+        setResultIndex(0);
+      }, fail);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [query, store, fail]);
@@ -86,21 +83,23 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     focusSearch();
   };
 
-  useScanner((code) => {
-    store.addBarcode(code).then((item) => {
-      if (item) {
-        setSelectedKey(null);
-        notify(t('addedItem', { name: item.name }));
-      } else notify(t('notFoundBarcode', { code }), 'error');
-    }, fail);
-  }, !blocked && dialog?.kind !== 'done');
+  useScanner(
+    (code) => {
+      store.addBarcode(code).then((item) => {
+        if (item) {
+          setSelectedKey(null);
+          notify(t('addedItem', { name: item.name }));
+        } else notify(t('notFoundBarcode', { code }), 'error');
+      }, fail);
+    },
+    !blocked && dialog?.kind !== 'done',
+  );
 
   const cashExact = () => {
     if (!cart || cart.lines.length === 0) return notify(t('refusal_cart_empty'), 'error');
-    store.completeSale([{ method: 'cash', amount: cart.priced.total }]).then(
-      (completed) => setDialog({ kind: 'done', completed }),
-      fail,
-    );
+    store
+      .completeSale([{ method: 'cash', amount: cart.priced.total }])
+      .then((completed) => setDialog({ kind: 'done', completed }), fail);
   };
 
   const moveLine = (step: number) => {
@@ -124,8 +123,13 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
         F7: lines.length > 0 ? () => setDialog({ kind: 'orderDiscount' }) : undefined,
         F8: () => setDialog({ kind: 'parked' }),
         F9: cashExact,
-        F10: lines.length > 0 ? () => setDialog({ kind: 'tender' }) : () => notify(t('refusal_cart_empty'), 'error'),
-        ArrowDown: results ? () => setResultIndex((i) => Math.min(results.length - 1, i + 1)) : () => moveLine(1),
+        F10:
+          lines.length > 0
+            ? () => setDialog({ kind: 'tender' })
+            : () => notify(t('refusal_cart_empty'), 'error'),
+        ArrowDown: results
+          ? () => setResultIndex((i) => Math.min(results.length - 1, i + 1))
+          : () => moveLine(1),
         ArrowUp: results ? () => setResultIndex((i) => Math.max(0, i - 1)) : () => moveLine(-1),
         Escape: () => {
           setQuery('');
@@ -214,7 +218,9 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
           <span className="total-amount">{formatMoney(total, currency)}</span>
           <span className="total-sub">
             {t('itemsCount', { count: lines.length })}
-            {cart && cart.priced.taxTotal > 0 && ` · ${t('tax')} ${formatMoney(cart.priced.taxTotal, currency)}`}
+            {cart &&
+              cart.priced.taxTotal > 0 &&
+              ` · ${t('tax')} ${formatMoney(cart.priced.taxTotal, currency)}`}
           </span>
         </div>
         {cart && (cart.priced.lineDiscountTotal > 0 || cart.priced.orderDiscount > 0) && (
@@ -243,20 +249,43 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
           <Kbd>F3</Kbd>
         </button>
         <div className="actions">
-          <button type="button" className="primary huge" onClick={cashExact} disabled={lines.length === 0} data-testid="cash-exact">
+          <button
+            type="button"
+            className="primary huge"
+            onClick={cashExact}
+            disabled={lines.length === 0}
+            data-testid="cash-exact"
+          >
             {t('payCashExact')} <Kbd>F9</Kbd>
           </button>
-          <button type="button" className="accent huge" onClick={() => setDialog({ kind: 'tender' })} disabled={lines.length === 0}>
+          <button
+            type="button"
+            className="accent huge"
+            onClick={() => setDialog({ kind: 'tender' })}
+            disabled={lines.length === 0}
+          >
             {t('pay')} <Kbd>F10</Kbd>
           </button>
           <div className="action-grid">
-            <button type="button" onClick={() => selected && setDialog({ kind: 'quantity', line: selected })} disabled={!selected}>
+            <button
+              type="button"
+              onClick={() => selected && setDialog({ kind: 'quantity', line: selected })}
+              disabled={!selected}
+            >
               {t('setQuantity')} <Kbd>F4</Kbd>
             </button>
-            <button type="button" onClick={() => selected && setDialog({ kind: 'lineDiscount', line: selected })} disabled={!selected}>
+            <button
+              type="button"
+              onClick={() => selected && setDialog({ kind: 'lineDiscount', line: selected })}
+              disabled={!selected}
+            >
               {t('lineDiscount')} <Kbd>F6</Kbd>
             </button>
-            <button type="button" onClick={() => setDialog({ kind: 'orderDiscount' })} disabled={lines.length === 0}>
+            <button
+              type="button"
+              onClick={() => setDialog({ kind: 'orderDiscount' })}
+              disabled={lines.length === 0}
+            >
               {t('orderDiscount')} <Kbd>F7</Kbd>
             </button>
             <button type="button" onClick={() => setDialog({ kind: 'parked' })}>
@@ -272,10 +301,16 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
       </aside>
       {dialog?.kind === 'quantity' && <QuantityDialog line={dialog.line} onClose={closeDialog} />}
       {dialog?.kind === 'weigh' && <QuantityDialog item={dialog.item} onClose={closeDialog} />}
-      {dialog?.kind === 'lineDiscount' && <DiscountDialog line={dialog.line} currency={currency} onClose={closeDialog} />}
+      {dialog?.kind === 'lineDiscount' && (
+        <DiscountDialog line={dialog.line} currency={currency} onClose={closeDialog} />
+      )}
       {dialog?.kind === 'orderDiscount' && <DiscountDialog currency={currency} onClose={closeDialog} />}
-      {dialog?.kind === 'customer' && <CustomerDialog current={cart?.customer ?? null} onClose={closeDialog} />}
-      {dialog?.kind === 'parked' && <ParkedDialog parked={parked} canPark={lines.length > 0} onClose={closeDialog} />}
+      {dialog?.kind === 'customer' && (
+        <CustomerDialog current={cart?.customer ?? null} onClose={closeDialog} />
+      )}
+      {dialog?.kind === 'parked' && (
+        <ParkedDialog parked={parked} canPark={lines.length > 0} onClose={closeDialog} />
+      )}
       {dialog?.kind === 'tender' && cart && (
         <TenderDialog
           cart={cart}
@@ -305,7 +340,9 @@ function CartTable({
 }) {
   const { t } = useI18n();
   const selectedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => selectedRow.current?.scrollIntoView({ block: 'nearest' }), [selectedKey, lines.length]);
+  useEffect(() => {
+    selectedRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [selectedKey, lines.length]);
   if (lines.length === 0) {
     return (
       <div className="cart empty" data-testid="cart">
@@ -356,7 +393,12 @@ function CartTable({
                 <td className="num">{formatMoney(priced?.unitPrice ?? line.item.price, currency)}</td>
                 <td className="num strong">{formatMoney(priced?.total ?? 0, currency)}</td>
                 <td>
-                  <button type="button" className="ghost remove" onClick={() => onRemove(line)} aria-label={t('remove')}>
+                  <button
+                    type="button"
+                    className="ghost remove"
+                    onClick={() => onRemove(line)}
+                    aria-label={t('remove')}
+                  >
                     ✕
                   </button>
                 </td>

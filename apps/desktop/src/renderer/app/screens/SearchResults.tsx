@@ -22,7 +22,9 @@ export function SearchResults({
 }) {
   const { t } = useI18n();
   const active = useRef<HTMLLIElement>(null);
-  useEffect(() => active.current?.scrollIntoView({ block: 'nearest' }), [index]);
+  useEffect(() => {
+    active.current?.scrollIntoView({ block: 'nearest' });
+  }, [index]);
   if (results.length === 0) {
     return (
       <div className="results" data-testid="results">

@@ -56,7 +56,14 @@ export function SignInScreen({ till }: { till: TillIdentity }) {
       <form onSubmit={submit} className="stack">
         <label>
           {t('pin')}
-          <PinInput ref={field} value={pin} onChange={setPin} autoFocus disabled={busy} aria-label={t('pin')} />
+          <PinInput
+            ref={field}
+            value={pin}
+            onChange={setPin}
+            autoFocus
+            disabled={busy}
+            aria-label={t('pin')}
+          />
         </label>
         <Message text={error} />
         <div className="keypad">

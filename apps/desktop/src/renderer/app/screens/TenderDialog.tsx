@@ -77,7 +77,11 @@ export function TenderDialog({
                 <span>{label(entry.method)}</span>
                 <strong>{formatMoney(entry.amount, currency)}</strong>
                 {entry.method !== 'mobile_money' && (
-                  <button type="button" className="ghost" onClick={() => setEntries(entries.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="ghost"
+                    onClick={() => setEntries(entries.filter((_, i) => i !== index))}
+                  >
                     {t('removeTender')}
                   </button>
                 )}
@@ -100,11 +104,21 @@ export function TenderDialog({
           ))}
         </div>
         <MethodKeys onPick={(index) => setMethod(METHODS[index] ?? method)} />
-        {method === 'cash' && <CashForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />}
-        {method === 'mobile_money' && (
-          <MobileMoneyForm key={remaining} remaining={remaining} currency={currency} online={online} onTake={take} />
+        {method === 'cash' && (
+          <CashForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />
         )}
-        {method === 'card' && <CardForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />}
+        {method === 'mobile_money' && (
+          <MobileMoneyForm
+            key={remaining}
+            remaining={remaining}
+            currency={currency}
+            online={online}
+            onTake={take}
+          />
+        )}
+        {method === 'card' && (
+          <CardForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />
+        )}
         <Message text={error} />
       </div>
     </Dialog>
@@ -201,11 +215,23 @@ function CardForm({
     >
       <label>
         {t('amount')}
-        <AmountInput value={text} onChange={setText} currency={currency} placeholder={String(remaining)} className="big-input" />
+        <AmountInput
+          value={text}
+          onChange={setText}
+          currency={currency}
+          placeholder={String(remaining)}
+          className="big-input"
+        />
       </label>
       <label>
         {t('cardReference')}
-        <input className="big-input" value={reference} onChange={(e) => setReference(e.target.value)} autoFocus data-free-text />
+        <input
+          className="big-input"
+          value={reference}
+          onChange={(e) => setReference(e.target.value)}
+          autoFocus
+          data-free-text
+        />
       </label>
       <button type="submit" className="primary huge" disabled={busy || !valid}>
         {t('addTender')}
@@ -280,7 +306,14 @@ function MobileMoneyForm({
       </label>
       <label>
         {t('amount')}
-        <AmountInput value={text} onChange={setText} currency={currency} placeholder={String(remaining)} className="big-input" disabled={waiting} />
+        <AmountInput
+          value={text}
+          onChange={setText}
+          currency={currency}
+          placeholder={String(remaining)}
+          className="big-input"
+          disabled={waiting}
+        />
       </label>
       {waiting ? (
         <p className="waiting" role="status">
@@ -327,16 +360,18 @@ export function SaleDoneDialog({ completed, onClose }: { completed: CompletedSal
             }`}
           />
         )}
-        {print.status === 'printed' && <Message kind="ok" text={t('printed', { number: print.receiptNumber })} />}
-        {print.status === 'no_printer' && <Message kind="ok" text={t('noPrinterForReceipt', { number: print.receiptNumber })} />}
-        <div className="row">
-          <button type="submit" className="primary huge grow">
-            {t('newSale')} <Kbd>Enter</Kbd>
-          </button>
-          <button type="button" className="big" onClick={() => void store.reprintLast()}>
-            {t('reprintLast')} <Kbd>Alt+R</Kbd>
-          </button>
-        </div>
+        {print.status === 'printed' && (
+          <Message kind="ok" text={t('printed', { number: print.receiptNumber })} />
+        )}
+        {print.status === 'no_printer' && (
+          <Message kind="info" text={t('noPrinterForReceipt', { number: print.receiptNumber })} />
+        )}
+        <button type="submit" className="primary huge">
+          {t('newSale')} <Kbd>Enter</Kbd>
+        </button>
+        <button type="button" className="big" onClick={() => void store.reprintLast()}>
+          {t('reprintLast')} <Kbd>Alt+R</Kbd>
+        </button>
       </form>
     </Dialog>
   );

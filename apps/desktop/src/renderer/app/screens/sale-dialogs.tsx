@@ -18,7 +18,15 @@ import { refusalCode, refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
 /** F4 on a line, or a weighed item just picked: pieces are whole, kg/litre/metre take three decimals. */
-export function QuantityDialog({ line, item, onClose }: { line?: CartLine; item?: CatalogueItem; onClose: () => void }) {
+export function QuantityDialog({
+  line,
+  item,
+  onClose,
+}: {
+  line?: CartLine;
+  item?: CatalogueItem;
+  onClose: () => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const product = line?.item ?? item;
@@ -37,7 +45,11 @@ export function QuantityDialog({ line, item, onClose }: { line?: CartLine; item?
     <Dialog title={t('quantityFor', { name: product.name })} onClose={onClose} testId="quantity-dialog">
       <form onSubmit={submit} className="stack">
         <label>
-          {whole ? t('setQuantity') : product.unit === 'kg' ? t('weightKg') : `${t('setQuantity')} (${product.unit})`}
+          {whole
+            ? t('setQuantity')
+            : product.unit === 'kg'
+              ? t('weightKg')
+              : `${t('setQuantity')} (${product.unit})`}
           <input
             className="big-input"
             inputMode="decimal"
@@ -48,9 +60,7 @@ export function QuantityDialog({ line, item, onClose }: { line?: CartLine; item?
           />
         </label>
         {milli !== null && (
-          <p className="echo">
-            {formatMoney(Math.round((product.price * milli) / 1000), product.currency)}
-          </p>
+          <p className="echo">{formatMoney(Math.round((product.price * milli) / 1000), product.currency)}</p>
         )}
         <button type="submit" className="primary big" disabled={milli === null}>
           {t('apply')}
@@ -62,21 +72,34 @@ export function QuantityDialog({ line, item, onClose }: { line?: CartLine; item?
 }
 
 /** F6 (a line) or F7 (the whole sale): percent or amount; above the till's limit, a manager's PIN. */
-export function DiscountDialog({ line, currency, onClose }: { line?: CartLine; currency: string; onClose: () => void }) {
+export function DiscountDialog({
+  line,
+  currency,
+  onClose,
+}: {
+  line?: CartLine;
+  currency: string;
+  onClose: () => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const settings = useObservable<TillSettings | null>(store.settings$, null);
   const current = line ? line.discount : null;
   const [mode, setMode] = useState<Discount['type']>(current?.type ?? 'percent');
   const [text, setText] = useState(
-    current?.type === 'percent' ? formatPercent(current.basisPoints).replace('%', '') : current ? String(current.amount) : '',
+    current?.type === 'percent'
+      ? formatPercent(current.basisPoints).replace('%', '')
+      : current
+        ? String(current.amount)
+        : '',
   );
   const [pin, setPin] = useState('');
   const [askPin, setAskPin] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const value = mode === 'percent' ? parsePercent(text) : parseAmount(text, currency);
   const limit = settings?.managerDiscountAboveBasisPoints ?? null;
-  const needsPin = !line && (askPin || (mode === 'percent' && value !== null && limit !== null && value > limit));
+  const needsPin =
+    !line && (askPin || (mode === 'percent' && value !== null && limit !== null && value > limit));
 
   const apply = (discount: Discount | null) => {
     const done = line
@@ -95,7 +118,11 @@ export function DiscountDialog({ line, currency, onClose }: { line?: CartLine; c
     apply(mode === 'percent' ? { type: 'percent', basisPoints: value } : { type: 'amount', amount: value });
   };
   return (
-    <Dialog title={line ? `${t('lineDiscount')}: ${line.item.name}` : t('orderDiscount')} onClose={onClose} testId="discount-dialog">
+    <Dialog
+      title={line ? `${t('lineDiscount')}: ${line.item.name}` : t('orderDiscount')}
+      onClose={onClose}
+      testId="discount-dialog"
+    >
       <form onSubmit={submit} className="stack">
         <div className="segmented" role="radiogroup">
           {(['percent', 'amount'] as const).map((option) => (
@@ -114,12 +141,24 @@ export function DiscountDialog({ line, currency, onClose }: { line?: CartLine; c
         {mode === 'percent' ? (
           <label>
             {t('percent')} (%)
-            <input className="big-input" inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+            <input
+              className="big-input"
+              inputMode="decimal"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              autoFocus
+            />
           </label>
         ) : (
           <label>
             {t('fixedAmount')}
-            <AmountInput value={text} onChange={setText} currency={currency} className="big-input" autoFocus />
+            <AmountInput
+              value={text}
+              onChange={setText}
+              currency={currency}
+              className="big-input"
+              autoFocus
+            />
           </label>
         )}
         {needsPin && (
@@ -129,7 +168,11 @@ export function DiscountDialog({ line, currency, onClose }: { line?: CartLine; c
           </label>
         )}
         <div className="row">
-          <button type="submit" className="primary big" disabled={value === null || (needsPin && pin.length < 4)}>
+          <button
+            type="submit"
+            className="primary big"
+            disabled={value === null || (needsPin && pin.length < 4)}
+          >
             {t('apply')}
           </button>
           <button type="button" className="big" onClick={() => apply(null)}>
@@ -143,7 +186,13 @@ export function DiscountDialog({ line, currency, onClose }: { line?: CartLine; c
 }
 
 /** F3: find a customer by name or phone and attach them to the sale. */
-export function CustomerDialog({ current, onClose }: { current: PullDocument<'customers'> | null; onClose: () => void }) {
+export function CustomerDialog({
+  current,
+  onClose,
+}: {
+  current: PullDocument<'customers'> | null;
+  onClose: () => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const [text, setText] = useState('');
@@ -196,7 +245,11 @@ export function CustomerDialog({ current, onClose }: { current: PullDocument<'cu
         <ul className="pick-list">
           {found.map((customer, position) => (
             <li key={customer.id}>
-              <button type="button" className={position === index ? 'active' : ''} onClick={() => void choose(customer.id)}>
+              <button
+                type="button"
+                className={position === index ? 'active' : ''}
+                onClick={() => void choose(customer.id)}
+              >
                 <strong>{customer.name ?? customer.phone}</strong>
                 <span className="muted">{customer.phone ?? customer.email}</span>
               </button>
@@ -215,7 +268,15 @@ export function CustomerDialog({ current, onClose }: { current: PullDocument<'cu
 }
 
 /** F8: park this sale (with a name to call it back by), or resume a parked one. */
-export function ParkedDialog({ parked, canPark, onClose }: { parked: ParkedCart[]; canPark: boolean; onClose: () => void }) {
+export function ParkedDialog({
+  parked,
+  canPark,
+  onClose,
+}: {
+  parked: ParkedCart[];
+  canPark: boolean;
+  onClose: () => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const [label, setLabel] = useState('');
@@ -256,7 +317,8 @@ export function ParkedDialog({ parked, canPark, onClose }: { parked: ParkedCart[
                 <button type="button" onClick={() => void store.resume(cart.id).then(onClose, fail)}>
                   <strong>{cart.label}</strong>
                   <span className="muted">
-                    {formatTime(cart.parkedAt)} · {cart.cashier} · {t('itemsCount', { count: cart.lineCount })}
+                    {formatTime(cart.parkedAt)} · {cart.cashier} ·{' '}
+                    {t('itemsCount', { count: cart.lineCount })}
                   </span>
                   <span className="strong">{formatMoney(cart.total)}</span>
                   <span className="pill">{t('resume')}</span>
