@@ -7,10 +7,9 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import react from '@vitejs/plugin-react';
 import type { Page } from 'playwright-core';
-import { createServer } from 'vite';
 import { launchChromium } from '../support/browser.ts';
+import { startTillPreview } from '../support/till-preview.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -100,16 +99,7 @@ const SCREENS: Record<string, Step[]> = {
   ],
 };
 
-const server = await createServer({
-  root: path.join(repo, 'test/browser/till-preview'),
-  configFile: false,
-  plugins: [react()],
-  logLevel: 'warn',
-  server: { port: 0, host: '127.0.0.1' },
-});
-await server.listen();
-const address = server.httpServer?.address();
-const port = typeof address === 'object' && address ? address.port : 0;
+const preview = await startTillPreview();
 const browser = await launchChromium();
 await mkdir(outDir, { recursive: true });
 const only = process.env.SCREENS?.split(',');
@@ -120,7 +110,7 @@ try {
         if (only && !only.includes(screen)) continue;
         const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
         page.on('pageerror', (error) => console.error(screen, error.stack ?? error.message));
-        await page.goto(`http://127.0.0.1:${port}/?lang=${language}`);
+        await page.goto(`${preview.url}?lang=${language}`);
         await page.waitForFunction(() => window.preview !== undefined);
         for (const step of steps) {
           await step(page);
@@ -137,6 +127,6 @@ try {
   }
 } finally {
   await browser.close();
-  await server.close();
+  await preview.close();
 }
 console.log(`screenshots in ${outDir}`);

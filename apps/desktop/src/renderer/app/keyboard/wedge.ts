@@ -12,8 +12,8 @@ export interface WedgeOptions {
   maxEnterGapMs: number;
 }
 
-/** Scanners send a character every 1–20 ms; the quickest typists leave 50 ms or more between keys. */
-export const DEFAULT_WEDGE_OPTIONS: WedgeOptions = { minLength: 4, maxGapMs: 35, maxEnterGapMs: 100 };
+/** Scanners send a character every 1–30 ms; a person leaves 80 ms or more between most keys, and never keeps four or more under 50 ms then Enter. */
+export const DEFAULT_WEDGE_OPTIONS: WedgeOptions = { minLength: 4, maxGapMs: 50, maxEnterGapMs: 100 };
 
 export type WedgeVerdict =
   /** Not Enter, or an Enter that ends a person's typing: let it through. */

@@ -105,11 +105,11 @@ export function TenderDialog({
         </div>
         <MethodKeys onPick={(index) => setMethod(METHODS[index] ?? method)} />
         {method === 'cash' && (
-          <CashForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />
+          <CashForm key={entries.length} remaining={remaining} currency={currency} busy={busy} onTake={take} />
         )}
         {method === 'mobile_money' && (
           <MobileMoneyForm
-            key={remaining}
+            key={entries.length}
             remaining={remaining}
             currency={currency}
             online={online}
@@ -117,7 +117,7 @@ export function TenderDialog({
           />
         )}
         {method === 'card' && (
-          <CardForm key={remaining} remaining={remaining} currency={currency} busy={busy} onTake={take} />
+          <CardForm key={entries.length} remaining={remaining} currency={currency} busy={busy} onTake={take} />
         )}
         <Message text={error} />
       </div>
