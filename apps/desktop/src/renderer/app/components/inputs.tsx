@@ -48,3 +48,16 @@ export function PinInput({
     />
   );
 }
+
+/** Why a pay-in, pay-out, refund or void happened: free text, so `?` types a question mark here. */
+export function ReasonInput({ value, onChange }: { value: string; onChange: (reason: string) => void }) {
+  return (
+    <input
+      className="big-input"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      maxLength={200}
+      data-free-text
+    />
+  );
+}

@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { Sale } from '../../data/api.ts';
 import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
-import { PinInput } from '../components/inputs.tsx';
+import { PinInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -143,13 +143,7 @@ function ManagerAction({
         <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
         <label>
           {t('reason')}
-          <input
-            className="big-input"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            maxLength={200}
-            data-free-text
-          />
+          <ReasonInput value={reason} onChange={setReason} />
         </label>
         {action === 'refund' && (
           <label className="check">

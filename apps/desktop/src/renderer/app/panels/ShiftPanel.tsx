@@ -4,7 +4,7 @@ import type { PullDocument } from '@tz/core';
 import type { Shift, ZReport } from '../../data/api.ts';
 import { formatDateTime, formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Message } from '../components/Dialog.tsx';
-import { AmountInput } from '../components/inputs.tsx';
+import { AmountInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -98,13 +98,7 @@ export function ShiftPanel({
           </label>
           <label>
             {t('reason')}
-            <input
-              className="big-input"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              maxLength={200}
-              data-free-text
-            />
+            <ReasonInput value={reason} onChange={setReason} />
           </label>
           <button
             type="submit"

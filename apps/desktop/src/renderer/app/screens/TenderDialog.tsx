@@ -51,6 +51,7 @@ export function TenderDialog({
     if (all.reduce((sum, one) => sum + one.amount, 0) >= due) complete(all);
     else setEntries(all);
   };
+  const formProps: TenderFormProps = { remaining, currency, busy, onTake: take };
   const label = (m: Method) => ({ cash: t('cash'), mobile_money: t('mobileMoney'), card: t('card') })[m];
 
   return (
@@ -104,21 +105,9 @@ export function TenderDialog({
           ))}
         </div>
         <MethodKeys onPick={(index) => setMethod(METHODS[index] ?? method)} />
-        {method === 'cash' && (
-          <CashForm key={entries.length} remaining={remaining} currency={currency} busy={busy} onTake={take} />
-        )}
-        {method === 'mobile_money' && (
-          <MobileMoneyForm
-            key={entries.length}
-            remaining={remaining}
-            currency={currency}
-            online={online}
-            onTake={take}
-          />
-        )}
-        {method === 'card' && (
-          <CardForm key={entries.length} remaining={remaining} currency={currency} busy={busy} onTake={take} />
-        )}
+        {method === 'cash' && <CashForm key={entries.length} {...formProps} />}
+        {method === 'mobile_money' && <MobileMoneyForm key={entries.length} {...formProps} online={online} />}
+        {method === 'card' && <CardForm key={entries.length} {...formProps} />}
         <Message text={error} />
       </div>
     </Dialog>
@@ -146,20 +135,53 @@ function MethodKeys({ onPick }: { onPick: (index: number) => void }) {
   return null;
 }
 
-function CashForm({
-  remaining,
-  currency,
-  busy,
-  onTake,
-}: {
+/** What each method's form is given: what is left to pay, and where a taken tender goes. */
+interface TenderFormProps {
   remaining: number;
   currency: string;
   busy: boolean;
   onTake: (entry: TenderEntry) => void;
+}
+
+/** An empty amount field means "what is left to pay". */
+function partAmount(text: string, remaining: number, currency: string): number | null {
+  return text.trim() === '' ? remaining : parseAmount(text, currency);
+}
+
+/** The amount of a card or mobile money part of the payment; empty takes what is left. */
+function PartAmount({
+  text,
+  onChange,
+  remaining,
+  currency,
+  disabled = false,
+}: {
+  text: string;
+  onChange: (text: string) => void;
+  remaining: number;
+  currency: string;
+  disabled?: boolean;
 }) {
   const { t } = useI18n();
+  return (
+    <label>
+      {t('amount')}
+      <AmountInput
+        value={text}
+        onChange={onChange}
+        currency={currency}
+        placeholder={String(remaining)}
+        className="big-input"
+        disabled={disabled}
+      />
+    </label>
+  );
+}
+
+function CashForm({ remaining, currency, busy, onTake }: TenderFormProps) {
+  const { t } = useI18n();
   const [text, setText] = useState('');
-  const given = text.trim() === '' ? remaining : parseAmount(text, currency);
+  const given = partAmount(text, remaining, currency);
   const change = given !== null && given > remaining ? given - remaining : 0;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -189,21 +211,11 @@ function CashForm({
   );
 }
 
-function CardForm({
-  remaining,
-  currency,
-  busy,
-  onTake,
-}: {
-  remaining: number;
-  currency: string;
-  busy: boolean;
-  onTake: (entry: TenderEntry) => void;
-}) {
+function CardForm({ remaining, currency, busy, onTake }: TenderFormProps) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   const [reference, setReference] = useState('');
-  const amount = text.trim() === '' ? remaining : parseAmount(text, currency);
+  const amount = partAmount(text, remaining, currency);
   const valid = amount !== null && amount > 0 && amount <= remaining && reference.trim() !== '';
   return (
     <form
@@ -213,16 +225,7 @@ function CardForm({
         if (valid) onTake({ method: 'card', amount, reference: reference.trim() });
       }}
     >
-      <label>
-        {t('amount')}
-        <AmountInput
-          value={text}
-          onChange={setText}
-          currency={currency}
-          placeholder={String(remaining)}
-          className="big-input"
-        />
-      </label>
+      <PartAmount text={text} onChange={setText} remaining={remaining} currency={currency} />
       <label>
         {t('cardReference')}
         <input
@@ -240,17 +243,7 @@ function CardForm({
   );
 }
 
-function MobileMoneyForm({
-  remaining,
-  currency,
-  online,
-  onTake,
-}: {
-  remaining: number;
-  currency: string;
-  online: boolean;
-  onTake: (entry: TenderEntry) => void;
-}) {
+function MobileMoneyForm({ remaining, currency, online, onTake }: TenderFormProps & { online: boolean }) {
   const store = useStore();
   const { t } = useI18n();
   const [phone, setPhone] = useState('');
@@ -259,7 +252,7 @@ function MobileMoneyForm({
   const [error, setError] = useState<string | null>(null);
   const watching = useRef<{ unsubscribe(): void } | null>(null);
   useEffect(() => () => watching.current?.unsubscribe(), []);
-  const amount = text.trim() === '' ? remaining : parseAmount(text, currency);
+  const amount = partAmount(text, remaining, currency);
   const waiting = payment?.status === 'pending';
 
   if (!online && !waiting) {
@@ -304,17 +297,13 @@ function MobileMoneyForm({
           disabled={waiting}
         />
       </label>
-      <label>
-        {t('amount')}
-        <AmountInput
-          value={text}
-          onChange={setText}
-          currency={currency}
-          placeholder={String(remaining)}
-          className="big-input"
-          disabled={waiting}
-        />
-      </label>
+      <PartAmount
+        text={text}
+        onChange={setText}
+        remaining={remaining}
+        currency={currency}
+        disabled={waiting}
+      />
       {waiting ? (
         <p className="waiting" role="status">
           <span className="spinner" aria-hidden="true" />
