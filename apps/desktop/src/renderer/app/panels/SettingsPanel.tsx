@@ -4,7 +4,7 @@
  * the commands the server refused, and unpairing.
  */
 import { useState, type FormEvent } from 'react';
-import type { SyncStatus, TillSettings } from '../../data/api.ts';
+import type { Cashier, SyncStatus, TillSettings } from '../../data/api.ts';
 import { formatDateTime, formatPercent, parsePercent, useI18n, type Language } from '../../i18n/index.tsx';
 import type { Hardware } from '../App.tsx';
 import { Dialog, Message } from '../components/Dialog.tsx';
@@ -128,6 +128,8 @@ function HardwareSection({ hardware }: { hardware: Hardware }) {
               className="big-input"
               value={token}
               onChange={(e) => setToken(e.target.value)}
+              type="password"
+              autoComplete="off"
               data-free-text
               spellCheck={false}
             />
@@ -160,10 +162,20 @@ function DiscountSection() {
   const store = useStore();
   const { t } = useI18n();
   const settings = useObservable<TillSettings | null>(store.settings$, null);
+  const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [text, setText] = useState<string | null>(null);
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   if (!settings) return null;
-  const shown = text ?? formatPercent(settings.managerDiscountAboveBasisPoints).replace('%', '');
+  const limit = formatPercent(settings.managerDiscountAboveBasisPoints);
+  // Only a manager moves the limit: a cashier could otherwise lift it past any discount.
+  if (cashier?.role !== 'manager') {
+    return (
+      <section className="card">
+        <p>{t('managerPinNeeded', { percent: limit })}</p>
+      </section>
+    );
+  }
+  const shown = text ?? limit.replace('%', '');
   const value = parsePercent(shown);
   return (
     <section className="card">
