@@ -2,7 +2,7 @@
  * Language for the till's screens: Swahili and English, switchable at any
  * time (kept on the device). Also the one money formatter the screens use.
  */
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { translator, type Language, type Translate } from './format.ts';
 
 export * from './format.ts';
@@ -28,9 +28,11 @@ function savedLanguage(): Language {
 
 export function I18nProvider({ children, initial }: { children: ReactNode; initial?: Language }) {
   const [language, setLanguageState] = useState<Language>(() => initial ?? savedLanguage());
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
   const setLanguage = useCallback((next: Language) => {
     setLanguageState(next);
-    document.documentElement.lang = next;
     try {
       localStorage.setItem(STORAGE_KEY, next);
     } catch {

@@ -54,6 +54,11 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     focusSearch();
   };
 
+  // Back from Sales, Shift, Settings or Help: typing goes to the search box again.
+  useEffect(() => {
+    if (!blocked) search.current?.focus();
+  }, [blocked]);
+
   // Search as the cashier types; a stale answer never replaces a newer one.
   const asked = useRef(0);
   useEffect(() => {
