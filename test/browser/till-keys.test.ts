@@ -109,6 +109,26 @@ describe('the till keyboard', () => {
     expect(await page.textContent('[data-testid=unsynced]')).toBe('1 not synced');
   });
 
+  it('closes only the dialog on top with Esc: help over the payment dialog', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.type('6201111000013', { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 1,000'),
+      null,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.press('F10');
+    await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-testid=help]', { timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=help]', { state: 'detached', timeout: 10_000 });
+    expect(await page.isVisible('[data-testid=tender-dialog]')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=tender-dialog]', { state: 'detached', timeout: 10_000 });
+  });
+
   it('shows every shortcut on ? and switches language with Alt+L', async () => {
     await signInAndOpenShift();
     await page.keyboard.press('?');

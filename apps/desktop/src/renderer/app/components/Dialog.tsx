@@ -1,6 +1,9 @@
-/** A modal dialog: Esc or the close button closes it; the first field takes focus. */
+/** A modal dialog: Esc or the close button closes it; focus starts inside it. */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../../i18n/index.tsx';
+
+/** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
+const openDialogs: symbol[] = [];
 
 export function Dialog({
   title,
@@ -20,17 +23,24 @@ export function Dialog({
   const close = useRef(onClose);
   close.current = onClose;
   useEffect(() => {
-    const focusable = box.current?.querySelector<HTMLElement>('[autofocus], input, select, button.primary');
-    focusable?.focus();
+    // A field with autoFocus has taken focus already; otherwise the first field or the main button.
+    if (!box.current?.contains(document.activeElement)) {
+      box.current?.querySelector<HTMLElement>('input, select, button.primary')?.focus();
+    }
+    const me = Symbol('dialog');
+    openDialogs.push(me);
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
+      if (event.key === 'Escape' && openDialogs.at(-1) === me) {
         event.preventDefault();
         event.stopPropagation();
         close.current();
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      openDialogs.splice(openDialogs.indexOf(me), 1);
+    };
   }, []);
   return (
     <div className="backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
