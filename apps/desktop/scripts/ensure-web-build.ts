@@ -1,0 +1,51 @@
+/**
+ * Builds the till's browser bundle (apps/desktop/dist/web) when it is missing
+ * or older than anything it is built from, so `npm start` on a fresh clone
+ * serves `/till/` with no manual step. Run by `npm start` (prestart) and by the
+ * browser tests; does nothing when the build is current.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const desktop = fileURLToPath(new URL('..', import.meta.url));
+const repo = path.resolve(desktop, '../..');
+const SOURCES = [
+  path.join(desktop, 'src/renderer'),
+  path.join(desktop, 'src/shared'),
+  path.join(desktop, 'vite.config.ts'),
+  path.join(desktop, 'package.json'),
+  path.join(repo, 'packages/core/src'),
+  path.join(repo, 'package-lock.json'),
+];
+const BUILT = path.join(desktop, 'dist/web/index.html');
+
+async function newestChange(entry: string): Promise<number> {
+  const info = await stat(entry).catch(() => null);
+  if (!info) return 0;
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = info.mtimeMs;
+  for (const child of await readdir(entry)) {
+    if (child === 'node_modules') continue;
+    newest = Math.max(newest, await newestChange(path.join(entry, child)));
+  }
+  return newest;
+}
+
+/** True when it built; false when the build was already current. */
+export async function ensureWebBuild(log: (line: string) => void = () => undefined): Promise<boolean> {
+  const built = (await stat(BUILT).catch(() => null))?.mtimeMs ?? 0;
+  const sources = Math.max(...(await Promise.all(SOURCES.map(newestChange))));
+  if (built > sources) return false;
+  log(built === 0 ? 'Building the till (first start)…' : 'The till changed: rebuilding…');
+  const { build } = await import('vite');
+  await build({ configFile: path.join(desktop, 'vite.config.ts'), logLevel: 'warn' });
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  if (await ensureWebBuild((line) => console.log(line))) {
+    console.log(`Till built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}

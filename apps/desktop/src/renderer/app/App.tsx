@@ -1,0 +1,186 @@
+/**
+ * The till: pairing, then the cashier's PIN, then the shift's float, then the
+ * sale screen. The top bar and the status bar are always there; Sales, Shift,
+ * Settings and Help open over whatever screen is showing.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import type { Cashier, PairingState, Shift, TillStore, ZReport } from '../data/api.ts';
+import { useI18n } from '../i18n/index.tsx';
+import type { BridgeConfig, BridgeKind } from './hardware/bridge.ts';
+import { HelpOverlay } from './HelpOverlay.tsx';
+import { isTextField } from './keyboard/shortcuts.ts';
+import { NoticeProvider, useNotify } from './notices.tsx';
+import { SalesPanel } from './panels/SalesPanel.tsx';
+import { SettingsPanel } from './panels/SettingsPanel.tsx';
+import { ShiftPanel, ZReportDialog } from './panels/ShiftPanel.tsx';
+import { refusalText } from './refusal.ts';
+import { OpenShiftScreen } from './screens/OpenShiftScreen.tsx';
+import { PairScreen } from './screens/PairScreen.tsx';
+import { SaleScreen } from './screens/SaleScreen.tsx';
+import { SignInScreen } from './screens/SignInScreen.tsx';
+import { StatusBar } from './StatusBar.tsx';
+import { StoreProvider, useObservable, useStore } from './store.tsx';
+
+export interface Hardware {
+  kind: BridgeKind;
+  config: BridgeConfig | null;
+}
+
+type Panel = 'sales' | 'shift' | 'settings';
+
+export function App({ store, hardware }: { store: TillStore; hardware: Hardware }) {
+  return (
+    <StoreProvider store={store}>
+      <NoticeProvider>
+        <Till hardware={hardware} />
+      </NoticeProvider>
+    </StoreProvider>
+  );
+}
+
+function Till({ hardware }: { hardware: Hardware }) {
+  const store = useStore();
+  const { t, toggleLanguage } = useI18n();
+  const notify = useNotify();
+  const pairing = useObservable<PairingState | null>(store.pairing$, null);
+  const cashier = useObservable<Cashier | null>(store.cashier$, null);
+  const shift = useObservable<Shift | null>(store.shift$, null);
+  const [panel, setPanel] = useState<Panel | null>(null);
+  const [help, setHelp] = useState(false);
+  const [zReport, setZReport] = useState<ZReport | null>(null);
+  const paired = pairing !== null && pairing.status !== 'unpaired';
+  const selling = paired && cashier !== null;
+
+  const signOut = useCallback(() => {
+    store.signOut().then(
+      () => setPanel(null),
+      (error: unknown) => notify(refusalText(t, error), 'error'),
+    );
+  }, [store, notify, t]);
+  const reprint = useCallback(() => {
+    store.reprintLast().then(
+      (outcome) => {
+        if (outcome === null) notify(t('nothingToReprint'), 'error');
+      },
+      (error: unknown) => notify(refusalText(t, error), 'error'),
+    );
+  }, [store, notify, t]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      // `?` opens help even from the search box; free-text fields (reasons, names) keep it.
+      const freeText =
+        isTextField(event.target) && (event.target as HTMLElement).dataset.freeText !== undefined;
+      if (event.key === 'F1' || (event.key === '?' && !event.altKey && !freeText)) {
+        event.preventDefault();
+        setHelp(true);
+        return;
+      }
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const key = event.key.toLowerCase();
+      const action: Record<string, (() => void) | undefined> = {
+        l: toggleLanguage,
+        s: selling ? () => setPanel('sales') : undefined,
+        z: selling && shift ? () => setPanel('shift') : undefined,
+        t: paired ? () => setPanel('settings') : undefined,
+        r: selling ? reprint : undefined,
+        o: selling ? signOut : undefined,
+      };
+      const run = action[key] ?? action[event.code.replace(/^Key/, '').toLowerCase()];
+      if (run) {
+        event.preventDefault();
+        run();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [toggleLanguage, selling, shift, paired, reprint, signOut]);
+
+  let screen;
+  if (pairing === null) screen = <div className="splash">{t('appName')}</div>;
+  else if (pairing.status === 'unpaired') screen = <PairScreen />;
+  else if (!cashier) screen = <SignInScreen till={pairing.till} />;
+  else if (!shift) screen = <OpenShiftScreen cashier={cashier} />;
+  else screen = <SaleScreen blocked={panel !== null || help || zReport !== null} />;
+
+  return (
+    <div
+      className={pairing?.status === 'revoked' ? 'till revoked' : 'till'}
+      data-screen={
+        pairing === null
+          ? 'loading'
+          : pairing.status === 'unpaired'
+            ? 'pair'
+            : !cashier
+              ? 'sign-in'
+              : !shift
+                ? 'open-shift'
+                : 'sale'
+      }
+    >
+      <header className="top-bar">
+        <span className="brand">
+          {paired ? pairing.till.merchant.businessName : t('appName')}
+          {paired && <small>{t('tillName', { name: pairing.till.name })}</small>}
+          {paired && !pairing.till.livemode && <small className="test-mode">{t('testMode')}</small>}
+        </span>
+        {cashier && <span className="cashier">{cashier.name}</span>}
+        <nav className="menu">
+          {selling && (
+            <button type="button" onClick={() => setPanel('sales')}>
+              {t('menuSales')} <kbd>Alt+S</kbd>
+            </button>
+          )}
+          {selling && shift && (
+            <button type="button" onClick={() => setPanel('shift')}>
+              {t('shiftTitle')} <kbd>Alt+Z</kbd>
+            </button>
+          )}
+          {paired && (
+            <button type="button" onClick={() => setPanel('settings')}>
+              {t('settingsTitle')} <kbd>Alt+T</kbd>
+            </button>
+          )}
+          <button type="button" onClick={() => setHelp(true)} aria-label={t('helpTitle')}>
+            ? <kbd>F1</kbd>
+          </button>
+          <button type="button" onClick={toggleLanguage} data-testid="language">
+            {t('switchLanguage')}
+          </button>
+          {selling && (
+            <button type="button" onClick={signOut}>
+              {t('signOut')}
+            </button>
+          )}
+        </nav>
+      </header>
+      {pairing?.status === 'revoked' && (
+        <div className="revoked-banner" role="alert" data-testid="revoked">
+          {t('refusal_revoked')}
+          {selling && (
+            <button type="button" onClick={() => setPanel('sales')}>
+              {t('menuSales')} <kbd>Alt+S</kbd>
+            </button>
+          )}
+        </div>
+      )}
+      <main className="screen">{screen}</main>
+      <StatusBar bridgeKind={hardware.kind} onOpenSync={() => paired && setPanel('settings')} />
+      {panel === 'sales' && <SalesPanel onClose={() => setPanel(null)} onReprint={reprint} />}
+      {panel === 'shift' && shift && (
+        <ShiftPanel
+          shift={shift}
+          onClose={() => setPanel(null)}
+          onClosed={(report) => {
+            setPanel(null);
+            setZReport(report);
+          }}
+        />
+      )}
+      {panel === 'settings' && <SettingsPanel hardware={hardware} onClose={() => setPanel(null)} />}
+      {zReport && <ZReportDialog report={zReport} onClose={() => setZReport(null)} />}
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+    </div>
+  );
+}

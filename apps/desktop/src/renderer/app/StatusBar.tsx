@@ -1,0 +1,82 @@
+/** Always on screen: connection, unsynced commands, last sync, refusals, printer path, last print. */
+import type { PrintState, SyncStatus } from '../data/api.ts';
+import { formatDateTime, formatTime, useI18n } from '../i18n/index.tsx';
+import type { BridgeKind } from './hardware/bridge.ts';
+import { useObservable, useStore } from './store.tsx';
+
+const startOfToday = () => new Date().setHours(0, 0, 0, 0);
+
+export function StatusBar({ bridgeKind, onOpenSync }: { bridgeKind: BridgeKind; onOpenSync: () => void }) {
+  const store = useStore();
+  const { t } = useI18n();
+  const sync = useObservable<SyncStatus | null>(store.sync$, null);
+  const print = useObservable<PrintState>(store.lastPrint$, { status: 'idle' });
+  if (!sync) return <footer className="status-bar" />;
+  const connection = sync.revoked ? 'revoked' : sync.connection;
+  const connectionText = {
+    online: t('statusOnline'),
+    offline: t('statusOffline'),
+    unreachable: t('statusUnreachable'),
+    revoked: t('statusRevoked'),
+  }[connection];
+  const last =
+    sync.lastSyncAt === null
+      ? t('statusNeverSynced')
+      : t('statusLastSync', {
+          time:
+            sync.lastSyncAt >= startOfToday() ? formatTime(sync.lastSyncAt) : formatDateTime(sync.lastSyncAt),
+        });
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      <button
+        type="button"
+        className={`conn conn-${connection}`}
+        onClick={onOpenSync}
+        data-testid="connection"
+      >
+        <span className="dot" aria-hidden="true" />
+        {connectionText}
+      </button>
+      <span className={sync.unsynced > 0 ? 'unsynced warn' : 'unsynced'} data-testid="unsynced">
+        {sync.unsynced > 0 ? t('statusUnsynced', { count: sync.unsynced }) : t('statusAllSynced')}
+      </span>
+      <span className="last-sync">{last}</span>
+      {sync.refused.length > 0 && (
+        <button type="button" className="refused" onClick={onOpenSync}>
+          {t('statusRefused', { count: sync.refused.length })}
+        </button>
+      )}
+      {!sync.leader && <span className="muted">{t('statusOtherTab')}</span>}
+      <span className="spacer" />
+      <PrintStatus print={print} />
+      <span className={`printer printer-${bridgeKind}`}>
+        {{ ipc: t('printerIpc'), http: t('printerBridge'), none: t('printerNone') }[bridgeKind]}
+      </span>
+    </footer>
+  );
+}
+
+function PrintStatus({ print }: { print: PrintState }) {
+  const { t } = useI18n();
+  switch (print.status) {
+    case 'idle':
+      return null;
+    case 'printing':
+      return <span>{t('printing', { number: print.receiptNumber })}</span>;
+    case 'printed':
+      return (
+        <span className={print.paperNearEnd ? 'warn' : ''}>
+          {t('printed', { number: print.receiptNumber })}
+          {print.paperNearEnd && ` · ${t('paperNearEnd')}`}
+        </span>
+      );
+    case 'failed':
+      return (
+        <span className="bad">
+          {t('printFailed', { number: print.receiptNumber, message: print.outcome.message })}
+        </span>
+      );
+    case 'no_printer':
+      return <span className="muted">{t('noPrinterForReceipt', { number: print.receiptNumber })}</span>;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Alt+S: the sales made on this till, newest first, each with where it stands
+ * (waiting to sync, synced, or refused with the server's reason), and refund
+ * or void with a manager's PIN, online or offline.
+ */
+import { useState, type FormEvent } from 'react';
+import type { Sale } from '../../data/api.ts';
+import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
+import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
+import { PinInput, ReasonInput } from '../components/inputs.tsx';
+import { refusalText } from '../refusal.ts';
+import { useObservable, useStore } from '../store.tsx';
+
+const SHOWN = 100;
+
+export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onReprint: () => void }) {
+  const store = useStore();
+  const { t } = useI18n();
+  const sales = useObservable<Sale[]>(store.sales$, []);
+  const [acting, setActing] = useState<{ sale: Sale; action: 'refund' | 'void' } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  return (
+    <Dialog title={t('salesTitle')} onClose={onClose} wide testId="sales-panel">
+      <div className="row">
+        <button type="button" className="big" onClick={onReprint}>
+          {t('reprintLast')} <Kbd>Alt+R</Kbd>
+        </button>
+        <Message kind="ok" text={done} />
+      </div>
+      {sales.length === 0 ? (
+        <p className="muted">{t('noSales')}</p>
+      ) : (
+        <ul className="sales-list">
+          {sales.slice(0, SHOWN).map((sale) => (
+            <li key={sale.commandId} className={`sale-row status-${sale.status}`}>
+              <div className="sale-main">
+                <strong>{sale.receiptNumber}</strong>
+                <span className="muted sale-meta">
+                  {formatDateTime(sale.soldAt)} · {sale.cashier}
+                </span>
+                <span className={`badge ${sale.status}`}>
+                  {
+                    {
+                      pending: t('statusPending'),
+                      applied: t('statusApplied'),
+                      refused: t('statusRefusedSale'),
+                    }[sale.status]
+                  }
+                </span>
+                {sale.voided && <span className="badge refused">{t('voided')}</span>}
+                {sale.refundedAmount > 0 && (
+                  <span className="badge">
+                    {t('refunded', { amount: formatMoney(sale.refundedAmount, sale.currency) })}
+                  </span>
+                )}
+                <span className="sale-total">{formatMoney(sale.total, sale.currency)}</span>
+                {!sale.voided && sale.status !== 'refused' && sale.refundedAmount < sale.total && (
+                  <span className="sale-actions">
+                    <button type="button" onClick={() => setActing({ sale, action: 'refund' })}>
+                      {t('refund')}
+                    </button>
+                    {sale.refundedAmount === 0 && (
+                      <button
+                        type="button"
+                        className="outline-danger"
+                        onClick={() => setActing({ sale, action: 'void' })}
+                      >
+                        {t('voidSale')}
+                      </button>
+                    )}
+                  </span>
+                )}
+              </div>
+              {sale.refusal && (
+                <p className="message error">
+                  {sale.refusal.message} <code>{sale.refusal.code}</code>
+                </p>
+              )}
+              {sale.flags.length > 0 && (
+                <p className="muted">
+                  {t('flags')}: {sale.flags.join(', ')}
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {acting && (
+        <ManagerAction
+          sale={acting.sale}
+          action={acting.action}
+          onClose={() => setActing(null)}
+          onDone={(message) => {
+            setActing(null);
+            setDone(message);
+          }}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function ManagerAction({
+  sale,
+  action,
+  onClose,
+  onDone,
+}: {
+  sale: Sale;
+  action: 'refund' | 'void';
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const store = useStore();
+  const { t } = useI18n();
+  const [reason, setReason] = useState('');
+  const [restock, setRestock] = useState(true);
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const base = {
+      clientOrderId: sale.clientOrderId,
+      managerPin: pin,
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+    };
+    const done = action === 'refund' ? store.refund({ ...base, restock }) : store.voidSale(base);
+    done.then(
+      () => onDone(action === 'refund' ? t('refundDone') : t('voidDone')),
+      (failure: unknown) => {
+        setPin('');
+        setError(refusalText(t, failure));
+      },
+    );
+  };
+  return (
+    <Dialog
+      title={`${action === 'refund' ? t('refundAll') : t('voidSale')}: ${sale.receiptNumber}`}
+      onClose={onClose}
+      testId="manager-action"
+    >
+      <form className="stack" onSubmit={submit}>
+        <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
+        <label>
+          {t('reason')}
+          <ReasonInput value={reason} onChange={setReason} />
+        </label>
+        {action === 'refund' && (
+          <label className="check">
+            <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+            {t('restock')}
+          </label>
+        )}
+        <label>
+          {t('managerPin')}
+          <PinInput value={pin} onChange={setPin} autoFocus aria-label={t('managerPin')} />
+        </label>
+        <button
+          type="submit"
+          className={action === 'void' ? 'danger big' : 'primary big'}
+          disabled={pin.length < 4}
+        >
+          {action === 'refund' ? t('refund') : t('voidSale')}
+        </button>
+        <Message text={error} />
+      </form>
+    </Dialog>
+  );
+}

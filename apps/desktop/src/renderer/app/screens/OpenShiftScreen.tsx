@@ -1,0 +1,42 @@
+/** A signed-in cashier with no open shift counts the float into the drawer first. */
+import { useState, type FormEvent } from 'react';
+import type { PullDocument } from '@tz/core';
+import type { Cashier } from '../../data/api.ts';
+import { parseAmount, useI18n } from '../../i18n/index.tsx';
+import { Message } from '../components/Dialog.tsx';
+import { AmountInput } from '../components/inputs.tsx';
+import { refusalText } from '../refusal.ts';
+import { useObservable, useStore } from '../store.tsx';
+
+export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
+  const store = useStore();
+  const { t } = useI18n();
+  const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
+  const currency = shop?.currency ?? 'TZS';
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const amount = parseAmount(text, currency);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (amount === null) return;
+    setError(null);
+    store.openShift(amount).catch((failure: unknown) => setError(refusalText(t, failure)));
+  };
+  return (
+    <section className="centered-card" data-testid="open-shift-screen">
+      <h1>{t('shiftOpenTitle')}</h1>
+      <p className="lead">{cashier.name}</p>
+      <form onSubmit={submit} className="stack">
+        <label>
+          {t('openingFloat')}
+          <AmountInput value={text} onChange={setText} currency={currency} autoFocus className="big-input" />
+        </label>
+        <button type="submit" className="primary big" disabled={amount === null}>
+          {t('openShift')}
+        </button>
+        <Message text={error} />
+      </form>
+    </section>
+  );
+}

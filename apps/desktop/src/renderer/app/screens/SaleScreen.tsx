@@ -1,0 +1,330 @@
+/**
+ * The sale screen: a search box that also takes typed barcodes, the cart, and
+ * the total, which never leaves the screen. Scans land here wherever focus is.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PullDocument } from '@tz/core';
+import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
+import { formatMoney, useI18n } from '../../i18n/index.tsx';
+import { Kbd } from '../components/Dialog.tsx';
+import { useScanner } from '../keyboard/use-scanner.ts';
+import { useNotify } from '../notices.tsx';
+import { refusalText } from '../refusal.ts';
+import { useObservable, useStore } from '../store.tsx';
+import { CustomerDialog, DiscountDialog, ParkedDialog, QuantityDialog } from './sale-dialogs.tsx';
+import { SaleDoneDialog, TenderDialog } from './TenderDialog.tsx';
+import { SearchResults } from './SearchResults.tsx';
+import { CartTable } from './CartTable.tsx';
+
+type SaleDialog =
+  | { kind: 'quantity'; line: CartLine }
+  | { kind: 'weigh'; item: CatalogueItem }
+  | { kind: 'lineDiscount'; line: CartLine }
+  | { kind: 'orderDiscount' }
+  | { kind: 'customer' }
+  | { kind: 'parked' }
+  | { kind: 'tender' }
+  | { kind: 'done'; completed: CompletedSale };
+
+const SEARCH_LIMIT = 30;
+const SEARCH_DELAY_MS = 60;
+
+export function SaleScreen({ blocked }: { blocked: boolean }) {
+  const store = useStore();
+  const { t } = useI18n();
+  const notify = useNotify();
+  const cart = useObservable<Cart | null>(store.cart$, null);
+  const parked = useObservable<ParkedCart[]>(store.parked$, []);
+  const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
+  const currency = cart?.priced.currency ?? shop?.currency ?? 'TZS';
+  const [query, setQuery] = useState('');
+  const [results, setResults] = useState<CatalogueItem[] | null>(null);
+  const [resultIndex, setResultIndex] = useState(0);
+  const [selectedKey, setSelectedKey] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<SaleDialog | null>(null);
+  const search = useRef<HTMLInputElement>(null);
+  const lines = cart?.lines ?? [];
+  const selected = lines.find((line) => line.key === selectedKey) ?? lines.at(-1) ?? null;
+  const total = cart?.priced.total ?? 0;
+
+  const fail = useCallback((error: unknown) => notify(refusalText(t, error), 'error'), [notify, t]);
+  const focusSearch = () => setTimeout(() => search.current?.focus(), 0);
+  const closeDialog = () => {
+    setDialog(null);
+    focusSearch();
+  };
+
+  // Back from Sales, Shift, Settings or Help: typing goes to the search box again.
+  useEffect(() => {
+    if (!blocked) search.current?.focus();
+  }, [blocked]);
+
+  // Search as the cashier types; a stale answer never replaces a newer one.
+  const asked = useRef(0);
+  useEffect(() => {
+    const text = query.trim();
+    const ask = ++asked.current;
+    if (text === '') {
+      setResults(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      store.search(text, SEARCH_LIMIT).then((found) => {
+        if (ask !== asked.current) return;
+        setResults(found);
+        setResultIndex(0);
+      }, fail);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query, store, fail]);
+
+  const addItem = (item: CatalogueItem) => {
+    setQuery('');
+    setResults(null);
+    if (item.unit !== 'piece') {
+      setDialog({ kind: 'weigh', item });
+      return;
+    }
+    store.addItem(item).then(() => setSelectedKey(null), fail);
+    focusSearch();
+  };
+
+  useScanner(
+    (code) => {
+      store.addBarcode(code).then((item) => {
+        if (item) {
+          setSelectedKey(null);
+          notify(t('addedItem', { name: item.name }));
+        } else notify(t('notFoundBarcode', { code }), 'error');
+      }, fail);
+    },
+    !blocked && dialog?.kind !== 'done',
+  );
+
+  const cashExact = () => {
+    if (!cart || cart.lines.length === 0) return notify(t('refusal_cart_empty'), 'error');
+    store
+      .completeSale([{ method: 'cash', amount: cart.priced.total }])
+      .then((completed) => setDialog({ kind: 'done', completed }), fail);
+  };
+
+  const moveLine = (step: number) => {
+    if (lines.length === 0) return;
+    const index = selected ? lines.indexOf(selected) : lines.length - 1;
+    const next = lines[Math.min(lines.length - 1, Math.max(0, index + step))];
+    if (next) setSelectedKey(next.key);
+  };
+
+  useEffect(() => {
+    if (blocked || dialog) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      const searchEmpty = search.current?.value === '';
+      const inSearch = document.activeElement === search.current;
+      const keys: Record<string, (() => void) | undefined> = {
+        F2: () => search.current?.focus(),
+        F3: () => setDialog({ kind: 'customer' }),
+        F4: selected ? () => setDialog({ kind: 'quantity', line: selected }) : undefined,
+        F6: selected ? () => setDialog({ kind: 'lineDiscount', line: selected }) : undefined,
+        F7: lines.length > 0 ? () => setDialog({ kind: 'orderDiscount' }) : undefined,
+        F8: () => setDialog({ kind: 'parked' }),
+        F9: cashExact,
+        F10:
+          lines.length > 0
+            ? () => setDialog({ kind: 'tender' })
+            : () => notify(t('refusal_cart_empty'), 'error'),
+        ArrowDown: results
+          ? () => setResultIndex((i) => Math.min(results.length - 1, i + 1))
+          : () => moveLine(1),
+        ArrowUp: results ? () => setResultIndex((i) => Math.max(0, i - 1)) : () => moveLine(-1),
+        Escape: () => {
+          setQuery('');
+          search.current?.focus();
+        },
+      };
+      if (searchEmpty && selected && (inSearch || document.activeElement === document.body)) {
+        keys.Delete = () => void store.removeLine(selected.key).then(() => setSelectedKey(null), fail);
+        if (selected.item.unit === 'piece') {
+          keys['+'] = () => void store.setQuantity(selected.key, selected.quantityMilli + 1000).catch(fail);
+          keys['-'] = () =>
+            selected.quantityMilli > 1000
+              ? void store.setQuantity(selected.key, selected.quantityMilli - 1000).catch(fail)
+              : undefined;
+        }
+      }
+      const run = keys[event.key];
+      if (run) {
+        event.preventDefault();
+        run();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const submitSearch = () => {
+    const top = results?.[resultIndex];
+    if (top) return addItem(top);
+    const text = query.trim();
+    if (text === '') return;
+    // Typed by hand: a barcode nobody found by prefix search is tried as a whole code.
+    store.addBarcode(text).then((item) => {
+      if (item) setQuery('');
+      else notify(t('noResults', { text }), 'error');
+    }, fail);
+  };
+
+  return (
+    <div className="sale" data-testid="sale-screen">
+      <section className="sale-left">
+        <div className="search-row">
+          <form
+            className="search"
+            onSubmit={(event) => {
+              event.preventDefault();
+              submitSearch();
+            }}
+          >
+            <input
+              ref={search}
+              className="search-input"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+              placeholder={t('searchPlaceholder')}
+              aria-label={t('searchPlaceholder')}
+              autoFocus
+              autoComplete="off"
+              spellCheck={false}
+              data-testid="search"
+            />
+            <Kbd>F2</Kbd>
+          </form>
+          {results && (
+            <SearchResults
+              query={query.trim()}
+              results={results}
+              index={resultIndex}
+              onPick={addItem}
+              onHover={setResultIndex}
+            />
+          )}
+        </div>
+        <CartTable
+          lines={lines}
+          cart={cart}
+          selectedKey={selected?.key ?? null}
+          onSelect={setSelectedKey}
+          onEdit={(line) => setDialog({ kind: 'quantity', line })}
+          onRemove={(line) => void store.removeLine(line.key).catch(fail)}
+        />
+      </section>
+      <aside className="sale-right">
+        <div className="total-box" data-testid="total">
+          <span className="total-label">{t('total')}</span>
+          <span className="total-amount">{formatMoney(total, currency)}</span>
+          <span className="total-sub">
+            {t('itemsCount', { count: lines.length })}
+            {cart &&
+              cart.priced.taxTotal > 0 &&
+              ` · ${t('tax')} ${formatMoney(cart.priced.taxTotal, currency)}`}
+          </span>
+        </div>
+        {cart && (cart.priced.lineDiscountTotal > 0 || cart.priced.orderDiscount > 0) && (
+          <dl className="breakdown">
+            <div>
+              <dt>{t('subtotal')}</dt>
+              <dd>{formatMoney(cart.priced.grossTotal, currency)}</dd>
+            </div>
+            {cart.priced.lineDiscountTotal > 0 && (
+              <div>
+                <dt>{t('lineDiscount')}</dt>
+                <dd>−{formatMoney(cart.priced.lineDiscountTotal, currency)}</dd>
+              </div>
+            )}
+            {cart.priced.orderDiscount > 0 && (
+              <div>
+                <dt>{t('orderDiscount')}</dt>
+                <dd>−{formatMoney(cart.priced.orderDiscount, currency)}</dd>
+              </div>
+            )}
+          </dl>
+        )}
+        <button type="button" className="customer-chip" onClick={() => setDialog({ kind: 'customer' })}>
+          <span>{t('customer')}</span>
+          <strong>{cart?.customer ? (cart.customer.name ?? cart.customer.phone) : t('noCustomer')}</strong>
+          <Kbd>F3</Kbd>
+        </button>
+        <div className="actions">
+          <button
+            type="button"
+            className="primary huge"
+            onClick={cashExact}
+            disabled={lines.length === 0}
+            data-testid="cash-exact"
+          >
+            {t('payCashExact')} <Kbd>F9</Kbd>
+          </button>
+          <button
+            type="button"
+            className="accent huge"
+            onClick={() => setDialog({ kind: 'tender' })}
+            disabled={lines.length === 0}
+          >
+            {t('pay')} <Kbd>F10</Kbd>
+          </button>
+          <div className="action-grid">
+            <button
+              type="button"
+              onClick={() => selected && setDialog({ kind: 'quantity', line: selected })}
+              disabled={!selected}
+            >
+              {t('setQuantity')} <Kbd>F4</Kbd>
+            </button>
+            <button
+              type="button"
+              onClick={() => selected && setDialog({ kind: 'lineDiscount', line: selected })}
+              disabled={!selected}
+            >
+              {t('lineDiscount')} <Kbd>F6</Kbd>
+            </button>
+            <button
+              type="button"
+              onClick={() => setDialog({ kind: 'orderDiscount' })}
+              disabled={lines.length === 0}
+            >
+              {t('orderDiscount')} <Kbd>F7</Kbd>
+            </button>
+            <button type="button" onClick={() => setDialog({ kind: 'parked' })}>
+              {parked.length > 0 ? t('parked', { count: parked.length }) : t('park')} <Kbd>F8</Kbd>
+            </button>
+          </div>
+          {lines.length > 0 && (
+            <button type="button" className="ghost danger" onClick={() => void store.clearCart().catch(fail)}>
+              {t('clearSale')}
+            </button>
+          )}
+        </div>
+      </aside>
+      {dialog?.kind === 'quantity' && <QuantityDialog line={dialog.line} onClose={closeDialog} />}
+      {dialog?.kind === 'weigh' && <QuantityDialog item={dialog.item} onClose={closeDialog} />}
+      {dialog?.kind === 'lineDiscount' && (
+        <DiscountDialog line={dialog.line} currency={currency} onClose={closeDialog} />
+      )}
+      {dialog?.kind === 'orderDiscount' && <DiscountDialog currency={currency} onClose={closeDialog} />}
+      {dialog?.kind === 'customer' && (
+        <CustomerDialog current={cart?.customer ?? null} onClose={closeDialog} />
+      )}
+      {dialog?.kind === 'parked' && (
+        <ParkedDialog parked={parked} canPark={lines.length > 0} onClose={closeDialog} />
+      )}
+      {dialog?.kind === 'tender' && cart && (
+        <TenderDialog
+          cart={cart}
+          onClose={closeDialog}
+          onCompleted={(completed) => setDialog({ kind: 'done', completed })}
+        />
+      )}
+      {dialog?.kind === 'done' && <SaleDoneDialog completed={dialog.completed} onClose={closeDialog} />}
+    </div>
+  );
+}

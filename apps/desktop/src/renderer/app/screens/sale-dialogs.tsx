@@ -1,0 +1,334 @@
+/** The sale screen's smaller dialogs: quantity or weight, discounts, customer, parked sales. */
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Discount, PullDocument } from '@tz/core';
+import type { CartLine, CatalogueItem, ParkedCart, TillSettings } from '../../data/api.ts';
+import {
+  formatMoney,
+  formatPercent,
+  formatQuantityMilli,
+  formatTime,
+  parseAmount,
+  parsePercent,
+  parseQuantityMilli,
+  useI18n,
+} from '../../i18n/index.tsx';
+import { Dialog, Message } from '../components/Dialog.tsx';
+import { AmountInput, PinInput } from '../components/inputs.tsx';
+import { refusalCode, refusalText } from '../refusal.ts';
+import { useObservable, useStore } from '../store.tsx';
+
+/** F4 on a line, or a weighed item just picked: pieces are whole, kg/litre/metre take three decimals. */
+export function QuantityDialog({
+  line,
+  item,
+  onClose,
+}: {
+  line?: CartLine;
+  item?: CatalogueItem;
+  onClose: () => void;
+}) {
+  const store = useStore();
+  const { t } = useI18n();
+  const product = line?.item ?? item;
+  const whole = product?.unit === 'piece';
+  const [text, setText] = useState(line ? formatQuantityMilli(line.quantityMilli, whole) : '');
+  const [error, setError] = useState<string | null>(null);
+  if (!product) return null;
+  const milli = parseQuantityMilli(text, whole);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (milli === null) return setError(t('refusal_invalid'));
+    const done = line ? store.setQuantity(line.key, milli) : store.addItem(product, milli);
+    done.then(onClose, (failure: unknown) => setError(refusalText(t, failure)));
+  };
+  return (
+    <Dialog title={t('quantityFor', { name: product.name })} onClose={onClose} testId="quantity-dialog">
+      <form onSubmit={submit} className="stack">
+        <label>
+          {whole
+            ? t('setQuantity')
+            : product.unit === 'kg'
+              ? t('weightKg')
+              : `${t('setQuantity')} (${product.unit})`}
+          <input
+            className="big-input"
+            inputMode="decimal"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            autoFocus
+            onFocus={(event) => event.target.select()}
+          />
+        </label>
+        {milli !== null && (
+          <p className="echo">{formatMoney(Math.round((product.price * milli) / 1000), product.currency)}</p>
+        )}
+        <button type="submit" className="primary big" disabled={milli === null}>
+          {t('apply')}
+        </button>
+        <Message text={error} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** F6 (a line) or F7 (the whole sale): percent or amount; above the till's limit, a manager's PIN. */
+export function DiscountDialog({
+  line,
+  currency,
+  onClose,
+}: {
+  line?: CartLine;
+  currency: string;
+  onClose: () => void;
+}) {
+  const store = useStore();
+  const { t } = useI18n();
+  const settings = useObservable<TillSettings | null>(store.settings$, null);
+  const current = line ? line.discount : null;
+  const [mode, setMode] = useState<Discount['type']>(current?.type ?? 'percent');
+  const [text, setText] = useState(
+    current?.type === 'percent'
+      ? formatPercent(current.basisPoints).replace('%', '')
+      : current
+        ? String(current.amount)
+        : '',
+  );
+  const [pin, setPin] = useState('');
+  const [askPin, setAskPin] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const value = mode === 'percent' ? parsePercent(text) : parseAmount(text, currency);
+  const limit = settings?.managerDiscountAboveBasisPoints ?? null;
+  const needsPin =
+    !line && (askPin || (mode === 'percent' && value !== null && limit !== null && value > limit));
+
+  const apply = (discount: Discount | null) => {
+    const done = line
+      ? store.setLineDiscount(line.key, discount)
+      : store.setOrderDiscount(discount, needsPin && pin !== '' ? pin : undefined);
+    done.then(onClose, (failure: unknown) => {
+      const code = refusalCode(failure);
+      if (code === 'manager_pin_required' || code === 'manager_pin_wrong') setAskPin(true);
+      setPin('');
+      setError(refusalText(t, failure));
+    });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value === null) return setError(t('refusal_invalid'));
+    apply(mode === 'percent' ? { type: 'percent', basisPoints: value } : { type: 'amount', amount: value });
+  };
+  return (
+    <Dialog
+      title={line ? `${t('lineDiscount')}: ${line.item.name}` : t('orderDiscount')}
+      onClose={onClose}
+      testId="discount-dialog"
+    >
+      <form onSubmit={submit} className="stack">
+        <div className="segmented" role="radiogroup">
+          {(['percent', 'amount'] as const).map((option) => (
+            <button
+              key={option}
+              type="button"
+              role="radio"
+              aria-checked={mode === option}
+              className={mode === option ? 'on' : ''}
+              onClick={() => setMode(option)}
+            >
+              {option === 'percent' ? t('percent') : t('fixedAmount')}
+            </button>
+          ))}
+        </div>
+        {mode === 'percent' ? (
+          <label>
+            {t('percent')} (%)
+            <input
+              className="big-input"
+              inputMode="decimal"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              autoFocus
+            />
+          </label>
+        ) : (
+          <label>
+            {t('fixedAmount')}
+            <AmountInput
+              value={text}
+              onChange={setText}
+              currency={currency}
+              className="big-input"
+              autoFocus
+            />
+          </label>
+        )}
+        {needsPin && (
+          <label>
+            {limit !== null ? t('managerPinNeeded', { percent: formatPercent(limit) }) : t('managerPin')}
+            <PinInput value={pin} onChange={setPin} aria-label={t('managerPin')} />
+          </label>
+        )}
+        <div className="row">
+          <button
+            type="submit"
+            className="primary big"
+            disabled={value === null || (needsPin && pin.length < 4)}
+          >
+            {t('apply')}
+          </button>
+          <button type="button" className="big" onClick={() => apply(null)}>
+            {t('removeDiscount')}
+          </button>
+        </div>
+        <Message text={error} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** F3: find a customer by name or phone and attach them to the sale. */
+export function CustomerDialog({
+  current,
+  onClose,
+}: {
+  current: PullDocument<'customers'> | null;
+  onClose: () => void;
+}) {
+  const store = useStore();
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  const [found, setFound] = useState<Array<PullDocument<'customers'>>>([]);
+  const [index, setIndex] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    if (text.trim() === '') {
+      setFound([]);
+      return;
+    }
+    store.searchCustomers(text.trim(), 12).then(
+      (customers) => {
+        if (!live) return;
+        setFound(customers);
+        setIndex(0);
+      },
+      (failure: unknown) => setError(refusalText(t, failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [text, store, t]);
+  const choose = (id: string | null) =>
+    store.setCustomer(id).then(onClose, (failure: unknown) => setError(refusalText(t, failure)));
+  return (
+    <Dialog title={t('customer')} onClose={onClose} testId="customer-dialog">
+      <form
+        className="stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const pick = found[index];
+          if (pick) void choose(pick.id);
+        }}
+      >
+        <input
+          className="big-input"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder={t('searchCustomers')}
+          aria-label={t('searchCustomers')}
+          autoFocus
+          data-free-text
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowDown') setIndex((i) => Math.min(found.length - 1, i + 1));
+            if (event.key === 'ArrowUp') setIndex((i) => Math.max(0, i - 1));
+          }}
+        />
+        <ul className="pick-list">
+          {found.map((customer, position) => (
+            <li key={customer.id}>
+              <button
+                type="button"
+                className={position === index ? 'active' : ''}
+                onClick={() => void choose(customer.id)}
+              >
+                <strong>{customer.name ?? customer.phone}</strong>
+                <span className="muted">{customer.phone ?? customer.email}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {current && (
+          <button type="button" className="big" onClick={() => void choose(null)}>
+            {t('removeCustomer')}: {current.name ?? current.phone}
+          </button>
+        )}
+        <Message text={error} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** F8: park this sale (with a name to call it back by), or resume a parked one. */
+export function ParkedDialog({
+  parked,
+  canPark,
+  onClose,
+}: {
+  parked: ParkedCart[];
+  canPark: boolean;
+  onClose: () => void;
+}) {
+  const store = useStore();
+  const { t } = useI18n();
+  const [label, setLabel] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const fail = (failure: unknown) => setError(refusalText(t, failure));
+  return (
+    <Dialog title={t('parkedTitle')} onClose={onClose} testId="parked-dialog">
+      <div className="stack">
+        {canPark && (
+          <form
+            className="row"
+            onSubmit={(event) => {
+              event.preventDefault();
+              store.park(label.trim() || undefined).then(onClose, fail);
+            }}
+          >
+            <input
+              className="big-input grow"
+              value={label}
+              onChange={(event) => setLabel(event.target.value)}
+              placeholder={t('parkLabel')}
+              aria-label={t('parkLabel')}
+              maxLength={40}
+              autoFocus
+              data-free-text
+            />
+            <button type="submit" className="primary big">
+              {t('park')}
+            </button>
+          </form>
+        )}
+        {parked.length === 0 ? (
+          <p className="muted">{t('noParked')}</p>
+        ) : (
+          <ul className="pick-list">
+            {parked.map((cart) => (
+              <li key={cart.id}>
+                <button type="button" onClick={() => void store.resume(cart.id).then(onClose, fail)}>
+                  <strong>{cart.label}</strong>
+                  <span className="muted">
+                    {formatTime(cart.parkedAt)} · {cart.cashier} ·{' '}
+                    {t('itemsCount', { count: cart.lineCount })}
+                  </span>
+                  <span className="strong">{formatMoney(cart.total)}</span>
+                  <span className="pill">{t('resume')}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Message text={error} />
+      </div>
+    </Dialog>
+  );
+}

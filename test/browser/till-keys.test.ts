@@ -1,0 +1,144 @@
+/**
+ * The till's keyboard in Chromium, over the preview's sample state (the screens
+ * are the real ones; the store is a stand-in): PIN and Enter, scans wherever
+ * focus is, a person's typing, F9, help and the language switch.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+
+let preview: TillPreview;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  preview = await startTillPreview();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+});
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(`${preview.url}?lang=en`);
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.evaluate(() => window.preview!.setPairing('paired'));
+});
+
+const cartText = () => page.textContent('[data-testid=cart]');
+
+async function signInAndOpenShift() {
+  await page.keyboard.type('1234');
+  await page.keyboard.press('Enter');
+  await page.evaluate(() => window.preview!.setShift(true));
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+}
+
+describe('the till keyboard', () => {
+  it('signs in with the PIN ended by Enter, and says so when the PIN is wrong', async () => {
+    await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 10_000 });
+    expect(await page.textContent('[data-testid=sign-in-screen] label')).toContain('PIN');
+    await page.keyboard.type('1111');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('text=Wrong PIN.', { timeout: 10_000 });
+    await page.keyboard.type('1234');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=open-shift-screen]', { timeout: 10_000 });
+  });
+
+  it('adds a scanned barcode wherever focus is and leaves the field as it was', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.type('6201234567890', { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=cart]')?.textContent?.includes('Sukari Kilombero'),
+      null,
+      { timeout: 10_000 },
+    );
+    expect(await page.inputValue('[data-testid=search]')).toBe('');
+
+    // Into the cash field of the payment dialog, over what the cashier had typed.
+    await page.keyboard.press('F10');
+    await page.fill('[data-testid=cash-given]', '50');
+    await page.keyboard.type('6203000000017', { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=remaining]')?.textContent === 'TZS 4,700',
+      null,
+      { timeout: 10_000 },
+    );
+    expect(await page.inputValue('[data-testid=cash-given]')).toBe('50');
+    expect(await page.isVisible('[data-testid=tender-dialog]')).toBe(true);
+  });
+
+  it('takes a person typing a word and Enter as a search, adding the highlighted result', async () => {
+    await signInAndOpenShift();
+    await page.focus('[data-testid=search]');
+    await page.keyboard.type('maji', { delay: 120 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=results] li.active')?.textContent?.includes('Maji'),
+      null,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=cart]')?.textContent?.includes('Maji Kilimanjaro'),
+      null,
+      { timeout: 10_000 },
+    );
+    expect(await page.inputValue('[data-testid=search]')).toBe('');
+  });
+
+  it('completes the sale in cash for the exact total with F9', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.type('6009801234567', { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 4,500'),
+      null,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.press('F9');
+    await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+    expect(await page.textContent('[data-testid=change-due]')).toBe('TZS 0');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
+    expect(await cartText()).toContain('Scan an item');
+    expect(await page.textContent('[data-testid=unsynced]')).toBe('1 not synced');
+  });
+
+  it('closes only the dialog on top with Esc: help over the payment dialog', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.type('6201111000013', { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 1,000'),
+      null,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.press('F10');
+    await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-testid=help]', { timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=help]', { state: 'detached', timeout: 10_000 });
+    expect(await page.isVisible('[data-testid=tender-dialog]')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=tender-dialog]', { state: 'detached', timeout: 10_000 });
+  });
+
+  it('shows every shortcut on ? and switches language with Alt+L', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-testid=help]', { timeout: 10_000 });
+    expect(await page.textContent('[data-testid=help]')).toContain(
+      'Complete the sale in cash for the exact total',
+    );
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Alt+L');
+    await page.waitForSelector('text=Taslimu kamili', { timeout: 10_000 });
+    expect(await page.textContent('[data-testid=language]')).toBe('English');
+  });
+});

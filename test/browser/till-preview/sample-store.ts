@@ -1,0 +1,430 @@
+/**
+ * A `TillStore` over sample state in memory, for looking at the till's screens
+ * before (and apart from) the data layer and a server: screenshots and layout
+ * checks only. Carts are priced by core's `priceCart`, as the real store does.
+ * Never shipped: only the preview page under test/browser/till-preview uses it.
+ */
+import { BehaviorSubject, of, timer, map, takeWhile, type Observable } from 'rxjs';
+import {
+  priceCart,
+  type Discount,
+  type PullDocument,
+  type ReceiptDocument,
+  type TillPayment,
+} from '@tz/core';
+import type {
+  Cart,
+  CartLine,
+  Cashier,
+  CatalogueItem,
+  CompletedSale,
+  PairingState,
+  ParkedCart,
+  PrintJobView,
+  PrintState,
+  Sale,
+  Shift,
+  SyncStatus,
+  TenderEntry,
+  TillSettings,
+  TillStore,
+  ZReport,
+} from '../../../apps/desktop/src/renderer/data/api.ts';
+
+const NOW = Date.UTC(2026, 10, 26, 7, 42);
+const item = (name: string, price: number, extra: Partial<CatalogueItem> = {}): CatalogueItem => ({
+  productId: `prod_${name.replace(/\W/g, '').toLowerCase()}`,
+  variantId: null,
+  name,
+  sku: extra.sku ?? `SKU-${name.slice(0, 3).toUpperCase()}`,
+  barcodes: extra.barcodes ?? [],
+  price,
+  currency: 'TZS',
+  unit: 'piece',
+  taxClass: 'standard',
+  category: null,
+  trackStock: true,
+  onHandMilli: 24_000,
+  ...extra,
+});
+
+export const CATALOGUE: CatalogueItem[] = [
+  item('Sukari Kilombero 1kg', 3_200, { barcodes: ['6201234567890'] }),
+  item('Mchele Mbeya (kg)', 2_800, { unit: 'kg', onHandMilli: 182_500, sku: 'MCH-MBY' }),
+  item('Unga wa Sembe Azam 2kg', 4_500, { barcodes: ['6009801234567'] }),
+  item('Mafuta ya Kupikia Korie 3L', 16_500),
+  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'] }),
+  item('Chai Bora 100g', 2_300),
+  item('Sabuni ya Kufulia Omo 1kg', 6_800, { taxClass: 'standard' }),
+  item('Maji Kilimanjaro 1.5L', 1_000, { barcodes: ['6201111000013'] }),
+  item('Mkate wa Kawaida Azam', 2_000, { taxClass: 'exempt' }),
+  item('Soda Coca-Cola 500ml', 1_200),
+  item('Sukari Guru 500g', 1_700),
+  item('Sukari Brown Kagera 2kg', 6_000),
+];
+
+const customers: Array<PullDocument<'customers'>> = [
+  { id: 'cus_1', _deleted: false, name: 'Asha Mohamed', phone: '255754000111', email: null },
+  { id: 'cus_2', _deleted: false, name: 'Juma Kassim', phone: '255713222333', email: 'juma@example.tz' },
+];
+
+const store: PullDocument<'stores'> = {
+  id: 'store_1',
+  _deleted: false,
+  name: 'Duka la Mama — Kariakoo',
+  address_lines: ['Mtaa wa Msimbazi 12', 'Dar es Salaam'],
+  phone: '255222000000',
+  tin: '123-456-789',
+  vrn: null,
+  vat_region: 'mainland',
+  currency: 'TZS',
+  receipt_header: [],
+  receipt_footer: ['Asante kwa kununua!'],
+  receipt_language: 'sw',
+};
+
+const till = {
+  id: 'till_1',
+  name: 'T01',
+  store: 'store_1',
+  receiptPrefix: 'T01',
+  merchant: { id: 'mer_1', businessName: 'Duka la Mama' },
+  livemode: true,
+};
+
+function refusal(code: string, message: string, details: Record<string, string | number> = {}): Error {
+  return Object.assign(new Error(message), { name: 'TillRefusal', code, details });
+}
+
+export interface SampleControls {
+  setPairing(state: PairingState['status']): void;
+  setCashier(signedIn: boolean): void;
+  setShift(open: boolean): void;
+  setSync(patch: Partial<SyncStatus>): void;
+  fillCart(): void;
+  addSales(count: number, status: Sale['status']): void;
+  setPrint(state: PrintState): void;
+}
+
+export function sampleStore(): { store: TillStore; controls: SampleControls } {
+  const pairing$ = new BehaviorSubject<PairingState>({ status: 'unpaired' });
+  const cashier$ = new BehaviorSubject<Cashier | null>(null);
+  const shift$ = new BehaviorSubject<Shift | null>(null);
+  const settings$ = new BehaviorSubject<TillSettings>({
+    managerDiscountAboveBasisPoints: 1000,
+    receiptPrinter: null,
+  });
+  const emptyCart = (): Cart => ({
+    lines: [],
+    orderDiscount: null,
+    customer: null,
+    priced: priceCart({ currency: 'TZS', lines: [] }),
+  });
+  const cart$ = new BehaviorSubject<Cart>(emptyCart());
+  const parked$ = new BehaviorSubject<ParkedCart[]>([]);
+  const parkedCarts = new Map<string, Cart>();
+  const sales$ = new BehaviorSubject<Sale[]>([]);
+  const lastPrint$ = new BehaviorSubject<PrintState>({ status: 'idle' });
+  const sync$ = new BehaviorSubject<SyncStatus>({
+    connection: 'online',
+    unsynced: 0,
+    lastSyncAt: NOW - 60_000,
+    refused: [],
+    revoked: false,
+    leader: true,
+    lastError: null,
+  });
+  let lineCounter = 0;
+  let receiptCounter = 120;
+
+  const reprice = (lines: CartLine[], orderDiscount: Discount | null, customer: Cart['customer']) => {
+    const priced = priceCart({
+      currency: 'TZS',
+      vatRegion: 'mainland',
+      lines: lines.map((line) => ({
+        productId: line.item.productId as never,
+        description: line.item.name,
+        unitPrice: line.item.price,
+        unit: line.item.unit,
+        quantityMilli: line.quantityMilli,
+        taxClass: line.item.taxClass,
+        discount: line.discount ?? undefined,
+        priceOverride: line.priceOverride ?? undefined,
+      })),
+      orderDiscount: orderDiscount ?? undefined,
+    });
+    cart$.next({ lines, orderDiscount, customer, priced });
+  };
+  const editLines = (edit: (lines: CartLine[]) => CartLine[]) => {
+    const cart = cart$.value;
+    reprice(edit([...cart.lines]), cart.orderDiscount, cart.customer);
+    return Promise.resolve();
+  };
+  const receipt = (number: string, total: number): ReceiptDocument =>
+    ({ receiptNumber: number, total, lines: [], tenders: [] }) as unknown as ReceiptDocument;
+  const makeSale = (total: number, status: Sale['status'], at: number): Sale => {
+    const number = `T01-${String(++receiptCounter).padStart(6, '0')}`;
+    return {
+      commandId: `cmd_${receiptCounter}`,
+      clientOrderId: `cli_${receiptCounter}`,
+      receiptNumber: number,
+      total,
+      currency: 'TZS',
+      cashier: 'Neema',
+      soldAt: at,
+      status,
+      refusal:
+        status === 'refused'
+          ? { code: 'product_not_found', message: 'A product on this sale was deleted.' }
+          : null,
+      order: status === 'applied' ? `ord_${receiptCounter}` : null,
+      flags: [],
+      refundedAmount: 0,
+      voided: false,
+      receipt: receipt(number, total),
+    };
+  };
+  const search = (text: string, limit = 50) => {
+    const needle = text.toLowerCase();
+    return Promise.resolve(
+      CATALOGUE.filter(
+        (one) =>
+          one.name.toLowerCase().includes(needle) ||
+          one.sku?.toLowerCase().startsWith(needle) ||
+          one.barcodes.some((code) => code.startsWith(text)),
+      ).slice(0, limit),
+    );
+  };
+
+  const tillStore: TillStore = {
+    pairing$,
+    pair: (code) => {
+      if (code.length < 6) return Promise.reject(refusal('pairing_failed', 'bad code'));
+      pairing$.next({ status: 'paired', till });
+      return Promise.resolve(till);
+    },
+    unpair: () =>
+      sync$.value.unsynced > 0
+        ? Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }))
+        : Promise.resolve(pairing$.next({ status: 'unpaired' })),
+    cashier$,
+    signIn: (pin) => {
+      if (pin === '0000') return Promise.reject(refusal('pin_locked', 'locked', { until: NOW + 5 * 60_000 }));
+      if (pin !== '1234') return Promise.reject(refusal('pin_wrong', 'wrong'));
+      const cashier: Cashier = { id: 'emp_1', name: 'Neema', role: 'cashier', signedInAt: NOW };
+      cashier$.next(cashier);
+      return Promise.resolve(cashier);
+    },
+    signOut: () =>
+      sync$.value.unsynced > 0
+        ? Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }))
+        : Promise.resolve(cashier$.next(null)),
+    store$: of(store),
+    settings$,
+    updateSettings: (patch) => Promise.resolve(settings$.next({ ...settings$.value, ...patch })),
+    search,
+    findByBarcode: (code) => Promise.resolve(CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null),
+    searchCustomers: (text) =>
+      Promise.resolve(
+        customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
+      ),
+    cart$,
+    addItem: (added, quantityMilli = 1000) =>
+      editLines((lines) => {
+        const same = lines.findIndex(
+          (line) => line.item.productId === added.productId && added.unit === 'piece',
+        );
+        const existing = lines[same];
+        if (existing) lines[same] = { ...existing, quantityMilli: existing.quantityMilli + quantityMilli };
+        else
+          lines.push({
+            key: `l${++lineCounter}`,
+            item: added,
+            quantityMilli,
+            discount: null,
+            priceOverride: null,
+          });
+        return lines;
+      }),
+    addBarcode: async (code) => {
+      const found = CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null;
+      if (found) await tillStore.addItem(found);
+      return found;
+    },
+    setQuantity: (key, quantityMilli) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, quantityMilli } : l))),
+    removeLine: (key) => editLines((lines) => lines.filter((l) => l.key !== key)),
+    setLineDiscount: (key, discount) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, discount } : l))),
+    setPriceOverride: (key, priceOverride) =>
+      editLines((lines) => lines.map((l) => (l.key === key ? { ...l, priceOverride } : l))),
+    setOrderDiscount: (discount, managerPin) => {
+      if (
+        discount?.type === 'percent' &&
+        discount.basisPoints > settings$.value.managerDiscountAboveBasisPoints
+      ) {
+        if (!managerPin) return Promise.reject(refusal('manager_pin_required', 'pin'));
+        if (managerPin !== '9999') return Promise.reject(refusal('manager_pin_wrong', 'pin'));
+      }
+      reprice(cart$.value.lines, discount, cart$.value.customer);
+      return Promise.resolve();
+    },
+    setCustomer: (id) => {
+      reprice(cart$.value.lines, cart$.value.orderDiscount, customers.find((one) => one.id === id) ?? null);
+      return Promise.resolve();
+    },
+    clearCart: () => Promise.resolve(cart$.next(emptyCart())),
+    parked$,
+    park: (label) => {
+      const cart = cart$.value;
+      const id = `park_${parkedCarts.size + 1}`;
+      parkedCarts.set(id, cart);
+      parked$.next([
+        ...parked$.value,
+        {
+          id,
+          parkedAt: NOW,
+          cashier: 'Neema',
+          label: label ?? cart.lines[0]?.item.name ?? id,
+          total: cart.priced.total,
+          lineCount: cart.lines.length,
+        },
+      ]);
+      cart$.next(emptyCart());
+      return Promise.resolve();
+    },
+    resume: (id) => {
+      const cart = parkedCarts.get(id);
+      if (cart) cart$.next(cart);
+      parked$.next(parked$.value.filter((one) => one.id !== id));
+      return Promise.resolve();
+    },
+    completeSale: (tenders: TenderEntry[]): Promise<CompletedSale> => {
+      const total = cart$.value.priced.total;
+      if (total === 0) return Promise.reject(refusal('cart_empty', 'empty'));
+      const taken = tenders.reduce((sum, one) => sum + one.amount, 0);
+      if (taken < total) return Promise.reject(refusal('tender_insufficient', 'short'));
+      const sale = makeSale(total, 'pending', NOW);
+      sales$.next([sale, ...sales$.value]);
+      sync$.next({ ...sync$.value, unsynced: sync$.value.unsynced + 1 });
+      cart$.next(emptyCart());
+      lastPrint$.next({ status: 'no_printer', receiptNumber: sale.receiptNumber });
+      return Promise.resolve({ sale, change: taken - total });
+    },
+    lastPrint$,
+    reprintLast: () => Promise.resolve(sales$.value.length === 0 ? null : { ok: true, paperNearEnd: false }),
+    sales$,
+    refund: () => Promise.resolve(),
+    voidSale: () => Promise.resolve(),
+    startMobileMoney: (request): Promise<Observable<TillPayment>> => {
+      if (sync$.value.connection !== 'online') return Promise.reject(refusal('offline', 'offline'));
+      const payment = (status: TillPayment['status']): TillPayment => ({
+        id: 'pay_1',
+        status,
+        amount: request.amount,
+        currency: 'TZS',
+        phone: request.phone,
+        failure_code: null,
+      });
+      return Promise.resolve(
+        timer(0, 1500).pipe(
+          map((tick) => payment(tick < 2 ? 'pending' : 'paid')),
+          takeWhile((one) => one.status === 'pending', true),
+        ),
+      );
+    },
+    shift$,
+    openShift: (openingFloat) => {
+      const shift: Shift = {
+        id: 'shf_1',
+        cashier: 'Neema',
+        openingFloat,
+        openedAt: NOW - 3 * 3_600_000,
+        payIns: 0,
+        payOuts: 0,
+        expectedCash: openingFloat,
+      };
+      shift$.next(shift);
+      return Promise.resolve(shift);
+    },
+    cashMovement: (kind, amount) => {
+      const shift = shift$.value;
+      if (!shift) return Promise.reject(refusal('shift_not_open', 'no shift'));
+      const signed = kind === 'pay_in' ? amount : -amount;
+      shift$.next({
+        ...shift,
+        payIns: shift.payIns + (kind === 'pay_in' ? amount : 0),
+        payOuts: shift.payOuts + (kind === 'pay_out' ? amount : 0),
+        expectedCash: shift.expectedCash + signed,
+      });
+      return Promise.resolve();
+    },
+    closeShift: (countedCash): Promise<ZReport> => {
+      const shift = shift$.value;
+      if (!shift) return Promise.reject(refusal('shift_not_open', 'no shift'));
+      if (sync$.value.unsynced > 0)
+        return Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }));
+      shift$.next(null);
+      return Promise.resolve({
+        shift: shift.id,
+        cashier: shift.cashier,
+        openedAt: shift.openedAt,
+        closedAt: NOW,
+        currency: 'TZS',
+        sales: { count: 42, total: 1_254_300 },
+        byMethod: { cash: 912_300, mobile_money: 342_000, card: 0 },
+        refunds: { count: 1, total: 3_200 },
+        voids: 0,
+        openingFloat: shift.openingFloat,
+        payIns: shift.payIns,
+        payOuts: shift.payOuts,
+        expectedCash: shift.expectedCash + 909_100,
+        countedCash,
+        difference: countedCash - (shift.expectedCash + 909_100),
+      });
+    },
+    sync$,
+    syncNow: () => Promise.resolve(),
+    printJobs$: of<PrintJobView[]>([]),
+    close: () => Promise.resolve(),
+  };
+
+  const controls: SampleControls = {
+    setPairing: (status) => pairing$.next(status === 'unpaired' ? { status } : { status, till }),
+    setCashier: (signedIn) =>
+      cashier$.next(signedIn ? { id: 'emp_1', name: 'Neema', role: 'cashier', signedInAt: NOW } : null),
+    setShift: (open) => void (open ? tillStore.openShift(50_000) : shift$.next(null)),
+    setSync: (patch) => sync$.next({ ...sync$.value, ...patch }),
+    fillCart: () => {
+      const pick = (name: string) => CATALOGUE.find((one) => one.name.startsWith(name))!;
+      const lines: CartLine[] = [
+        {
+          key: 'a',
+          item: pick('Sukari Kilombero'),
+          quantityMilli: 2000,
+          discount: null,
+          priceOverride: null,
+        },
+        { key: 'b', item: pick('Mchele'), quantityMilli: 2_500, discount: null, priceOverride: null },
+        {
+          key: 'c',
+          item: pick('Mafuta'),
+          quantityMilli: 1000,
+          discount: { type: 'percent', basisPoints: 500 },
+          priceOverride: null,
+        },
+        { key: 'd', item: pick('Maziwa'), quantityMilli: 4000, discount: null, priceOverride: null },
+        { key: 'e', item: pick('Mkate'), quantityMilli: 1000, discount: null, priceOverride: null },
+      ];
+      reprice(lines, null, customers[0] ?? null);
+    },
+    addSales: (count, status) => {
+      const made = Array.from({ length: count }, (_, index) =>
+        makeSale(8_000 + index * 3_150, status, NOW - index * 540_000),
+      );
+      sales$.next([...made, ...sales$.value]);
+    },
+    setPrint: (state) => lastPrint$.next(state),
+  };
+  return { store: tillStore, controls };
+}

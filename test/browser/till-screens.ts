@@ -1,0 +1,132 @@
+/**
+ * Screenshots of every till screen in both languages at the counter's sizes
+ * (1366x768, 1280x800, 800x1280), from the preview page over sample state:
+ *   npx tsx test/browser/till-screens.ts [outDir]   (default scratch/till-screens)
+ * With `--docs`, also writes the ones docs/TILL.md shows into docs/.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../support/browser.ts';
+import { startTillPreview } from '../support/till-preview.ts';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const args = process.argv.slice(2);
+const docs = args.includes('--docs');
+const outDir = path.resolve(
+  args.find((arg) => !arg.startsWith('--')) ?? path.join(repo, 'scratch/till-screens'),
+);
+const SIZES = [
+  { name: '1366x768', width: 1366, height: 768 },
+  { name: '1280x800', width: 1280, height: 800 },
+  { name: '800x1280', width: 800, height: 1280 },
+];
+const DOCS = new Set(['sale-en-1366x768', 'sale-sw-1366x768', 'offline-sw-1366x768', 'tender-en-1366x768']);
+
+type Step = (page: Page) => Promise<void>;
+const control =
+  (code: string): Step =>
+  async (page) => {
+    await page.evaluate(`window.preview.${code}`);
+  };
+const press =
+  (...keys: string[]): Step =>
+  async (page) => {
+    for (const key of keys) await page.keyboard.press(key);
+  };
+const settle: Step = (page) => page.waitForTimeout(250);
+const signedIn = [control(`setPairing('paired')`), control('setCashier(true)'), control('setShift(true)')];
+
+const SCREENS: Record<string, Step[]> = {
+  pair: [],
+  'sign-in': [control(`setPairing('paired')`)],
+  'open-shift': [control(`setPairing('paired')`), control('setCashier(true)')],
+  'sale-empty': signedIn,
+  sale: [...signedIn, control('fillCart()'), control(`setSync({ unsynced: 0 })`)],
+  search: [
+    ...signedIn,
+    control('fillCart()'),
+    (page) => page.fill('[data-testid=search]', 'suk'),
+    (page) => page.waitForTimeout(300),
+  ],
+  tender: [
+    ...signedIn,
+    control('fillCart()'),
+    press('F10'),
+    (page) => page.fill('[data-testid=cash-given]', '80000'),
+  ],
+  'tender-offline': [
+    ...signedIn,
+    control('fillCart()'),
+    control(`setSync({ connection: 'offline' })`),
+    press('F10', 'Alt+2'),
+  ],
+  done: [
+    ...signedIn,
+    control('fillCart()'),
+    (page) => page.fill('[data-testid=search]', ''),
+    press('F10'),
+    (page) => page.fill('[data-testid=cash-given]', '80000'),
+    press('Enter'),
+  ],
+  'order-discount': [...signedIn, control('fillCart()'), press('F7'), (page) => page.keyboard.type('15')],
+  offline: [
+    ...signedIn,
+    control('fillCart()'),
+    control('addSales(3, "pending")'),
+    control(`setSync({ connection: 'offline', unsynced: 3, lastSyncAt: Date.UTC(2026, 10, 26, 6, 58) })`),
+    press('Alt+S'),
+  ],
+  sales: [
+    ...signedIn,
+    control('addSales(2, "applied")'),
+    control('addSales(1, "refused")'),
+    control('addSales(2, "pending")'),
+    control(
+      `setSync({ unsynced: 2, refused: [{ id: 'cmd_x', type: 'order.create', createdAt: Date.UTC(2026, 10, 26, 6, 30), label: 'T01-000123', refusal: { code: 'product_not_found', message: 'A product on this sale was deleted.' } }] })`,
+    ),
+    press('Alt+S'),
+  ],
+  shift: [...signedIn, press('Alt+Z')],
+  settings: [...signedIn, press('Alt+T')],
+  help: [...signedIn, press('F1')],
+  revoked: [
+    ...signedIn,
+    control(`setPairing('revoked')`),
+    control('addSales(2, "pending")'),
+    control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`),
+  ],
+};
+
+const preview = await startTillPreview();
+const browser = await launchChromium();
+await mkdir(outDir, { recursive: true });
+const only = process.env.SCREENS?.split(',');
+try {
+  for (const size of SIZES) {
+    for (const language of ['sw', 'en']) {
+      for (const [screen, steps] of Object.entries(SCREENS)) {
+        if (only && !only.includes(screen)) continue;
+        const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
+        page.on('pageerror', (error) => console.error(screen, error.stack ?? error.message));
+        await page.goto(`${preview.url}?lang=${language}`);
+        await page.waitForFunction(() => window.preview !== undefined);
+        for (const step of steps) {
+          await step(page);
+          await settle(page);
+        }
+        const name = `${screen}-${language}-${size.name}`;
+        await page.screenshot({ path: path.join(outDir, `${name}.png`) });
+        if (docs && DOCS.has(name)) {
+          await page.screenshot({ path: path.join(repo, 'docs', `till-${screen}-${language}.png`) });
+        }
+        await page.close();
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  await preview.close();
+}
+console.log(`screenshots in ${outDir}`);

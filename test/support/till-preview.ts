@@ -1,0 +1,26 @@
+/**
+ * Serves the till's screens over sample state (test/browser/till-preview) with
+ * Vite, for screenshots and keyboard tests that need no server or data layer.
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { createServer } from 'vite';
+
+export interface TillPreview {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startTillPreview(): Promise<TillPreview> {
+  const server = await createServer({
+    root: fileURLToPath(new URL('../browser/till-preview', import.meta.url)),
+    configFile: false,
+    plugins: [react()],
+    logLevel: 'warn',
+    server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('preview server has no port');
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
