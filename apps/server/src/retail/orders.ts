@@ -30,8 +30,10 @@ import {
   type TenderInput,
   type VariantId,
   type VatRegion,
+  type OrderFlag,
+  ORDER_FLAGS,
 } from '@tz/core';
-import type { Tenant } from '../actor.ts';
+import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../db/list-page.ts';
 import { recordEvent } from '../services/events.ts';
@@ -74,6 +76,7 @@ interface OrderRow {
   livemode: boolean;
   store_id: string;
   till: string | null;
+  till_id: string | null;
   cashier: string | null;
   shift_id: string | null;
   client_order_id: string | null;
@@ -96,6 +99,7 @@ interface OrderRow {
   receipt: ReceiptDocument;
   metadata: Record<string, string>;
   void_reason: string | null;
+  flags: OrderFlag[];
   created_at: Date;
   paid_at: Date | null;
   voided_at: Date | null;
@@ -223,6 +227,7 @@ export const orderObject = (row: OrderRow, parts: OrderParts) => ({
   receipt: row.receipt,
   metadata: row.metadata,
   void_reason: row.void_reason,
+  flags: row.flags,
   livemode: row.livemode,
   created: unixSeconds(row.created_at),
   paid_at: unixOrNull(row.paid_at),
@@ -289,8 +294,17 @@ interface CatalogItem {
   tax_rate: TaxClass;
   unit: QuantityUnit;
   track_stock: boolean;
+  /** Deleted or made inactive: an API key may not sell it; a till's sale of it stands, flagged. */
+  unavailable: boolean;
   deleted: boolean;
-  variants: Array<{ id: string; name: string; sku: string | null; price: number; deleted: boolean }>;
+  variants: Array<{
+    id: string;
+    name: string;
+    sku: string | null;
+    price: number;
+    deleted: boolean;
+    unavailable: boolean;
+  }>;
 }
 
 type SaleStore = Omit<StoreRow, 'created_at' | 'updated_at'>;
@@ -308,7 +322,12 @@ interface SaleContext {
 }
 
 /** Everything a sale reads before it writes, in one round trip: a till waits on every one. */
-async function loadSaleContext(db: Queryable, scope: Tenant, input: CreateOrderInput): Promise<SaleContext> {
+async function loadSaleContext(
+  db: Queryable,
+  scope: Tenant,
+  input: CreateOrderInput,
+  storeId: string | undefined,
+): Promise<SaleContext> {
   const found = await db.query<{
     existing: string | null;
     store: SaleStore | null;
@@ -318,10 +337,10 @@ async function loadSaleContext(db: Queryable, scope: Tenant, input: CreateOrderI
     receipt_sequence: number | null;
   }>({
     // Prepared once per connection: the sale's two big statements are planned once, not per sale.
-    name: `retail_sale_context_${input.store === undefined ? 'default' : 'store'}`,
+    name: `retail_sale_context_${storeId === undefined ? 'default' : 'store'}`,
     text: `WITH store AS (
        SELECT * FROM retail_stores s WHERE s.merchant_id = $1 AND s.livemode = $2
-         AND ${input.store === undefined ? 's.is_default AND $4::text IS NULL' : 's.id = $4'}
+         AND ${storeId === undefined ? 's.is_default AND $4::text IS NULL' : 's.id = $4'}
      ), existing AS (
        SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND client_order_id = $3
      )
@@ -338,16 +357,17 @@ async function loadSaleContext(db: Queryable, scope: Tenant, input: CreateOrderI
           WHERE c.id = $5 AND c.merchant_id = $1 AND c.livemode = $2) AS customer,
        (SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'sku', p.sku, 'price', p.price,
           'currency', p.currency, 'tax_rate', p.tax_rate, 'unit', p.unit, 'track_stock', p.track_stock,
-          'deleted', p.deleted_at IS NOT NULL,
+          'deleted', p.deleted_at IS NOT NULL, 'unavailable', p.deleted_at IS NOT NULL OR NOT p.active,
           'variants', (SELECT coalesce(json_agg(json_build_object('id', v.id, 'name', v.name, 'sku', v.sku,
-             'price', v.price, 'deleted', v.deleted_at IS NOT NULL)), '[]') FROM retail_variants v WHERE v.product_id = p.id))),
+             'price', v.price, 'deleted', v.deleted_at IS NOT NULL,
+             'unavailable', v.deleted_at IS NOT NULL OR NOT v.active)), '[]') FROM retail_variants v WHERE v.product_id = p.id))),
           '[]')
         FROM retail_products p WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.id = ANY($6::text[])) AS products`,
     values: [
       scope.merchantId,
       scope.livemode,
       input.client_order_id ?? null,
-      input.store ?? null,
+      storeId ?? null,
       input.customer ?? null,
       [...new Set(input.lines.map((line) => line.product))],
       input.receipt_number === undefined,
@@ -369,18 +389,27 @@ interface ResolvedLine {
   sku: string | null;
   taxClass: TaxClass;
   sold: SoldItem;
+  flags: OrderFlag[];
 }
 
+/**
+ * Prices a line from the catalogue. What changed in the catalogue since the
+ * sale refuses an API key's line; a till's sale already happened (`asFact`),
+ * so it stands at the till's price, flagged.
+ */
 function resolveLine(
   line: OrderLineInput,
   index: number,
   catalog: ReadonlyMap<string, CatalogItem>,
   currency: Currency,
+  asFact: boolean,
 ): ResolvedLine {
   const at = `lines.${index}`;
+  const flags: OrderFlag[] = [];
   const product = catalog.get(line.product);
   if (!product) throw invalid('product_unknown', `${at}.product`, 'is not a product of this account');
-  if (product.deleted) throw invalid('product_unknown', `${at}.product`, 'is deleted');
+  if (product.deleted && !asFact) throw invalid('product_unknown', `${at}.product`, 'is deleted');
+  if (asFact && product.unavailable) flags.push('product_unavailable');
   if (product.currency !== currency) {
     throw invalid(
       'currency_mismatch',
@@ -391,17 +420,39 @@ function resolveLine(
   const live = product.variants.filter((variant) => !variant.deleted);
   let variant: CatalogItem['variants'][number] | undefined;
   if (line.variant !== undefined) {
-    variant = live.find((candidate) => candidate.id === line.variant);
-    if (!variant)
-      throw invalid('parameter_invalid', `${at}.variant`, 'is not a live variant of this product');
+    variant = (asFact ? product.variants : live).find((candidate) => candidate.id === line.variant);
+    if (!variant) {
+      throw invalid(
+        'parameter_invalid',
+        `${at}.variant`,
+        asFact ? 'is not a variant of this product' : 'is not a live variant of this product',
+      );
+    }
+    if (asFact && variant.unavailable) flags.push('product_unavailable');
   } else if (live.length > 0) {
-    throw invalid('parameter_missing', `${at}.variant`, 'is required: this product is sold by variant');
+    if (!asFact)
+      throw invalid('parameter_missing', `${at}.variant`, 'is required: this product is sold by variant');
+    // Variants were added since the till sold the product as one item.
+    flags.push('product_unavailable');
+  }
+  const catalogPrice = variant?.price ?? product.price;
+  let unitPrice = catalogPrice;
+  if (line.unit_price !== undefined && line.unit_price !== catalogPrice) {
+    if (!asFact) {
+      throw invalid(
+        'price_changed',
+        `${at}.unit_price`,
+        `is ${line.unit_price} but the catalogue price is ${catalogPrice}`,
+      );
+    }
+    unitPrice = line.unit_price;
+    flags.push('price_changed');
   }
   const cart: CartLineInput = {
     productId: product.id as ProductId,
     variantId: variant?.id as VariantId | undefined,
     description: variant ? `${product.name} ${variant.name}` : product.name,
-    unitPrice: variant?.price ?? product.price,
+    unitPrice,
     currency: product.currency,
     unit: product.unit,
     quantityMilli: line.quantity_milli,
@@ -422,6 +473,7 @@ function resolveLine(
       unit: product.unit,
       trackStock: product.track_stock,
     },
+    flags,
   };
 }
 
@@ -541,16 +593,23 @@ export interface CreatedOrder {
  */
 export async function createOrder(
   db: Queryable,
-  scope: Tenant,
+  actor: Actor,
   input: CreateOrderInput,
   now = new Date(),
 ): Promise<CreatedOrder> {
-  const context = await loadSaleContext(db, scope, input);
+  const scope: Tenant = { merchantId: actor.merchantId, livemode: actor.livemode };
+  // A till's sale happened at the counter: it is recorded at the till's store, and what changed since is flagged.
+  const asFact = actor.kind === 'till';
+  if (asFact && input.store !== undefined && input.store !== actor.storeId) {
+    throw invalid('parameter_invalid', 'store', 'is not the till’s store');
+  }
+  const storeId = asFact ? actor.storeId : input.store;
+  const context = await loadSaleContext(db, scope, input, storeId);
   if (context.existing !== null)
     return { order: await retrieveOrder(db, scope, context.existing), created: false };
   if (input.receipt_number !== undefined) checkTillReceiptNumber(input.receipt_number);
   tillTime(input.sold_at, 'sold_at', now);
-  if (!context.store && input.store !== undefined) {
+  if (!context.store && storeId !== undefined) {
     throw invalid('parameter_invalid', 'store', 'is not a store of this account');
   }
   // The first sale of an account without a store makes its default store.
@@ -559,12 +618,17 @@ export async function createOrder(
   if (currency !== store.currency) {
     throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
   }
-  if (input.customer !== undefined && !context.customer) {
-    throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
+  const flags = new Set<OrderFlag>();
+  let customerId = input.customer ?? null;
+  if (customerId !== null && !context.customer) {
+    if (!asFact) throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
+    customerId = null;
+    flags.add('customer_unknown');
   }
   const customerName = context.customer?.name ?? undefined;
   const catalog = context.catalog;
-  const lines = input.lines.map((line, index) => resolveLine(line, index, catalog, currency));
+  const lines = input.lines.map((line, index) => resolveLine(line, index, catalog, currency, asFact));
+  for (const line of lines) for (const flag of line.flags) flags.add(flag);
   const priced = applyRule(() =>
     priceCart({
       currency,
@@ -635,6 +699,9 @@ export async function createOrder(
     'sale',
     context.store ? context.levels : [],
   );
+  if (asFact && stockPlan.movements.some((move) => move.deltaMilli < 0 && move.onHandAfterMilli < 0)) {
+    flags.add('stock_short');
+  }
 
   // Everything the order holds is known here: the row is built once, written, and answered with.
   const order: Omit<OrderRow, 'created_at'> = {
@@ -642,6 +709,7 @@ export async function createOrder(
     livemode: scope.livemode,
     store_id: store.id,
     till: input.till ?? null,
+    till_id: actor.tillId ?? null,
     cashier: input.cashier ?? null,
     shift_id: input.shift ?? null,
     client_order_id: input.client_order_id ?? null,
@@ -649,7 +717,7 @@ export async function createOrder(
     status,
     currency,
     vat_region: store.vat_region,
-    customer_id: input.customer ?? null,
+    customer_id: customerId,
     gross_total: priced.grossTotal,
     line_discount_total: priced.lineDiscountTotal,
     subtotal: priced.subtotal,
@@ -669,6 +737,7 @@ export async function createOrder(
     receipt,
     metadata: input.metadata ?? {},
     void_reason: null,
+    flags: ORDER_FLAGS.filter((flag) => flags.has(flag)),
     paid_at: paidAt,
     voided_at: null,
   };
@@ -701,6 +770,8 @@ export async function createOrder(
     JSON.stringify(lineRecords),
     JSON.stringify(tenderRecords),
     order.shift_id,
+    order.till_id,
+    order.flags,
   ];
   // Stock moves in the same statement, and only when the order row went in.
   const stock =
@@ -715,9 +786,10 @@ export async function createOrder(
       text: `WITH o AS (
          INSERT INTO retail_orders (id, merchant_id, livemode, store_id, till, cashier, client_order_id, receipt_number,
            status, currency, vat_region, customer_id, gross_total, line_discount_total, subtotal, discount_rule,
-           order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at, shift_id)
+           order_discount, total, tax_total, tax_breakdown, amount_tendered, change_due, receipt, metadata, paid_at, shift_id,
+           till_id, flags)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
-           $24, $25, $28)
+           $24, $25, $28, $29, $30::text[])
          ON CONFLICT DO NOTHING RETURNING id, created_at
        ), lines AS (
          INSERT INTO retail_order_lines (order_id, position, product_id, variant_id, description, sku, unit, quantity_milli,

@@ -14,7 +14,7 @@ export const retailOrderRoutes = [
     tag,
     summary: 'Create a retail order',
     description:
-      'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200.',
+      'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200. A line’s `unit_price`, when given, must equal the catalogue price (else 400 `price_changed`, naming the line); a paired till’s sale is instead recorded at its price and flagged (see `flags`).',
     auth: 'secret',
     status: 201,
     body: createOrderCommand,

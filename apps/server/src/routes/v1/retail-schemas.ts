@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   QUANTITY_UNITS,
+  ORDER_FLAGS,
   RETAIL_ORDER_STATUSES,
   TAX_CLASSES,
   VAT_REGIONS,
@@ -391,6 +392,11 @@ export const orderSchema = z.object({
   receipt: receiptDocumentSchema,
   metadata: z.record(z.string(), z.string()),
   void_reason: z.string().nullable(),
+  flags: z
+    .array(z.enum(ORDER_FLAGS))
+    .describe(
+      'What differed when a till’s sale reached the server, which records it anyway: `price_changed` (sold at the till’s price), `product_unavailable` (deleted or made inactive since), `stock_short` (took stock below zero), `customer_unknown` (dropped). Always empty for an API key’s order',
+    ),
   livemode,
   created: unix,
   paid_at: unix.nullable(),
