@@ -254,6 +254,29 @@ async function findOrder(
   return row ? orderObject(row, row) : undefined;
 }
 
+/** How a till names an order it refunds or voids: by id, or by its own id for a sale it made offline. */
+export interface OrderReference {
+  order?: string | undefined;
+  client_order_id?: string | undefined;
+}
+
+/** The id of the order a reference names, or resource_missing. */
+export async function findOrderId(db: Queryable, scope: Tenant, ref: OrderReference): Promise<string> {
+  const [by, value] =
+    ref.order !== undefined
+      ? (['id', ref.order] as const)
+      : ref.client_order_id !== undefined
+        ? (['client_order_id', ref.client_order_id] as const)
+        : [];
+  if (by === undefined) throw invalid('parameter_missing', 'order', 'give order or client_order_id');
+  const found = await db.query<{ id: string }>(
+    `SELECT id FROM retail_orders WHERE ${by} = $1 AND merchant_id = $2 AND livemode = $3`,
+    [value, scope.merchantId, scope.livemode],
+  );
+  if (!found.rows[0]) throw notFound('order', value);
+  return found.rows[0].id;
+}
+
 export async function retrieveOrder(db: Queryable, scope: Tenant, id: string): Promise<OrderObject> {
   const order = await findOrder(db, scope, 'id', id);
   if (!order) throw notFound('order', id);
@@ -874,14 +897,17 @@ export type RefundInput = RefundOrderCommand;
 /**
  * Refunds some lines (or everything left): returns a proportional share of
  * what was paid for each line, puts the goods back on hand when `restock`,
- * and writes order.refunded.
+ * and writes order.refunded. An offline till's refund is dated when it
+ * happened at the counter (`refunded_at`), so it counts on that day.
  */
 export async function refundOrder(
   db: Queryable,
   scope: Tenant,
   id: string,
   input: RefundInput,
+  now = new Date(),
 ): Promise<OrderObject> {
+  const refundedAt = tillTime(input.refunded_at, 'refunded_at', now) ?? null;
   const order = await lockOrder(db, scope, id);
   if (order.status !== 'paid' && order.status !== 'partially_refunded') {
     transitionRetailOrder(order.status, 'refunded');
@@ -909,8 +935,8 @@ export async function refundOrder(
   }));
   await db.query(
     `WITH refund AS (
-       INSERT INTO retail_refunds (id, merchant_id, livemode, order_id, amount, tax, lines, restocked, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       INSERT INTO retail_refunds (id, merchant_id, livemode, order_id, amount, tax, lines, restocked, reason, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($11, now()))
      ), moved AS (
        UPDATE retail_order_lines l SET refunded_quantity_milli = l.refunded_quantity_milli + r.quantity_milli,
          refunded_amount = l.refunded_amount + r.amount
@@ -929,6 +955,7 @@ export async function refundOrder(
       input.restock,
       input.reason ?? null,
       status,
+      refundedAt,
     ],
   );
   if (input.restock) {
