@@ -80,6 +80,23 @@ describe('a till’s sale is a fact', () => {
     expect(order.flags).toEqual(['product_unavailable']);
   });
 
+  it('sells a variant deleted since, flagged product_unavailable', async () => {
+    const soda = await makeProduct(api, {
+      name: 'Soda',
+      price: 1_000,
+      track_stock: false,
+      variants: [{ name: 'Ndogo' }, { name: 'Kubwa', price: 1_500 }],
+    });
+    const large = soda.variants.find((variant: { name: string }) => variant.name === 'Kubwa');
+    expect((await api.delete(`/v1/retail/variants/${large.id}`)).status).toBe(200);
+    const { order } = await tillSale({
+      lines: [{ product: soda.id, variant: large.id, quantity: 1, unit_price: 1_500 }],
+      tenders: [{ method: 'cash', amount: 1_500 }],
+    });
+    expect(order.lines[0]).toMatchObject({ variant: large.id, description: 'Soda Kubwa', unit_price: 1_500 });
+    expect(order.flags).toEqual(['product_unavailable']);
+  });
+
   it('flags stock_short when the sale takes stock below zero, and still moves it', async () => {
     const oil = await makeProduct(api, { name: 'Mafuta', price: 4_000 });
     expect((await setStock(oil.id, 1)).status).toBe(201);
