@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { client, signUp, startTestServer } from '../support/server.ts';
+import { client } from '../support/server.ts';
+import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, uniqueCode, type Api } from '../support/retail.ts';
 
 let server: RunningServer;
@@ -9,11 +10,10 @@ let live: Api;
 let merchantId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await signUp(server.url, { business_name: 'Duka la Mama Asha' });
-  merchantId = merchant.id;
-  api = client(server.url, merchant.keys.secretTest);
-  live = client(server.url, merchant.keys.secretLive);
+  const setup = await withMerchant({ business_name: 'Duka la Mama Asha' });
+  ({ server, api } = setup);
+  merchantId = setup.merchant.id;
+  live = client(server.url, setup.merchant.keys.secretLive);
 });
 afterAll(() => server?.close());
 
@@ -260,8 +260,7 @@ describe('modes and the API description', () => {
 
 describe('stores', () => {
   it('creates the default store on first PATCH /retail/store, named after the business', async () => {
-    const fresh = await signUp(server.url, { business_name: 'Kibanda cha Juma' });
-    const own = client(server.url, fresh.keys.secretTest);
+    const { api: own } = await anotherMerchant(server, { business_name: 'Kibanda cha Juma' });
     expect((await own.get('/v1/retail/store')).status).toBe(404);
     const store = await own.patch('/v1/retail/store', {
       tin: '123456789',
@@ -288,8 +287,7 @@ describe('stores', () => {
   });
 
   it('creates more stores with their own prefixes and moves the default on request', async () => {
-    const fresh = await signUp(server.url);
-    const own = client(server.url, fresh.keys.secretTest);
+    const { api: own } = await anotherMerchant(server);
     const first = (
       await own.post('/v1/retail/stores', { name: 'Kariakoo', address_lines: ['Mtaa wa Uhuru 12'] })
     ).body;

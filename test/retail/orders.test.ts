@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { client, signUp, startTestServer } from '../support/server.ts';
+import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, paidPayment, sell, stockOf, uniqueCode, type Api } from '../support/retail.ts';
 
 let server: RunningServer;
@@ -9,10 +9,9 @@ let merchantId: string;
 let store: { id: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await signUp(server.url, { business_name: 'Duka la Mama Asha' });
-  merchantId = merchant.id;
-  api = client(server.url, merchant.keys.secretTest);
+  const setup = await withMerchant({ business_name: 'Duka la Mama Asha' });
+  ({ server, api } = setup);
+  merchantId = setup.merchant.id;
   store = (
     await api.post('/v1/retail/stores', {
       name: 'Duka la Mama Asha',
@@ -189,8 +188,7 @@ describe('recording a sale', () => {
       details: { 'tenders.0.payment': expect.any(String) },
     });
 
-    const other = await signUp(server.url);
-    const foreign = await paidPayment(client(server.url, other.keys.secretTest), 1_000);
+    const foreign = await paidPayment((await anotherMerchant(server)).api, 1_000);
     const foreignTender = await sell(api, {
       lines: [{ product: product.id, quantity: 1 }],
       tenders: [{ method: 'mobile_money', payment: foreign.id }],
@@ -337,7 +335,7 @@ describe('listing orders', () => {
     const byReceipt = await api.get(`/v1/orders?receipt_number=${a.body.receipt_number}`);
     expect(byReceipt.body.data.map((o: { id: string }) => o.id)).toEqual([a.body.id]);
 
-    const other = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const { api: other } = await anotherMerchant(server);
     expect((await other.get(`/v1/orders/${a.body.id}`)).status).toBe(404);
     expect((await other.get('/v1/orders')).body.data).toEqual([]);
     expect((await other.post(`/v1/orders/${a.body.id}/refund`, {})).status).toBe(404);

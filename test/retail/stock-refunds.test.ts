@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { client, signUp, startTestServer } from '../support/server.ts';
+import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, paidPayment, sell, stockOf, type Api } from '../support/retail.ts';
 
 let server: RunningServer;
@@ -9,10 +9,9 @@ let merchantId: string;
 let store: { id: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const merchant = await signUp(server.url);
-  merchantId = merchant.id;
-  api = client(server.url, merchant.keys.secretTest);
+  const setup = await withMerchant();
+  ({ server, api } = setup);
+  merchantId = setup.merchant.id;
   store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu' })).body;
 });
 afterAll(() => server?.close());
@@ -351,7 +350,7 @@ describe('bad input', () => {
 
 describe('overview', () => {
   it('shows today’s sales net of refunds, order count, top products and low stock per store', async () => {
-    const fresh = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const { api: fresh } = await anotherMerchant(server);
     const shop = (await fresh.post('/v1/retail/stores', { name: 'Mama Ntilie' })).body;
     const rice = await makeProduct(fresh, { name: 'Wali', price: 2_000 });
     const beans = await makeProduct(fresh, { name: 'Maharage', price: 1_000 });

@@ -147,6 +147,24 @@ describe('the tills’ tRPC door', () => {
     expect(push.results[1]).toMatchObject({ id: good.id, status: 'applied' });
   });
 
+  it('records an offline sale at the price the till charged, flagged, and the till pulls the flag', async () => {
+    const { till, trpc } = await pairedClient();
+    const sale = saleCommand(till.store, `${till.receipt_prefix}-000004`, {
+      lines: [{ product: product.id, quantity: 1, unit_price: 1000 }],
+      tenders: [{ method: 'cash', amount: 1000 }],
+    });
+    const push = (await trpc.mutation('sync.push', { commands: [sale] })) as PushResult;
+    expect(push.results[0]).toMatchObject({ status: 'applied' });
+    const orders = (await trpc.query('sync.pull', {
+      collection: 'orders',
+      checkpoint: null,
+      limit: 1000,
+    })) as PullResult<'orders'>;
+    const pulled = orders.documents.find((doc) => doc.receipt_number === `${till.receipt_prefix}-000004`);
+    // Nothing was ever counted into stock, so the sale also took it below zero.
+    expect(pulled).toMatchObject({ total: 1000, flags: ['price_changed', 'stock_short'] });
+  });
+
   it('refunds and voids a sale by the till’s own id for it', async () => {
     const { till, trpc } = await pairedClient();
     const sale = saleCommand(till.store, `${till.receipt_prefix}-000003`);

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'balance_insufficient'
   | 'checkout_not_open'
   | 'product_unknown'
+  | 'price_changed'
   | 'quantity_invalid'
   | 'tender_insufficient'
   | 'tender_exceeds_due'
@@ -113,6 +114,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'balance_insufficient':
     case 'checkout_not_open':
     case 'product_unknown':
+    case 'price_changed':
     case 'quantity_invalid':
     case 'tender_insufficient':
     case 'tender_exceeds_due':

@@ -100,6 +100,7 @@ const COLLECTIONS = {
       'receipt',
       'metadata',
       'void_reason',
+      'flags',
       'created_at',
       'paid_at',
       'voided_at',

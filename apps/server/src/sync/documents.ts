@@ -63,7 +63,7 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     total: Number(row.total),
     refunded_amount: Number(row.refunded_amount),
     currency: String(row.currency),
-    flags: texts(row.flags),
+    flags: texts(row.flags) as PullDocument<'orders'>['flags'],
     created: unixSeconds(row.created_at as Date),
   }),
   employees: (row) => withoutKeys(employeeDocument(row as unknown as EmployeeRow)),

@@ -23,7 +23,7 @@ import {
 import type { z } from 'zod';
 import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { createOrder, refundOrder, voidOrder } from '../retail/orders.ts';
+import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
 import type { Services } from '../services/index.ts';
 import { pairTill, reportTill, requireTill } from '../tills/tills.ts';
 import { recordPrintJobResult } from '../tills/print-jobs.ts';
@@ -49,12 +49,12 @@ const APPLY: {
   },
   'order.refund': async (db, till, payload) => {
     const { order: _order, client_order_id: _client, ...refund } = payload;
-    const order = await refundOrder(db, till, await orderIdFor(db, till, payload), refund);
+    const order = await refundOrder(db, till, await findOrderId(db, till, payload), refund);
     return { order: order.id, status: order.status, refunded_amount: order.refunded_amount };
   },
   'order.void': async (db, till, payload) => {
     const { order: _order, client_order_id: _client, ...input } = payload;
-    const order = await voidOrder(db, till, await orderIdFor(db, till, payload), input);
+    const order = await voidOrder(db, till, await findOrderId(db, till, payload), input);
     return { order: order.id, status: order.status };
   },
   'shift.open': async (db, till, payload) => ({ shift: (await openShift(db, till, payload)).shift.id }),
@@ -70,28 +70,6 @@ const APPLY: {
     return { print_job: job.id, status: job.status };
   },
 };
-
-/** The order a refund or void names: by the server's id or by the till's own id for the sale. */
-async function orderIdFor(
-  db: Queryable,
-  till: TillActor,
-  ref: { order?: string | undefined; client_order_id?: string | undefined },
-): Promise<string> {
-  const found = await db.query<{ id: string }>(
-    ref.order !== undefined
-      ? `SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND id = $3`
-      : `SELECT id FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND client_order_id = $3`,
-    [till.merchantId, till.livemode, ref.order ?? ref.client_order_id],
-  );
-  const row = found.rows[0];
-  if (!row) {
-    const field = ref.order !== undefined ? 'order' : 'client_order_id';
-    throw new AppError('resource_missing', `No order '${ref.order ?? ref.client_order_id}'`, {
-      details: { [field]: 'is not an order of this account' },
-    });
-  }
-  return row.id;
-}
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */
 const refusal = (id: string, error: AppError): CommandResult => ({

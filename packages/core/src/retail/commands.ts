@@ -135,6 +135,11 @@ export const createOrderCommand = z.strictObject({
           product: referenceSchema,
           variant: referenceSchema.optional(),
           ...quantityFields,
+          unit_price: priceSchema
+            .optional()
+            .describe(
+              'The unit price the seller charged, tax included (a till sends its catalogue copy’s price). When it differs from the catalogue’s, a till’s order keeps this price and is flagged `price_changed`; an API key’s order is refused with `price_changed`',
+            ),
           price_override: z
             .strictObject({
               unit_price: priceSchema,
@@ -156,6 +161,20 @@ export type CreateOrderCommand = z.output<typeof createOrderCommand>;
 export type CreateOrderWire = z.input<typeof createOrderCommand>;
 export type OrderLineInput = CreateOrderCommand['lines'][number];
 export type OrderTenderInput = CreateOrderCommand['tenders'][number];
+
+/**
+ * What the server noticed about a till's sale that it recorded anyway (cash
+ * changed hands): the price differed from the catalogue's, the product was
+ * deleted or made inactive since, the sale took stock below zero, or the
+ * customer is not one of the account's.
+ */
+export const ORDER_FLAGS = [
+  'price_changed',
+  'product_unavailable',
+  'stock_short',
+  'customer_unknown',
+] as const;
+export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 export const refundOrderCommand = z.strictObject({
   lines: z

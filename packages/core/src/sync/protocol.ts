@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  ORDER_FLAGS,
   MAX_UNIX_SECONDS,
   createOrderCommand,
   referenceSchema,
@@ -143,7 +144,7 @@ export const orderDoc = doc({
   refunded_amount: z.number().int(),
   currency: z.string(),
   /** What the server noticed about an offline sale (price changed, stock ran out…); the sale stands. */
-  flags: z.array(z.string()),
+  flags: z.array(z.enum(ORDER_FLAGS)),
   created: z.number().int(),
 });
 export const shiftDoc = doc({

@@ -4,10 +4,15 @@ import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
+import { orderRoutes } from './orders.ts';
 import { paymentRoutes } from './payments.ts';
 import { printRoutes } from './print.ts';
 import { printerRoutes } from './printers.ts';
-import { retailRoutes } from './retail.ts';
+import { categoryRoutes } from './retail-categories.ts';
+import { overviewRoutes } from './retail-overview.ts';
+import { productRoutes } from './retail-products.ts';
+import { stockRoutes } from './retail-stock.ts';
+import { storeRoutes } from './retail-stores.ts';
 import { shiftRoutes } from './shifts.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -19,7 +24,12 @@ export const v1Routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...customerRoutes,
   ...ledgerRoutes,
-  ...retailRoutes,
+  ...overviewRoutes,
+  ...productRoutes,
+  ...categoryRoutes,
+  ...storeRoutes,
+  ...stockRoutes,
+  ...orderRoutes,
   ...shiftRoutes,
   ...tillRoutes,
   ...employeeRoutes,

@@ -1,0 +1,82 @@
+/** A sale's tenders, checked against the payments they name. */
+import type { Currency, OrderTenderInput, PaymentId, TenderInput } from '@tz/core';
+import type { Tenant } from '../../actor.ts';
+import type { Queryable } from '../../db/database.ts';
+import { invalid } from '../shared.ts';
+
+interface PaymentInfo {
+  id: string;
+  status: string;
+  currency: Currency;
+  amount: number;
+  network: string | null;
+  used: boolean;
+}
+
+/** Mobile money tenders must name a paid payment of this account, in the order's currency, not used by another order. */
+export async function resolveTenders(
+  db: Queryable,
+  scope: Tenant,
+  tenders: readonly OrderTenderInput[],
+  currency: Currency,
+): Promise<TenderInput[]> {
+  const paymentIds = tenders.flatMap((tender) => (tender.method === 'mobile_money' ? [tender.payment] : []));
+  const payments = new Map<string, PaymentInfo>();
+  if (paymentIds.length > 0) {
+    const found = await db.query<PaymentInfo>(
+      `SELECT p.id, p.status, p.currency, p.amount, p.network,
+         EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active) AS used
+       FROM payments p WHERE p.id = ANY($1::text[]) AND p.merchant_id = $2 AND p.livemode = $3`,
+      [paymentIds, scope.merchantId, scope.livemode],
+    );
+    for (const row of found.rows) payments.set(row.id, row);
+  }
+  const seen = new Map<string, number>();
+  return tenders.map((tender, index): TenderInput => {
+    const at = `tenders.${index}`;
+    switch (tender.method) {
+      case 'cash':
+        return { method: 'cash', amount: tender.amount, currency };
+      case 'card':
+        return { method: 'card', amount: tender.amount, reference: tender.reference, currency };
+      case 'mobile_money': {
+        const payment = payments.get(tender.payment);
+        if (!payment) throw invalid('parameter_invalid', `${at}.payment`, 'is not a payment of this account');
+        const earlier = seen.get(payment.id);
+        if (earlier !== undefined)
+          throw invalid('payment_already_used', `${at}.payment`, `repeats tenders.${earlier}.payment`);
+        seen.set(payment.id, index);
+        if (payment.status !== 'paid') {
+          throw invalid(
+            'payment_not_paid',
+            `${at}.payment`,
+            `is ${payment.status}; only a paid payment can pay for an order`,
+          );
+        }
+        if (payment.currency !== currency) {
+          throw invalid(
+            'currency_mismatch',
+            `${at}.payment`,
+            `is in ${payment.currency} but the order is in ${currency}`,
+          );
+        }
+        if (payment.used)
+          throw invalid('payment_already_used', `${at}.payment`, 'already pays for another order');
+        if (tender.amount !== undefined && tender.amount !== payment.amount) {
+          throw invalid(
+            'amount_invalid',
+            `${at}.amount`,
+            `must equal the payment's amount (${payment.amount})`,
+          );
+        }
+        return {
+          method: 'mobile_money',
+          amount: payment.amount,
+          paymentId: payment.id as PaymentId,
+          network: payment.network ?? undefined,
+          currency,
+        };
+      }
+    }
+  });
+}

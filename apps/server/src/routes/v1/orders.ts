@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import {
+  ORDER_FLAGS,
+  QUANTITY_UNITS,
+  RETAIL_ORDER_STATUSES,
+  TAX_CLASSES,
+  VAT_REGIONS,
+  createOrderCommand,
+  refundOrderCommand,
+  voidOrderCommand,
+  type ReceiptLabels,
+} from '@tz/core';
+import { defineRoute } from '../../http/route.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
+import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
+import { count } from './retail-schemas.ts';
+import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+
+/** /retail/orders (recording a sale) and /orders: reading, refunding and voiding them. */
+
+const tag = 'Retail';
+
+export const orderListFilters = {
+  store: z.string().max(255).optional(),
+  status: z.enum(RETAIL_ORDER_STATUSES).optional(),
+  customer: z.string().max(255).optional(),
+  receipt_number: z.string().max(40).optional(),
+};
+
+const labelled = z.object({ label: z.string(), amount: count });
+
+export const receiptDocumentSchema = z
+  .object({
+    language: z.enum(['sw', 'en']),
+    currency: z.string(),
+    store: z.object({
+      name: z.string(),
+      addressLines: z.array(z.string()),
+      phone: z.string().optional(),
+      tin: z.string().optional(),
+      vrn: z.string().optional(),
+      headerLines: z.array(z.string()),
+    }),
+    receiptNumber: z.string(),
+    issuedAt: z.string(),
+    cashier: z.string().optional(),
+    till: z.string().optional(),
+    customer: z.string().optional(),
+    lines: z.array(
+      z.object({
+        description: z.string(),
+        quantityText: z.string(),
+        quantityMilli: count,
+        unitPrice: count,
+        total: count,
+        discount: labelled.optional(),
+        taxCode: z.string().optional(),
+      }),
+    ),
+    subtotal: count,
+    orderDiscount: labelled.optional(),
+    taxLines: z.array(
+      z.object({ code: z.string(), label: z.string(), rateBasisPoints: count, net: count, tax: count }),
+    ),
+    total: count,
+    tenders: z.array(z.object({ label: z.string(), amount: count, reference: z.string().optional() })),
+    change: count,
+    qrPayload: z.string().optional(),
+    footerLines: z.array(z.string()),
+    labels: z.object(
+      Object.fromEntries(
+        [
+          'receipt',
+          'date',
+          'cashier',
+          'till',
+          'customer',
+          'subtotal',
+          'discount',
+          'total',
+          'change',
+          'tin',
+          'vrn',
+        ].map((key) => [key, z.string()]),
+      ) as Record<keyof ReceiptLabels, z.ZodString>,
+    ),
+  })
+  .describe(
+    'The printer-independent receipt (ReceiptDocument of the shared core): render it with @tz/printers (renderReceipt) or on the till',
+  );
+
+const discountOut = z
+  .union([
+    z.object({ type: z.literal('percent'), basis_points: count }),
+    z.object({ type: z.literal('amount'), amount: count }),
+  ])
+  .nullable();
+
+export const orderSchema = z.object({
+  id: z.string().describe('Begins with ord_'),
+  object: z.literal('order'),
+  status: z.enum(RETAIL_ORDER_STATUSES),
+  store: z.string(),
+  till: z.string().nullable(),
+  cashier: z.string().nullable(),
+  shift: z.string().nullable().describe('The till’s shift (shift_…) the sale was rung up in'),
+  client_order_id: z.string().nullable(),
+  receipt_number: z.string(),
+  currency: currencyOut,
+  vat_region: z.enum(VAT_REGIONS),
+  customer: z.string().nullable(),
+  lines: z.array(
+    z.object({
+      line: count,
+      product: z.string(),
+      variant: z.string().nullable(),
+      description: z.string(),
+      sku: z.string().nullable(),
+      unit: z.enum(QUANTITY_UNITS),
+      quantity_milli: count,
+      list_unit_price: count,
+      unit_price: count,
+      price_override: z.object({ unit_price: count, reason: z.string() }).nullable(),
+      discount: discountOut,
+      gross: count,
+      line_discount: count,
+      subtotal: count,
+      order_discount: count,
+      total: count.describe('What the customer paid for the line, tax included'),
+      tax_rate: z.enum(TAX_CLASSES).nullable(),
+      tax_rate_basis_points: count,
+      tax: count,
+      net: count,
+      refunded_quantity_milli: count,
+      refunded_amount: count,
+    }),
+  ),
+  gross_total: count,
+  line_discount_total: count,
+  subtotal: count,
+  discount: discountOut,
+  order_discount: count,
+  total: count,
+  tax_total: count,
+  net_total: count,
+  tax_breakdown: z.array(z.object({ rate_basis_points: count, gross: count, net: count, tax: count })),
+  tenders: z.array(
+    z.object({
+      method: z.enum(['cash', 'mobile_money', 'card']),
+      amount: count,
+      paid: count.describe('The part that went to the order; cash above it came back as change'),
+      payment: z.string().nullable(),
+      network: z.string().nullable(),
+      reference: z.string().nullable(),
+    }),
+  ),
+  amount_tendered: count,
+  change_due: count,
+  refunded_amount: count,
+  refunds: z.array(
+    z.object({
+      id: z.string().describe('Begins with oref_'),
+      object: z.literal('order_refund'),
+      amount: count,
+      tax: count,
+      lines: z.array(z.object({ line: count, quantity_milli: count, amount: count, tax: count })),
+      restocked: z.boolean(),
+      reason: z.string().nullable(),
+      created: unix,
+    }),
+  ),
+  receipt: receiptDocumentSchema,
+  metadata: z.record(z.string(), z.string()),
+  void_reason: z.string().nullable(),
+  flags: z
+    .array(z.enum(ORDER_FLAGS))
+    .describe(
+      'What differed when a till’s sale reached the server, which records it anyway: `price_changed` (sold at the till’s price), `product_unavailable` (deleted or made inactive since), `stock_short` (took stock below zero), `customer_unknown` (dropped). Always empty for an API key’s order',
+    ),
+  livemode,
+  created: unix,
+  paid_at: unix.nullable(),
+  voided_at: unix.nullable(),
+});
+
+export const orderRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/retail/orders',
+    tag,
+    summary: 'Create a retail order',
+    description:
+      'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200. A line’s `unit_price`, when given, must equal the catalogue price (else 400 `price_changed`, naming the line); a paired till’s sale is instead recorded at its price and flagged (see `flags`).',
+    auth: 'secret',
+    status: 201,
+    body: createOrderCommand,
+    response: orderSchema,
+    handler: async ({ body, auth, db, respondWith }) => {
+      const { order, created } = await createOrder(db, auth, body);
+      if (!created) respondWith(200);
+      return order;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/orders',
+    tag,
+    summary: 'List orders',
+    auth: 'secret',
+    query: listQuery.extend(orderListFilters),
+    response: listEnvelope(orderSchema),
+    handler: ({ query, auth, db }) => listOrders(db, auth, query, query),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/orders/{id}',
+    tag,
+    summary: 'Retrieve an order',
+    auth: 'secret',
+    params: idParams,
+    response: orderSchema,
+    handler: ({ params, auth, db }) => retrieveOrder(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/orders/{id}/refund',
+    tag,
+    summary: 'Refund an order, in full or in part',
+    description:
+      'Gives back each named line’s proportional share of what was paid (everything not yet refunded when `lines` is absent) and, unless `restock` is false, puts the goods back on hand. Several partial refunds add up exactly to the order total.',
+    auth: 'secret',
+    params: idParams,
+    body: refundOrderCommand,
+    response: orderSchema,
+    handler: ({ params, body, auth, db }) => refundOrder(db, auth, params.id, body),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/orders/{id}/void',
+    tag,
+    summary: 'Void an order',
+    description:
+      'Cancels a paid sale on the East Africa Time day it was paid, as if it never happened: all goods go back on hand and a mobile money payment is freed for another order. Later, refund it instead.',
+    auth: 'secret',
+    params: idParams,
+    body: voidOrderCommand,
+    response: orderSchema,
+    handler: ({ params, body, auth, db }) => voidOrder(db, auth, params.id, body),
+  }),
+];

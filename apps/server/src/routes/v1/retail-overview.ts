@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { QUANTITY_UNITS } from '@tz/core';
+import { defineRoute } from '../../http/route.ts';
+import { retailOverview } from '../../retail/overview.ts';
+import { count } from './retail-schemas.ts';
+import { currencyOut, livemode } from './schemas.ts';
+
+/** /retail: the day's overview per store. */
+
+const tag = 'Retail';
+
+export const overviewQuery = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be YYYY-MM-DD' })
+    .optional()
+    .describe('East Africa Time calendar day; defaults to today'),
+});
+
+export const overviewSchema = z.object({
+  object: z.literal('retail_overview'),
+  date: z.string(),
+  time_zone: z.literal('Africa/Dar_es_Salaam'),
+  livemode,
+  stores: z.array(
+    z.object({
+      store: z.string(),
+      name: z.string(),
+      default: z.boolean(),
+      currency: currencyOut,
+      sales: count.describe('Sales of the day net of refunds; voided sales left out'),
+      refunds: count,
+      order_count: count,
+      voided_count: count,
+      top_products: z.array(
+        z.object({
+          product: z.string(),
+          variant: z.string().nullable(),
+          description: z.string(),
+          quantity_milli: count,
+          sales: count,
+        }),
+      ),
+      low_stock: z.array(
+        z.object({
+          product: z.string(),
+          variant: z.string().nullable(),
+          description: z.string(),
+          unit: z.enum(QUANTITY_UNITS),
+          on_hand_milli: count,
+          reorder_level_milli: count.nullable(),
+          negative: z.boolean(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const overviewRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/retail',
+    tag,
+    summary: 'Retail overview',
+    description:
+      'Per store, for one East Africa Time calendar day (today by default): sales net of refunds, order count, the best-selling products and the items at or below their reorder level or below zero.',
+    auth: 'secret',
+    query: overviewQuery,
+    response: overviewSchema,
+    handler: ({ query, auth, db }) => retailOverview(db, auth, { date: query.date }),
+  }),
+];
