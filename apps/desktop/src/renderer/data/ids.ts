@@ -13,7 +13,8 @@ export function makeIds(now: () => number) {
     command: () => `cmd_${next(now())}`,
     /** The sale's id, sent as `client_order_id`. */
     clientOrder: () => next(now()),
-    shift: () => `tsh_${next(now())}`,
+    /** `shift_` + a lowercase ULID: the form core's `newId('shift')` makes, which the server's shift id accepts. */
+    shift: () => `shift_${next(now()).toLowerCase()}`,
     local: () => next(now()),
   };
 }

@@ -121,6 +121,9 @@ describe('a shift', () => {
       for (const command of commands)
         expect(commandPayloads[type].safeParse(command.payload).success).toBe(true);
     }
+    expect((pushed(till, 'shift.open')[0]?.payload as { shift: string }).shift).toMatch(
+      /^shift_[0-9a-hjkmnp-tv-z]{26}$/,
+    );
     expect(pushed(till, 'order.refund')[0]?.payload).toMatchObject({
       client_order_id: cashSale.sale.clientOrderId,
       lines: [{ line: 1, quantity_milli: 1000 }],
