@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { openTillStore } from './data/index.ts';
 import { App } from './app/App.tsx';
-import { detectBridge } from './app/hardware/bridge.ts';
+import { findBridge } from './app/hardware/bridge.ts';
 import { I18nProvider } from './i18n/index.tsx';
 import './styles.css';
 
@@ -22,7 +22,7 @@ function registerServiceWorker(): void {
 
 async function start(): Promise<void> {
   registerServiceWorker();
-  const hardware = detectBridge();
+  const hardware = await findBridge();
   const store = await openTillStore({
     serverUrl: location.protocol.startsWith('http')
       ? location.origin

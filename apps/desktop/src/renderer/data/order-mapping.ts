@@ -103,6 +103,8 @@ export interface SaleFacts {
   /** Unix seconds. */
   soldAt: number;
   tenders: readonly TenderEntry[];
+  /** The shift the sale was rung up in (its Z report counts it). */
+  shift?: string | undefined;
 }
 
 /** The `order.create` payload: the REST order body, quantities in thousandths. */
@@ -115,10 +117,13 @@ export function toOrderPayload(cart: StoredCart, facts: SaleFacts): CreateOrderW
     receipt_number: facts.receiptNumber,
     currency: facts.currency,
     sold_at: facts.soldAt,
+    ...(facts.shift !== undefined ? { shift: facts.shift } : {}),
     lines: cart.lines.map((line) => {
       const wire: CreateOrderWire['lines'][number] = {
         product: line.item.productId,
         quantity_milli: line.quantityMilli,
+        // The price this till charged: a sale made offline at yesterday's price is recorded at it, flagged.
+        unit_price: line.item.price,
       };
       if (line.item.variantId !== null) wire.variant = line.item.variantId;
       if (line.priceOverride) {

@@ -151,6 +151,7 @@ async function completeOne(ctx: Context, tenders: TenderEntry[]): Promise<Comple
     currency: priced.currency,
     soldAt: unixSeconds(soldAt),
     tenders,
+    shift: shift.id,
   });
   // The server will read it with this schema: a payload it would refuse is refused here instead.
   const checked = commandPayloads['order.create'].safeParse(payload);

@@ -13,7 +13,13 @@ import { KV } from './kv.ts';
 import type { CommandDoc } from './schema.ts';
 import { requireCashier } from './session.ts';
 import type { CommandType } from '@tz/core';
-import { commandPayloads } from '@tz/core';
+import {
+  commandPayloads,
+  zReport,
+  type TenderMethod,
+  type ZReport as CoreZReport,
+  type ZReportOrder,
+} from '@tz/core';
 
 export interface OpenShift {
   id: string;
@@ -112,58 +118,69 @@ export async function shiftCommands(ctx: Context, shift: string): Promise<Comman
   return docs.map((doc) => doc.toJSON() as CommandDoc);
 }
 
-interface Totals {
-  sales: { count: number; total: number };
-  byMethod: ZReport['byMethod'];
-  refunds: { count: number; total: number };
-  voids: number;
-  payIns: number;
-  payOuts: number;
-  currency: string;
-}
-
-/** What the shift's commands add up to. Voided sales count as refunded in full; refunds and voids are paid in cash. */
-function totals(commands: readonly CommandDoc[]): Totals {
-  const out: Totals = {
-    sales: { count: 0, total: 0 },
-    byMethod: { cash: 0, mobile_money: 0, card: 0 },
-    refunds: { count: 0, total: 0 },
-    voids: 0,
-    payIns: 0,
-    payOuts: 0,
-    currency: 'TZS',
-  };
+/**
+ * The shift's Z report from its commands, by core's `zReport` (the server
+ * computes its copy with the same function from the orders it recorded):
+ * each sale with what its tenders took and the change given, voided when a
+ * void of it was queued, less what was refunded of it.
+ */
+function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedCash?: number): CoreZReport {
+  const refunded = new Map<string, number>();
+  const voided = new Set<string>();
+  const cashMovements: Array<{ kind: 'pay_in' | 'pay_out'; amount: number }> = [];
   for (const command of commands) {
-    if (command.type === 'order.create' && command.sale) {
-      out.sales.count += 1;
-      out.sales.total += command.sale.total;
-      out.byMethod.cash += command.sale.cash;
-      out.byMethod.mobile_money += command.sale.mobile_money;
-      out.byMethod.card += command.sale.card;
-      out.currency = command.sale.currency;
-    } else if (command.type === 'order.refund' || command.type === 'order.void') {
-      if (command.type === 'order.void') out.voids += 1;
-      out.refunds.count += 1;
-      out.refunds.total += command.refund_amount ?? 0;
-    } else if (command.type === 'shift.cash_movement') {
-      const { kind, amount } = command.payload as { kind: string; amount: number };
-      if (kind === 'pay_in') out.payIns += amount;
-      else out.payOuts += amount;
+    if (command.type === 'order.refund')
+      refunded.set(
+        command.client_order_id,
+        (refunded.get(command.client_order_id) ?? 0) + (command.refund_amount ?? 0),
+      );
+    else if (command.type === 'order.void') voided.add(command.client_order_id);
+    else if (command.type === 'shift.cash_movement') {
+      const { kind, amount } = command.payload as { kind: 'pay_in' | 'pay_out'; amount: number };
+      cashMovements.push({ kind, amount });
     }
   }
-  return out;
+  const orders = commands
+    .filter((command) => command.type === 'order.create' && command.sale)
+    .map((command): ZReportOrder => {
+      const tenders = (command.payload.tenders as Array<{ method: TenderMethod; amount: number }>).map(
+        ({ method, amount }) => ({ method, amount }),
+      );
+      const cashHanded = tenders.filter((t) => t.method === 'cash').reduce((sum, t) => sum + t.amount, 0);
+      const refundedAmount = refunded.get(command.client_order_id) ?? 0;
+      return {
+        status: voided.has(command.client_order_id)
+          ? 'voided'
+          : refundedAmount > 0
+            ? 'partially_refunded'
+            : 'paid',
+        tenders,
+        changeDue: cashHanded - command.sale!.cash,
+        refundedAmount,
+      };
+    });
+  return zReport({
+    openingFloat: shift.openingFloat,
+    orders,
+    cashMovements,
+    ...(countedCash !== undefined ? { counted: [{ method: 'cash' as const, amount: countedCash }] } : {}),
+  });
 }
 
+const cashLine = (report: CoreZReport) => report.lines.find((line) => line.method === 'cash')!;
+const currencyOf = (commands: readonly CommandDoc[]) =>
+  commands.find((command) => command.sale)?.sale?.currency ?? 'TZS';
+
 function summarise(shift: OpenShift, commands: readonly CommandDoc[]): Shift {
-  const sum = totals(commands);
+  const cash = cashLine(shiftReport(shift, commands));
   return {
     id: shift.id,
     cashier: shift.cashierName,
     openingFloat: shift.openingFloat,
     openedAt: shift.openedAt,
-    payIns: sum.payIns,
-    payOuts: sum.payOuts,
-    expectedCash: shift.openingFloat + sum.byMethod.cash - sum.refunds.total + sum.payIns - sum.payOuts,
+    payIns: cash.payIns,
+    payOuts: cash.payOuts,
+    expectedCash: cash.expected,
   };
 }
 
@@ -195,8 +212,8 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
   await requireCashier(ctx);
   const shift = await requireShift(ctx);
   const commands = await shiftCommands(ctx, shift.id);
-  const summary = summarise(shift, commands);
-  const sum = totals(commands);
+  const report = shiftReport(shift, commands, countedCash);
+  const cash = cashLine(report);
   const closedAt = ctx.now();
   await queueCommand(
     ctx,
@@ -205,22 +222,27 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
     { shift: shift.id, cashier: shift.cashier },
   );
   await ctx.kv.remove(KV.shift);
+  const byMethod = { cash: 0, mobile_money: 0, card: 0 };
+  for (const line of report.lines) byMethod[line.method] = line.sales;
   return {
     shift: shift.id,
     cashier: shift.cashierName,
     openedAt: shift.openedAt,
     closedAt,
-    currency: sum.currency,
-    sales: sum.sales,
-    byMethod: sum.byMethod,
-    refunds: sum.refunds,
-    voids: sum.voids,
+    currency: currencyOf(commands),
+    sales: { count: report.orderCount, total: report.salesTotal },
+    byMethod,
+    refunds: {
+      count: commands.filter((command) => command.type === 'order.refund').length,
+      total: report.refundsTotal,
+    },
+    voids: report.voidedCount,
     openingFloat: shift.openingFloat,
-    payIns: sum.payIns,
-    payOuts: sum.payOuts,
-    expectedCash: summary.expectedCash,
+    payIns: cash.payIns,
+    payOuts: cash.payOuts,
+    expectedCash: cash.expected,
     countedCash,
-    difference: countedCash - summary.expectedCash,
+    difference: cash.difference ?? countedCash - cash.expected,
   };
 }
 
