@@ -143,7 +143,7 @@ export const sw = {
   statusApplied: 'Imetumwa',
   statusRefusedSale: 'Imekataliwa',
   refund: 'Rejesha',
-  refundAll: 'Rejesha vyote vilivyobaki',
+  refundLines: 'Kiasi cha kila mstari (0 kinabaki)',
   voidSale: 'Batilisha',
   voided: 'Imebatilishwa',
   refunded: 'Imerejeshwa {amount}',
