@@ -30,6 +30,16 @@ beforeEach(async () => {
 
 const cartText = () => page.textContent('[data-testid=cart]');
 
+/** Scans a barcode as a scanner would (5 ms a key) and waits for the total to read `total`. */
+async function scanAndSee(code: string, total: string) {
+  await typeTimed(page, code, 5);
+  await page.waitForFunction(
+    (expected) => document.querySelector('[data-testid=total]')?.textContent?.includes(expected),
+    total,
+    { timeout: 10_000 },
+  );
+}
+
 async function signInAndOpenShift() {
   await page.keyboard.type('1234');
   await page.keyboard.press('Enter');
@@ -92,12 +102,7 @@ describe('the till keyboard', () => {
 
   it('completes the sale in cash for the exact total with F9', async () => {
     await signInAndOpenShift();
-    await typeTimed(page, '6009801234567', 5);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 4,500'),
-      null,
-      { timeout: 10_000 },
-    );
+    await scanAndSee('6009801234567', 'TZS 4,500');
     await page.keyboard.press('F9');
     await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
     expect(await page.textContent('[data-testid=change-due]')).toBe('TZS 0');
@@ -109,12 +114,7 @@ describe('the till keyboard', () => {
 
   it('closes only the dialog on top with Esc: help over the payment dialog', async () => {
     await signInAndOpenShift();
-    await typeTimed(page, '6201111000013', 5);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 1,000'),
-      null,
-      { timeout: 10_000 },
-    );
+    await scanAndSee('6201111000013', 'TZS 1,000');
     await page.keyboard.press('F10');
     await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
     await page.keyboard.press('?');
