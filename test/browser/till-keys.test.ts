@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
+import { typeTimed } from '../support/keyboard.ts';
 import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
 
 let preview: TillPreview;
@@ -29,6 +30,16 @@ beforeEach(async () => {
 
 const cartText = () => page.textContent('[data-testid=cart]');
 
+/** Scans a barcode as a scanner would (5 ms a key) and waits for the total to read `total`. */
+async function scanAndSee(code: string, total: string) {
+  await typeTimed(page, code, 5);
+  await page.waitForFunction(
+    (expected) => document.querySelector('[data-testid=total]')?.textContent?.includes(expected),
+    total,
+    { timeout: 10_000 },
+  );
+}
+
 async function signInAndOpenShift() {
   await page.keyboard.type('1234');
   await page.keyboard.press('Enter');
@@ -50,8 +61,7 @@ describe('the till keyboard', () => {
 
   it('adds a scanned barcode wherever focus is and leaves the field as it was', async () => {
     await signInAndOpenShift();
-    await page.keyboard.type('6201234567890', { delay: 0 });
-    await page.keyboard.press('Enter');
+    await typeTimed(page, '6201234567890', 5);
     await page.waitForFunction(
       () => document.querySelector('[data-testid=cart]')?.textContent?.includes('Sukari Kilombero'),
       null,
@@ -62,8 +72,7 @@ describe('the till keyboard', () => {
     // Into the cash field of the payment dialog, over what the cashier had typed.
     await page.keyboard.press('F10');
     await page.fill('[data-testid=cash-given]', '50');
-    await page.keyboard.type('6203000000017', { delay: 0 });
-    await page.keyboard.press('Enter');
+    await typeTimed(page, '6203000000017', 5);
     await page.waitForFunction(
       () => document.querySelector('[data-testid=remaining]')?.textContent === 'TZS 4,700',
       null,
@@ -76,7 +85,7 @@ describe('the till keyboard', () => {
   it('takes a person typing a word and Enter as a search, adding the highlighted result', async () => {
     await signInAndOpenShift();
     await page.focus('[data-testid=search]');
-    await page.keyboard.type('maji', { delay: 120 });
+    await typeTimed(page, 'maji', 120, { enter: false });
     await page.waitForFunction(
       () => document.querySelector('[data-testid=results] li.active')?.textContent?.includes('Maji'),
       null,
@@ -93,13 +102,7 @@ describe('the till keyboard', () => {
 
   it('completes the sale in cash for the exact total with F9', async () => {
     await signInAndOpenShift();
-    await page.keyboard.type('6009801234567', { delay: 0 });
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 4,500'),
-      null,
-      { timeout: 10_000 },
-    );
+    await scanAndSee('6009801234567', 'TZS 4,500');
     await page.keyboard.press('F9');
     await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
     expect(await page.textContent('[data-testid=change-due]')).toBe('TZS 0');
@@ -111,13 +114,7 @@ describe('the till keyboard', () => {
 
   it('closes only the dialog on top with Esc: help over the payment dialog', async () => {
     await signInAndOpenShift();
-    await page.keyboard.type('6201111000013', { delay: 0 });
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid=total]')?.textContent?.includes('TZS 1,000'),
-      null,
-      { timeout: 10_000 },
-    );
+    await scanAndSee('6201111000013', 'TZS 1,000');
     await page.keyboard.press('F10');
     await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
     await page.keyboard.press('?');

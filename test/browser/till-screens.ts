@@ -88,6 +88,12 @@ const SCREENS: Record<string, Step[]> = {
     ),
     press('Alt+S'),
   ],
+  refund: [
+    ...signedIn,
+    control('addSales(1, "applied")'),
+    press('Alt+S'),
+    (page) => page.click('text=/^(Refund|Rejesha)$/'),
+  ],
   shift: [...signedIn, press('Alt+Z')],
   settings: [...signedIn, press('Alt+T')],
   help: [...signedIn, press('F1')],

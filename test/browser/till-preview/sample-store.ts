@@ -161,7 +161,27 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     return Promise.resolve();
   };
   const receipt = (number: string, total: number): ReceiptDocument =>
-    ({ receiptNumber: number, total, lines: [], tenders: [] }) as unknown as ReceiptDocument;
+    ({
+      receiptNumber: number,
+      total,
+      tenders: [],
+      lines: [
+        {
+          description: 'Sukari Kilombero 1kg',
+          quantityText: '2',
+          quantityMilli: 2000,
+          unitPrice: 3200,
+          total: 6400,
+        },
+        {
+          description: 'Mchele Mbeya (kg)',
+          quantityText: '0.500 kg',
+          quantityMilli: 500,
+          unitPrice: 2800,
+          total: 1400,
+        },
+      ],
+    }) as unknown as ReceiptDocument;
   const makeSale = (total: number, status: Sale['status'], at: number): Sale => {
     const number = `T01-${String(++receiptCounter).padStart(6, '0')}`;
     return {

@@ -166,7 +166,11 @@ function Till({ hardware }: { hardware: Hardware }) {
         </div>
       )}
       <main className="screen">{screen}</main>
-      <StatusBar bridgeKind={hardware.kind} onOpenSync={() => paired && setPanel('settings')} />
+      <StatusBar
+        bridgeKind={hardware.kind}
+        paired={paired}
+        onOpenSync={() => paired && setPanel('settings')}
+      />
       {panel === 'sales' && <SalesPanel onClose={() => setPanel(null)} onReprint={reprint} />}
       {panel === 'shift' && shift && (
         <ShiftPanel

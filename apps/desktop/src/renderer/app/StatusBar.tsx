@@ -6,7 +6,15 @@ import { useObservable, useStore } from './store.tsx';
 
 const startOfToday = () => new Date().setHours(0, 0, 0, 0);
 
-export function StatusBar({ bridgeKind, onOpenSync }: { bridgeKind: BridgeKind; onOpenSync: () => void }) {
+export function StatusBar({
+  bridgeKind,
+  paired,
+  onOpenSync,
+}: {
+  bridgeKind: BridgeKind;
+  paired: boolean;
+  onOpenSync: () => void;
+}) {
   const store = useStore();
   const { t } = useI18n();
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
@@ -46,7 +54,7 @@ export function StatusBar({ bridgeKind, onOpenSync }: { bridgeKind: BridgeKind; 
           {t('statusRefused', { count: sync.refused.length })}
         </button>
       )}
-      {!sync.leader && <span className="muted">{t('statusOtherTab')}</span>}
+      {paired && !sync.leader && <span className="muted">{t('statusOtherTab')}</span>}
       <span className="spacer" />
       <PrintStatus print={print} />
       <span className={`printer printer-${bridgeKind}`}>

@@ -150,7 +150,7 @@ export const en = {
   statusApplied: 'Synced',
   statusRefusedSale: 'Refused',
   refund: 'Refund',
-  refundAll: 'Refund everything left',
+  refundLines: 'How much of each line (0 keeps it)',
   voidSale: 'Void',
   voided: 'Voided',
   refunded: 'Refunded {amount}',

@@ -56,9 +56,12 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await self.caches.keys()) {
-        if (name.startsWith(CACHE_PREFIX) && name !== CACHE) await self.caches.delete(name);
-      }
+      // Keep the build before this one as well: a page still running it may yet load one of its
+      // lazy chunks. Cache names come back in the order they were made.
+      const older = (await self.caches.keys()).filter(
+        (name) => name.startsWith(CACHE_PREFIX) && name !== CACHE,
+      );
+      for (const name of older.slice(0, -1)) await self.caches.delete(name);
       await self.clients.claim();
     })(),
   );
@@ -79,8 +82,11 @@ self.addEventListener('fetch', (event) => {
 });
 
 async function fromCacheElseNetwork(cached: Request, live: Request): Promise<Response> {
-  const cache = await self.caches.open(CACHE);
-  const hit = await cache.match(cached, { ignoreSearch: true });
-  if (hit) return hit;
-  return fetch(live);
+  const options = { ignoreSearch: true };
+  // This build's copy first (index.html is in every build); then a file only the previous build
+  // had, for a page still running it (hashed names never change content); then the network.
+  const hit =
+    (await (await self.caches.open(CACHE)).match(cached, options)) ??
+    (await self.caches.match(cached, options));
+  return hit ?? fetch(live);
 }

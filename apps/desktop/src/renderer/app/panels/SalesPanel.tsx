@@ -5,7 +5,13 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { Sale } from '../../data/api.ts';
-import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
+import {
+  formatDateTime,
+  formatMoney,
+  formatQuantityMilli,
+  parseQuantityMilli,
+  useI18n,
+} from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
 import { PinInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
@@ -117,14 +123,28 @@ function ManagerAction({
   const [restock, setRestock] = useState(true);
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const receiptLines = sale.receipt.lines;
+  // What to refund per line, as typed; all of every line to begin with.
+  const [amounts, setAmounts] = useState<string[]>(() =>
+    receiptLines.map((line) => formatQuantityMilli(line.quantityMilli, line.quantityMilli % 1000 === 0)),
+  );
+  const picked = amounts.map((text) => (text.trim() === '' ? 0 : parseQuantityMilli(text, false)));
+  const whole = picked.every((milli, index) => milli === receiptLines[index]?.quantityMilli);
+  const lines = picked.flatMap((milli, line) => (milli ? [{ line, quantityMilli: milli }] : []));
+  const valid = action === 'void' || (!picked.includes(null) && lines.length > 0);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!valid) return;
     const base = {
       clientOrderId: sale.clientOrderId,
       managerPin: pin,
       ...(reason.trim() ? { reason: reason.trim() } : {}),
     };
-    const done = action === 'refund' ? store.refund({ ...base, restock }) : store.voidSale(base);
+    // Everything left when nothing was narrowed down (the store refunds what is not yet refunded).
+    const done =
+      action === 'refund'
+        ? store.refund({ ...base, restock, ...(whole ? {} : { lines }) })
+        : store.voidSale(base);
     done.then(
       () => onDone(action === 'refund' ? t('refundDone') : t('voidDone')),
       (failure: unknown) => {
@@ -135,12 +155,32 @@ function ManagerAction({
   };
   return (
     <Dialog
-      title={`${action === 'refund' ? t('refundAll') : t('voidSale')}: ${sale.receiptNumber}`}
+      title={`${action === 'refund' ? t('refund') : t('voidSale')}: ${sale.receiptNumber}`}
       onClose={onClose}
       testId="manager-action"
     >
       <form className="stack" onSubmit={submit}>
         <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
+        {action === 'refund' && receiptLines.length > 0 && (
+          <fieldset className="refund-lines">
+            <legend>{t('refundLines')}</legend>
+            {receiptLines.map((line, index) => (
+              <label key={index} className="refund-line">
+                <span>
+                  {line.description} <small className="muted">× {line.quantityText}</small>
+                </span>
+                <input
+                  inputMode="decimal"
+                  value={amounts[index] ?? ''}
+                  aria-invalid={picked[index] === null}
+                  onChange={(event) =>
+                    setAmounts(amounts.map((text, at) => (at === index ? event.target.value : text)))
+                  }
+                />
+              </label>
+            ))}
+          </fieldset>
+        )}
         <label>
           {t('reason')}
           <ReasonInput value={reason} onChange={setReason} />
@@ -158,7 +198,7 @@ function ManagerAction({
         <button
           type="submit"
           className={action === 'void' ? 'danger big' : 'primary big'}
-          disabled={pin.length < 4}
+          disabled={pin.length < 4 || !valid}
         >
           {action === 'refund' ? t('refund') : t('voidSale')}
         </button>
