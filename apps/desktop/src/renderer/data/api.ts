@@ -35,6 +35,7 @@ export type RefusalCode =
   | 'unsynced_commands'
   | 'not_signed_in'
   | 'pin_wrong'
+  | 'cashiers_not_synced'
   | 'pin_locked'
   | 'manager_pin_required'
   | 'manager_pin_wrong'

@@ -24,6 +24,13 @@ describe('sign-in', () => {
     expect(await firstValueFrom(till.store.cashier$)).toMatchObject({ id: 'emp_boss' });
   });
 
+  it('says the cashiers have not synced yet, and counts no wrong PIN, before the first pull brings them', async () => {
+    till = await openTestTill({ employees: [] });
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      await expect(till.store.signIn('1234')).rejects.toMatchObject({ code: 'cashiers_not_synced' });
+    }
+  });
+
   it('locks PIN sign-in for 5 minutes after five wrong PINs, even for the right PIN', async () => {
     till = await openTestTill({ employees: [await makeEmployee()] });
     await pulled(till, 'employees');

@@ -110,6 +110,10 @@ async function guarded<T>(ctx: Context, who: string, check: () => Promise<T | nu
 
 export async function signIn(ctx: Context, pin: string, employeeId?: string): Promise<Cashier> {
   const employees = await storeEmployees(ctx);
+  // Before the first sync brings the cashiers, no PIN can match: say so, and count no wrong PIN.
+  if (employees.length === 0) {
+    throw new TillRefusal('cashiers_not_synced', 'The cashiers have not reached this till yet');
+  }
   const candidates = employeeId === undefined ? employees : employees.filter((e) => e.id === employeeId);
   const employee = await guarded(ctx, employeeId ?? 'till', () => matchPin(candidates, pin));
   const cashier: Cashier = {

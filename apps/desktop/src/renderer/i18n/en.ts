@@ -222,6 +222,8 @@ export const en = {
     'Not while {count} sales or changes are waiting to sync. Connect to the internet and wait for them.',
   refusal_not_signed_in: 'Sign in first.',
   refusal_pin_wrong: 'Wrong PIN.',
+  refusal_cashiers_not_synced:
+    'The cashiers have not reached this till yet: keep it online until the first sync ends.',
   refusal_pin_locked: 'Locked after 5 wrong PINs. Try again at {time}.',
   refusal_manager_pin_required: 'A manager’s PIN is needed.',
   refusal_manager_pin_wrong: 'That is not a manager’s PIN.',

@@ -213,6 +213,8 @@ export const sw = {
     'Haiwezekani wakati mauzo au mabadiliko {count} yanasubiri kutumwa. Unganisha intaneti na uyasubiri.',
   refusal_not_signed_in: 'Ingia kwanza.',
   refusal_pin_wrong: 'PIN si sahihi.',
+  refusal_cashiers_not_synced:
+    'Wafanyakazi bado hawajafika kwenye kaunta hii: iache mtandaoni hadi usawazishaji wa kwanza ukamilike.',
   refusal_pin_locked: 'Imefungwa baada ya PIN 5 zisizo sahihi. Jaribu tena saa {time}.',
   refusal_manager_pin_required: 'PIN ya meneja inahitajika.',
   refusal_manager_pin_wrong: 'Hiyo si PIN ya meneja.',

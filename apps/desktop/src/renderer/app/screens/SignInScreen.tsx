@@ -61,7 +61,9 @@ export function SignInScreen({ till }: { till: TillIdentity }) {
             value={pin}
             onChange={setPin}
             autoFocus
-            disabled={busy}
+            // Read-only, not disabled, while the PIN is checked: a disabled field loses the focus,
+            // and the next PIN typed after a refusal would go nowhere.
+            readOnly={busy}
             aria-label={t('pin')}
           />
         </label>
