@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -314,9 +314,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 /** Applies pending forward-only migrations (node-pg-migrate, SQL files). */
-export async function migrate(database: Database): Promise<void> {
+export async function migrate(database: Database, options: { upTo?: string } = {}): Promise<void> {
+  // Stopping after a named migration serves tests of one migration's move of existing data.
+  const count = options.upTo
+    ? (await readdir(migrationsDir))
+        .filter((name) => name.endsWith('.sql'))
+        .sort()
+        .indexOf(`${options.upTo}.sql`) + 1
+    : undefined;
+  if (count === 0) throw new Error(`no migration ${options.upTo}`);
   await database.unhurried((client) =>
     runner({
+      ...(count ? { count } : {}),
       dbClient: client,
       dir: migrationsDir,
       direction: 'up',

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
+import { claimIdempotencyKey, requestHash } from '../../apps/server/src/services/idempotency.ts';
+
+let database: Database | undefined;
+afterEach(async () => {
+  await database?.close();
+  database = undefined;
+});
+
+describe('forward-only migrations', () => {
+  it('carry a stored idempotency key over to the operation scope, so a retry made across the upgrade replays', async () => {
+    database = await openDatabase({ dataDir: 'memory://', poolMax: 2 });
+    await migrate(database, { upTo: '20261126020000_drop_duplicate_delivery_index' });
+    const body = { amount: 2500, currency: 'TZS', phone: '0700000001' };
+    await database.pool.query(
+      `INSERT INTO idempotency_keys (merchant_id, livemode, method, path, key, request_hash, state, response_status, response_body)
+       VALUES ('mer_old', false, 'POST', '/v1/payments', 'order-1001', $1, 'done', 201, '{"id":"pay_before"}')`,
+      [requestHash(body)],
+    );
+
+    await migrate(database);
+
+    const scope = {
+      merchantId: 'mer_old',
+      livemode: false,
+      operation: 'POST /v1/payments',
+      key: 'order-1001',
+    };
+    const claim = await claimIdempotencyKey(database.pool, scope, requestHash(body), 24, 'req_after');
+    expect(claim).toEqual({ kind: 'replay', status: 201, body: { id: 'pay_before' } });
+    // The same key under another operation is another key.
+    const command = await claimIdempotencyKey(
+      database.pool,
+      { ...scope, operation: 'command order.create' },
+      requestHash(body),
+      24,
+      'req_after',
+    );
+    expect(command).toEqual({ kind: 'claimed' });
+  }, 120_000);
+});
