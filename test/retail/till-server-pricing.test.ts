@@ -68,7 +68,7 @@ const productBody = fc.record({
   unit: fc.constantFrom('piece', 'kg' as const),
   track_stock: fc.boolean(),
   variants: fc.oneof(
-    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 3, arbitrary: fc.constant<Array<number | undefined>>([]) },
     {
       weight: 1,
       arbitrary: fc.array(fc.option(fc.integer({ min: 0, max: 2_000_000 }), { nil: undefined }), {
