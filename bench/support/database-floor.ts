@@ -22,7 +22,7 @@ async function write(): Promise<{ id: string }> {
   const n = ++sequence;
   const id = `pay_floor${process.pid}x${n}`;
   const key = `floor-${process.pid}-${n}`;
-  const scope = [merchant, false, 'POST', '/v1/payments', key];
+  const scope = [merchant, false, 'POST /v1/payments', key];
   const client = await pool.connect();
   const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } })
     .connection.stream;
@@ -31,7 +31,7 @@ async function write(): Promise<{ id: string }> {
     const sent = [
       client.query({
         name: 'claim',
-        text: 'SELECT outcome FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7, $8)',
+        text: 'SELECT outcome FROM claim_idempotency_key($1, $2, $3, $4, $5, $6, $7)',
         values: [...scope, 'hash', 24, key],
       }),
       client.query('BEGIN'),
@@ -49,7 +49,7 @@ async function write(): Promise<{ id: string }> {
       }),
       client.query({
         name: 'complete',
-        text: 'SELECT complete_idempotency_key($1, $2, $3, $4, $5, $6, 201, $7)',
+        text: 'SELECT complete_idempotency_key($1, $2, $3, $4, $5, 201, $6)',
         values: [...scope, key, JSON.stringify({ id })],
       }),
       client.query('COMMIT'),

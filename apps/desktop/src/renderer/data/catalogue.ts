@@ -6,6 +6,7 @@
 import type { MangoQuerySelector } from 'rxdb';
 import type { PullDocument } from '@tz/core';
 import type { CatalogueItem } from './api.ts';
+import { catalogueItem } from './catalogue-item.ts';
 import { device } from './context.ts';
 import type { Context } from './context.ts';
 import { INDEXED_BARCODES, normalise } from './schema.ts';
@@ -16,23 +17,6 @@ type Variant = PullDocument<'variants'>;
 const prefixOf = (field: string, text: string): MangoQuerySelector<Record<string, unknown>> => ({
   [field]: { $gte: text, $lt: `${text}\uffff` },
 });
-
-function item(product: Product, variant: Variant | null, onHandMilli: number | null): CatalogueItem {
-  return {
-    productId: product.id,
-    variantId: variant?.id ?? null,
-    name: variant ? `${product.name} ${variant.name}` : product.name,
-    sku: variant?.sku ?? product.sku,
-    barcodes: variant ? variant.barcodes : product.barcodes,
-    price: variant ? variant.price : product.price,
-    currency: product.currency,
-    unit: product.unit,
-    taxClass: product.tax_rate,
-    category: product.category,
-    trackStock: product.track_stock,
-    onHandMilli,
-  };
-}
 
 async function onHand(ctx: Context, product: Product, variant: Variant | null): Promise<number | null> {
   if (!product.track_stock) return null;
@@ -47,13 +31,13 @@ async function onHand(ctx: Context, product: Product, variant: Variant | null): 
 async function toItem(ctx: Context, doc: Record<string, unknown>, isVariant: boolean) {
   if (!isVariant) {
     const product = doc as unknown as Product;
-    return product.active ? item(product, null, await onHand(ctx, product, null)) : null;
+    return product.active ? catalogueItem(product, null, await onHand(ctx, product, null)) : null;
   }
   const variant = doc as unknown as Variant;
   const parent = await ctx.db.products.findOne(variant.product).exec();
   if (!parent || !variant.active) return null;
   const product = parent.toJSON() as unknown as Product;
-  return product.active ? item(product, variant, await onHand(ctx, product, variant)) : null;
+  return product.active ? catalogueItem(product, variant, await onHand(ctx, product, variant)) : null;
 }
 
 export async function search(ctx: Context, text: string, limit = 50): Promise<CatalogueItem[]> {
