@@ -30,7 +30,9 @@ const SIZES = [
   { name: '1280x800', width: 1280, height: 800 },
   { name: '800x1280', width: 800, height: 1280 },
 ].filter((size) => !process.env.SIZES || process.env.SIZES.split(',').includes(size.name));
-const LANGUAGES = ['sw', 'en'].filter((lang) => !process.env.LANGS || process.env.LANGS.split(',').includes(lang));
+const LANGUAGES = ['sw', 'en'].filter(
+  (lang) => !process.env.LANGS || process.env.LANGS.split(',').includes(lang),
+);
 /** The shots docs/TILL.md shows, as `till-<screen>-<language>.png`. */
 const DOCS = new Set(['sale-sw-1366x768', 'sale-en-1366x768', 'offline-sw-1366x768', 'tender-en-1366x768']);
 const CASHIER_PIN = '4821';
@@ -71,7 +73,14 @@ const CATALOGUE: Array<[string, number, string]> = [
   ['Mkaa Gunia Dogo', 15_000, '6201234500321'],
 ];
 /** What the cashier scans for the shot of the sale screen: barcodes, one twice. */
-const CART = ['6201234500017', '6201234500024', '6201234500048', '6201234500017', '6201234500079', '6201234500093'];
+const CART = [
+  '6201234500017',
+  '6201234500024',
+  '6201234500048',
+  '6201234500017',
+  '6201234500079',
+  '6201234500093',
+];
 const OFFLINE_SALES = [['6201234500130'], ['6201234500154', '6201234500055'], ['6201234500062']];
 
 await ensureWebBuild((line) => console.log(line));
@@ -84,11 +93,16 @@ await mkdir(outDir, { recursive: true });
 
 const merchant = await signUp(server.url, { business_name: 'Duka la Mama Neema' });
 const api = client(server.url, merchant.keys.secretTest);
-const store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu Sinza', receipt_language: 'sw' })).body.id;
+const store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu Sinza', receipt_language: 'sw' })).body
+  .id;
 for (const [name, price, barcode] of CATALOGUE) {
   const product = await api.post('/v1/retail/products', { name, price, barcodes: [barcode] });
   if (product.status !== 201) throw new Error(`product ${name}: ${JSON.stringify(product.body)}`);
-  await api.post('/v1/retail/stock-adjustments', { product: product.body.id, set_on_hand: 60, reason: 'count' });
+  await api.post('/v1/retail/stock-adjustments', {
+    product: product.body.id,
+    set_on_hand: 60,
+    reason: 'count',
+  });
 }
 for (const [name, role, pin] of [
   ['Neema Mushi', 'cashier', CASHIER_PIN],

@@ -80,7 +80,7 @@ function PrintStatus({ print }: { print: PrintState }) {
       );
     case 'failed':
       return (
-        <span className="bad">
+        <span className="bad print-status" title={print.outcome.message}>
           {t('printFailed', { number: print.receiptNumber, message: print.outcome.message })}
         </span>
       );
