@@ -5,10 +5,13 @@
  * language and counter size a new till is paired from its pairing URL, signs
  * in, opens a shift, scans a cart and sells; then goes offline and sells 3.
  *   npx tsx test/browser/till-screens-real.ts [outDir]   (default scratch/till-screens-real)
- * With `--docs`, also writes the ones docs/TILL.md shows into docs/.
+ * With `--docs`, also writes the ones docs/TILL.md shows into docs/ (made
+ * smaller with pngquant when it is installed).
  * SIZES=1366x768 and LANGS=sw narrow the run.
  */
+import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -168,7 +171,18 @@ try {
         const name = `${screen}-${suffix}`;
         await page.screenshot({ path: path.join(outDir, `${name}.png`) });
         if (docs && DOCS.has(name)) {
-          await page.screenshot({ path: path.join(repo, 'docs', `till-${screen}-${language}.png`) });
+          const file = path.join(repo, 'docs', `till-${screen}-${language}.png`);
+          await page.screenshot({ path: file });
+          await promisify(execFile)('pngquant', [
+            '--force',
+            '--skip-if-larger',
+            '--ext',
+            '.png',
+            '256',
+            file,
+          ]).catch((error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ENOENT') throw error;
+          });
         }
       };
       const { till, context, page } = await pairedPage(size, language);
