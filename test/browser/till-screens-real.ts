@@ -168,6 +168,10 @@ try {
       const suffix = `${language}-${size.name}`;
       const shot = async (page: Page, screen: string) => {
         await settle(page);
+        // Notices (item added…) go after a few seconds; the picture is of the screen under them.
+        await page
+          .waitForFunction(() => document.querySelectorAll('.notice').length === 0, null, { timeout: 8000 })
+          .catch(() => undefined);
         const name = `${screen}-${suffix}`;
         await page.screenshot({ path: path.join(outDir, `${name}.png`) });
         if (docs && DOCS.has(name)) {

@@ -44,8 +44,8 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
               <div className="sale-main">
                 <strong>{sale.receiptNumber}</strong>
                 <span className="muted sale-meta">
-                  {formatDateTime(sale.soldAt)}
-                  {sale.cashier === cashier?.id && ` · ${cashier.name}`}
+                  <span>{formatDateTime(sale.soldAt)}</span>
+                  {sale.cashier === cashier?.id && <span>{cashier.name}</span>}
                 </span>
                 <span className={`badge ${sale.status}`}>
                   {
