@@ -153,6 +153,12 @@ async function scan(page: Page, barcode: string) {
   }, 20_000);
 }
 
+/** Enter on "sale complete" starts the next sale; scanning before the dialog has gone would type into it. */
+async function newSale(page: Page) {
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+}
+
 async function sell(page: Page, barcodes: string[], cash?: string) {
   for (const barcode of barcodes) await scan(page, barcode);
   await page.keyboard.press('F10');
@@ -224,10 +230,10 @@ try {
         await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
         await page.waitForTimeout(1500); // the receipt prints
         await shot(page, 'done');
-        await page.keyboard.press('Enter');
+        await newSale(page);
 
         await sell(page, ['6201234500260', '6201234500277'], '20000');
-        await page.keyboard.press('Enter');
+        await newSale(page);
         await page.waitForFunction(
           () => !document.querySelector('[data-testid=unsynced]')?.classList.contains('warn'),
           null,
@@ -251,7 +257,7 @@ try {
         proxy.sever();
         for (const barcodes of OFFLINE_SALES) {
           await sell(page, barcodes);
-          await page.keyboard.press('Enter');
+          await newSale(page);
         }
         await scan(page, '6201234500017');
         await scan(page, '6201234500123');
