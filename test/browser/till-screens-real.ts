@@ -147,10 +147,15 @@ async function scan(page: Page, barcode: string) {
   const before = await page.textContent('[data-testid=total]');
   // The catalogue arrives by pull replication; until then a scan says "not found".
   await eventually(async () => {
+    await page.keyboard.press('Escape'); // clears what a scan read in two halves left in the search box
     await typeTimed(page, barcode, 5);
-    await page.waitForTimeout(300);
-    return (await page.textContent('[data-testid=total]')) !== before;
-  }, 20_000);
+    return page
+      .waitForFunction((was) => document.querySelector('[data-testid=total]')?.textContent !== was, before, {
+        timeout: 3000,
+      })
+      .then(() => true)
+      .catch(() => false);
+  }, 30_000);
 }
 
 /** Enter on "sale complete" starts the next sale; scanning before the dialog has gone would type into it. */
