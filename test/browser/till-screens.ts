@@ -2,7 +2,7 @@
  * Screenshots of every till screen in both languages at the counter's sizes
  * (1366x768, 1280x800, 800x1280), from the preview page over sample state:
  *   npx tsx test/browser/till-screens.ts [outDir]   (default scratch/till-screens)
- * With `--docs`, also writes the ones docs/TILL.md shows into docs/.
+ * The pictures in docs/ come from the real till (till-screens-real.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,7 +13,6 @@ import { startTillPreview } from '../support/till-preview.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
-const docs = args.includes('--docs');
 const outDir = path.resolve(
   args.find((arg) => !arg.startsWith('--')) ?? path.join(repo, 'scratch/till-screens'),
 );
@@ -22,7 +21,6 @@ const SIZES = [
   { name: '1280x800', width: 1280, height: 800 },
   { name: '800x1280', width: 800, height: 1280 },
 ];
-const DOCS = new Set(['sale-en-1366x768', 'sale-sw-1366x768', 'offline-sw-1366x768', 'tender-en-1366x768']);
 
 type Step = (page: Page) => Promise<void>;
 const control =
@@ -124,9 +122,6 @@ try {
         }
         const name = `${screen}-${language}-${size.name}`;
         await page.screenshot({ path: path.join(outDir, `${name}.png`) });
-        if (docs && DOCS.has(name)) {
-          await page.screenshot({ path: path.join(repo, 'docs', `till-${screen}-${language}.png`) });
-        }
         await page.close();
       }
     }

@@ -85,7 +85,7 @@ const store: PullDocument<'stores'> = {
 
 const till = {
   id: 'till_1',
-  name: 'T01',
+  name: 'Kaunta 1',
   store: 'store_1',
   receiptPrefix: 'T01',
   merchant: { id: 'mer_1', businessName: 'Duka la Mama' },

@@ -9,6 +9,7 @@ import { openTillStore } from './data/index.ts';
 import { App } from './app/App.tsx';
 import { findBridge } from './app/hardware/bridge.ts';
 import { I18nProvider } from './i18n/index.tsx';
+import { tillServerUrl } from './app/server-address.ts';
 import './styles.css';
 
 function registerServiceWorker(): void {
@@ -24,9 +25,7 @@ async function start(): Promise<void> {
   registerServiceWorker();
   const hardware = await findBridge();
   const store = await openTillStore({
-    serverUrl: location.protocol.startsWith('http')
-      ? location.origin
-      : (import.meta.env.VITE_TILL_SERVER_URL ?? ''),
+    serverUrl: tillServerUrl(),
     bridge: hardware.bridge,
     appVersion: import.meta.env.VITE_TILL_VERSION ?? '0.1.0',
   });

@@ -121,8 +121,8 @@ function Till({ hardware }: { hardware: Hardware }) {
     >
       <header className="top-bar">
         <span className="brand">
-          {paired ? pairing.till.merchant.businessName : t('appName')}
-          {paired && <small>{t('tillName', { name: pairing.till.name })}</small>}
+          <span className="business">{paired ? pairing.till.merchant.businessName : t('appName')}</span>
+          {paired && <small className="till-name">{pairing.till.name}</small>}
           {paired && !pairing.till.livemode && <small className="test-mode">{t('testMode')}</small>}
         </span>
         {cashier && <span className="cashier">{cashier.name}</span>}

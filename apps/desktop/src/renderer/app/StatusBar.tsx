@@ -36,27 +36,34 @@ export function StatusBar({
         });
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <button
-        type="button"
-        className={`conn conn-${connection}`}
-        onClick={onOpenSync}
-        data-testid="connection"
-      >
-        <span className="dot" aria-hidden="true" />
-        {connectionText}
-      </button>
-      <span className={sync.unsynced > 0 ? 'unsynced warn' : 'unsynced'} data-testid="unsynced">
-        {sync.unsynced > 0 ? t('statusUnsynced', { count: sync.unsynced }) : t('statusAllSynced')}
-      </span>
-      <span className="last-sync">{last}</span>
-      {sync.refused.length > 0 && (
-        <button type="button" className="refused" onClick={onOpenSync}>
-          {t('statusRefused', { count: sync.refused.length })}
-        </button>
+      {/* An unpaired till does not sync yet: nothing to say about the server or sales. */}
+      {paired && (
+        <>
+          <button
+            type="button"
+            className={`conn conn-${connection}`}
+            onClick={onOpenSync}
+            data-testid="connection"
+          >
+            <span className="dot" aria-hidden="true" />
+            {connectionText}
+          </button>
+          <span className={sync.unsynced > 0 ? 'unsynced warn' : 'unsynced'} data-testid="unsynced">
+            {sync.unsynced > 0 ? t('statusUnsynced', { count: sync.unsynced }) : t('statusAllSynced')}
+          </span>
+          <span className="last-sync">{last}</span>
+          {sync.refused.length > 0 && (
+            <button type="button" className="refused" onClick={onOpenSync}>
+              {t('statusRefused', { count: sync.refused.length })}
+            </button>
+          )}
+        </>
       )}
       {paired && !sync.leader && <span className="muted">{t('statusOtherTab')}</span>}
       <span className="spacer" />
-      <PrintStatus print={print} />
+      <span className="print-status">
+        <PrintStatus print={print} />
+      </span>
       <span className={`printer printer-${bridgeKind}`}>
         {{ ipc: t('printerIpc'), http: t('printerBridge'), none: t('printerNone') }[bridgeKind]}
       </span>
@@ -80,7 +87,7 @@ function PrintStatus({ print }: { print: PrintState }) {
       );
     case 'failed':
       return (
-        <span className="bad">
+        <span className="bad" title={print.outcome.message}>
           {t('printFailed', { number: print.receiptNumber, message: print.outcome.message })}
         </span>
       );

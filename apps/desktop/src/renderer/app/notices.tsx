@@ -1,4 +1,4 @@
-/** Short messages at the top of the screen (item added, refusals), gone after a few seconds. */
+/** Short messages at the bottom of the screen, clear of the search box and the total (item added, refusals), gone after a few seconds. */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export interface Notice {

@@ -26,6 +26,9 @@ export const en = {
   pairTitle: 'Pair this till',
   pairIntro: 'Open the pairing link from the dashboard on this device, or type the pairing code.',
   pairCode: 'Pairing code',
+  serverAddress: 'Server address',
+  serverAddressInvalid:
+    'Type the server address, such as http://192.168.1.10:4000, or paste the pairing link.',
   pairButton: 'Pair',
   pairing: 'Pairing…',
 
@@ -182,7 +185,6 @@ export const en = {
   refusedNone: 'Nothing refused',
   unpair: 'Unpair this till',
   unpairConfirm: 'Unpair this till? It will need a new pairing code.',
-  tillName: 'Till {name}',
   testMode: 'Test mode',
 
   // help

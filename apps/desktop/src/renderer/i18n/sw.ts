@@ -24,6 +24,9 @@ export const sw = {
   pairIntro:
     'Fungua kiungo cha kuunganisha kutoka dashibodi kwenye kifaa hiki, au andika msimbo wa kuunganisha.',
   pairCode: 'Msimbo wa kuunganisha',
+  serverAddress: 'Anwani ya seva',
+  serverAddressInvalid:
+    'Andika anwani ya seva, kama http://192.168.1.10:4000, au bandika kiungo cha kuunganisha.',
   pairButton: 'Unganisha',
   pairing: 'Inaunganisha…',
 
@@ -175,7 +178,6 @@ export const sw = {
   refusedNone: 'Hakuna iliyokataliwa',
   unpair: 'Tenganisha kaunta hii',
   unpairConfirm: 'Tenganisha kaunta hii? Itahitaji msimbo mpya wa kuunganisha.',
-  tillName: 'Kaunta {name}',
   testMode: 'Hali ya majaribio',
 
   helpTitle: 'Njia za mkato za kibodi',

@@ -4,7 +4,7 @@
  * or void with a manager's PIN, online or offline.
  */
 import { useState, type FormEvent } from 'react';
-import type { Sale } from '../../data/api.ts';
+import type { Cashier, Sale } from '../../data/api.ts';
 import {
   formatDateTime,
   formatMoney,
@@ -23,6 +23,8 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
   const store = useStore();
   const { t } = useI18n();
   const sales = useObservable<Sale[]>(store.sales$, []);
+  // Sales keep the employee's id; the name is known for whoever is signed in.
+  const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [acting, setActing] = useState<{ sale: Sale; action: 'refund' | 'void' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   return (
@@ -42,7 +44,8 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
               <div className="sale-main">
                 <strong>{sale.receiptNumber}</strong>
                 <span className="muted sale-meta">
-                  {formatDateTime(sale.soldAt)} · {sale.cashier}
+                  <span>{formatDateTime(sale.soldAt)}</span>
+                  {sale.cashier === cashier?.id && <span>{cashier.name}</span>}
                 </span>
                 <span className={`badge ${sale.status}`}>
                   {
