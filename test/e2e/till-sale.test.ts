@@ -6,8 +6,10 @@
  * with F9; the receipt is read back from the printer, the order from the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typeTimed } from '../support/keyboard.ts';
 import { eventually } from '../support/server.ts';
 import {
+  BARCODE,
   newTill,
   openTill,
   scan,
@@ -68,8 +70,7 @@ describe('a sale at the till', () => {
         timeout: 10_000,
       });
       await scan(page);
-      await scan(page);
-      await page.keyboard.press('F9');
+      await typeTimed(page, BARCODE, 5, { then: 'F9' });
       await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
       const orders = await ordersOf(till.id);
       expect(orders).toHaveLength(1);
