@@ -3,6 +3,7 @@
  * the total, which never leaves the screen. Scans land here wherever focus is.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { firstValueFrom } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
@@ -89,23 +90,32 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     focusSearch();
   };
 
+  // Scans still being written to the cart: F9 right after a scan pays the cart with that scan in it.
+  const scanning = useRef<Promise<unknown>>(Promise.resolve());
   useScanner(
     (code) => {
-      store.addBarcode(code).then((item) => {
+      const added = store.addBarcode(code).then((item) => {
         if (item) {
           setSelectedKey(null);
           notify(t('addedItem', { name: item.name }));
         } else notify(t('notFoundBarcode', { code }), 'error');
       }, fail);
+      scanning.current = Promise.all([scanning.current, added]);
     },
     !blocked && dialog?.kind !== 'done',
   );
 
   const cashExact = () => {
-    if (!cart || cart.lines.length === 0) return notify(t('refusal_cart_empty'), 'error');
-    store
-      .completeSale([{ method: 'cash', amount: cart.priced.total }])
-      .then((completed) => setDialog({ kind: 'done', completed }), fail);
+    // The total as the cart is once pending scans are in, not as last rendered (a stale total is short).
+    void scanning.current
+      .then(() => firstValueFrom(store.cart$))
+      .then((current) => {
+        if (current.lines.length === 0) return notify(t('refusal_cart_empty'), 'error');
+        return store
+          .completeSale([{ method: 'cash', amount: current.priced.total }])
+          .then((completed) => setDialog({ kind: 'done', completed }));
+      })
+      .catch(fail);
   };
 
   const moveLine = (step: number) => {

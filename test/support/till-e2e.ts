@@ -1,0 +1,172 @@
+/**
+ * One shop for the till's end-to-end tests, all real: a server (PGlite or
+ * PostgreSQL), Debian's Chromium through a loopback proxy a test can sever, the
+ * local printer bridge and a virtual network printer; a merchant with a store,
+ * a product with a barcode and stock, a cashier and a manager.
+ */
+import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startBridge, startVirtualPrinter, type Bridge, type VirtualPrinter } from '@tz/printers';
+import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
+import type { RunningServer } from '../../apps/server/src/server.ts';
+import { launchChromium } from './browser.ts';
+import { typeTimed } from './keyboard.ts';
+import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.ts';
+import { client, eventually, signUp, startTestServer } from './server.ts';
+import type { Api } from './retail.ts';
+
+export const BARCODE = '6201234500017';
+export const PRICE = 3500;
+export const STOCK = 40;
+export const CASHIER_PIN = '4821';
+export const MANAGER_PIN = '9876';
+
+export interface TillShop {
+  server: RunningServer;
+  browser: Browser;
+  proxy: LoopbackProxy;
+  printer: VirtualPrinter;
+  bridge: Bridge;
+  api: Api;
+  store: string;
+  product: string;
+  close(): Promise<void>;
+}
+
+export async function startTillShop(
+  options: {
+    env?: Record<string, string>;
+    startServer?: (env: Record<string, string>) => Promise<RunningServer>;
+  } = {},
+): Promise<TillShop> {
+  await ensureWebBuild();
+  const server = await (options.startServer ?? startTestServer)(options.env ?? {});
+  const printer = await startVirtualPrinter({ port: 0 });
+  const bridge = await startBridge({ port: 0, origins: [server.url] });
+  const browser = await launchChromium();
+  const proxy = await startLoopbackProxy();
+  const merchant = await signUp(server.url, { business_name: 'Duka la Mama Neema' });
+  const api = client(server.url, merchant.keys.secretTest);
+  const store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu', receipt_language: 'sw' })).body.id;
+  const created = await api.post('/v1/retail/products', {
+    name: 'Sukari Kilombero 1kg',
+    price: PRICE,
+    barcodes: [BARCODE],
+  });
+  expect(created.status).toBe(201);
+  await api.post('/v1/retail/stock-adjustments', {
+    product: created.body.id,
+    set_on_hand: STOCK,
+    reason: 'count',
+  });
+  for (const [name, role, pin] of [
+    ['Neema', 'cashier', CASHIER_PIN],
+    ['Baraka', 'manager', MANAGER_PIN],
+  ] as const) {
+    expect((await api.post('/v1/employees', { name, role, stores: [store], pin })).status).toBe(201);
+  }
+  return {
+    server,
+    browser,
+    proxy,
+    printer,
+    bridge,
+    api,
+    store,
+    product: created.body.id,
+    async close() {
+      await browser.close();
+      await proxy.close();
+      await bridge.close();
+      await printer.close();
+      await server.close();
+    },
+  };
+}
+
+/** A till created on the server with the shop's printer, and a browser context that knows the printer bridge. */
+export async function newTill(
+  shop: TillShop,
+): Promise<{ till: { id: string; pairing_url: string }; context: BrowserContext; printer: string }> {
+  const till = (await shop.api.post('/v1/tills', { name: 'Kaunta 1', store: shop.store })).body;
+  const created = await shop.api.post('/v1/printers', {
+    till: till.id,
+    name: 'Risiti',
+    connection: shop.printer.connection,
+    paper_width: 80,
+    command_set: 'epson',
+  });
+  expect(created.status).toBe(201);
+  const context = await shop.browser.newContext({
+    proxy: { server: shop.proxy.url },
+    viewport: { width: 1366, height: 768 },
+  });
+  await context.addInitScript(
+    ({ url, token }) => localStorage.setItem('till.bridge', JSON.stringify({ url, token })),
+    { url: shop.bridge.url, token: shop.bridge.token },
+  );
+  return { till, context, printer: created.body.id };
+}
+
+/** Signs the cashier in with the PIN at a person's pace and counts the opening float. */
+export async function signInAndOpenShift(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
+  // Until the first pull brings the cashiers, the till says so; the PIN then signs in.
+  await eventually(async () => {
+    await typeTimed(page, CASHIER_PIN, 150); // a person's pace: fast keys ended by Enter read as a scan
+    return page
+      .waitForSelector('[data-testid=open-shift-screen]', { timeout: 1000 })
+      .then(() => true)
+      .catch(() => false);
+  }, 30_000);
+  await typeTimed(page, '20000', 150);
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+}
+
+/** Pairs a fresh page from the pairing URL, signs in and waits for the catalogue to be on the till. */
+export async function openTill(
+  context: BrowserContext,
+  pairingUrl: string,
+  errors: string[] = [],
+): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(pairingUrl);
+  await signInAndOpenShift(page);
+  // The catalogue arrives by pull replication: scan once it is there (a scan before says "not found").
+  await eventually(async () => {
+    if ((await page.textContent('[data-testid=cart]'))?.includes('Sukari Kilombero')) return true;
+    await scan(page);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return false;
+  }, 20_000);
+  return page;
+}
+
+/** The barcode at a scanner's pace. */
+export const scan = (page: Page, code = BARCODE) => typeTimed(page, code, 5);
+
+/** Waits until the till's status bar counts `count` changes waiting to sync (0: all synced). */
+export async function waitForUnsynced(page: Page, count: number, timeoutMs = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => {
+      const element = document.querySelector('[data-testid=unsynced]');
+      if (!element) return false;
+      if (n === 0) return !element.classList.contains('warn');
+      return (element.textContent ?? '').match(/\d+/)?.[0] === String(n);
+    },
+    count,
+    { timeout: timeoutMs },
+  );
+}
+
+/** Cuts the till's network both ways Chromium can be reached: `setOffline` and the proxy. */
+export async function goOffline(shop: TillShop, context: BrowserContext): Promise<void> {
+  shop.proxy.sever();
+  await context.setOffline(true);
+}
+
+export async function goOnline(shop: TillShop, context: BrowserContext): Promise<void> {
+  shop.proxy.restore();
+  await context.setOffline(false);
+}
