@@ -133,6 +133,8 @@ export async function openTill(
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(pairingUrl);
   await signInAndOpenShift(page);
+  // The till prints only to printers it has pulled: a sale before they arrive prints nothing.
+  await page.waitForFunction(pulledCount, 'printers', { timeout: 30_000 });
   // The catalogue arrives by pull replication: scan once it is there (a scan before says "not found").
   await eventually(async () => {
     if ((await page.textContent('[data-testid=cart]'))?.includes('Sukari Kilombero')) return true;
@@ -141,6 +143,27 @@ export async function openTill(
     return false;
   }, 20_000);
   return page;
+}
+
+/** Whether the till's local store holds a document of `collection` (read from IndexedDB in the page). */
+async function pulledCount(collection: string): Promise<boolean> {
+  const name = (await indexedDB.databases()).find((db) => db.name?.endsWith(`--${collection}`))?.name;
+  if (!name) return false;
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error('IndexedDB did not open'));
+  });
+  try {
+    if (!db.objectStoreNames.contains('docs')) return false;
+    return await new Promise<boolean>((resolve) => {
+      const request = db.transaction('docs').objectStore('docs').count();
+      request.onsuccess = () => resolve(request.result > 0);
+      request.onerror = () => resolve(false);
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /** The barcode at a scanner's pace. */
