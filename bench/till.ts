@@ -37,6 +37,7 @@
  * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5).
  */
 import fs from 'node:fs';
+import pg from 'pg';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
 import { startServer } from '../apps/server/src/server.ts';
@@ -221,6 +222,7 @@ const server = await startServer({
 });
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
+let seeder: pg.Client | undefined;
 const proxy = await startLoopbackProxy();
 try {
   await ensureWebBuild();
@@ -239,7 +241,11 @@ try {
   const store = (await api('PATCH', '/v1/retail/store', { name: 'Duka Kuu' })).id as string;
   await api('POST', '/v1/employees', { name: 'Neema', role: 'cashier', stores: [store], pin: PIN });
 
-  const pool = server.database.pool;
+  // Its own connection: the server's pool has a statement timeout made for requests, not bulk inserts.
+  const pool = new pg.Client({ connectionString: target.url });
+  seeder = pool;
+  await pool.connect();
+  await pool.query('SET statement_timeout = 0');
   const seedStarted = performance.now();
   await pool.query(
     `INSERT INTO retail_products (id, merchant_id, livemode, name, sku, barcodes, price, currency, tax_rate, unit, track_stock, active)
@@ -643,6 +649,7 @@ try {
   console.log(lines.join('\n').replaceAll('| NaN× |', '| |'));
 } finally {
   await context?.close().catch(() => undefined);
+  await seeder?.end().catch(() => undefined);
   await browser?.close().catch(() => undefined);
   await proxy.close();
   await server.close();
