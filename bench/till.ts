@@ -44,7 +44,7 @@ import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
 import { startLoopbackProxy } from '../test/support/loopback-proxy.ts';
-import { benchDatabase, machine, signUpMerchant } from './support/harness.ts';
+import { GOODS, benchDatabase, machine, seedProducts, signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -54,30 +54,6 @@ const linesPerCart = Number(process.env.BENCH_LINES ?? 20);
 const searchCount = Number(process.env.BENCH_SEARCHES ?? 40);
 const reloadCount = Number(process.env.BENCH_RELOADS ?? 5);
 const PIN = '4821';
-const GOODS = [
-  'sukari',
-  'mchele',
-  'unga',
-  'sabuni',
-  'mafuta',
-  'chumvi',
-  'chai',
-  'maziwa',
-  'juisi',
-  'biskuti',
-];
-const BRANDS = [
-  'Kilombero',
-  'Azam',
-  'Bakhresa',
-  'Mo',
-  'Kibo',
-  'Serengeti',
-  'Tanga',
-  'Pwani',
-  'Moshi',
-  'Ruvuma',
-];
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits });
 const quantile = (values: number[], q: number) => {
@@ -247,21 +223,7 @@ try {
   await pool.connect();
   await pool.query('SET statement_timeout = 0');
   const seedStarted = performance.now();
-  await pool.query(
-    `INSERT INTO retail_products (id, merchant_id, livemode, name, sku, barcodes, price, currency, tax_rate, unit, track_stock, active)
-     SELECT 'prod_bench' || lpad(i::text, 7, '0'), $1, false,
-       initcap(($3::text[])[1 + i % 10]) || ' ' || ($4::text[])[1 + (i / 10) % 10] || ' ' || (50 + i % 950) || 'g',
-       'SKU-' || lpad(i::text, 7, '0'), ARRAY['620' || lpad(i::text, 10, '0')], 500 + (i % 200) * 50, 'TZS',
-       CASE WHEN i % 5 = 0 THEN 'exempt' ELSE 'standard' END, 'piece', false, true
-     FROM generate_series(1, $2) AS i`,
-    [signup.id, productCount, GOODS, BRANDS],
-  );
-  await pool.query(
-    `INSERT INTO retail_codes (merchant_id, livemode, kind, code, product_id)
-     SELECT merchant_id, false, 'sku', sku, id FROM retail_products WHERE merchant_id = $1
-     UNION ALL SELECT merchant_id, false, 'barcode', barcodes[1], id FROM retail_products WHERE merchant_id = $1`,
-    [signup.id],
-  );
+  await seedProducts(pool, signup.id, productCount, { trackStock: false });
   await pool.query('VACUUM ANALYZE retail_products, retail_codes');
   const seedSeconds = (performance.now() - seedStarted) / 1000;
 
@@ -469,7 +431,7 @@ try {
     // "sukari k" after "sukari ", a 10-digit barcode prefix after its 9 digits.
     const query =
       i % 2 === 0
-        ? `${GOODS[(i / 2) % GOODS.length]} ${'kmstpr'[Math.floor(Math.random() * 6)]}`
+        ? `${GOODS[(i / 2) % GOODS.length]!.toLowerCase()} ${'kmstpr'[Math.floor(Math.random() * 6)]}`
         : barcodeOf(Math.min(productCount, 1000 + Math.floor(Math.random() * (productCount - 999)))).slice(
             0,
             10,
