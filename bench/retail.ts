@@ -14,7 +14,7 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startServer } from '../apps/server/src/server.ts';
-import { signUpMerchant, withDatabaseCpu } from './support/harness.ts';
+import { BRANDS, GOODS, seedProducts, signUpMerchant, withDatabaseCpu } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -57,30 +57,6 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
 }
 
 const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)]!;
-const BRANDS = [
-  'Kilombero',
-  'Azam',
-  'Bakhresa',
-  'Mo',
-  'Kibo',
-  'Serengeti',
-  'Tanga',
-  'Pwani',
-  'Moshi',
-  'Ruvuma',
-];
-const GOODS = [
-  'Sukari',
-  'Mchele',
-  'Unga',
-  'Sabuni',
-  'Mafuta',
-  'Chumvi',
-  'Chai',
-  'Maziwa',
-  'Juisi',
-  'Biskuti',
-];
 
 await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
 await admin(`CREATE DATABASE ${databaseName}`);
@@ -108,21 +84,7 @@ try {
   // Setup by SQL: products (name = good brand size), their SKU and barcode codes, and a counted stock level each.
   const started = performance.now();
   const pool = server.database.pool;
-  await pool.query(
-    `INSERT INTO retail_products (id, merchant_id, livemode, name, sku, barcodes, price, currency, tax_rate, unit, track_stock, active)
-     SELECT 'prod_bench' || lpad(i::text, 7, '0'), $1, false,
-       ($3::text[])[1 + i % 10] || ' ' || ($4::text[])[1 + (i / 10) % 10] || ' ' || (50 + i % 950) || 'g',
-       'SKU-' || lpad(i::text, 7, '0'), ARRAY['620' || lpad(i::text, 10, '0')], 500 + (i % 200) * 50, 'TZS',
-       CASE WHEN i % 5 = 0 THEN 'exempt' ELSE 'standard' END, 'piece', true, true
-     FROM generate_series(1, $2) AS i`,
-    [signup.id, productCount, GOODS, BRANDS],
-  );
-  await pool.query(
-    `INSERT INTO retail_codes (merchant_id, livemode, kind, code, product_id)
-     SELECT merchant_id, false, 'sku', sku, id FROM retail_products WHERE merchant_id = $1
-     UNION ALL SELECT merchant_id, false, 'barcode', barcodes[1], id FROM retail_products WHERE merchant_id = $1`,
-    [signup.id],
-  );
+  await seedProducts(pool, signup.id, productCount, { trackStock: true });
   await pool.query(
     `INSERT INTO retail_stock_levels (id, merchant_id, livemode, store_id, product_id, on_hand_milli, reorder_level_milli)
      SELECT 'stk_bench' || substr(id, 11), merchant_id, false, $2, id, 1000000000, 10000 FROM retail_products WHERE merchant_id = $1`,

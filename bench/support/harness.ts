@@ -230,3 +230,56 @@ export async function pgbench(
 
 export const machine = () =>
   `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+
+export const BRANDS = [
+  'Kilombero',
+  'Azam',
+  'Bakhresa',
+  'Mo',
+  'Kibo',
+  'Serengeti',
+  'Tanga',
+  'Pwani',
+  'Moshi',
+  'Ruvuma',
+];
+export const GOODS = [
+  'Sukari',
+  'Mchele',
+  'Unga',
+  'Sabuni',
+  'Mafuta',
+  'Chumvi',
+  'Chai',
+  'Maziwa',
+  'Juisi',
+  'Biskuti',
+];
+
+/**
+ * Bulk-inserts `count` test-mode products for a merchant by SQL, with their SKU
+ * and barcode codes: `prod_bench0000001`, "Sukari Kilombero 437g" (good, brand,
+ * size), `SKU-0000001`, barcode `620` and ten digits.
+ */
+export async function seedProducts(
+  db: Pick<pg.Client, 'query'>,
+  merchantId: string,
+  count: number,
+  { trackStock }: { trackStock: boolean },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO retail_products (id, merchant_id, livemode, name, sku, barcodes, price, currency, tax_rate, unit, track_stock, active)
+     SELECT 'prod_bench' || lpad(i::text, 7, '0'), $1, false,
+       ($3::text[])[1 + i % 10] || ' ' || ($4::text[])[1 + (i / 10) % 10] || ' ' || (50 + i % 950) || 'g',
+       'SKU-' || lpad(i::text, 7, '0'), ARRAY['620' || lpad(i::text, 10, '0')], 500 + (i % 200) * 50, 'TZS',
+       CASE WHEN i % 5 = 0 THEN 'exempt' ELSE 'standard' END, 'piece', $5, true
+     FROM generate_series(1, $2) AS i`,
+    [merchantId, count, GOODS, BRANDS, trackStock],
+  );
+  await db.query(
+    `INSERT INTO retail_codes (merchant_id, livemode, kind, code, product_id)
+     SELECT merchant_id, false, 'sku', sku, id FROM retail_products WHERE merchant_id = $1
+     UNION ALL SELECT merchant_id, false, 'barcode', barcodes[1], id FROM retail_products WHERE merchant_id = $1`,
+    [merchantId],
+  );
+}

@@ -23,7 +23,7 @@ export async function typeTimed(
     };
     for (const char of text) {
       const digit = /\d/.test(char);
-      const code = digit ? `Digit${char}` : `Key${char.toUpperCase()}`;
+      const code = char === ' ' ? 'Space' : digit ? `Digit${char}` : `Key${char.toUpperCase()}`;
       await press(char, code, char.toUpperCase().charCodeAt(0), char);
     }
     if (enter) await press('Enter', 'Enter', 13, '\r');
