@@ -4,7 +4,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/out/**', '.data/**', 'coverage/**', 'scratch/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/out/**',
+      '.data/**',
+      'coverage/**',
+      'scratch/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -23,21 +33,40 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...builtinModules, 'ioredis', 'pino', 'usb', 'pg', 'koa', 'electron', 'react', '@tz/printers'].map(
-            (name) => ({ name, message: 'packages/core runs in browsers and on the server: no platform code' }),
-          ),
+          paths: [
+            ...builtinModules,
+            'ioredis',
+            'pino',
+            'usb',
+            'pg',
+            'koa',
+            'electron',
+            'react',
+            '@tz/printers',
+          ].map((name) => ({
+            name,
+            message: 'packages/core runs in browsers and on the server: no platform code',
+          })),
           patterns: [
-            { group: ['node:*', '@koa/*', '@electric-sql/*', '@tz/printers/*'], message: 'no platform code in core' },
-            { group: ['**/apps/**', '@tz/server', '@tz/server/*', '@tz/desktop', '@tz/desktop/*'], message: 'core imports no app' },
+            {
+              group: ['node:*', '@koa/*', '@electric-sql/*', '@tz/printers/*'],
+              message: 'no platform code in core',
+            },
+            {
+              group: ['**/apps/**', '@tz/server', '@tz/server/*', '@tz/desktop', '@tz/desktop/*'],
+              message: 'core imports no app',
+            },
           ],
         },
       ],
       'no-restricted-globals': [
         'error',
-        ...['Buffer', 'process', '__dirname', '__filename', 'require', 'global', 'setImmediate'].map((name) => ({
-          name,
-          message: 'a Node global: packages/core runs in browsers too',
-        })),
+        ...['Buffer', 'process', '__dirname', '__filename', 'require', 'global', 'setImmediate'].map(
+          (name) => ({
+            name,
+            message: 'a Node global: packages/core runs in browsers too',
+          }),
+        ),
         ...['window', 'document', 'localStorage', 'navigator'].map((name) => ({
           name,
           message: 'a DOM global: packages/core runs on the server too',
@@ -61,7 +90,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/http/*', '**/routes/**', 'koa', '@koa/*'], message: 'services never import from http/ or routes/' },
+            {
+              group: ['**/http/*', '**/routes/**', 'koa', '@koa/*'],
+              message: 'services never import from http/ or routes/',
+            },
           ],
         },
       ],

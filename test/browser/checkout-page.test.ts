@@ -36,7 +36,11 @@ describe('the hosted checkout page in Chromium', () => {
     expect(await page.textContent('#amount')).toBe('TZS 3,000');
     await page.fill('#phone', '0700 000 001');
     await page.click('#submit');
-    await page.waitForFunction(() => document.querySelector('#message')?.textContent?.startsWith('Paid'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#message')?.textContent?.startsWith('Paid'),
+      null,
+      { timeout: 10_000 },
+    );
     await page.screenshot({ path: 'test/browser/checkout-paid.png' }).catch(() => undefined);
 
     const api = client(server.url, merchant.keys.secretTest);
@@ -59,13 +63,23 @@ describe('the hosted checkout page in Chromium', () => {
     await page.goto(checkout.body.checkout_url);
     await page.fill('#phone', '0700000002');
     await page.click('#submit');
-    await page.waitForFunction(() => document.querySelector('#message')?.textContent?.includes('failed'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#message')?.textContent?.includes('failed'),
+      null,
+      { timeout: 10_000 },
+    );
     expect(await page.isVisible('#pay')).toBe(true);
     await page.fill('#phone', '0700000001');
     await page.click('#submit');
-    await page.waitForFunction(() => document.querySelector('#message')?.textContent?.startsWith('Paid'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#message')?.textContent?.startsWith('Paid'),
+      null,
+      { timeout: 10_000 },
+    );
     const api = client(server.url, merchant.keys.secretTest);
-    await eventually(async () => (await api.get(`/v1/checkout/${checkout.body.id}`)).body.status === 'complete');
+    await eventually(
+      async () => (await api.get(`/v1/checkout/${checkout.body.id}`)).body.status === 'complete',
+    );
   });
 
   it('refuses a bad phone number on the page with a clear message', async () => {
@@ -75,7 +89,11 @@ describe('the hosted checkout page in Chromium', () => {
     await page.goto(checkout.body.checkout_url);
     await page.fill('#phone', '12345');
     await page.click('#submit');
-    await page.waitForFunction(() => (document.querySelector('#message')?.textContent ?? '').length > 0 && !document.querySelector('#message')!.textContent.startsWith('Sending'));
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('#message')?.textContent ?? '').length > 0 &&
+        !document.querySelector('#message')!.textContent.startsWith('Sending'),
+    );
     expect(await page.textContent('#message')).toMatch(/phone/i);
   });
 });

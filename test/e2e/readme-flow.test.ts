@@ -34,9 +34,11 @@ beforeAll(async () => {
   child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000).catch(() => {
-    throw new Error(`server did not start:\n${output}`);
-  });
+  await eventually(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000).catch(
+    () => {
+      throw new Error(`server did not start:\n${output}`);
+    },
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -58,7 +60,12 @@ describe('a merchant’s first session against `npm start`', () => {
 
     const outcomes: Record<string, string> = {};
     for (const phone of ['0700000001', '0700000002', '0700000003']) {
-      const created = await api.post('/v1/payments', { amount: 25_000, currency: 'TZS', phone, description: 'Mchele 5kg' });
+      const created = await api.post('/v1/payments', {
+        amount: 25_000,
+        currency: 'TZS',
+        phone,
+        description: 'Mchele 5kg',
+      });
       expect(created.status).toBe(201);
       outcomes[phone] = created.body.id;
     }
@@ -83,8 +90,13 @@ describe('a merchant’s first session against `npm start`', () => {
 
   it('enforces idempotency, rate limits, errors and isolation over real HTTP', async () => {
     const signup = async (name: string) =>
-      (await client(base).post('/v1/merchants', { business_name: name, email: `${name}-${Date.now()}@example.tz`, password: 'a good long password' }))
-        .body.api_keys.find((k: any) => k.type === 'secret' && k.mode === 'test').key as string;
+      (
+        await client(base).post('/v1/merchants', {
+          business_name: name,
+          email: `${name}-${Date.now()}@example.tz`,
+          password: 'a good long password',
+        })
+      ).body.api_keys.find((k: any) => k.type === 'secret' && k.mode === 'test').key as string;
     const a = client(base, await signup('a'));
     const b = client(base, await signup('b'));
 
@@ -93,7 +105,9 @@ describe('a merchant’s first session against `npm start`', () => {
     const replay = await a.post('/v1/payments', body, { 'Idempotency-Key': 'e2e-1' });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.id).toBe(first.body.id);
-    expect((await a.post('/v1/payments', { ...body, amount: 2 }, { 'Idempotency-Key': 'e2e-1' })).status).toBe(422);
+    expect(
+      (await a.post('/v1/payments', { ...body, amount: 2 }, { 'Idempotency-Key': 'e2e-1' })).status,
+    ).toBe(422);
 
     const bad = await a.post('/v1/payments', { ...body, amount: 1.5 });
     expect(bad.status).toBe(400);

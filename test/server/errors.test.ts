@@ -16,8 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-
-function expectErrorObject(response: { status: number; body: any; headers: Headers }, status: number, code?: string) {
+function expectErrorObject(
+  response: { status: number; body: any; headers: Headers },
+  status: number,
+  code?: string,
+) {
   expect(response.status).toBe(status);
   expect(ERROR_TYPES as readonly string[]).toContain(response.body.error);
   expect(typeof response.body.message).toBe('string');
@@ -65,7 +68,9 @@ describe('bad input on POST /v1/payments', () => {
   });
 
   it('answers 400 for a body that is not JSON', async () => {
-    const response = await api.request('POST', '/v1/payments', 'amount=1000', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const response = await api.request('POST', '/v1/payments', 'amount=1000', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expectErrorObject(response, 400, 'content_type_invalid');
   });
 });
@@ -80,8 +85,16 @@ describe('the error object everywhere', () => {
 
   it('answers a missing key with 401 and an unknown key with 401', async () => {
     expectErrorObject(await client(server.url).get('/v1/payments'), 401, 'api_key_missing');
-    expectErrorObject(await client(server.url, 'sk_test_' + 'a'.repeat(32)).get('/v1/payments'), 401, 'api_key_invalid');
-    expectErrorObject(await client(server.url).get('/v1/payments', { Authorization: 'Basic abc' }), 401, 'api_key_invalid');
+    expectErrorObject(
+      await client(server.url, 'sk_test_' + 'a'.repeat(32)).get('/v1/payments'),
+      401,
+      'api_key_invalid',
+    );
+    expectErrorObject(
+      await client(server.url).get('/v1/payments', { Authorization: 'Basic abc' }),
+      401,
+      'api_key_invalid',
+    );
   });
 
   it('answers an unknown payment with 404 resource_missing', async () => {
@@ -91,12 +104,42 @@ describe('the error object everywhere', () => {
 
 /** Random values of every JSON shape, biased towards the fields the routes know. */
 const fieldNames = fc.constantFrom(
-  'amount', 'currency', 'phone', 'description', 'customer', 'metadata', 'line_items', 'name', 'email', 'password',
-  'business_name', 'type', 'mode', 'url', 'events', 'data', 'quantity', 'lines', 'tenders', 'expires_in_hours',
-  'success_url', 'sku', 'price', 'barcodes', 'store', 'status', 'id', '__proto__', 'constructor',
+  'amount',
+  'currency',
+  'phone',
+  'description',
+  'customer',
+  'metadata',
+  'line_items',
+  'name',
+  'email',
+  'password',
+  'business_name',
+  'type',
+  'mode',
+  'url',
+  'events',
+  'data',
+  'quantity',
+  'lines',
+  'tenders',
+  'expires_in_hours',
+  'success_url',
+  'sku',
+  'price',
+  'barcodes',
+  'store',
+  'status',
+  'id',
+  '__proto__',
+  'constructor',
 );
 const anyValue = fc.oneof(
-  fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.string(),
+  fc.boolean(),
+  fc.constant(null),
   fc.constantFrom(1e308, -0, Number.MAX_SAFE_INTEGER + 2, '0700000001', 'TZS', 'https://example.com/x', '*'),
   fc.array(fc.jsonValue(), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue(), { maxKeys: 3 }),
@@ -106,7 +149,10 @@ const randomBody = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
 );
-const randomId = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('pay_x', 'cus_1', 'key_0', '%00', '..'));
+const randomId = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 40 }),
+  fc.constantFrom('pay_x', 'cus_1', 'key_0', '%00', '..'),
+);
 
 describe('random bodies on every write route', () => {
   const writeRoutes = v1Routes.filter((route) => route.method !== 'GET');

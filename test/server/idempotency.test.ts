@@ -153,10 +153,7 @@ describe('Idempotency-Key', () => {
     expect((await claim('second')).rows[0].outcome).toBe('claimed');
     const complete = (token: string) =>
       server.database.transaction(async (tx) => {
-        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, 201, '{}')`, [
-          ...scope,
-          token,
-        ]);
+        await tx.query(`SELECT complete_idempotency_key($1, $2, $3, $4, $5, 201, '{}')`, [...scope, token]);
       });
     await expect(complete('first')).rejects.toMatchObject({ code: 'TZ409' });
     await complete('second');

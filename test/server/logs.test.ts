@@ -22,7 +22,13 @@ describe('GET /v1/logs', () => {
       return r.body.data.length >= 2 ? r.body : undefined;
     });
     const created = logs.data.find((l: any) => l.request_id === ok.headers.get('x-request-id'));
-    expect(created).toMatchObject({ object: 'request_log', method: 'POST', path: '/v1/customers', status: 201, livemode: false });
+    expect(created).toMatchObject({
+      object: 'request_log',
+      method: 'POST',
+      path: '/v1/customers',
+      status: 201,
+      livemode: false,
+    });
     expect(created.api_key).toMatch(/^key_/);
     expect(created.duration_ms).toBeGreaterThanOrEqual(0);
     expect(typeof created.created).toBe('number');
@@ -39,8 +45,16 @@ describe('GET /v1/logs', () => {
   });
 
   it('never stores keys, passwords or bodies', async () => {
-    await client(server.url).post('/v1/merchants/login', { email: merchant.email, password: merchant.password });
-    await api.post('/v1/payments', { amount: 1000, currency: 'TZS', phone: '0700000003', description: 'secret recipe' });
+    await client(server.url).post('/v1/merchants/login', {
+      email: merchant.email,
+      password: merchant.password,
+    });
+    await api.post('/v1/payments', {
+      amount: 1000,
+      currency: 'TZS',
+      phone: '0700000003',
+      description: 'secret recipe',
+    });
     await server.services.requestLogs.flush();
     const rows = await server.database.pool.query('SELECT * FROM request_logs');
     const dump = JSON.stringify(rows.rows);

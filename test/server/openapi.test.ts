@@ -37,7 +37,9 @@ describe('OpenAPI document', () => {
       'refunded',
     ]);
     expect(create.responses['429'].headers).toHaveProperty('Retry-After');
-    expect(create.responses['408'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.responses['408'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/Error',
+    );
     expect(create.responses['200'] ?? create.responses['201']).toBeDefined();
     expect(doc.components.schemas.Error.required).toEqual(['error']);
     expect(doc.paths['/v1/merchants'].post.security).toEqual([]);

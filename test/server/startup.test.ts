@@ -35,7 +35,9 @@ describe('starting servers', () => {
       const merchant = await signUp(servers[0].url);
       const other = fresh ? servers[2] : servers[0];
       expect((await client(other.url, merchant.keys.secretTest).get('/v1/balance')).status).toBe(200);
-      const applied = await servers[0].database.pool.query('SELECT count(*)::int AS n, count(DISTINCT name)::int AS d FROM pgmigrations');
+      const applied = await servers[0].database.pool.query(
+        'SELECT count(*)::int AS n, count(DISTINCT name)::int AS d FROM pgmigrations',
+      );
       expect(applied.rows[0].n).toBe(applied.rows[0].d);
     } finally {
       await Promise.all(servers.map((server) => server.close()));

@@ -54,10 +54,14 @@ export function client(baseUrl: string, key?: string) {
     return { status: response.status, headers: response.headers, body: parsed as T };
   };
   return {
-    get: <T = any>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body, headers),
-    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PATCH', path, body, headers),
-    delete: <T = any>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
+    get: <T = any>(path: string, headers?: Record<string, string>) =>
+      request<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('POST', path, body, headers),
+    patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('PATCH', path, body, headers),
+    delete: <T = any>(path: string, headers?: Record<string, string>) =>
+      request<T>('DELETE', path, undefined, headers),
     request,
   };
 }
@@ -80,7 +84,8 @@ export async function signUp(baseUrl: string, overrides: { business_name?: strin
     email,
     password,
   });
-  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 201)
+    throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
   const keys = response.body.api_keys as Array<{ key: string; type: string; mode: string }>;
   const find = (type: string, mode: string) => keys.find((k) => k.type === type && k.mode === mode)!.key;
   return {
@@ -97,7 +102,10 @@ export async function signUp(baseUrl: string, overrides: { business_name?: strin
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

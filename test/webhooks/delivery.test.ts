@@ -43,9 +43,17 @@ describe('signed webhook deliveries', () => {
   it('delivers a test event with the documented envelope, verifiable by our helpers and by standardwebhooks', async () => {
     const hook = await receiver();
     const { api, endpoint } = await setup(hook.url, ['payment.succeeded']);
-    const sent = await api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test', amount: 500 } });
+    const sent = await api.post('/v1/webhook-events/test', {
+      type: 'payment.succeeded',
+      data: { id: 'pay_test', amount: 500 },
+    });
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ object: 'event', type: 'payment.succeeded', livemode: false, data: { object: { id: 'pay_test' } } });
+    expect(sent.body).toMatchObject({
+      object: 'event',
+      type: 'payment.succeeded',
+      livemode: false,
+      data: { object: { id: 'pay_test' } },
+    });
     await until(() => hook.received.length === 1);
     const [request] = hook.received;
     const { headers, body } = request!;
@@ -64,8 +72,12 @@ describe('signed webhook deliveries', () => {
       data: { object: { id: 'pay_test', amount: 500 } },
     });
     expect(headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
-    expect(await verifyWebhookBody(endpoint.secret, body, headers['x-webhook-signature'] as string)).toBe(true);
-    expect(await verifyWebhookBody(endpoint.secret, `${body} `, headers['x-webhook-signature'] as string)).toBe(false);
+    expect(await verifyWebhookBody(endpoint.secret, body, headers['x-webhook-signature'] as string)).toBe(
+      true,
+    );
+    expect(
+      await verifyWebhookBody(endpoint.secret, `${body} `, headers['x-webhook-signature'] as string),
+    ).toBe(false);
     expect(await verifyStandardWebhook(endpoint.secret, body, headers)).toBe(true);
     expect(() => new Webhook(endpoint.secret).verify(body, headers as Record<string, string>)).not.toThrow();
 
@@ -81,7 +93,14 @@ describe('signed webhook deliveries', () => {
     });
     expect(delivery.id).toMatch(/^whd_/);
     expect(delivery.attempts).toEqual([
-      { at: expect.any(Number), status_code: 200, duration_ms: expect.any(Number), error: null, succeeded: true, response_body: 'ok' },
+      {
+        at: expect.any(Number),
+        status_code: 200,
+        duration_ms: expect.any(Number),
+        error: null,
+        succeeded: true,
+        response_body: 'ok',
+      },
     ]);
   });
 
@@ -93,8 +112,17 @@ describe('signed webhook deliveries', () => {
     await until(() => hook.ofType('payment.succeeded').length === 1);
     const created = hook.ofType('payment.created');
     expect(created).toHaveLength(1);
-    expect(created[0]!.json.data.object).toMatchObject({ id: payment.body.id, status: 'pending', amount: 5_000 });
-    expect(hook.ofType('payment.succeeded')[0]!.json.data.object).toMatchObject({ id: payment.body.id, status: 'paid', fee: 75, net: 4_925 });
+    expect(created[0]!.json.data.object).toMatchObject({
+      id: payment.body.id,
+      status: 'pending',
+      amount: 5_000,
+    });
+    expect(hook.ofType('payment.succeeded')[0]!.json.data.object).toMatchObject({
+      id: payment.body.id,
+      status: 'paid',
+      fee: 75,
+      net: 4_925,
+    });
     const log = await api.get('/v1/webhook-deliveries');
     expect(log.body.data.map((d: any) => d.event_type)).toEqual(['payment.succeeded', 'payment.created']);
   });
@@ -110,12 +138,16 @@ describe('signed webhook deliveries', () => {
     await test.post('/v1/webhooks', { url: url('failures'), events: ['payment.failed'] });
     expect((await live.post('/v1/webhooks', { url: url('live'), events: ['*'] })).status).toBe(201);
 
-    const sent = await test.post('/v1/webhook-events/test', { type: 'customer.created', data: { name: 'Asha' } });
+    const sent = await test.post('/v1/webhook-events/test', {
+      type: 'customer.created',
+      data: { name: 'Asha' },
+    });
     await until(() => hook.received.length === 2);
     await live.post('/v1/customers', { name: 'Live customer' });
     await until(() => hook.received.length === 3);
     await sleep(300);
-    const byPath = (r: (typeof hook.received)[number]) => `${r.json.livemode ? 'live' : 'test'}:${r.json.data.object.name}`;
+    const byPath = (r: (typeof hook.received)[number]) =>
+      `${r.json.livemode ? 'live' : 'test'}:${r.json.data.object.name}`;
     expect(hook.received.map(byPath).sort()).toEqual(['live:Live customer', 'test:Asha', 'test:Asha']);
     expect(hook.received.filter((r) => r.json.id === sent.body.id)).toHaveLength(2);
     // Test events move no money.
@@ -125,18 +157,30 @@ describe('signed webhook deliveries', () => {
 
   it('refuses test events with a live key (403) and of unknown types (400)', async () => {
     const merchant = await signUp(server.url);
-    const live = await client(server.url, merchant.keys.secretLive).post('/v1/webhook-events/test', { type: 'payment.succeeded', data: {} });
+    const live = await client(server.url, merchant.keys.secretLive).post('/v1/webhook-events/test', {
+      type: 'payment.succeeded',
+      data: {},
+    });
     expect(live.status).toBe(403);
     expect(live.body).toMatchObject({ error: 'permission_error', code: 'test_mode_only' });
-    const unknown = await client(server.url, merchant.keys.secretTest).post('/v1/webhook-events/test', { type: 'payment.exploded', data: {} });
+    const unknown = await client(server.url, merchant.keys.secretTest).post('/v1/webhook-events/test', {
+      type: 'payment.exploded',
+      data: {},
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'invalid_request_error', code: 'event_type_unknown', details: { type: expect.any(String) } });
+    expect(unknown.body).toMatchObject({
+      error: 'invalid_request_error',
+      code: 'event_type_unknown',
+      details: { type: expect.any(String) },
+    });
   });
 });
 
 describe('retries', () => {
   it('retries a failing receiver after the configured delays, each counted from the end of the last attempt', async () => {
-    const hook = await receiver((_, i) => (i < 2 ? { status: 500, body: 'not yet' } : { status: 204, body: '' }));
+    const hook = await receiver((_, i) =>
+      i < 2 ? { status: 500, body: 'not yet' } : { status: 204, body: '' },
+    );
     const { api } = await setup(hook.url);
     const sent = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
     const delivery = await settledDelivery(api, sent.body.id);
@@ -161,7 +205,11 @@ describe('retries', () => {
     const { api, endpoint } = await setup(hook.url);
     const sent = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
     const delivery = await settledDelivery(api, sent.body.id);
-    expect(delivery).toMatchObject({ status: 'failed', failure_reason: 'attempts_exhausted', next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      failure_reason: 'attempts_exhausted',
+      next_attempt_at: null,
+    });
     expect(delivery.attempts).toHaveLength(3);
     await sleep(700);
     expect(hook.received).toHaveLength(3);
@@ -187,7 +235,11 @@ describe('retries', () => {
       expect(delivery.status).toBe('failed');
       expect(delivery.attempts).toHaveLength(3);
       for (const attempt of delivery.attempts) {
-        expect(attempt).toMatchObject({ status_code: null, error: 'timed out after 500 ms', succeeded: false });
+        expect(attempt).toMatchObject({
+          status_code: null,
+          error: 'timed out after 500 ms',
+          succeeded: false,
+        });
         expect(attempt.duration_ms).toBeGreaterThanOrEqual(490);
         expect(attempt.duration_ms).toBeLessThan(2000);
       }
@@ -214,8 +266,15 @@ describe('retries', () => {
     const { api, endpoint } = await setup(hook.url);
     const sent = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
     await eventually(async () => (await deliveryOf(api, sent.body.id))?.attempts.length === 1);
-    expect((await api.delete(`/v1/webhooks/${endpoint.id}`)).body).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
-    expect(await deliveryOf(api, sent.body.id)).toMatchObject({ status: 'failed', failure_reason: 'endpoint_deleted' });
+    expect((await api.delete(`/v1/webhooks/${endpoint.id}`)).body).toEqual({
+      id: endpoint.id,
+      object: 'webhook_endpoint',
+      deleted: true,
+    });
+    expect(await deliveryOf(api, sent.body.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'endpoint_deleted',
+    });
     await sleep(900);
     expect(hook.received).toHaveLength(1);
     expect((await api.get(`/v1/webhooks/${endpoint.id}`)).status).toBe(404);
@@ -228,14 +287,22 @@ describe('retries', () => {
     await eventually(async () => (await deliveryOf(api, sent.body.id))?.attempts.length === 1);
     const disabled = await api.patch(`/v1/webhooks/${endpoint.id}`, { status: 'disabled' });
     expect(disabled.body).toMatchObject({ status: 'disabled', disabled_reason: 'manual' });
-    expect(await deliveryOf(api, sent.body.id)).toMatchObject({ status: 'failed', failure_reason: 'endpoint_disabled' });
+    expect(await deliveryOf(api, sent.body.id)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'endpoint_disabled',
+    });
     await sleep(900);
     expect(hook.received).toHaveLength(1);
     hook.setReply(() => ({ status: 200 }));
-    const replayRefused = await api.post(`/v1/webhook-deliveries/${(await deliveryOf(api, sent.body.id)).id}/replay`);
+    const replayRefused = await api.post(
+      `/v1/webhook-deliveries/${(await deliveryOf(api, sent.body.id)).id}/replay`,
+    );
     expect(replayRefused.status).toBe(400);
     expect(replayRefused.body.code).toBe('webhook_endpoint_inactive');
-    expect((await api.patch(`/v1/webhooks/${endpoint.id}`, { status: 'enabled' })).body).toMatchObject({ status: 'enabled', disabled_reason: null });
+    expect((await api.patch(`/v1/webhooks/${endpoint.id}`, { status: 'enabled' })).body).toMatchObject({
+      status: 'enabled',
+      disabled_reason: null,
+    });
     const next = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
     expect((await settledDelivery(api, next.body.id)).status).toBe('succeeded');
   });
@@ -243,14 +310,21 @@ describe('retries', () => {
   it('disables an endpoint after consecutive failed deliveries; new events are logged as failed until it is enabled', async () => {
     const hook = await receiver(() => ({ status: 500 }));
     const { api, endpoint } = await setup(hook.url);
-    for (let i = 0; i < 3; i++) await api.post('/v1/webhook-events/test', { type: 'customer.created', data: { i } });
+    for (let i = 0; i < 3; i++)
+      await api.post('/v1/webhook-events/test', { type: 'customer.created', data: { i } });
     const disabled = await eventually(async () => {
       const found = (await api.get(`/v1/webhooks/${endpoint.id}`)).body;
       return found.status === 'disabled' ? found : undefined;
     }, 8000);
-    expect(disabled).toMatchObject({ disabled_reason: 'consecutive_failures', health: { consecutive_failures: 3 } });
+    expect(disabled).toMatchObject({
+      disabled_reason: 'consecutive_failures',
+      health: { consecutive_failures: 3 },
+    });
     const count = hook.received.length;
-    const missed = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: { missed: true } });
+    const missed = await api.post('/v1/webhook-events/test', {
+      type: 'customer.created',
+      data: { missed: true },
+    });
     const logged = await settledDelivery(api, missed.body.id);
     expect(logged).toMatchObject({ status: 'failed', failure_reason: 'endpoint_disabled', attempts: [] });
     expect(hook.received).toHaveLength(count);
@@ -270,7 +344,10 @@ describe('retries', () => {
     const sent = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: {} });
     const delivery = await settledDelivery(api, sent.body.id);
     expect(delivery.status).toBe('failed');
-    expect(delivery.attempts[0]).toMatchObject({ status_code: 302, error: 'redirect not followed (HTTP 302)' });
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: 302,
+      error: 'redirect not followed (HTTP 302)',
+    });
     expect(target.received).toHaveLength(0);
   });
 
@@ -287,17 +364,29 @@ describe('replay', () => {
   it('creates a new delivery with a fresh event id, once per Idempotency-Key', async () => {
     const hook = await receiver();
     const { api, endpoint } = await setup(hook.url);
-    const sent = await api.post('/v1/webhook-events/test', { type: 'payment.refunded', data: { id: 'pay_x' } });
+    const sent = await api.post('/v1/webhook-events/test', {
+      type: 'payment.refunded',
+      data: { id: 'pay_x' },
+    });
     const original = await settledDelivery(api, sent.body.id);
 
-    const replay = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, { 'Idempotency-Key': 'replay-1' });
+    const replay = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, {
+      'Idempotency-Key': 'replay-1',
+    });
     expect(replay.status).toBe(201);
-    expect(replay.body).toMatchObject({ object: 'webhook_delivery', endpoint: endpoint.id, event_type: 'payment.refunded', replayed_from: original.id });
+    expect(replay.body).toMatchObject({
+      object: 'webhook_delivery',
+      endpoint: endpoint.id,
+      event_type: 'payment.refunded',
+      replayed_from: original.id,
+    });
     expect(replay.body.id).not.toBe(original.id);
     expect(replay.body.event_id).toMatch(/^evt_/);
     expect(replay.body.event_id).not.toBe(sent.body.id);
     await until(() => hook.received.length === 2);
-    const again = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, { 'Idempotency-Key': 'replay-1' });
+    const again = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, {
+      'Idempotency-Key': 'replay-1',
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(replay.body);
@@ -305,12 +394,25 @@ describe('replay', () => {
     expect(hook.received).toHaveLength(2);
 
     const redelivered = hook.received[1]!;
-    expect(redelivered.json).toMatchObject({ id: replay.body.event_id, type: 'payment.refunded', replayed_from: original.id, data: { object: { id: 'pay_x' } } });
+    expect(redelivered.json).toMatchObject({
+      id: replay.body.event_id,
+      type: 'payment.refunded',
+      replayed_from: original.id,
+      data: { object: { id: 'pay_x' } },
+    });
     expect(redelivered.headers['x-webhook-id']).toBe(replay.body.event_id);
-    expect(await verifyWebhookBody(endpoint.secret, redelivered.body, redelivered.headers['x-webhook-signature'] as string)).toBe(true);
+    expect(
+      await verifyWebhookBody(
+        endpoint.secret,
+        redelivered.body,
+        redelivered.headers['x-webhook-signature'] as string,
+      ),
+    ).toBe(true);
     expect((await settledDelivery(api, replay.body.event_id)).status).toBe('succeeded');
 
-    const other = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, { 'Idempotency-Key': 'replay-2' });
+    const other = await api.post(`/v1/webhook-deliveries/${original.id}/replay`, undefined, {
+      'Idempotency-Key': 'replay-2',
+    });
     expect(other.body.id).not.toBe(replay.body.id);
     await until(() => hook.received.length === 3);
   });
@@ -341,8 +443,12 @@ describe('secret rotation', () => {
     await until(() => hook.received.length === 1);
     const { body, headers } = hook.received[0]!;
     expect((headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
-    expect(await verifyWebhookBody(rotated.body.secret, body, headers['x-webhook-signature'] as string)).toBe(true);
-    expect(await verifyWebhookBody(endpoint.secret, body, headers['x-webhook-signature'] as string)).toBe(false);
+    expect(await verifyWebhookBody(rotated.body.secret, body, headers['x-webhook-signature'] as string)).toBe(
+      true,
+    );
+    expect(await verifyWebhookBody(endpoint.secret, body, headers['x-webhook-signature'] as string)).toBe(
+      false,
+    );
     for (const secret of [rotated.body.secret, endpoint.secret]) {
       expect(await verifyStandardWebhook(secret, body, headers)).toBe(true);
       expect(() => new Webhook(secret).verify(body, headers as Record<string, string>)).not.toThrow();
@@ -352,7 +458,9 @@ describe('secret rotation', () => {
 
 describe('delivery log', () => {
   it('lists deliveries newest first, pages with cursors and filters by endpoint, event, type and status', async () => {
-    const hook = await receiver((request) => (request.json.type === 'payment.failed' ? { status: 500 } : { status: 200 }));
+    const hook = await receiver((request) =>
+      request.json.type === 'payment.failed' ? { status: 500 } : { status: 200 },
+    );
     const { api, endpoint } = await setup(hook.url);
     const other = await api.post('/v1/webhooks', { url: `${hook.url}/other`, events: ['customer.created'] });
     const events = [];
@@ -364,7 +472,12 @@ describe('delivery log', () => {
       return listed.length === 4 && listed.every((d: any) => d.status !== 'pending');
     }, 8000);
     const all = (await api.get('/v1/webhook-deliveries')).body;
-    expect(all.data.map((d: any) => d.event_type)).toEqual(['payment.succeeded', 'payment.failed', 'customer.created', 'customer.created']);
+    expect(all.data.map((d: any) => d.event_type)).toEqual([
+      'payment.succeeded',
+      'payment.failed',
+      'customer.created',
+      'customer.created',
+    ]);
     const first = (await api.get('/v1/webhook-deliveries?limit=2')).body;
     expect(first.has_more).toBe(true);
     const rest = (await api.get(`/v1/webhook-deliveries?limit=2&starting_after=${first.data[1].id}`)).body;

@@ -32,8 +32,14 @@ describe('durable delivery', () => {
     const merchant = await signUp(first.url);
     const api = client(first.url, merchant.keys.secretTest);
     await api.post('/v1/webhooks', { url: hook.url, events: ['*'] });
-    const sent = await api.post('/v1/webhook-events/test', { type: 'customer.created', data: { restart: true } });
-    await eventually(async () => (await api.get(`/v1/webhook-deliveries?event=${sent.body.id}`)).body.data[0]?.attempts.length === 1);
+    const sent = await api.post('/v1/webhook-events/test', {
+      type: 'customer.created',
+      data: { restart: true },
+    });
+    await eventually(
+      async () =>
+        (await api.get(`/v1/webhook-deliveries?event=${sent.body.id}`)).body.data[0]?.attempts.length === 1,
+    );
     await first.close();
 
     const second = await startTestServer(env);
@@ -80,10 +86,15 @@ describe('durable delivery', () => {
     await apis[1]!.post('/v1/webhooks', { url: `${hook.url}/two`, events: ['customer.created'] });
     const events = 60;
     await Promise.all(
-      Array.from({ length: events }, (_, i) => apis[i % 2]!.post('/v1/webhook-events/test', { type: 'customer.created', data: { i } })),
+      Array.from({ length: events }, (_, i) =>
+        apis[i % 2]!.post('/v1/webhook-events/test', { type: 'customer.created', data: { i } }),
+      ),
     );
     await until(() => hook.received.length >= events * 4, 20_000);
-    await eventually(async () => (await apis[0]!.get('/v1/webhook-deliveries?status=pending')).body.data.length === 0, 10_000);
+    await eventually(
+      async () => (await apis[0]!.get('/v1/webhook-deliveries?status=pending')).body.data.length === 0,
+      10_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hook.received).toHaveLength(events * 4);
     const attempts = new Map<string, string[]>();

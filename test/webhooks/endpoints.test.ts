@@ -21,13 +21,21 @@ afterAll(async () => {
 
 const merchantApi = async (base = server) => {
   const merchant = await signUp(base.url);
-  return { merchant, test: client(base.url, merchant.keys.secretTest), live: client(base.url, merchant.keys.secretLive) };
+  return {
+    merchant,
+    test: client(base.url, merchant.keys.secretTest),
+    live: client(base.url, merchant.keys.secretLive),
+  };
 };
 
 describe('webhook endpoints', () => {
   it('returns the secret at creation only', async () => {
     const { test } = await merchantApi();
-    const created = await test.post('/v1/webhooks', { url: hook.url, events: ['payment.succeeded', 'payment.failed'], description: 'orders' });
+    const created = await test.post('/v1/webhooks', {
+      url: hook.url,
+      events: ['payment.succeeded', 'payment.failed'],
+      description: 'orders',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       object: 'webhook_endpoint',
@@ -52,12 +60,20 @@ describe('webhook endpoints', () => {
 
   it('refuses unknown event types and empty subscriptions with 400', async () => {
     const { test } = await merchantApi();
-    const unknown = await test.post('/v1/webhooks', { url: hook.url, events: ['payment.succeeded', 'payment.teleported'] });
+    const unknown = await test.post('/v1/webhooks', {
+      url: hook.url,
+      events: ['payment.succeeded', 'payment.teleported'],
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'event_type_unknown', details: { 'events.1': "unknown event type 'payment.teleported'" } });
+    expect(unknown.body).toMatchObject({
+      code: 'event_type_unknown',
+      details: { 'events.1': "unknown event type 'payment.teleported'" },
+    });
     expect((await test.post('/v1/webhooks', { url: hook.url, events: [] })).status).toBe(400);
     expect((await test.post('/v1/webhooks', { url: hook.url })).body.code).toBe('parameter_missing');
-    expect((await test.post('/v1/webhooks', { url: hook.url, events: ['*'], secret: 'mine' })).body.code).toBe('parameter_unknown');
+    expect(
+      (await test.post('/v1/webhooks', { url: hook.url, events: ['*'], secret: 'mine' })).body.code,
+    ).toBe('parameter_unknown');
     const all = await test.post('/v1/webhooks', { url: hook.url, events: ['customer.created', '*'] });
     expect(all.body.events).toEqual(['*']);
   });
@@ -72,7 +88,9 @@ describe('webhook endpoints', () => {
     expect((await live.get(`/v1/webhooks/${testEndpoint.id}`)).status).toBe(404);
     const stranger = (await merchantApi()).test;
     expect((await stranger.get(`/v1/webhooks/${testEndpoint.id}`)).status).toBe(404);
-    expect((await stranger.patch(`/v1/webhooks/${testEndpoint.id}`, { status: 'disabled' })).status).toBe(404);
+    expect((await stranger.patch(`/v1/webhooks/${testEndpoint.id}`, { status: 'disabled' })).status).toBe(
+      404,
+    );
     expect((await stranger.post(`/v1/webhooks/${testEndpoint.id}/rotate-secret`)).status).toBe(404);
     expect((await stranger.delete(`/v1/webhooks/${testEndpoint.id}`)).status).toBe(404);
     expect((await test.get(`/v1/webhooks/${testEndpoint.id}`)).body.status).toBe('enabled');
@@ -87,13 +105,25 @@ describe('webhook endpoints', () => {
       description: 'refunds',
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ url: `${hook.url}/v2`, events: ['payment.refunded'], description: 'refunds', status: 'enabled' });
+    expect(updated.body).toMatchObject({
+      url: `${hook.url}/v2`,
+      events: ['payment.refunded'],
+      description: 'refunds',
+      status: 'enabled',
+    });
     expect(updated.body.secret).toBeUndefined();
-    expect((await test.patch(`/v1/webhooks/${created.id}`, { description: null })).body.description).toBeNull();
+    expect(
+      (await test.patch(`/v1/webhooks/${created.id}`, { description: null })).body.description,
+    ).toBeNull();
     expect((await test.patch(`/v1/webhooks/${created.id}`, {})).status).toBe(400);
-    expect((await test.patch(`/v1/webhooks/${created.id}`, { events: ['nope'] })).body.code).toBe('event_type_unknown');
+    expect((await test.patch(`/v1/webhooks/${created.id}`, { events: ['nope'] })).body.code).toBe(
+      'event_type_unknown',
+    );
     expect((await test.patch(`/v1/webhooks/${created.id}`, { status: 'paused' })).status).toBe(400);
-    expect((await test.patch(`/v1/webhooks/${created.id}`, { status: 'disabled' })).body).toMatchObject({ status: 'disabled', disabled_reason: 'manual' });
+    expect((await test.patch(`/v1/webhooks/${created.id}`, { status: 'disabled' })).body).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'manual',
+    });
   });
 
   it('deletes an endpoint: it leaves the list and its id is unknown afterwards', async () => {
@@ -107,11 +137,14 @@ describe('webhook endpoints', () => {
   it('lists endpoints newest first with cursors', async () => {
     const { test } = await merchantApi();
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await test.post('/v1/webhooks', { url: `${hook.url}/${i}`, events: ['*'] })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await test.post('/v1/webhooks', { url: `${hook.url}/${i}`, events: ['*'] })).body.id);
     const page = (await test.get('/v1/webhooks?limit=2')).body;
     expect(page.data.map((e: any) => e.id)).toEqual([ids[2], ids[1]]);
     expect(page.has_more).toBe(true);
-    expect((await test.get(`/v1/webhooks?starting_after=${ids[1]}`)).body.data.map((e: any) => e.id)).toEqual([ids[0]]);
+    expect((await test.get(`/v1/webhooks?starting_after=${ids[1]}`)).body.data.map((e: any) => e.id)).toEqual(
+      [ids[0]],
+    );
   });
 
   it('publishes every event type in the OpenAPI webhooks section with its object schema', async () => {
@@ -122,7 +155,14 @@ describe('webhook endpoints', () => {
     expect(envelope.properties.type).toEqual({ const: 'payment.succeeded' });
     expect(envelope.properties.data.properties.object.properties).toHaveProperty('amount');
     expect(payment.parameters.map((p: any) => p.name)).toContain('X-Webhook-Signature');
-    for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/rotate-secret', '/v1/webhook-deliveries', '/v1/webhook-deliveries/{id}/replay', '/v1/webhook-events/test']) {
+    for (const path of [
+      '/v1/webhooks',
+      '/v1/webhooks/{id}',
+      '/v1/webhooks/{id}/rotate-secret',
+      '/v1/webhook-deliveries',
+      '/v1/webhook-deliveries/{id}/replay',
+      '/v1/webhook-events/test',
+    ]) {
       expect(document.paths).toHaveProperty([path]);
     }
     expect(Object.keys(document.paths['/v1/webhooks/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
@@ -148,15 +188,28 @@ describe('webhook URL safety', () => {
     const { test } = await merchantApi(guarded);
     const refused = await test.post('/v1/webhooks', { url, events: ['*'] });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'invalid_request_error', code: 'url_not_allowed', details: { url: expect.any(String) } });
+    expect(refused.body).toMatchObject({
+      error: 'invalid_request_error',
+      code: 'url_not_allowed',
+      details: { url: expect.any(String) },
+    });
   });
 
   it('refuses non-http URLs, credentials in URLs and private URLs in updates', async () => {
     const { test } = await merchantApi(guarded);
-    expect((await test.post('/v1/webhooks', { url: 'ftp://example.com/x', events: ['*'] })).body.code).toBe('url_invalid');
-    expect((await test.post('/v1/webhooks', { url: 'not a url', events: ['*'] })).body.code).toBe('url_invalid');
-    expect((await test.post('/v1/webhooks', { url: 'https://user:pw@8.8.8.8/', events: ['*'] })).body.code).toBe('url_invalid');
-    const created = await test.post('/v1/webhooks', { url: 'https://8.8.8.8/hook', events: ['payment.succeeded'] });
+    expect((await test.post('/v1/webhooks', { url: 'ftp://example.com/x', events: ['*'] })).body.code).toBe(
+      'url_invalid',
+    );
+    expect((await test.post('/v1/webhooks', { url: 'not a url', events: ['*'] })).body.code).toBe(
+      'url_invalid',
+    );
+    expect(
+      (await test.post('/v1/webhooks', { url: 'https://user:pw@8.8.8.8/', events: ['*'] })).body.code,
+    ).toBe('url_invalid');
+    const created = await test.post('/v1/webhooks', {
+      url: 'https://8.8.8.8/hook',
+      events: ['payment.succeeded'],
+    });
     expect(created.status).toBe(201);
     const moved = await test.patch(`/v1/webhooks/${created.body.id}`, { url: 'http://localhost/hook' });
     expect(moved.body.code).toBe('url_not_allowed');
@@ -167,12 +220,17 @@ describe('webhook URL safety', () => {
     const { live } = await merchantApi(guarded);
     const refused = await live.post('/v1/webhooks', { url: 'http://8.8.8.8/hook', events: ['*'] });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ code: 'url_not_allowed', details: { url: 'must use https in live mode' } });
+    expect(refused.body).toMatchObject({
+      code: 'url_not_allowed',
+      details: { url: 'must use https in live mode' },
+    });
   });
 
   it('allows local URLs, also in live mode, when WEBHOOK_ALLOW_PRIVATE_URLS is set', async () => {
     const { test, live } = await merchantApi(server);
-    expect((await test.post('/v1/webhooks', { url: 'http://localhost:9/hook', events: ['*'] })).status).toBe(201);
+    expect((await test.post('/v1/webhooks', { url: 'http://localhost:9/hook', events: ['*'] })).status).toBe(
+      201,
+    );
     expect((await live.post('/v1/webhooks', { url: hook.url, events: ['*'] })).status).toBe(201);
   });
 
@@ -183,7 +241,10 @@ describe('webhook URL safety', () => {
     const receiver = await startReceiver();
     try {
       const { test } = await merchantApi(guarded);
-      const created = await test.post('/v1/webhooks', { url: 'https://8.8.8.8/hook', events: ['customer.created'] });
+      const created = await test.post('/v1/webhooks', {
+        url: 'https://8.8.8.8/hook',
+        events: ['customer.created'],
+      });
       // The address check passed at registration; the name points elsewhere by the time of delivery.
       await guarded.database.pool.query('UPDATE webhook_endpoints SET url = $2 WHERE id = $1', [
         created.body.id,
@@ -195,7 +256,9 @@ describe('webhook URL safety', () => {
         return found?.status === 'failed' ? found : undefined;
       });
       expect(delivery.attempts).toHaveLength(3);
-      expect(delivery.attempts[0].error).toMatch(/refused to connect to a loopback address \((127\.0\.0\.1|::1)\)/);
+      expect(delivery.attempts[0].error).toMatch(
+        /refused to connect to a loopback address \((127\.0\.0\.1|::1)\)/,
+      );
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();

@@ -21,7 +21,9 @@ export interface Reply {
 }
 
 /** A real webhook receiver on 127.0.0.1 that records every request. */
-export async function startReceiver(reply: (request: Received, index: number) => Reply | undefined = () => undefined) {
+export async function startReceiver(
+  reply: (request: Received, index: number) => Reply | undefined = () => undefined,
+) {
   const received: Received[] = [];
   let respond = reply;
   const server = http.createServer((req, res) => {

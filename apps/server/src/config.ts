@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_FEE_SCHEDULE } from '@tz/core';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const msList = z
   .string()
   .regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds')
@@ -23,7 +21,10 @@ const configSchema = z.object({
   REDIS_URL: z.string().optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1),
-  RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[a-z0-9_]{1,40}$/).default('rl'),
+  RATE_LIMIT_KEY_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_]{1,40}$/)
+    .default('rl'),
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEE_SCHEDULE.basisPoints),
@@ -71,5 +72,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const config = parsed.data;
-  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, '') };
+  return {
+    ...config,
+    publicUrl: (config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`).replace(/\/$/, ''),
+  };
 }

@@ -177,7 +177,11 @@ export class AppError extends Error {
   /** Seconds a client should wait, for 429 and 503. */
   readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetails; retryAfter?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetails; retryAfter?: number } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;

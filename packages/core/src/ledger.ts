@@ -5,11 +5,7 @@ import type { Currency } from './money.ts';
  * provider on our behalf; `merchant_*` are what we owe the merchant.
  */
 export type LedgerAccount =
-  | 'merchant_available'
-  | 'merchant_pending'
-  | 'merchant_referral'
-  | 'platform_fees'
-  | 'provider_clearing';
+  'merchant_available' | 'merchant_pending' | 'merchant_referral' | 'platform_fees' | 'provider_clearing';
 
 export interface Posting {
   account: LedgerAccount;

@@ -20,13 +20,22 @@ describe('printers CLI', () => {
   it('test-print prints the shop header and a QR code and exits 0', async () => {
     printer = await startVirtualPrinter();
     const io = capture();
-    const code = await main(['test-print', printer.connection, '--shop-name', 'Duka la Mama Asha', '--shop-phone', '+255 712 345 678']);
+    const code = await main([
+      'test-print',
+      printer.connection,
+      '--shop-name',
+      'Duka la Mama Asha',
+      '--shop-phone',
+      '+255 712 345 678',
+    ]);
     expect(code).toBe(0);
     expect(io.out()).toMatch(/Printed a test receipt on tcp:\/\/127\.0\.0\.1:\d+/);
     const [job] = await printer.waitForJobs(1);
     expect(job!.text).toContain('D u k a   l a   M a m a   A s h a');
     expect(job!.text).toContain('+255 712 345 678');
-    expect(job!.items.some((item) => item.kind === 'qr' && item.data.startsWith('TEST Duka la Mama Asha'))).toBe(true);
+    expect(
+      job!.items.some((item) => item.kind === 'qr' && item.data.startsWith('TEST Duka la Mama Asha')),
+    ).toBe(true);
   });
 
   it('test-print on a Star printer uses Star commands', async () => {

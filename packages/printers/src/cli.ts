@@ -125,8 +125,20 @@ export function testReceipt(options: Options, connection: string): ReceiptDocume
     receiptNumber: 'TEST-0001',
     issuedAt,
     lines: [
-      { description: 'Printer check / Ukaguzi wa printa', quantityText: '1', quantityMilli: 1000, unitPrice: 1_000, total: 1_000 },
-      { description: 'Accents: é è à ü ñ ç — symbols € “”', quantityText: '1', quantityMilli: 1000, unitPrice: 0, total: 0 },
+      {
+        description: 'Printer check / Ukaguzi wa printa',
+        quantityText: '1',
+        quantityMilli: 1000,
+        unitPrice: 1_000,
+        total: 1_000,
+      },
+      {
+        description: 'Accents: é è à ü ñ ç — symbols € “”',
+        quantityText: '1',
+        quantityMilli: 1000,
+        unitPrice: 0,
+        total: 0,
+      },
     ],
     subtotal: 1_000,
     taxLines: [],
@@ -149,7 +161,9 @@ async function list(): Promise<number> {
     const name = usbPrinterName(printer);
     const vid = printer.vendorId.toString(16).padStart(4, '0');
     const pid = printer.productId.toString(16).padStart(4, '0');
-    console.log(`${printer.connection}  vendor ${vid}  product ${pid}  interface ${printer.interfaceNumber}  ${name}${printer.serialNumber ? `  serial ${printer.serialNumber}` : ''}`);
+    console.log(
+      `${printer.connection}  vendor ${vid}  product ${pid}  interface ${printer.interfaceNumber}  ${name}${printer.serialNumber ? `  serial ${printer.serialNumber}` : ''}`,
+    );
   }
   return 0;
 }
@@ -160,7 +174,9 @@ async function testPrint(connection: string, options: Options): Promise<number> 
   const transport = openTransport(connection);
   try {
     const result = await printJob(transport, bytes, { commandSet: render.commandSet });
-    console.log(`Printed a test receipt on ${transport.target} (${bytes.length} bytes, acknowledged by the printer).`);
+    console.log(
+      `Printed a test receipt on ${transport.target} (${bytes.length} bytes, acknowledged by the printer).`,
+    );
     if (result.paperNearEnd) console.log('Warning: the paper roll is nearly finished.');
     return 0;
   } finally {
@@ -197,14 +213,18 @@ async function virtual(options: Options): Promise<number> {
     paperNearEnd: options['near-end'] ?? false,
     onJob: (job) => {
       const state = job.printed ? '' : ' (NOT printed: paper out or cover open)';
-      console.log(`\n=== job ${job.number}: ${job.bytes.length} bytes${job.complete ? '' : ', connection dropped'}${state} ===`);
+      console.log(
+        `\n=== job ${job.number}: ${job.bytes.length} bytes${job.complete ? '' : ', connection dropped'}${state} ===`,
+      );
       process.stdout.write(job.text);
       console.log(`=== end of job ${job.number} ===`);
     },
   });
   const describeSwitches = (s: Readonly<VirtualPrinterSwitches>): string =>
     `paper ${s.paperOut ? 'OUT' : s.paperNearEnd ? 'near end' : 'ok'}, cover ${s.coverOpen ? 'OPEN' : 'closed'}, ${s.offline ? 'OFFLINE (no answers)' : 'answering'}`;
-  console.log(`Virtual ${render.commandSet} printer (${render.paperWidth ?? 80} mm, ${columns} columns) on ${printer.connection}`);
+  console.log(
+    `Virtual ${render.commandSet} printer (${render.paperWidth ?? 80} mm, ${columns} columns) on ${printer.connection}`,
+  );
   console.log(`State: ${describeSwitches(printer.switches)}`);
 
   const stop = async (): Promise<void> => {
@@ -257,7 +277,9 @@ async function bridge(options: Options): Promise<number> {
     });
   } catch (error) {
     if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
-    console.error(`Port ${port} is in use: a bridge may already be running there; choose another with --port.`);
+    console.error(
+      `Port ${port} is in use: a bridge may already be running there; choose another with --port.`,
+    );
     return 2;
   }
   console.log(`Printer bridge on ${running.url} for pages from ${running.origins.join(', ')}`);
@@ -306,7 +328,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof PrinterError) {
       console.error(`Printer error (${error.reason}): ${error.message}`);
-      if (error.mayHaveReachedPrinter) console.error('Part of the job may have printed: check the paper before printing again.');
+      if (error.mayHaveReachedPrinter)
+        console.error('Part of the job may have printed: check the paper before printing again.');
       return exitCode(error.reason);
     }
     throw error;

@@ -42,7 +42,10 @@ export function parseCodePage(value: string): CodePage {
 
 export function assertCodePageSupported(codePage: CodePage, commandSet: CommandSet): void {
   if (CODE_PAGES[codePage].table[commandSet] === undefined) {
-    throw new PrinterError('invalid_config', `Code page ${codePage} is not available on ${commandSet} printers.`);
+    throw new PrinterError(
+      'invalid_config',
+      `Code page ${codePage} is not available on ${commandSet} printers.`,
+    );
   }
 }
 
@@ -79,19 +82,19 @@ const SUBSTITUTES: Readonly<Record<string, string>> = {
   '©': '(c)',
   '®': '(R)',
   '°': 'o',
-  'ß': 'ss',
-  'æ': 'ae',
-  'Æ': 'AE',
-  'œ': 'oe',
-  'Œ': 'OE',
-  'ø': 'o',
-  'Ø': 'O',
-  'ł': 'l',
-  'Ł': 'L',
-  'đ': 'd',
-  'Đ': 'D',
-  'ð': 'd',
-  'þ': 'th',
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  þ: 'th',
   '\u00a0': ' ',
 };
 
@@ -128,7 +131,11 @@ export function toPrintable(text: string, codePage: CodePage): string {
   for (const char of text) {
     if (isPrintableAscii(char)) {
       out += char;
-    } else if (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f || (char.charCodeAt(0) >= 0x80 && char.charCodeAt(0) < 0xa0)) {
+    } else if (
+      char.charCodeAt(0) < 0x20 ||
+      char.charCodeAt(0) === 0x7f ||
+      (char.charCodeAt(0) >= 0x80 && char.charCodeAt(0) < 0xa0)
+    ) {
       out += ' ';
     } else if (isEncodable(char, codePage)) {
       out += char;

@@ -99,7 +99,8 @@ export class EscPosDecoder {
     this.pending = this.pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([this.pending, chunk]);
     let at = 0;
     while (at < this.pending.length) {
-      const used = this.commandSet === 'star' ? this.stepStar(this.pending, at) : this.stepEpson(this.pending, at);
+      const used =
+        this.commandSet === 'star' ? this.stepStar(this.pending, at) : this.stepEpson(this.pending, at);
       if (used === 0) break;
       at += used;
     }
@@ -229,7 +230,8 @@ export class EscPosDecoder {
     }
     if (command === 0x14) {
       if (at + 5 > buf.length) return 0;
-      if (buf[at + 2] === 1) this.emit({ kind: 'drawer', pin: buf[at + 3] === 1 ? 5 : 2, onMs: buf[at + 4]! * 100 });
+      if (buf[at + 2] === 1)
+        this.emit({ kind: 'drawer', pin: buf[at + 3] === 1 ? 5 : 2, onMs: buf[at + 4]! * 100 });
       else this.unknown(buf.subarray(at, at + 5));
       return 5;
     }
@@ -237,7 +239,12 @@ export class EscPosDecoder {
     return 2;
   }
 
-  private stepEpsonEsc(buf: Buffer, at: number, need: (n: number) => boolean, arg: (k: number) => number): Step {
+  private stepEpsonEsc(
+    buf: Buffer,
+    at: number,
+    need: (n: number) => boolean,
+    arg: (k: number) => number,
+  ): Step {
     const c = arg(1);
     const withArg = (apply: (n: number) => void): Step => {
       if (!need(3)) return 0;
@@ -250,7 +257,12 @@ export class EscPosDecoder {
         return 2;
       case 0x21: // ESC ! n: print mode
         return withArg((n) =>
-          this.setStyle({ bold: (n & 0x08) !== 0, height: n & 0x10 ? 2 : 1, width: n & 0x20 ? 2 : 1, underline: (n & 0x80) !== 0 }),
+          this.setStyle({
+            bold: (n & 0x08) !== 0,
+            height: n & 0x10 ? 2 : 1,
+            width: n & 0x20 ? 2 : 1,
+            underline: (n & 0x80) !== 0,
+          }),
         );
       case 0x45: // ESC E n
       case 0x47: // ESC G n (double strike prints as bold)
@@ -294,7 +306,12 @@ export class EscPosDecoder {
     }
   }
 
-  private stepEpsonGs(buf: Buffer, at: number, need: (n: number) => boolean, arg: (k: number) => number): Step {
+  private stepEpsonGs(
+    buf: Buffer,
+    at: number,
+    need: (n: number) => boolean,
+    arg: (k: number) => number,
+  ): Step {
     const c = arg(1);
     switch (c) {
       case 0x21: // GS ! n: character size
@@ -373,7 +390,8 @@ export class EscPosDecoder {
   private symbolFunction(body: Buffer): void {
     const [cn, fn] = [body[0], body[1]];
     if (cn !== 0x31) {
-      if (fn === 0x51) this.emit({ kind: 'barcode', symbology: cn === 0x30 ? 'PDF417' : `2D type ${cn}`, data: '' });
+      if (fn === 0x51)
+        this.emit({ kind: 'barcode', symbology: cn === 0x30 ? 'PDF417' : `2D type ${cn}`, data: '' });
       return;
     }
     if (fn === 0x43) this.qrCellSize = body[2];
@@ -419,7 +437,12 @@ export class EscPosDecoder {
     }
   }
 
-  private stepStarEsc(buf: Buffer, at: number, need: (n: number) => boolean, arg: (k: number) => number): Step {
+  private stepStarEsc(
+    buf: Buffer,
+    at: number,
+    need: (n: number) => boolean,
+    arg: (k: number) => number,
+  ): Step {
     const c = arg(1);
     switch (c) {
       case 0x40:
@@ -493,7 +516,12 @@ export class EscPosDecoder {
     }
   }
 
-  private stepStarEscGs(buf: Buffer, at: number, need: (n: number) => boolean, arg: (k: number) => number): Step {
+  private stepStarEscGs(
+    buf: Buffer,
+    at: number,
+    need: (n: number) => boolean,
+    arg: (k: number) => number,
+  ): Step {
     const c = arg(2);
     if (c === 0x61 || c === 0x74) {
       // ESC GS a n: alignment; ESC GS t n: code page
@@ -527,7 +555,11 @@ export class EscPosDecoder {
         return length;
       }
       if (sub === 0x50) {
-        this.emit(c === 0x79 ? { kind: 'qr', data: this.qrData, cellSize: this.qrCellSize } : { kind: 'barcode', symbology: 'PDF417', data: '' });
+        this.emit(
+          c === 0x79
+            ? { kind: 'qr', data: this.qrData, cellSize: this.qrCellSize }
+            : { kind: 'barcode', symbology: 'PDF417', data: '' },
+        );
         return 4;
       }
       this.unknown(buf.subarray(at, at + 4));
@@ -539,7 +571,13 @@ export class EscPosDecoder {
 }
 
 function sameStyle(a: TextStyle, b: TextStyle): boolean {
-  return a.bold === b.bold && a.underline === b.underline && a.invert === b.invert && a.width === b.width && a.height === b.height;
+  return (
+    a.bold === b.bold &&
+    a.underline === b.underline &&
+    a.invert === b.invert &&
+    a.width === b.width &&
+    a.height === b.height
+  );
 }
 
 /** Decodes a whole job at once. */
@@ -559,9 +597,16 @@ export function formatItems(items: readonly DecodedItem[], columns: number): str
   for (const item of items) {
     switch (item.kind) {
       case 'line': {
-        const text = item.segments.map((s) => (s.width > 1 ? [...s.text].map((ch) => ch + ' '.repeat(s.width - 1)).join('') : s.text)).join('');
+        const text = item.segments
+          .map((s) => (s.width > 1 ? [...s.text].map((ch) => ch + ' '.repeat(s.width - 1)).join('') : s.text))
+          .join('');
         const visible = text.trimEnd();
-        const pad = item.align === 'center' ? Math.max(0, Math.floor((columns - visible.length) / 2)) : item.align === 'right' ? Math.max(0, columns - visible.length) : 0;
+        const pad =
+          item.align === 'center'
+            ? Math.max(0, Math.floor((columns - visible.length) / 2))
+            : item.align === 'right'
+              ? Math.max(0, columns - visible.length)
+              : 0;
         const styles = styleNotes(item.segments);
         const line = `|${(' '.repeat(pad) + visible).padEnd(columns)}|`;
         out.push(styles ? `${line} ${styles}` : line);

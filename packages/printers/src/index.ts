@@ -3,12 +3,25 @@
  * ticket or text to ESC/POS, send it over TCP or USB through a per-printer
  * queue, read the printer's status, and run a virtual printer for tests.
  */
-export { renderReceipt, renderKitchenTicket, renderText, renderDrawerKick, DEFAULT_PROFILE } from './render.ts';
+export {
+  renderReceipt,
+  renderKitchenTicket,
+  renderText,
+  renderDrawerKick,
+  DEFAULT_PROFILE,
+} from './render.ts';
 export type { KitchenTicket, KitchenTicketItem, PrinterProfile, RenderOptions } from './render.ts';
 export { openTransport, getStatus } from './open.ts';
 export type { OpenOptions } from './open.ts';
 export { PrintQueue } from './queue.ts';
-export type { PrintJob, PrintJobFailure, PrintJobId, PrintJobState, PrintQueueOptions, RetryResult } from './queue.ts';
+export type {
+  PrintJob,
+  PrintJobFailure,
+  PrintJobId,
+  PrintJobState,
+  PrintQueueOptions,
+  RetryResult,
+} from './queue.ts';
 export { printJob } from './print.ts';
 export type { PrintOptions, PrintResult } from './print.ts';
 export { startVirtualPrinter } from './virtual-printer.ts';
@@ -40,6 +53,13 @@ export {
   usbPrinterName,
   usbPrinters,
 } from './till.ts';
-export type { JobTuning, PrintFailureReason, PrintOutcome, PrinterState, PrinterTarget, UsbPrinter } from './till.ts';
+export type {
+  JobTuning,
+  PrintFailureReason,
+  PrintOutcome,
+  PrinterState,
+  PrinterTarget,
+  UsbPrinter,
+} from './till.ts';
 export { startBridge, DEFAULT_BRIDGE_PORT, MAX_BRIDGE_BODY_BYTES } from './bridge.ts';
 export type { Bridge, BridgeOptions } from './bridge.ts';

@@ -25,13 +25,18 @@ export const DEFAULT_WRITE_TIMEOUT_MS = 15_000;
  * fails the job before any byte is sent; failures after sending carry
  * `mayHaveReachedPrinter` so nobody reprints blindly.
  */
-export async function printJob(transport: PrinterTransport, job: Uint8Array, options: PrintOptions): Promise<PrintResult> {
+export async function printJob(
+  transport: PrinterTransport,
+  job: Uint8Array,
+  options: PrintOptions,
+): Promise<PrintResult> {
   const statusTimeoutMs = options.statusTimeoutMs ?? DEFAULT_STATUS_TIMEOUT_MS;
   const before = await queryStatus(transport, statusTimeoutMs);
   const problem = statusProblem(before);
   if (problem) {
     // Silence before anything was sent means offline; keep sharper causes (busy, permission_denied).
-    const reason: PrinterErrorReason = problem === 'offline' && before.problem && before.problem !== 'timeout' ? before.problem : problem;
+    const reason: PrinterErrorReason =
+      problem === 'offline' && before.problem && before.problem !== 'timeout' ? before.problem : problem;
     throw new PrinterError(reason, before.detail);
   }
 
@@ -56,11 +61,18 @@ export async function printJob(transport: PrinterTransport, job: Uint8Array, opt
 }
 
 /** After a failed send, asks the printer why: paper running out mid-job is a better reason than a timeout. */
-async function explainFailure(transport: PrinterTransport, error: unknown, statusTimeoutMs: number): Promise<PrinterError> {
+async function explainFailure(
+  transport: PrinterTransport,
+  error: unknown,
+  statusTimeoutMs: number,
+): Promise<PrinterError> {
   const failure =
     error instanceof PrinterError
       ? error
-      : new PrinterError('disconnected', `Printing failed: ${String(error)}`, { mayHaveReachedPrinter: true, cause: error });
+      : new PrinterError('disconnected', `Printing failed: ${String(error)}`, {
+          mayHaveReachedPrinter: true,
+          cause: error,
+        });
   const after = await queryStatus(transport, statusTimeoutMs);
   const problem = statusProblem(after);
   if (problem === 'paper_out' || problem === 'cover_open') {

@@ -17,14 +17,24 @@ describe('print queue against the virtual printer over TCP', () => {
     printer = undefined;
   });
 
-  async function setup(options: VirtualPrinterOptions = {}, queueOptions: Partial<typeof FAST> = {}): Promise<{ printer: VirtualPrinter; queue: PrintQueue }> {
+  async function setup(
+    options: VirtualPrinterOptions = {},
+    queueOptions: Partial<typeof FAST> = {},
+  ): Promise<{ printer: VirtualPrinter; queue: PrintQueue }> {
     printer = await startVirtualPrinter(options);
-    const queue = new PrintQueue({ transport: openTransport(printer.connection), commandSet: options.commandSet ?? 'epson', ...FAST, ...queueOptions });
+    const queue = new PrintQueue({
+      transport: openTransport(printer.connection),
+      commandSet: options.commandSet ?? 'epson',
+      ...FAST,
+      ...queueOptions,
+    });
     return { printer, queue };
   }
 
   function printedText(items: ReturnType<typeof decodeJob>): string {
-    return items.flatMap((item) => (item.kind === 'line' ? [item.segments.map((s) => s.text).join('')] : [])).join('\n');
+    return items
+      .flatMap((item) => (item.kind === 'line' ? [item.segments.map((s) => s.text).join('')] : []))
+      .join('\n');
   }
 
   it('prints jobs in the order they were added, each exactly once', async () => {
@@ -36,7 +46,11 @@ describe('print queue against the virtual printer over TCP', () => {
       ['printed', 1],
       ['printed', 1],
     ]);
-    expect((await printer.waitForJobs(3)).map((job) => printedText(job.items))).toEqual(['first', 'second', 'third']);
+    expect((await printer.waitForJobs(3)).map((job) => printedText(job.items))).toEqual([
+      'first',
+      'second',
+      'third',
+    ]);
   });
 
   it('delivers the rendered receipt byte for byte', async () => {
@@ -89,7 +103,11 @@ describe('print queue against the virtual printer over TCP', () => {
   });
 
   it('fails a job with offline when nothing listens at the address', async () => {
-    const queue = new PrintQueue({ transport: openTransport(`tcp://127.0.0.1:${await closedPort()}`), commandSet: 'epson', ...FAST });
+    const queue = new PrintQueue({
+      transport: openTransport(`tcp://127.0.0.1:${await closedPort()}`),
+      commandSet: 'epson',
+      ...FAST,
+    });
     const job = await queue.settled(queue.enqueue(renderText('receipt')).id);
     expect(job.failure).toMatchObject({ reason: 'offline', mayHavePrinted: false });
     expect(job.failure?.message).toMatch(/ECONNREFUSED/);
@@ -112,7 +130,10 @@ describe('print queue against the virtual printer over TCP', () => {
     const { printer, queue } = await setup({ printDelayMs: 1_000 }, { writeTimeoutMs: 200 });
     const job = queue.enqueue(renderReceipt(makeReceipt()));
     setTimeout(() => printer.set({ paperOut: true }), 50);
-    expect(await queue.settled(job.id)).toMatchObject({ state: 'failed', failure: { reason: 'paper_out', mayHavePrinted: true } });
+    expect(await queue.settled(job.id)).toMatchObject({
+      state: 'failed',
+      failure: { reason: 'paper_out', mayHavePrinted: true },
+    });
   });
 
   it('marks a job whose connection dropped mid-job as possibly printed', async () => {
@@ -137,7 +158,10 @@ describe('print queue against the virtual printer over TCP', () => {
 
   it('reports a nearly finished roll on the printed job', async () => {
     const { queue } = await setup({ paperNearEnd: true });
-    expect(await queue.settled(queue.enqueue(renderText('x')).id)).toMatchObject({ state: 'printed', paperNearEnd: true });
+    expect(await queue.settled(queue.enqueue(renderText('x')).id)).toMatchObject({
+      state: 'printed',
+      paperNearEnd: true,
+    });
   });
 
   it('prints on a Star printer', async () => {
@@ -145,7 +169,9 @@ describe('print queue against the virtual printer over TCP', () => {
     const bytes = renderReceipt(makeReceipt(), { commandSet: 'star' });
     expect(await queue.settled(queue.enqueue(bytes).id)).toMatchObject({ state: 'printed' });
     const [received] = await printer.waitForJobs(1);
-    expect(received!.items).toContainEqual(expect.objectContaining({ kind: 'qr', data: 'https://verify.tra.go.tz/R-000123' }));
+    expect(received!.items).toContainEqual(
+      expect.objectContaining({ kind: 'qr', data: 'https://verify.tra.go.tz/R-000123' }),
+    );
   });
 
   it('picks up a job added while the previous one is finishing', async () => {

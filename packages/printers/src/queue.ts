@@ -168,14 +168,23 @@ export class PrintQueue {
     try {
       const result = await printJob(this.options.transport, entry.bytes, {
         commandSet: this.options.commandSet,
-        ...(this.options.statusTimeoutMs === undefined ? {} : { statusTimeoutMs: this.options.statusTimeoutMs }),
+        ...(this.options.statusTimeoutMs === undefined
+          ? {}
+          : { statusTimeoutMs: this.options.statusTimeoutMs }),
         ...(this.options.writeTimeoutMs === undefined ? {} : { writeTimeoutMs: this.options.writeTimeoutMs }),
       });
-      this.update(entry, move(entry.job, 'printed', { paperNearEnd: result.paperNearEnd, finishedAt: new Date() }));
+      this.update(
+        entry,
+        move(entry.job, 'printed', { paperNearEnd: result.paperNearEnd, finishedAt: new Date() }),
+      );
     } catch (error) {
       const failure: PrintJobFailure =
         error instanceof PrinterError
-          ? { reason: jobFailureReason(error.reason), message: error.message, mayHavePrinted: error.mayHaveReachedPrinter }
+          ? {
+              reason: jobFailureReason(error.reason),
+              message: error.message,
+              mayHavePrinted: error.mayHaveReachedPrinter,
+            }
           : { reason: 'offline', message: `Printing failed: ${String(error)}`, mayHavePrinted: true };
       this.update(entry, move(entry.job, 'failed', { failure, finishedAt: new Date() }));
     }

@@ -38,16 +38,25 @@ describe.each(COMBINATIONS)('receipt round trip on %s %imm', (commandSet, paperW
   });
 
   it('keeps every printed line within the paper width', () => {
-    for (const item of items) if (item.kind === 'line') expect(visualWidth(item)).toBeLessThanOrEqual(columns);
+    for (const item of items)
+      if (item.kind === 'line') expect(visualWidth(item)).toBeLessThanOrEqual(columns);
   });
 
   it('prints the store name large and bold, centred', () => {
-    const header = items.find((item) => item.kind === 'line' && item.segments.some((s) => s.text.includes('Duka la Mama')));
-    expect(header).toMatchObject({ kind: 'line', align: 'center', segments: [{ bold: true, width: 2, height: 2 }] });
+    const header = items.find(
+      (item) => item.kind === 'line' && item.segments.some((s) => s.text.includes('Duka la Mama')),
+    );
+    expect(header).toMatchObject({
+      kind: 'line',
+      align: 'center',
+      segments: [{ bold: true, width: 2, height: 2 }],
+    });
   });
 
   it('right-aligns the total in double height and bold', () => {
-    const total = items.find((item) => item.kind === 'line' && item.segments.some((s) => s.text.startsWith('JUMLA TZS')));
+    const total = items.find(
+      (item) => item.kind === 'line' && item.segments.some((s) => s.text.startsWith('JUMLA TZS')),
+    );
     expect(total).toMatchObject({ segments: [{ bold: true, height: 2, width: 1 }] });
     const text = total?.kind === 'line' ? total.segments[0]!.text : '';
     expect(text).toHaveLength(columns);
@@ -70,7 +79,11 @@ describe.each(COMBINATIONS)('receipt round trip on %s %imm', (commandSet, paperW
 });
 
 describe('character sets', () => {
-  function renderName(name: string, codePage: CodePage, commandSet: CommandSet = 'epson'): { bytes: Buffer; text: string[] } {
+  function renderName(
+    name: string,
+    codePage: CodePage,
+    commandSet: CommandSet = 'epson',
+  ): { bytes: Buffer; text: string[] } {
     const bytes = renderText(name, { codePage, commandSet });
     return { bytes, text: lines(decodeJob(bytes, commandSet)) };
   }
@@ -82,22 +95,28 @@ describe('character sets', () => {
 
   it('transliterates what the code page lacks instead of switching to a table the printer may not have', () => {
     const { bytes, text } = renderName('Prix 5 € “spécial” – Łódź ✓', 'PC437');
-    expect(text).toEqual(['Prix 5 EUR "spécial" - Lódz ?']) // ó is in PC437, Ł and ź are not;
+    expect(text).toEqual(['Prix 5 EUR "spécial" - Lódz ?']); // ó is in PC437, Ł and ź are not;
     const selects = decodeJob(bytes, 'epson').filter((item) => item.kind === 'code_page');
     expect(selects).toEqual([{ kind: 'code_page', codePage: 'PC437' }]);
   });
 
   it('turns control characters in text into spaces so names cannot inject commands', () => {
-    const bytes = renderReceipt(makeReceipt({ lines: [makeLine({ description: 'Soda\x1bd\x05\x1dV\x00' })] }));
+    const bytes = renderReceipt(
+      makeReceipt({ lines: [makeLine({ description: 'Soda\x1bd\x05\x1dV\x00' })] }),
+    );
     const items = decodeJob(bytes, 'epson');
     expect(items.filter((item) => item.kind === 'cut')).toHaveLength(1);
     expect(items.filter((item) => item.kind === 'feed')).toHaveLength(1);
     expect(lines(items)).toContain('Soda d  V');
   });
 
-  it.each(Object.entries(CODE_PAGES).flatMap(([name, info]) =>
-    (['epson', 'star'] as const).filter((set) => info.table[set] !== undefined).map((set) => [name as CodePage, set] as const),
-  ))('selects %s on %s with the table number the decoder reads back', (codePage, commandSet) => {
+  it.each(
+    Object.entries(CODE_PAGES).flatMap(([name, info]) =>
+      (['epson', 'star'] as const)
+        .filter((set) => info.table[set] !== undefined)
+        .map((set) => [name as CodePage, set] as const),
+    ),
+  )('selects %s on %s with the table number the decoder reads back', (codePage, commandSet) => {
     const items = decodeJob(renderText('x', { codePage, commandSet }), commandSet);
     expect(items[0]).toEqual({ kind: 'code_page', codePage });
   });
@@ -113,19 +132,28 @@ describe('kitchen tickets and text jobs', () => {
     const items = decodeJob(bytes, 'epson');
     expectSnapshot('kitchen.epson.58.hex', hexDump(bytes));
     expectSnapshot('kitchen.epson.58.txt', formatItems(items, 32));
-    expect(items).toContainEqual(expect.objectContaining({ kind: 'line', segments: [expect.objectContaining({ text: '2 x Chipsi mayai', bold: true, height: 2 })] }));
+    expect(items).toContainEqual(
+      expect.objectContaining({
+        kind: 'line',
+        segments: [expect.objectContaining({ text: '2 x Chipsi mayai', bold: true, height: 2 })],
+      }),
+    );
     expect(lines(items).join('\n')).not.toMatch(/\d,\d{3}/);
   });
 
   it('renders a kitchen ticket for a Star bar printer', () => {
-    const bytes = renderKitchenTicket(makeKitchenTicket({ station: 'Bar' }), { commandSet: 'star', paperWidth: 80 });
+    const bytes = renderKitchenTicket(makeKitchenTicket({ station: 'Bar' }), {
+      commandSet: 'star',
+      paperWidth: 80,
+    });
     const items = decodeJob(bytes, 'star');
     expectSnapshot('kitchen.star.80.txt', formatItems(items, 48));
     expect(items.filter((item) => item.kind === 'unknown')).toEqual([]);
   });
 
   it('wraps plain text at word boundaries within the paper width and cuts', () => {
-    const text = 'Hii ni taarifa ndefu sana ambayo lazima ivunjwe katika mistari kadhaa kwenye karatasi ya 58mm.';
+    const text =
+      'Hii ni taarifa ndefu sana ambayo lazima ivunjwe katika mistari kadhaa kwenye karatasi ya 58mm.';
     const items = decodeJob(renderText(text, { paperWidth: 58 }), 'epson');
     const printed = lines(items);
     expect(printed.every((line) => line.length <= 32)).toBe(true);
@@ -136,8 +164,14 @@ describe('kitchen tickets and text jobs', () => {
 
 describe('receipt edge cases', () => {
   it('prints cents for currencies with minor units', () => {
-    const receipt = makeReceipt({ currency: 'USD', lines: [makeLine({ unitPrice: 1999, total: 1999 })], total: 1999 });
-    expect(lines(decodeJob(renderReceipt(receipt), 'epson')).some((line) => line.includes('19.99'))).toBe(true);
+    const receipt = makeReceipt({
+      currency: 'USD',
+      lines: [makeLine({ unitPrice: 1999, total: 1999 })],
+      total: 1999,
+    });
+    expect(lines(decodeJob(renderReceipt(receipt), 'epson')).some((line) => line.includes('19.99'))).toBe(
+      true,
+    );
   });
 
   it('refuses an unknown currency rather than guessing its decimals', () => {
@@ -145,9 +179,14 @@ describe('receipt edge cases', () => {
   });
 
   it('leaves out a barcode too wide for 58 mm paper', () => {
-    const items = decodeJob(renderReceipt(makeReceipt({ receiptNumber: 'R-2026-11-25-TILL-01-000123' }), { paperWidth: 58 }), 'epson');
+    const items = decodeJob(
+      renderReceipt(makeReceipt({ receiptNumber: 'R-2026-11-25-TILL-01-000123' }), { paperWidth: 58 }),
+      'epson',
+    );
     expect(items.some((item) => item.kind === 'barcode')).toBe(false);
-    expect(lines(items).some((line) => line.endsWith('R-2026-11-25-TILL-01-000123') || line.includes('000123'))).toBe(true);
+    expect(
+      lines(items).some((line) => line.endsWith('R-2026-11-25-TILL-01-000123') || line.includes('000123')),
+    ).toBe(true);
   });
 
   it('renders a 30-line receipt with every line present', () => {
@@ -157,14 +196,17 @@ describe('receipt edge cases', () => {
 });
 
 describe('cash drawer', () => {
-  it.each(['epson', 'star'] as const)('a drawer-only %s job resets the printer and pulses pin 2, printing nothing', (commandSet) => {
-    const bytes = renderDrawerKick({ commandSet });
-    expectSnapshot(`drawer.${commandSet}.hex`, hexDump(bytes));
-    const items = decodeJob(bytes, commandSet);
-    expect(items.filter((item) => item.kind !== 'drawer')).toEqual([]);
-    expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ kind: 'drawer', pin: 2 });
-  });
+  it.each(['epson', 'star'] as const)(
+    'a drawer-only %s job resets the printer and pulses pin 2, printing nothing',
+    (commandSet) => {
+      const bytes = renderDrawerKick({ commandSet });
+      expectSnapshot(`drawer.${commandSet}.hex`, hexDump(bytes));
+      const items = decodeJob(bytes, commandSet);
+      expect(items.filter((item) => item.kind !== 'drawer')).toEqual([]);
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({ kind: 'drawer', pin: 2 });
+    },
+  );
 
   it('ends a cash receipt with the same pulse as the drawer-only job', () => {
     for (const commandSet of ['epson', 'star'] as const) {

@@ -13,17 +13,32 @@ describe('printer status over TCP', () => {
 
   it('reports a ready printer online', async () => {
     printer = await startVirtualPrinter();
-    expect(await getStatus(printer.connection)).toMatchObject({ online: true, answered: true, paperOut: false, coverOpen: false, detail: 'Ready.' });
+    expect(await getStatus(printer.connection)).toMatchObject({
+      online: true,
+      answered: true,
+      paperOut: false,
+      coverOpen: false,
+      detail: 'Ready.',
+    });
   });
 
   it('reports paper out as not online', async () => {
     printer = await startVirtualPrinter({ paperOut: true });
-    expect(await getStatus(printer.connection)).toMatchObject({ online: false, answered: true, paperOut: true, detail: 'Out of paper.' });
+    expect(await getStatus(printer.connection)).toMatchObject({
+      online: false,
+      answered: true,
+      paperOut: true,
+      detail: 'Out of paper.',
+    });
   });
 
   it('reports an open cover', async () => {
     printer = await startVirtualPrinter({ coverOpen: true });
-    expect(await getStatus(printer.connection)).toMatchObject({ online: false, coverOpen: true, paperOut: false });
+    expect(await getStatus(printer.connection)).toMatchObject({
+      online: false,
+      coverOpen: true,
+      paperOut: false,
+    });
   });
 
   it('reports a nearly finished roll while staying online', async () => {
@@ -54,6 +69,10 @@ describe('printer status over TCP', () => {
   });
 
   it('does not mistake garbage for a status report', () => {
-    expect(decodeStatus(Buffer.from('OK\n'))).toMatchObject({ online: false, answered: true, problem: 'offline' });
+    expect(decodeStatus(Buffer.from('OK\n'))).toMatchObject({
+      online: false,
+      answered: true,
+      problem: 'offline',
+    });
   });
 });

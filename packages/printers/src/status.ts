@@ -73,7 +73,16 @@ export function decodeStatus(answer: Uint8Array): PrinterStatus {
 }
 
 function unanswered(problem: PrinterErrorReason, detail: string, answered = false): PrinterStatus {
-  return { online: false, answered, coverOpen: false, paperOut: false, paperNearEnd: false, error: false, problem, detail };
+  return {
+    online: false,
+    answered,
+    coverOpen: false,
+    paperOut: false,
+    paperNearEnd: false,
+    error: false,
+    problem,
+    detail,
+  };
 }
 
 /** Asks the printer for its status; a printer that does not answer is reported offline. */
@@ -83,7 +92,10 @@ export async function queryStatus(transport: PrinterTransport, timeoutMs: number
     return decodeStatus(answer);
   } catch (error) {
     if (error instanceof PrinterError) {
-      return unanswered(error.reason, error.reason === 'timeout' ? `No answer from ${transport.target}: ${error.message}` : error.message);
+      return unanswered(
+        error.reason,
+        error.reason === 'timeout' ? `No answer from ${transport.target}: ${error.message}` : error.message,
+      );
     }
     throw error;
   }

@@ -53,7 +53,9 @@ export class TcpTransport implements PrinterTransport {
         if (settled) return;
         settle();
         socket.destroy();
-        reject(new PrinterError(reason, message, { mayHaveReachedPrinter: connected && data.length > 0, cause }));
+        reject(
+          new PrinterError(reason, message, { mayHaveReachedPrinter: connected && data.length > 0, cause }),
+        );
       };
       const succeed = (reply: Buffer): void => {
         if (settled) return;
@@ -65,7 +67,11 @@ export class TcpTransport implements PrinterTransport {
       };
 
       let timer = setTimeout(
-        () => fail('offline', `The printer at ${this.target} did not accept a connection within ${this.timeouts.connectMs} ms.`),
+        () =>
+          fail(
+            'offline',
+            `The printer at ${this.target} did not accept a connection within ${this.timeouts.connectMs} ms.`,
+          ),
         this.timeouts.connectMs,
       );
 
@@ -93,11 +99,22 @@ export class TcpTransport implements PrinterTransport {
         if (receivedLength >= replyBytes) succeed(Buffer.concat(received).subarray(0, replyBytes));
       });
       socket.on('error', (error: NodeJS.ErrnoException) => {
-        if (connected) fail('disconnected', `The connection to ${this.target} was lost (${error.code ?? error.message}).`, error);
-        else fail('offline', `Cannot reach the printer at ${this.target} (${error.code ?? error.message}).`, error);
+        if (connected)
+          fail(
+            'disconnected',
+            `The connection to ${this.target} was lost (${error.code ?? error.message}).`,
+            error,
+          );
+        else
+          fail(
+            'offline',
+            `Cannot reach the printer at ${this.target} (${error.code ?? error.message}).`,
+            error,
+          );
       });
       socket.on('close', () => {
-        if (connected) fail('disconnected', `The printer at ${this.target} closed the connection before answering.`);
+        if (connected)
+          fail('disconnected', `The printer at ${this.target} closed the connection before answering.`);
         else fail('offline', `Cannot reach the printer at ${this.target}.`);
       });
     });

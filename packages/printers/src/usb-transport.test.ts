@@ -13,8 +13,16 @@ import { UDEV_RULE_PATH, UsbTransport, listUsbPrinters } from './usb-transport.t
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 const FAST = { connectMs: 500, writeMs: 500 };
 
-function transportFor(device: FakeUsbPrinter, options: { platform?: NodeJS.Platform; vendorId?: number; productId?: number } = {}): UsbTransport {
-  return new UsbTransport({ bus: fakeBus(device), timeouts: FAST, platform: options.platform ?? 'linux', ...options });
+function transportFor(
+  device: FakeUsbPrinter,
+  options: { platform?: NodeJS.Platform; vendorId?: number; productId?: number } = {},
+): UsbTransport {
+  return new UsbTransport({
+    bus: fakeBus(device),
+    timeouts: FAST,
+    platform: options.platform ?? 'linux',
+    ...options,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<PrinterError> {
@@ -48,7 +56,12 @@ describe('USB printers', () => {
     const queue = new PrintQueue({ transport: transportFor(device), commandSet: 'epson' });
     const bytes = renderReceipt(makeReceipt());
     expect(await queue.settled(queue.enqueue(bytes).id)).toMatchObject({ state: 'printed' });
-    expect(device.calls.slice(0, 4)).toEqual(['open', 'claimInterface 0', 'detachKernelDriver 0', 'claimInterface 0']);
+    expect(device.calls.slice(0, 4)).toEqual([
+      'open',
+      'claimInterface 0',
+      'detachKernelDriver 0',
+      'claimInterface 0',
+    ]);
     const [job] = device.jobs();
     // The status check comes first, then the receipt byte for byte.
     expect(job!.bytes.subarray(STATUS_QUERY.length, STATUS_QUERY.length + bytes.length)).toEqual(bytes);
@@ -70,7 +83,9 @@ describe('USB printers', () => {
   });
 
   it('reports missing permission with the udev rule shipped in the repository', async () => {
-    const error = await failure(transportFor(new FakeUsbPrinter({ permissionDenied: true })).send(renderText('x')));
+    const error = await failure(
+      transportFor(new FakeUsbPrinter({ permissionDenied: true })).send(renderText('x')),
+    );
     expect(error.reason).toBe('permission_denied');
     expect(error.message).toContain(UDEV_RULE_PATH);
     const rule = join(REPO_ROOT, UDEV_RULE_PATH);
@@ -79,7 +94,12 @@ describe('USB printers', () => {
   });
 
   it('reports an unplugged printer as offline with what to check', async () => {
-    const transport = new UsbTransport({ bus: fakeBus(), vendorId: 0x04b8, productId: 0x0202, timeouts: FAST });
+    const transport = new UsbTransport({
+      bus: fakeBus(),
+      vendorId: 0x04b8,
+      productId: 0x0202,
+      timeouts: FAST,
+    });
     const error = await failure(transport.send(renderText('x')));
     expect(error.reason).toBe('offline');
     expect(error.message).toMatch(/No USB printer usb:\/\/04b8:0202 is connected.*plugged in/);
@@ -96,7 +116,12 @@ describe('USB printers', () => {
 
   it('fails a job unplugged mid-print as possibly printed, then reopens the printer after it is plugged back', async () => {
     const device = new FakeUsbPrinter();
-    const queue = new PrintQueue({ transport: transportFor(device), commandSet: 'epson', statusTimeoutMs: 200, writeTimeoutMs: 200 });
+    const queue = new PrintQueue({
+      transport: transportFor(device),
+      commandSet: 'epson',
+      statusTimeoutMs: 200,
+      writeTimeoutMs: 200,
+    });
     await queue.settled(queue.enqueue(renderText('first')).id);
     device.unplug();
     const lost = await queue.settled(queue.enqueue(renderText('second')).id);
@@ -120,13 +145,21 @@ describe('USB printers', () => {
   it('reads paper out from the IN endpoint', async () => {
     const device = new FakeUsbPrinter();
     device.emulator.conditions.paperOut = true;
-    expect(await getStatus(transportFor(device))).toMatchObject({ online: false, paperOut: true, answered: true });
+    expect(await getStatus(transportFor(device))).toMatchObject({
+      online: false,
+      paperOut: true,
+      answered: true,
+    });
   });
 
   it('reports a printer that never answers on the IN endpoint as offline', async () => {
     const device = new FakeUsbPrinter();
     device.silent = true;
-    expect(await getStatus(transportFor(device), { timeoutMs: 120 })).toMatchObject({ online: false, answered: false, problem: 'timeout' });
+    expect(await getStatus(transportFor(device), { timeoutMs: 120 })).toMatchObject({
+      online: false,
+      answered: false,
+      problem: 'timeout',
+    });
   });
 
   it('reports a stalled write with a hint about paper and errors', async () => {

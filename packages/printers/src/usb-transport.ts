@@ -30,8 +30,16 @@ export interface UsbPrinterDevice {
   releaseInterface(interfaceNumber: number): Promise<void>;
   /** Linux only: unbinds the kernel driver (usblp) from the interface. */
   detachKernelDriver(interfaceNumber: number): Promise<void>;
-  transferOut(endpointNumber: number, data: Uint8Array, timeout?: number): Promise<{ bytesWritten: number; status: string }>;
-  transferIn(endpointNumber: number, length: number, timeout?: number): Promise<{ data?: DataView | undefined; status: string }>;
+  transferOut(
+    endpointNumber: number,
+    data: Uint8Array,
+    timeout?: number,
+  ): Promise<{ bytesWritten: number; status: string }>;
+  transferIn(
+    endpointNumber: number,
+    length: number,
+    timeout?: number,
+  ): Promise<{ data?: DataView | undefined; status: string }>;
 }
 
 export interface UsbConfigurationShape {
@@ -39,7 +47,11 @@ export interface UsbConfigurationShape {
     readonly interfaceNumber: number;
     readonly alternate: {
       readonly interfaceClass: number;
-      readonly endpoints: readonly { readonly endpointNumber: number; readonly direction: string; readonly type: string }[];
+      readonly endpoints: readonly {
+        readonly endpointNumber: number;
+        readonly direction: string;
+        readonly type: string;
+      }[];
     };
   }[];
 }
@@ -67,7 +79,9 @@ export async function systemUsbBus(): Promise<UsbBus> {
     // The device class implements every member of UsbPrinterDevice; its typings lean on WebUSB globals we do not load.
     return { getDevices: async () => (await usb.getDevices()) as unknown as UsbPrinterDevice[] };
   } catch (error) {
-    throw new PrinterError('not_found', `USB access is not available on this machine: ${messageOf(error)}`, { cause: error });
+    throw new PrinterError('not_found', `USB access is not available on this machine: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -112,7 +126,9 @@ function messageOf(error: unknown): string {
 }
 
 /** Reads what went wrong from a `usb` error ("claimInterface error: interface is busy (errno 16)" and the like). */
-export function classifyUsbError(error: unknown): 'permission' | 'busy' | 'gone' | 'timeout' | 'stall' | 'no_driver' | 'other' {
+export function classifyUsbError(
+  error: unknown,
+): 'permission' | 'busy' | 'gone' | 'timeout' | 'stall' | 'no_driver' | 'other' {
   const text = messageOf(error).toLowerCase();
   if (/no kernel driver|not attached/.test(text)) return 'no_driver';
   if (/permission|access denied|errno 13|eacces|eperm/.test(text)) return 'permission';
@@ -190,16 +206,24 @@ export class UsbTransport implements PrinterTransport {
     await this.write(session, data, timeoutMs);
     const inEndpoint = session.printer.inEndpoint;
     if (inEndpoint === undefined) {
-      throw new PrinterError('offline', `${describe(session.device)} has no status channel (bulk IN endpoint), so it cannot answer.`, {
-        mayHaveReachedPrinter: true,
-      });
+      throw new PrinterError(
+        'offline',
+        `${describe(session.device)} has no status channel (bulk IN endpoint), so it cannot answer.`,
+        {
+          mayHaveReachedPrinter: true,
+        },
+      );
     }
     const received: Buffer[] = [];
     let length = 0;
     while (length < options.replyBytes) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw new PrinterError('timeout', `${describe(session.device)} did not answer within ${timeoutMs} ms.`, { mayHaveReachedPrinter: true });
+        throw new PrinterError(
+          'timeout',
+          `${describe(session.device)} did not answer within ${timeoutMs} ms.`,
+          { mayHaveReachedPrinter: true },
+        );
       }
       let result: Awaited<ReturnType<UsbPrinterDevice['transferIn']>>;
       try {
@@ -248,13 +272,20 @@ export class UsbTransport implements PrinterTransport {
     if (kind === 'gone') {
       // Unplugged: forget the handle so the next job finds the printer again.
       this.session = undefined;
-      return new PrinterError('disconnected', `${name} was unplugged or switched off during the job. Check the cable and power.`, {
-        mayHaveReachedPrinter: true,
-        cause: error,
-      });
+      return new PrinterError(
+        'disconnected',
+        `${name} was unplugged or switched off during the job. Check the cable and power.`,
+        {
+          mayHaveReachedPrinter: true,
+          cause: error,
+        },
+      );
     }
     const reason: PrinterErrorReason = kind === 'timeout' ? 'timeout' : 'offline';
-    return new PrinterError(reason, `Writing to ${name} failed: ${messageOf(error)}`, { mayHaveReachedPrinter: true, cause: error });
+    return new PrinterError(reason, `Writing to ${name} failed: ${messageOf(error)}`, {
+      mayHaveReachedPrinter: true,
+      cause: error,
+    });
   }
 
   private async open(): Promise<Session> {
@@ -263,7 +294,10 @@ export class UsbTransport implements PrinterTransport {
     const byIds = this.options.vendorId !== undefined;
     const printer = printerInterface(device, byIds);
     if (!printer) {
-      throw new PrinterError('not_found', `${describe(device)} has no printer interface with a bulk OUT endpoint.`);
+      throw new PrinterError(
+        'not_found',
+        `${describe(device)} has no printer interface with a bulk OUT endpoint.`,
+      );
     }
     try {
       if (!device.opened) await device.open();
@@ -286,7 +320,9 @@ export class UsbTransport implements PrinterTransport {
     const { vendorId, productId } = this.options;
     const device =
       vendorId !== undefined
-        ? devices.find((d) => d.vendorId === vendorId && (productId === undefined || d.productId === productId))
+        ? devices.find(
+            (d) => d.vendorId === vendorId && (productId === undefined || d.productId === productId),
+          )
         : devices.find((d) => printerInterface(d, false) !== undefined);
     if (!device) {
       throw new PrinterError(
@@ -335,13 +371,23 @@ export class UsbTransport implements PrinterTransport {
     const name = describe(device);
     switch (classifyUsbError(error)) {
       case 'permission':
-        return new PrinterError('permission_denied', `No permission to use ${name}.\n${UDEV_HINT}`, { cause: error });
-      case 'busy':
-        return new PrinterError('busy', `${name} is in use by another program. Close it (or stop CUPS for this printer) and try again.`, {
+        return new PrinterError('permission_denied', `No permission to use ${name}.\n${UDEV_HINT}`, {
           cause: error,
         });
+      case 'busy':
+        return new PrinterError(
+          'busy',
+          `${name} is in use by another program. Close it (or stop CUPS for this printer) and try again.`,
+          {
+            cause: error,
+          },
+        );
       case 'gone':
-        return new PrinterError('offline', `${name} was unplugged or switched off. Check the cable and power.`, { cause: error });
+        return new PrinterError(
+          'offline',
+          `${name} was unplugged or switched off. Check the cable and power.`,
+          { cause: error },
+        );
       case 'timeout':
         return new PrinterError('timeout', `${name} did not respond: ${messageOf(error)}`, { cause: error });
       case 'stall':

@@ -73,11 +73,13 @@ export async function startVirtualPrinter(options: VirtualPrinterOptions = {}): 
       if (offline || ended) return;
       let accepted = chunk;
       const limit = switches.dropAfterBytes;
-      if (limit !== undefined && received + chunk.length > limit) accepted = chunk.subarray(0, Math.max(0, limit - received));
+      if (limit !== undefined && received + chunk.length > limit)
+        accepted = chunk.subarray(0, Math.max(0, limit - received));
       received += accepted.length;
       for (const answer of emulator.receive(reception, accepted)) {
         // Real-time answers go at once; the end-of-job answer waits for the "print".
-        if (answer.inSequence && switches.printDelayMs > 0) setTimeout(() => socket.write(answer.bytes), switches.printDelayMs);
+        if (answer.inSequence && switches.printDelayMs > 0)
+          setTimeout(() => socket.write(answer.bytes), switches.printDelayMs);
         else socket.write(answer.bytes);
       }
       if (accepted.length < chunk.length) {
@@ -117,7 +119,11 @@ export async function startVirtualPrinter(options: VirtualPrinterOptions = {}): 
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`The virtual printer received ${emulator.jobs.length} of ${count} jobs in ${timeoutMs} ms.`));
+          reject(
+            new Error(
+              `The virtual printer received ${emulator.jobs.length} of ${count} jobs in ${timeoutMs} ms.`,
+            ),
+          );
         }, timeoutMs);
         const check = (): void => {
           if (emulator.jobs.length < count) return;

@@ -13,4 +13,3 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   }
   return key;
 }
-

@@ -122,9 +122,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
   return async (ctx) => {
     const actor = await authenticate(ctx, deps, route);
     const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
-    const { value: rawBody } = isWrite
-      ? await readJsonBody(ctx, services.config)
-      : { value: undefined };
+    const { value: rawBody } = isWrite ? await readJsonBody(ctx, services.config) : { value: undefined };
     const params: unknown = parse(route.params, (ctx as unknown as { params: unknown }).params, 'path');
     const query: unknown = parse(route.query, { ...ctx.query }, 'query');
     const body: unknown = parse(route.body, route.body && rawBody === undefined ? {} : rawBody, 'body');

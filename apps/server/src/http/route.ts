@@ -5,7 +5,6 @@ import type { Services } from '../services/index.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-
 /**
  * - `secret`: secret keys and login sessions only.
  * - `publishable`: also publishable keys (checkout creation and retrieval).

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@tz/core';
 import type { Queryable, Statement } from '../db/database.ts';
 
-
 /**
  * What a key is unique within: a merchant and mode, and an operation (a REST
  * request's method and path, `POST /v1/payments`; a till command's type,

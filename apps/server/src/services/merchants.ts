@@ -353,13 +353,7 @@ export class MerchantService {
   }
 
   /** Rolls a key: a new key of the same type and mode; the old one stops now or after `expires_in_hours`. */
-  async rollKey(
-    db: Queryable,
-    actor: Actor,
-    id: string,
-    expiresInHours: number,
-    afterCommit: AfterCommit,
-  ) {
+  async rollKey(db: Queryable, actor: Actor, id: string, expiresInHours: number, afterCommit: AfterCommit) {
     const row = await this.lockKey(db, actor, id);
     this.forgetAfterCommit(id, afterCommit);
     if (expiresInHours === 0)

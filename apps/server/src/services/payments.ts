@@ -214,10 +214,7 @@ export class PaymentService implements OutcomeSink {
     return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id));
   }
 
-  listSource(
-    actor: Actor,
-    filters: { status?: PaymentStatus | undefined; customer?: string | undefined },
-  ) {
+  listSource(actor: Actor, filters: { status?: PaymentStatus | undefined; customer?: string | undefined }) {
     const params: unknown[] = [actor.merchantId, actor.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;

@@ -28,7 +28,9 @@ export interface SenderOptions {
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return 'connection failed';
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  return typeof code === 'string' && !error.message.includes(code)
+    ? `${code}: ${error.message}`
+    : error.message;
 }
 
 /**
@@ -45,7 +47,12 @@ export class WebhookSender {
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   }
 
-  send(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<AttemptResult> {
+  send(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<AttemptResult> {
     const startedAt = new Date();
     const started = performance.now();
     return new Promise<AttemptResult>((resolve) => {
@@ -83,7 +90,8 @@ export class WebhookSender {
         if (refusal) return finish({ error: refusal.message });
       }
       const secure = target.protocol === 'https:';
-      if (!secure && target.protocol !== 'http:') return finish({ error: `unsupported protocol ${target.protocol}` });
+      if (!secure && target.protocol !== 'http:')
+        return finish({ error: `unsupported protocol ${target.protocol}` });
       if (signal?.aborted) return finish({ error: 'aborted', aborted: true });
       signal?.addEventListener('abort', onAbort);
       const payload = Buffer.from(body, 'utf8');

@@ -34,34 +34,54 @@ export interface UrlPolicy {
  * also use http to a private address). The same address rule is enforced again
  * at connect time (see `guardedLookup`), which is what stops DNS rebinding.
  */
-export async function assertWebhookUrlAllowed(text: string, policy: UrlPolicy, field = 'url'): Promise<string> {
+export async function assertWebhookUrlAllowed(
+  text: string,
+  policy: UrlPolicy,
+  field = 'url',
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new AppError('url_invalid', 'The URL is not valid', { details: { [field]: 'must be an absolute http(s) URL' } });
+    throw new AppError('url_invalid', 'The URL is not valid', {
+      details: { [field]: 'must be an absolute http(s) URL' },
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AppError('url_invalid', 'Webhook URLs must be http or https', { details: { [field]: 'must use https' } });
+    throw new AppError('url_invalid', 'Webhook URLs must be http or https', {
+      details: { [field]: 'must use https' },
+    });
   }
   if (url.username || url.password) {
-    throw new AppError('url_invalid', 'Webhook URLs may not carry credentials', { details: { [field]: 'must not contain user:password@' } });
+    throw new AppError('url_invalid', 'Webhook URLs may not carry credentials', {
+      details: { [field]: 'must not contain user:password@' },
+    });
   }
   const host = hostOf(url);
   let addresses: string[];
   try {
     addresses = await resolveAll(host);
   } catch {
-    throw new AppError('url_invalid', `The host '${host}' does not resolve`, { details: { [field]: 'host does not resolve' } });
-  }
-  const blocked = addresses.map((address) => [address, blockedAddressKind(address)] as const).find(([, kind]) => kind);
-  if (blocked && !policy.allowPrivate) {
-    throw new AppError('url_not_allowed', `Webhook URLs may not point at ${blocked[1]} addresses (${blocked[0]})`, {
-      details: { [field]: `resolves to a ${blocked[1]} address` },
+    throw new AppError('url_invalid', `The host '${host}' does not resolve`, {
+      details: { [field]: 'host does not resolve' },
     });
   }
+  const blocked = addresses
+    .map((address) => [address, blockedAddressKind(address)] as const)
+    .find(([, kind]) => kind);
+  if (blocked && !policy.allowPrivate) {
+    throw new AppError(
+      'url_not_allowed',
+      `Webhook URLs may not point at ${blocked[1]} addresses (${blocked[0]})`,
+      {
+        details: { [field]: `resolves to a ${blocked[1]} address` },
+      },
+    );
+  }
   if (policy.livemode && url.protocol !== 'https:' && !(policy.allowPrivate && blocked)) {
-    throw new AppError('url_not_allowed', 'Live-mode webhook URLs must use https', { details: { [field]: 'must use https in live mode' } });
+    throw new AppError('url_not_allowed', 'Live-mode webhook URLs must use https', {
+      details: { [field]: 'must use https in live mode' },
+    });
   }
   return url.toString();
 }
@@ -96,7 +116,8 @@ export const guardedLookup: net.LookupFunction = (hostname, options, callback) =
     }
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
     const first = list[0];
-    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+    if (!first)
+      return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
     callback(null, first.address, first.family);
   });
 };

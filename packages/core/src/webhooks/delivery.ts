@@ -22,7 +22,11 @@ export type AttemptOutcome =
  * before attempt i + 1, counted from the end of the previous attempt, so there
  * are `delaysMs.length` attempts in all.
  */
-export function afterAttempt(attempt: number, succeeded: boolean, delaysMs: readonly number[]): AttemptOutcome {
+export function afterAttempt(
+  attempt: number,
+  succeeded: boolean,
+  delaysMs: readonly number[],
+): AttemptOutcome {
   if (succeeded) {
     assertTransition('webhook delivery', WEBHOOK_DELIVERY_TRANSITIONS, 'pending', 'succeeded');
     return { status: 'succeeded' };
@@ -36,4 +40,5 @@ export function afterAttempt(attempt: number, succeeded: boolean, delaysMs: read
 }
 
 /** True when `type` is covered by a subscription list (`*` is every type). */
-export const subscribes = (events: readonly string[], type: string): boolean => events.includes('*') || events.includes(type);
+export const subscribes = (events: readonly string[], type: string): boolean =>
+  events.includes('*') || events.includes(type);

@@ -39,7 +39,9 @@ describe('webhook secrets', () => {
 
 describe('X-Webhook-Signature', () => {
   it('is the hex HMAC-SHA256 of the body keyed with the whole secret string', async () => {
-    expect(await signWebhookBody(SPEC.secret, '{"a":1}')).toBe('45ec03b2b33403c8043a90de06bedad0827183927115fd7e448ef97eeb13c5be');
+    expect(await signWebhookBody(SPEC.secret, '{"a":1}')).toBe(
+      '45ec03b2b33403c8043a90de06bedad0827183927115fd7e448ef97eeb13c5be',
+    );
   });
 
   it('verifies the right signature and refuses a changed body, another secret or garbage', async () => {
@@ -58,17 +60,29 @@ describe('Standard Webhooks signatures', () => {
   });
 
   it('verify within the tolerance and refuse stale or future timestamps', async () => {
-    const ok = await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), { now: SPEC.timestamp + 299 });
+    const ok = await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), {
+      now: SPEC.timestamp + 299,
+    });
     expect(ok).toBe(true);
-    expect(await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), { now: SPEC.timestamp + 301 })).toBe(false);
-    expect(await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), { now: SPEC.timestamp - 301 })).toBe(false);
+    expect(
+      await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), {
+        now: SPEC.timestamp + 301,
+      }),
+    ).toBe(false);
+    expect(
+      await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(SPEC.signature), {
+        now: SPEC.timestamp - 301,
+      }),
+    ).toBe(false);
   });
 
   it('accept any matching signature of a space-separated list, as during a rotation', async () => {
     const other = await signStandardWebhook(generateWebhookSecret(), SPEC.id, SPEC.timestamp, SPEC.body);
     const headers = headersFor(`${other} ${SPEC.signature}`);
     expect(await verifyStandardWebhook(SPEC.secret, SPEC.body, headers, { now: SPEC.timestamp })).toBe(true);
-    expect(await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(other), { now: SPEC.timestamp })).toBe(false);
+    expect(
+      await verifyStandardWebhook(SPEC.secret, SPEC.body, headersFor(other), { now: SPEC.timestamp }),
+    ).toBe(false);
   });
 
   it('read headers from a fetch Headers object too', async () => {
@@ -85,7 +99,11 @@ describe('Standard Webhooks signatures', () => {
     const ours = await signStandardWebhook(secret, 'evt_1', timestamp, body);
     expect(() => new Webhook(secret).verify(body, headersFor(ours, timestamp, 'evt_1'))).not.toThrow();
     const theirs = new Webhook(secret).sign('evt_1', new Date(timestamp * 1000), body);
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': theirs };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': theirs,
+    };
     expect(await verifyStandardWebhook(secret, body, headers)).toBe(true);
   });
 });

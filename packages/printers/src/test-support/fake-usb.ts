@@ -92,7 +92,8 @@ export class FakeUsbPrinter implements UsbPrinterDevice {
   claimInterface(interfaceNumber: number): Promise<void> {
     this.calls.push(`claimInterface ${interfaceNumber}`);
     if (!this.opened) return Promise.reject(USB_ERRORS.invalidState('claimInterface'));
-    if (this.kernelDriverActive || this.claimedElsewhere) return Promise.reject(USB_ERRORS.busy('claimInterface'));
+    if (this.kernelDriverActive || this.claimedElsewhere)
+      return Promise.reject(USB_ERRORS.busy('claimInterface'));
     this.claimed = true;
     return Promise.resolve();
   }
@@ -119,7 +120,11 @@ export class FakeUsbPrinter implements UsbPrinterDevice {
     return Promise.resolve({ bytesWritten: data.length, status: 'ok' });
   }
 
-  async transferIn(endpointNumber: number, length: number, timeout = 1_000): Promise<{ data?: DataView; status: string }> {
+  async transferIn(
+    endpointNumber: number,
+    length: number,
+    timeout = 1_000,
+  ): Promise<{ data?: DataView; status: string }> {
     this.calls.push(`transferIn ${endpointNumber}`);
     if (this.unplugged) throw USB_ERRORS.disconnected('transferIn');
     const next = this.silent ? undefined : this.answers.shift();

@@ -17,7 +17,9 @@ export function expectSnapshot(name: string, actual: string): void {
     return;
   }
   if (!existsSync(path)) {
-    throw new Error(`Snapshot ${name} is missing: run UPDATE_SNAPSHOTS=1 npx vitest run packages/printers and review it.`);
+    throw new Error(
+      `Snapshot ${name} is missing: run UPDATE_SNAPSHOTS=1 npx vitest run packages/printers and review it.`,
+    );
   }
   expect(actual, `snapshot ${name} (UPDATE_SNAPSHOTS=1 regenerates it)`).toBe(readFileSync(path, 'utf8'));
 }

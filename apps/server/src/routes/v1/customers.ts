@@ -3,7 +3,12 @@ import { tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { createCustomer, customerObject, customersSource, retrieveCustomer } from '../../services/customers.ts';
+import {
+  createCustomer,
+  customerObject,
+  customersSource,
+  retrieveCustomer,
+} from '../../services/customers.ts';
 import { idParams, livemode, metadataSchema, unix } from './schemas.ts';
 
 const customerSchema = z.object({
@@ -42,7 +47,10 @@ export const customerRoutes = [
     tag: 'Customers',
     summary: 'List customers',
     auth: 'secret',
-    query: listQuery.extend({ email: z.string().max(254).optional(), phone: tanzanianMobileSchema.optional() }),
+    query: listQuery.extend({
+      email: z.string().max(254).optional(),
+      phone: tanzanianMobileSchema.optional(),
+    }),
     response: listEnvelope(customerSchema),
     handler: ({ query, auth, db }) => listPage(db, customersSource(auth, query), query, customerObject),
   }),

@@ -53,9 +53,16 @@ export const ledgerRoutes = [
     path: '/balance',
     tag: 'Balance',
     summary: 'Retrieve ledger and referral balance',
-    description: 'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending` and `referral`.',
+    description:
+      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending` and `referral`.',
     auth: 'secret',
-    response: z.object({ object: z.literal('balance'), available: money, pending: money, referral: money, livemode }),
+    response: z.object({
+      object: z.literal('balance'),
+      available: money,
+      pending: money,
+      referral: money,
+      livemode,
+    }),
     handler: ({ auth, db }) => balanceOf(db, auth),
   }),
   defineRoute({
@@ -63,10 +70,13 @@ export const ledgerRoutes = [
     path: '/logs',
     tag: 'Logs',
     summary: 'List this merchant’s API request log',
-    description: 'Time, method, path, status, request id, key id and duration of each request. Bodies, headers and query strings are never logged.',
+    description:
+      'Time, method, path, status, request id, key id and duration of each request. Bodies, headers and query strings are never logged.',
     auth: 'secret',
     query: listQuery.extend({
-      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete']).optional(),
+      method: z
+        .enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'])
+        .optional(),
       status: z.coerce.number().int().min(100).max(599).optional(),
       status_class: z.enum(['2xx', '4xx', '5xx']).optional(),
       path: z.string().max(500).optional().describe('Path prefix, e.g. /v1/payments'),

@@ -22,7 +22,11 @@ const eventList = z
   .min(1)
   .max(100)
   .describe(`Event types to receive, or ["*"] for all: ${EVENT_TYPES.join(', ')}`);
-const url = z.string().min(1).max(2048).describe('https URL (http is accepted in test mode); must resolve to a public address');
+const url = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe('https URL (http is accepted in test mode); must resolve to a public address');
 
 const endpointSchema = z.object({
   id: z.string().describe('Begins with we_'),
@@ -34,11 +38,22 @@ const endpointSchema = z.object({
   disabled_reason: z.enum(['manual', 'consecutive_failures']).nullable(),
   livemode,
   created: unix,
-  secret: z.string().optional().describe('whsec_...; only in the responses that create the endpoint or rotate its secret'),
-  previous_secret_expires_at: unix.nullable().describe('Until then the previous secret also signs webhook-signature'),
+  secret: z
+    .string()
+    .optional()
+    .describe('whsec_...; only in the responses that create the endpoint or rotate its secret'),
+  previous_secret_expires_at: unix
+    .nullable()
+    .describe('Until then the previous secret also signs webhook-signature'),
   health: z.object({
-    consecutive_failures: z.number().int().describe('Failed deliveries in a row; reaching the limit disables the endpoint'),
-    recent_attempts: z.number().int().describe('Attempts counted in recent_success_rate (the last 100 at most)'),
+    consecutive_failures: z
+      .number()
+      .int()
+      .describe('Failed deliveries in a row; reaching the limit disables the endpoint'),
+    recent_attempts: z
+      .number()
+      .int()
+      .describe('Attempts counted in recent_success_rate (the last 100 at most)'),
     recent_success_rate: z.number().min(0).max(1).nullable(),
     last_attempt: z
       .object({
@@ -137,9 +152,13 @@ export const webhookRoutes = [
         description: z.string().max(500).nullable().optional(),
         status: z.enum(['enabled', 'disabled']).optional(),
       })
-      .refine((b) => Object.values(b).some((v) => v !== undefined), { error: 'give at least one field', path: ['body'] }),
+      .refine((b) => Object.values(b).some((v) => v !== undefined), {
+        error: 'give at least one field',
+        path: ['body'],
+      }),
     response: endpointSchema,
-    handler: ({ params, body, auth, db, services }) => updateEndpoint(db, auth, params.id, body, services.config),
+    handler: ({ params, body, auth, db, services }) =>
+      updateEndpoint(db, auth, params.id, body, services.config),
   }),
   defineRoute({
     method: 'DELETE',
@@ -170,7 +189,8 @@ export const webhookRoutes = [
     path: '/webhook-deliveries',
     tag: 'Webhooks',
     summary: 'List webhook deliveries, newest first',
-    description: 'Every attempt of each delivery, with its time, status code, duration, error and the start of the response body.',
+    description:
+      'Every attempt of each delivery, with its time, status code, duration, error and the start of the response body.',
     auth: 'secret',
     query: listQuery.extend({
       endpoint: z.string().max(255).optional(),
@@ -214,7 +234,11 @@ export const webhookRoutes = [
     auth: 'secret',
     status: 201,
     body: z.strictObject({
-      type: z.string().min(1).max(100).describe(`One of ${EVENT_TYPES.join(', ')}`),
+      type: z
+        .string()
+        .min(1)
+        .max(100)
+        .describe(`One of ${EVENT_TYPES.join(', ')}`),
       data: z.record(z.string(), z.unknown()).default({}),
     }),
     response: eventSchema,

@@ -1,0 +1,2 @@
+import { routeHandler } from '../http/pipeline.ts';
+export const probe = routeHandler;
