@@ -1,2 +1,0 @@
-import { routeHandler } from '../http/pipeline.ts';
-export const probe = routeHandler;
