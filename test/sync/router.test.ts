@@ -212,6 +212,17 @@ describe('the tills’ tRPC door', () => {
     }
   });
 
+  it('answers an unknown currency for mobile money with a 400, never a 500', async () => {
+    const { trpc } = await pairedClient();
+    const error = await trpc
+      .mutation('sync.startPayment', { id: commandId(), amount: 1000, currency: 'XXX', phone: '0700000001' })
+      .catch((thrown: unknown) => thrown);
+    expect((error as TRPCClientError<never>).data).toMatchObject({
+      code: 'parameter_invalid',
+      httpStatus: 400,
+    });
+  });
+
   it('stops a revoked till, saying so', async () => {
     const { till, trpc } = await pairedClient();
     expect((await api.delete(`/v1/tills/${till.id}`)).status).toBe(200);

@@ -5,10 +5,11 @@
  * through the same write path and the same services as a REST call, keyed by
  * its id, so it applies exactly once however often it is pushed.
  */
+import type {
+  startPaymentInput} from '@tz/core';
 import {
   AppError,
   commandPayloads,
-  currencySchema,
   newId,
   tanzanianMobileSchema,
   type Command,
@@ -209,17 +210,13 @@ export class SyncService {
   }
 
   /** Asks the payer's phone for a mobile money payment, once per id; the till then waits for `paid`. */
-  async startPayment(
-    till: TillActor,
-    input: { id: string; amount: number; currency: string; phone: string },
-  ): Promise<TillPayment> {
+  async startPayment(till: TillActor, input: z.output<typeof startPaymentInput>): Promise<TillPayment> {
     const phone = tanzanianMobileSchema.safeParse(input.phone);
     if (!phone.success) {
       throw new AppError('phone_invalid', 'Give the payer’s Tanzanian mobile number', {
         details: { phone: 'must be a Tanzanian mobile number' },
       });
     }
-    const currency = currencySchema.parse(input.currency);
     const outcome = await this.services.writes.run({
       idempotency: {
         scope: {
@@ -235,7 +232,12 @@ export class SyncService {
         const payment = await this.services.payments.create(
           db,
           till,
-          { amount: input.amount, currency, phone: phone.data, metadata: { till: till.tillId } },
+          {
+            amount: input.amount,
+            currency: input.currency,
+            phone: phone.data,
+            metadata: { till: till.tillId },
+          },
           afterCommit,
         );
         return { status: 201, body: tillPayment(payment) };

@@ -5,6 +5,7 @@
  * applied once (the command id is its idempotency key).
  */
 import { z } from 'zod';
+import { currencySchema } from '../money.ts';
 import {
   ORDER_FLAGS,
   MAX_UNIX_SECONDS,
@@ -312,7 +313,7 @@ export const pairInput = z.object({ code: z.string().trim().min(4).max(32) });
 export const startPaymentInput = z.object({
   id: commandIdSchema,
   amount: z.number().int().min(1).max(999_999_999_999),
-  currency: z.string().length(3),
+  currency: currencySchema,
   phone: z.string().min(9).max(20),
 });
 export const getPaymentInput = z.object({ payment: z.string().min(1).max(255) });
