@@ -5,8 +5,7 @@
  * through the same write path and the same services as a REST call, keyed by
  * its id, so it applies exactly once however often it is pushed.
  */
-import type {
-  startPaymentInput} from '@tz/core';
+import type { startPaymentInput } from '@tz/core';
 import {
   AppError,
   commandPayloads,
