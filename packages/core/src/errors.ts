@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'cursor_invalid'
   | 'state_transition_invalid'
   | 'balance_insufficient'
+  | 'insufficient_funds'
   | 'checkout_not_open'
   | 'product_unknown'
   | 'price_changed'
@@ -60,6 +61,7 @@ export type ErrorCode =
   | 'publishable_key_forbidden'
   | 'test_mode_only'
   | 'origin_not_allowed'
+  | 'app_not_installed'
   // 404 not_found
   | 'resource_missing'
   | 'route_not_found'
@@ -112,6 +114,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'cursor_invalid':
     case 'state_transition_invalid':
     case 'balance_insufficient':
+    case 'insufficient_funds':
     case 'checkout_not_open':
     case 'product_unknown':
     case 'price_changed':
@@ -150,6 +153,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'publishable_key_forbidden':
     case 'test_mode_only':
     case 'origin_not_allowed':
+    case 'app_not_installed':
       return { type: 'permission_error', status: 403 };
     case 'resource_missing':
     case 'route_not_found':

@@ -1,11 +1,32 @@
 import type { Currency } from './money.ts';
 
 /**
- * Ledger accounts. `provider_clearing` is money held by the mobile money
- * provider on our behalf; `merchant_*` are what we owe the merchant.
+ * Ledger accounts. `provider_clearing` is money held by (or sent out through)
+ * the mobile money provider on our behalf; `merchant_*` are what we owe the
+ * merchant: `merchant_escrow` is held for a marketplace sale until released,
+ * `merchant_payouts_in_transit` has left the available balance for a payout
+ * the provider has not confirmed yet.
  */
 export type LedgerAccount =
-  'merchant_available' | 'merchant_pending' | 'merchant_referral' | 'platform_fees' | 'provider_clearing';
+  | 'merchant_available'
+  | 'merchant_pending'
+  | 'merchant_referral'
+  | 'merchant_escrow'
+  | 'merchant_payouts_in_transit'
+  | 'platform_fees'
+  | 'provider_clearing';
+
+/** What moved money: each is unique per source, so a movement posts once. */
+export type LedgerTransactionType =
+  | 'payment'
+  | 'refund'
+  | 'payout'
+  | 'payout_paid'
+  | 'payout_reversal'
+  | 'escrow_hold'
+  | 'escrow_release'
+  | 'escrow_refund'
+  | 'referral_earning';
 
 export interface Posting {
   account: LedgerAccount;

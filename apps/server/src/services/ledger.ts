@@ -1,4 +1,4 @@
-import { newId, type Currency, type Posting } from '@tz/core';
+import { newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
@@ -6,7 +6,7 @@ import { unixSeconds } from './time.ts';
 interface TransactionRow {
   id: string;
   livemode: boolean;
-  type: 'payment' | 'refund';
+  type: LedgerTransactionType;
   source_id: string;
   currency: string;
   amount: number;
@@ -33,7 +33,7 @@ export const transactionObject = (row: TransactionRow) => ({
 export interface LedgerEntry {
   merchantId: string;
   livemode: boolean;
-  type: 'payment' | 'refund';
+  type: LedgerTransactionType;
   sourceId: string;
   currency: Currency;
   /** Signed from the merchant's view: a refund is negative. */
