@@ -10,6 +10,7 @@ import { typeTimed } from '../support/keyboard.ts';
 import { eventually } from '../support/server.ts';
 import {
   BARCODE,
+  PRICE,
   newTill,
   openTill,
   scan,
@@ -75,6 +76,57 @@ describe('a sale at the till', () => {
       const orders = await ordersOf(till.id);
       expect(orders).toHaveLength(1);
       expect(orders[0]).toMatchObject({ total: 7000, status: 'paid' });
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('sells a product with variants only as one of them: picked from the search, or scanned', async () => {
+    const kanga = await shop.api.post('/v1/retail/products', {
+      name: 'Kanga',
+      price: 12_000,
+      barcodes: ['6209990000001'],
+      track_stock: false,
+      variants: [
+        { name: 'Nyekundu', barcodes: ['6209990000011'], price: 12_500 },
+        { name: 'Bluu', barcodes: ['6209990000012'], price: 13_000 },
+      ],
+    });
+    expect(kanga.status).toBe(201);
+    const { till, context } = await newTill(shop);
+    try {
+      const page = await openTill(context, till.pairing_url);
+      // Searching the product offers its variants, never the product itself.
+      await typeTimed(page, 'kanga', 150, { enter: false });
+      await page.waitForSelector('[data-testid=results] >> text=Kanga', { timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      const picker = await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 10_000 });
+      expect(await picker.$$eval('[role=option]', (rows) => rows.map((row) => row.textContent))).toEqual([
+        expect.stringContaining('Bluu'),
+        expect.stringContaining('Nyekundu'),
+      ]);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=cart] >> text=Kanga Nyekundu', { timeout: 10_000 });
+      // The product's own barcode opens the picker too; a variant's barcode adds that variant.
+      await scan(page, '6209990000001');
+      await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 10_000 });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached' });
+      await scan(page, '6209990000012');
+      await page.waitForSelector('[data-testid=cart] >> text=Kanga Bluu', { timeout: 10_000 });
+      await page.keyboard.press('F9');
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+
+      const [order] = await ordersOf(till.id);
+      expect(order).toMatchObject({ total: PRICE + 12_500 + 13_000, flags: [] });
+      const variants = kanga.body.variants as Array<{ id: string; name: string }>;
+      const idOf = (name: string) => variants.find((variant) => variant.name === name)!.id;
+      expect(order.lines.map((line: { variant: string | null }) => line.variant)).toEqual([
+        null,
+        idOf('Nyekundu'),
+        idOf('Bluu'),
+      ]);
     } finally {
       await context.close();
     }

@@ -244,6 +244,8 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     updateSettings: (patch) => Promise.resolve(settings$.next({ ...settings$.value, ...patch })),
     search,
     findByBarcode: (code) => Promise.resolve(CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null),
+    // The sample catalogue has no products with variants.
+    variantsOf: () => Promise.resolve([]),
     searchCustomers: (text) =>
       Promise.resolve(
         customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
@@ -319,6 +321,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       parked$.next(parked$.value.filter((one) => one.id !== id));
       return Promise.resolve();
     },
+    payCashExact: () => tillStore.completeSale([{ method: 'cash', amount: cart$.value.priced.total }]),
     completeSale: (tenders: TenderEntry[]): Promise<CompletedSale> => {
       const total = cart$.value.priced.total;
       if (total === 0) return Promise.reject(refusal('cart_empty', 'empty'));

@@ -47,7 +47,8 @@ export type RefusalCode =
   | 'payment_not_paid'
   | 'shift_not_open'
   | 'shift_already_open'
-  | 'nothing_to_reprint';
+  | 'nothing_to_reprint'
+  | 'choose_variant';
 
 export class TillRefusal extends Error {
   override readonly name = 'TillRefusal';
@@ -108,6 +109,8 @@ export interface CatalogueItem {
   trackStock: boolean;
   /** On hand in this till's store, in thousandths; null when not tracked or unknown. */
   onHandMilli: number | null;
+  /** A product sold only as one of its variants (`variantsOf`), never as itself. */
+  hasVariants?: boolean;
 }
 
 // --------------------------------------------------------------------- cart
@@ -312,11 +315,16 @@ export interface TillStore {
   /** Name, SKU or barcode prefix, case-insensitive; indexed, at most `limit` (default 50). */
   search(text: string, limit?: number): Promise<CatalogueItem[]>;
   findByBarcode(code: string): Promise<CatalogueItem | null>;
+  /** The variants of a product with variants that are for sale, by name. */
+  variantsOf(productId: string): Promise<CatalogueItem[]>;
   searchCustomers(text: string, limit?: number): Promise<Array<PullDocument<'customers'>>>;
 
   readonly cart$: Observable<Cart>;
   addItem(item: CatalogueItem, quantityMilli?: number): Promise<void>;
-  /** Scans a barcode into the cart; resolves null when nothing has that barcode. */
+  /**
+   * Scans a barcode into the cart; resolves null when nothing has that barcode. A product with
+   * variants is not added: it resolves with `hasVariants` and the screen offers its variants.
+   */
   addBarcode(code: string): Promise<CatalogueItem | null>;
   setQuantity(lineKey: string, quantityMilli: number): Promise<void>;
   removeLine(lineKey: string): Promise<void>;
@@ -333,6 +341,8 @@ export interface TillStore {
 
   /** Writes the sale and its command in one local write; printing never blocks or fails it. */
   completeSale(tenders: TenderEntry[]): Promise<CompletedSale>;
+  /** Completes the sale in cash for exactly its total, as priced when the sale is written. */
+  payCashExact(): Promise<CompletedSale>;
   readonly lastPrint$: Observable<PrintState>;
   reprintLast(): Promise<PrintOutcome | null>;
   readonly sales$: Observable<Sale[]>;

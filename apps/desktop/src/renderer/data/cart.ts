@@ -3,7 +3,7 @@
  * priced by core's `priceCart` on every change. Every edit is priced before it
  * is written, so a stored cart always prices.
  */
-import { combineLatest, from, map, of, switchMap } from 'rxjs';
+import { combineLatest, from, map, of, shareReplay, switchMap, tap } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
@@ -16,6 +16,8 @@ import { KV } from './kv.ts';
 import { EMPTY_CART, toCartInput } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
 import { approveByManager, requireCashier } from './session.ts';
+import { pendingEdits } from './cart-edits.ts';
+import type { KeptCart } from './cart-edits.ts';
 
 export const DEFAULT_SETTINGS: TillSettings = { managerDiscountAboveBasisPoints: 1000, receiptPrinter: null };
 
@@ -35,17 +37,32 @@ export async function loadCart(ctx: Context): Promise<StoredCart> {
   return (await ctx.kv.get<StoredCart>(KV.cart)) ?? EMPTY_CART;
 }
 
-/** Applies an edit atomically; the edited cart must price or nothing is written. */
+/**
+ * Applies an edit atomically; the edited cart must price or nothing is written.
+ * The screen shows it at once (`cart-edits.ts`); `change` must make the same
+ * cart each time it runs (ids are made outside it).
+ */
 async function edit(ctx: Context, change: (cart: StoredCart) => StoredCart): Promise<void> {
-  const store = await pricingStore(ctx);
-  await withRefusals(() =>
-    ctx.kv.update<StoredCart>(KV.cart, EMPTY_CART, (current) => {
-      const changed = change(current);
-      const next = changed.saleId === null ? { ...changed, saleId: ctx.ids.clientOrder() } : changed;
-      priceCart(toCartInput(next, store));
-      return next;
-    }),
-  );
+  const saleId = ctx.ids.clientOrder();
+  const pending = pendingEdits(ctx);
+  const entry = pending.start(ctx.ids.local(), (current) => {
+    const changed = change(current);
+    return changed.saleId === null ? { ...changed, saleId } : changed;
+  });
+  try {
+    const store = await pricingStore(ctx);
+    await withRefusals(() =>
+      ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
+        const next = entry.apply(current);
+        priceCart(toCartInput(next, store));
+        return next;
+      }),
+    );
+    pending.written(entry);
+  } catch (error) {
+    pending.failed(entry);
+    throw error;
+  }
 }
 
 function lineOf(cart: StoredCart, key: string): CartLine {
@@ -63,10 +80,17 @@ export function watchCart(ctx: Context): Observable<Cart> {
   const store$ = ctx.kv
     .watch<{ till: { store: string } }>(KV.device)
     .pipe(switchMap((device) => (device ? ctx.db.stores.findOne(device.till.store).$ : of(null))));
-  const cart$ = ctx.kv.watch<StoredCart>(KV.cart).pipe(map((cart) => cart ?? EMPTY_CART));
-  return combineLatest([cart$, store$]).pipe(
-    switchMap(([cart, storeDoc]) => {
+  const pending = pendingEdits(ctx);
+  const stored$ = ctx.kv.watch<KeptCart>(KV.cart).pipe(
+    map((cart) => {
+      return cart ?? EMPTY_CART;
+    }),
+    tap(() => pending.stored()),
+  );
+  return combineLatest([stored$, pending.changed$, store$]).pipe(
+    switchMap(([stored, , storeDoc]) => {
       const store = storeDoc ? (storeDoc.toJSON() as unknown as PricingStore) : FALLBACK_STORE;
+      const cart = pending.shown(stored, (next) => priceCart(toCartInput(next, store)));
       const customer$ = cart.customer
         ? from(ctx.db.customers.findOne(cart.customer).exec()).pipe(
             map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'customers'>) : null)),
@@ -74,6 +98,8 @@ export function watchCart(ctx: Context): Observable<Cart> {
         : of(null);
       return customer$.pipe(map((customer) => priced(cart, store, customer)));
     }),
+    // One pipeline for every screen, so each stored cart is counted once.
+    shareReplay({ bufferSize: 1, refCount: true }),
   );
 }
 
@@ -93,8 +119,10 @@ function priced(cart: StoredCart, store: PricingStore, customer: PullDocument<'c
 }
 
 export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: number): Promise<void> {
+  if (item.hasVariants) throw new TillRefusal('choose_variant', 'This product is sold by its variants');
   await requireCashier(ctx);
   const quantity = quantityMilli ?? 1000;
+  const key = ctx.ids.local();
   await edit(ctx, (cart) => {
     const same = cart.lines.find(
       (line) =>
@@ -111,7 +139,7 @@ export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?:
       }));
     }
     const line: CartLine = {
-      key: ctx.ids.local(),
+      key,
       item,
       quantityMilli: quantity,
       discount: null,
@@ -123,7 +151,7 @@ export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?:
 
 export async function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
   const item = await findByBarcode(ctx, code);
-  if (item) await addItem(ctx, item);
+  if (item && !item.hasVariants) await addItem(ctx, item);
   return item;
 }
 

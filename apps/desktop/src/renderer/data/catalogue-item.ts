@@ -9,6 +9,7 @@ export function catalogueItem(
   product: PullDocument<'products'>,
   variant: PullDocument<'variants'> | null,
   onHandMilli: number | null,
+  hasVariants = false,
 ): CatalogueItem {
   return {
     productId: product.id,
@@ -23,5 +24,7 @@ export function catalogueItem(
     category: product.category,
     trackStock: product.track_stock,
     onHandMilli,
+    // Only a product itself can have variants; a variant is always sold as itself.
+    hasVariants: variant === null && hasVariants,
   };
 }

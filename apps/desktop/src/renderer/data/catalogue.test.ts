@@ -1,6 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeProduct, openTestTill } from './testing.ts';
+import type { PullDocument } from '@tz/core';
+import { makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -63,4 +64,90 @@ describe('catalogue search with 100,000 products', () => {
     // Generous bounds for a shared machine; a full scan of 100,000 documents takes far longer.
     for (const ms of [nameMs, skuMs, barcodeMs, extraMs]) expect(ms).toBeLessThan(250);
   }, 180_000);
+});
+
+const variant = (overrides: Partial<PullDocument<'variants'>>): PullDocument<'variants'> => ({
+  id: 'var_1',
+  _deleted: false,
+  product: 'prod_kanga',
+  name: 'Nyekundu',
+  sku: null,
+  barcodes: [],
+  price: 12_500,
+  active: true,
+  ...overrides,
+});
+
+// Both ways a barcode is found: the in-memory index once built, and the indexes before it is.
+describe.each([
+  ['from the in-memory index', 0],
+  ['from the indexes, before the in-memory index is built', Infinity],
+])('a product with variants (%s)', (_how, indexCatalogueAfterMs) => {
+  it('is sold only as one of its variants, and follows variants added and removed', async () => {
+    const kanga = makeProduct({ id: 'prod_kanga', name: 'Kanga', sku: 'KANGA', barcodes: ['6209990000001'] });
+    const soap = makeProduct({ id: 'prod_soap', name: 'Sabuni', sku: 'SAB', barcodes: ['6209990000002'] });
+    till = await openTestTill(
+      {
+        products: [kanga, soap],
+        variants: [
+          variant({ id: 'var_red', name: 'Nyekundu', barcodes: ['6209990000011'], price: 12_500 }),
+          variant({ id: 'var_blue', name: 'Bluu', barcodes: ['6209990000012'], price: 13_000 }),
+          variant({ id: 'var_old', name: 'Zamani', barcodes: ['6209990000013'], active: false }),
+        ],
+        employees: [await makeEmployee()],
+      },
+      { indexCatalogueAfterMs },
+    );
+    const { store, transport } = till;
+    await settle(async () => expect(await store.findByBarcode('6209990000012')).not.toBeNull());
+    await store.signIn('1234');
+
+    // Searching the product offers it as a product with variants, and its variants for sale by name.
+    const [found] = await store.search('kanga');
+    expect(found).toMatchObject({ productId: 'prod_kanga', variantId: null, hasVariants: true });
+    const offered = await store.variantsOf('prod_kanga');
+    expect(offered.map((item) => [item.name, item.variantId, item.price])).toEqual([
+      ['Kanga Bluu', 'var_blue', 13_000],
+      ['Kanga Nyekundu', 'var_red', 12_500],
+    ]);
+    // Neither picking nor scanning the product itself puts it in the cart.
+    await expect(store.addItem(found!)).rejects.toMatchObject({ code: 'choose_variant' });
+    expect(await store.addBarcode('6209990000001')).toMatchObject({ hasVariants: true });
+    // Scanning a variant adds that variant; an inactive one is not for sale.
+    expect(await store.addBarcode('6209990000011')).toMatchObject({ variantId: 'var_red' });
+    expect(await store.findByBarcode('6209990000013')).toBeNull();
+    const cart = await firstValueFrom(store.cart$);
+    expect(cart.lines.map((line) => [line.item.productId, line.item.variantId])).toEqual([
+      ['prod_kanga', 'var_red'],
+    ]);
+
+    // A product without variants sells as itself, until the server gives it one.
+    expect(await store.findByBarcode('6209990000002')).toMatchObject({ hasVariants: false });
+    const large = variant({
+      id: 'var_soap_large',
+      product: 'prod_soap',
+      name: 'Kubwa',
+      barcodes: ['62099900021'],
+    });
+    transport.documents.variants = [...(transport.documents.variants ?? []), large];
+    await store.syncNow();
+    await settle(async () =>
+      expect(await store.findByBarcode('6209990000002')).toMatchObject({ hasVariants: true }),
+    );
+    expect((await store.search('sabuni'))[0]).toMatchObject({ hasVariants: true });
+    expect(await store.addBarcode('62099900021')).toMatchObject({ variantId: 'var_soap_large' });
+
+    // Its variant deleted and its barcode changed: it sells as itself again, under the new barcode only.
+    transport.documents.variants = [...transport.documents.variants, { ...large, _deleted: true }];
+    transport.documents.products = [
+      ...(transport.documents.products ?? []),
+      { ...soap, barcodes: ['6209990000003'] },
+    ];
+    await store.syncNow();
+    await settle(async () =>
+      expect(await store.findByBarcode('6209990000003')).toMatchObject({ hasVariants: false }),
+    );
+    expect(await store.findByBarcode('6209990000002')).toBeNull();
+    expect(await store.findByBarcode('62099900021')).toBeNull();
+  }, 30_000);
 });

@@ -7,6 +7,7 @@ import type { PullDocument } from '@tz/core';
 import type { TillBridge } from '../../shared/bridge.ts';
 import { TillRefusal } from './api.ts';
 import type { TillIdentity } from './api.ts';
+import type { CatalogueIndex } from './catalogue-index.ts';
 import type { TillDatabase } from './database.ts';
 import type { Ids } from './ids.ts';
 import { KV } from './kv.ts';
@@ -23,6 +24,8 @@ export interface Device {
 export interface Context {
   db: TillDatabase;
   kv: Kv;
+  /** Barcodes and products with variants in memory, once built. */
+  catalogue: CatalogueIndex;
   ids: Ids;
   now: () => number;
   transport: SyncTransport;

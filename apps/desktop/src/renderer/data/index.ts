@@ -8,6 +8,7 @@ import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './
 import { refund, reprintLast, voidSale, watchSales } from './after-sale.ts';
 import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
+import { CatalogueIndex } from './catalogue-index.ts';
 import { refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
@@ -18,6 +19,7 @@ import { startMobileMoney } from './payments.ts';
 import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
 import { ReceiptPrinting } from './printing.ts';
 import { completeSale } from './sale.ts';
+import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
 import { SyncEngine } from './sync-engine.ts';
@@ -35,7 +37,12 @@ export interface OpenOptions extends TillStoreOptions {
   online?: () => boolean;
   /** False in tests and in a single-tab app; true in the browser, where tabs share the database. */
   multiInstance?: boolean;
+  /** When to read the catalogue's barcodes into memory after opening (ms); never when Infinity. */
+  indexCatalogueAfterMs?: number;
 }
+
+/** The till opens and draws first; then the barcodes are read into memory. */
+const INDEX_AFTER_MS = 1000;
 
 const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
 
@@ -50,9 +57,17 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const now = options.now ?? Date.now;
   const credential = new BehaviorSubject<string | null>(null);
   const bridge = options.bridge === undefined ? currentBridge : () => options.bridge ?? null;
+  const index = new CatalogueIndex({ products: db.products, variants: db.variants });
+  index.follow();
+  const indexAfter = options.indexCatalogueAfterMs ?? INDEX_AFTER_MS;
+  const indexTimer =
+    indexAfter === Infinity
+      ? undefined
+      : setTimeout(() => void index.build().catch(() => undefined), indexAfter);
   const ctx: Context = {
     db,
     kv,
+    catalogue: index,
     ids: makeIds(now),
     now,
     bridge,
@@ -86,6 +101,13 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     ),
   );
 
+  const sell = async (tenders: Tenders) => {
+    const { sale, change, command } = await completeSale(ctx, tenders);
+    // Printing runs after the sale is written and never holds it up.
+    void printing.print(sale.receipt, (command.sale?.cash ?? 0) > 0);
+    return { sale, change };
+  };
+
   const store: TillStore = {
     pairing$,
     async pair(code) {
@@ -117,6 +139,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     },
     search: (text, limit) => catalogue.search(ctx, text, limit),
     findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
+    variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
     cart$: cart.watchCart(ctx),
     addItem: (item, quantity) => cart.addItem(ctx, item, quantity),
@@ -131,12 +154,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     parked$: cart.watchParked(ctx),
     park: (label) => cart.park(ctx, label),
     resume: (id) => cart.resume(ctx, id),
-    async completeSale(tenders) {
-      const { sale, change, command } = await completeSale(ctx, tenders);
-      // Printing runs after the sale is written and never holds it up.
-      void printing.print(sale.receipt, (command.sale?.cash ?? 0) > 0);
-      return { sale, change };
-    },
+    completeSale: (tenders) => sell(tenders),
+    payCashExact: () => sell((total) => [{ method: 'cash', amount: total }]),
     lastPrint$: printing.state$.asObservable(),
     reprintLast: () => reprintLast(ctx, printing),
     sales$: watchSales(ctx),
@@ -155,6 +174,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),
     async close() {
+      clearTimeout(indexTimer);
+      index.stop();
       revokedWatch.unsubscribe();
       await printJobs.stop();
       await engine.stop();

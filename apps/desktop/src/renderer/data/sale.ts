@@ -7,7 +7,12 @@
  *
  * The receipt number is taken (an atomic increment of a counter in `kv`)
  * before the command is inserted: a crash between the two leaves a gap in the
- * numbers, never the same number on two sales.
+ * numbers, never the same number on two sales. It is taken while the till
+ * checks this cart was not sold already (only a crash before the cart was
+ * cleared leaves a sold cart), so that case leaves a gap too.
+ *
+ * The screen hears "done" as soon as the command is written; clearing the
+ * sold lines from the cart follows, and the next sale waits for it.
  */
 import {
   allocateTenders,
@@ -88,48 +93,76 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-type Completed = CompletedSale & { command: CommandDoc };
-
-export function completeSale(ctx: Context, tenders: TenderEntry[]): Promise<Completed> {
-  return oneAtATime(() => completeOne(ctx, tenders));
+/** Awaits every promise at once; a failure is the first in list order, as if each were awaited in turn. */
+async function allInOrder<T extends readonly unknown[] | []>(work: {
+  [K in keyof T]: Promise<T[K]>;
+}): Promise<T> {
+  const settled = await Promise.allSettled(work as unknown as Array<Promise<unknown>>);
+  const values = settled.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
+  return values as unknown as T;
 }
 
-async function completeOne(ctx: Context, tenders: TenderEntry[]): Promise<Completed> {
-  const cashier = await requireCashier(ctx);
-  const { till, revoked } = await requireDevice(ctx);
+type Completed = CompletedSale & { command: CommandDoc };
+
+/** The tenders, or how to make them from the total as priced inside the sale (cash for exactly the total). */
+export type Tenders = TenderEntry[] | ((total: number) => TenderEntry[]);
+
+export function completeSale(ctx: Context, tenders: Tenders): Promise<Completed> {
+  let answer: ((sale: Completed) => void) | undefined;
+  const answered = new Promise<Completed>((resolve) => (answer = resolve));
+  const run = oneAtATime(async () => {
+    const { completed, tidy } = await completeOne(ctx, tenders);
+    answer?.(completed);
+    await tidy;
+  });
+  return Promise.race([answered, run.then(() => answered)]);
+}
+
+/** The sale, once written, and the cart's clearing, which the next sale waits for. */
+async function completeOne(
+  ctx: Context,
+  asked: Tenders,
+): Promise<{ completed: Completed; tidy: Promise<unknown> }> {
+  // Independent reads together: most answer from RxDB's document cache, not IndexedDB.
+  const [cashier, { till, revoked }, shift, cart, store] = await allInOrder([
+    requireCashier(ctx),
+    requireDevice(ctx),
+    ctx.kv.get<OpenShift>(KV.shift),
+    loadCart(ctx),
+    currentStore(ctx),
+  ]);
   if (revoked) throw new TillRefusal('revoked', 'This till was revoked: it can no longer record sales');
-  const shift = await ctx.kv.get<OpenShift>(KV.shift);
   if (!shift) throw new TillRefusal('shift_not_open', 'Open a shift before selling');
-  const cart = await loadCart(ctx);
   if (cart.lines.length === 0 || cart.saleId === null)
     throw new TillRefusal('cart_empty', 'The cart is empty');
 
-  // This cart was already sold (the cart was not cleared before a crash): answer that sale.
-  const already = await ctx.db.commands
-    .findOne({ selector: { client_order_id: cart.saleId, type: 'order.create' } })
-    .exec();
-  if (already) {
-    await removeSold(ctx, cart);
-    const command = already.toJSON() as CommandDoc;
-    return { sale: saleFrom(command), change: 0, command };
-  }
-
-  const store = await currentStore(ctx);
   const pricingStore = store ?? { currency: 'TZS', vat_region: 'mainland' as const };
-  const { priced, allocation } = await withRefusals(() => {
+  const { priced, allocation, tenders } = await withRefusals(() => {
     const priced = priceCart(toCartInput(cart, pricingStore));
+    const tenders = typeof asked === 'function' ? asked(priced.total) : asked;
     const allocation = allocateTenders({
       currency: priced.currency,
       amountDue: priced.total,
       tenders: toTenderInputs(tenders),
     });
-    return { priced, allocation };
+    return { priced, allocation, tenders };
   });
   await requirePaid(ctx, tenders);
 
   const soldAt = ctx.now();
-  const receiptNumber = await nextReceiptNumber(ctx, till.receiptPrefix);
-  const customer = cart.customer ? await ctx.db.customers.findOne(cart.customer).exec() : null;
+  const [already, receiptNumber, customer] = await Promise.all([
+    // This cart was already sold (the cart was not cleared before a crash): answer that sale.
+    ctx.db.commands.findOne({ selector: { client_order_id: cart.saleId, type: 'order.create' } }).exec(),
+    nextReceiptNumber(ctx, till.receiptPrefix),
+    cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
+  ]);
+  if (already) {
+    const command = already.toJSON() as CommandDoc;
+    return { completed: { sale: saleFrom(command), change: 0, command }, tidy: removeSold(ctx, cart) };
+  }
   const receipt = await withRefusals(() =>
     buildRetailReceipt({
       order: priced,
@@ -189,9 +222,11 @@ async function completeOne(ctx: Context, tenders: TenderEntry[]): Promise<Comple
     synced_at: null,
   };
   await ctx.db.commands.insert(command);
-  await removeSold(ctx, cart);
-  await ctx.kv.set(KV.lastSale, command.id);
-  return { sale: saleFrom(command), change: allocation.change, command };
+  // The sale exists now; the cart and the last-sale pointer are separate documents, written after.
+  return {
+    completed: { sale: saleFrom(command), change: allocation.change, command },
+    tidy: Promise.all([removeSold(ctx, cart), ctx.kv.set(KV.lastSale, command.id)]),
+  };
 }
 
 /** A sale as the screens show it, before the server's order and refunds are joined in. */

@@ -71,6 +71,9 @@ export const en = {
   notFoundBarcode: 'No product has barcode {code}',
   addedItem: 'Added {name}',
   inStock: '{count} in stock',
+  chooseVariant: 'Choose a variant of {name}',
+  noVariantsForSale: 'None of its variants is for sale.',
+  hasVariantsHint: 'Choose a variant',
   cartEmpty: 'Scan an item or search to start a sale',
   item: 'Item',
   quantity: 'Qty',
@@ -238,6 +241,7 @@ export const en = {
   refusal_shift_not_open: 'Open the shift first.',
   refusal_shift_already_open: 'The shift is already open.',
   refusal_nothing_to_reprint: 'No receipt to reprint yet',
+  refusal_choose_variant: 'Choose one of its variants.',
   refusal_unknown: 'Something went wrong: {message}',
 } as const;
 

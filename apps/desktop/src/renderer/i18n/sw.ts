@@ -66,6 +66,9 @@ export const sw = {
   notFoundBarcode: 'Hakuna bidhaa yenye msimbo pau {code}',
   addedItem: 'Imeongezwa: {name}',
   inStock: '{count} zipo',
+  chooseVariant: 'Chagua aina ya {name}',
+  noVariantsForSale: 'Hakuna aina yake inayouzwa.',
+  hasVariantsHint: 'Chagua aina',
   cartEmpty: 'Skani bidhaa au tafuta ili kuanza mauzo',
   item: 'Bidhaa',
   quantity: 'Idadi',
@@ -229,5 +232,6 @@ export const sw = {
   refusal_shift_not_open: 'Fungua zamu kwanza.',
   refusal_shift_already_open: 'Zamu tayari imefunguliwa.',
   refusal_nothing_to_reprint: 'Bado hakuna risiti ya kuchapisha tena',
+  refusal_choose_variant: 'Chagua moja ya aina zake.',
   refusal_unknown: 'Hitilafu imetokea: {message}',
 } as const satisfies Messages;

@@ -3,12 +3,12 @@
  * the total, which never leaves the screen. Scans land here wherever focus is.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { firstValueFrom } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Kbd } from '../components/Dialog.tsx';
 import { useScanner } from '../keyboard/use-scanner.ts';
+import { DEFAULT_WEDGE_OPTIONS } from '../keyboard/wedge.ts';
 import { useNotify } from '../notices.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
@@ -16,10 +16,12 @@ import { CustomerDialog, DiscountDialog, ParkedDialog, QuantityDialog } from './
 import { SaleDoneDialog, TenderDialog } from './TenderDialog.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { CartTable } from './CartTable.tsx';
+import { VariantDialog } from './VariantDialog.tsx';
 
 type SaleDialog =
   | { kind: 'quantity'; line: CartLine }
   | { kind: 'weigh'; item: CatalogueItem }
+  | { kind: 'variants'; product: CatalogueItem }
   | { kind: 'lineDiscount'; line: CartLine }
   | { kind: 'orderDiscount' }
   | { kind: 'customer' }
@@ -28,7 +30,8 @@ type SaleDialog =
   | { kind: 'done'; completed: CompletedSale };
 
 const SEARCH_LIMIT = 30;
-const SEARCH_DELAY_MS = 60;
+/** Keys closer together than a scanner's gap may be a scan typed into the box: search once they pause. */
+const BURST_GAP_MS = DEFAULT_WEDGE_OPTIONS.maxGapMs;
 
 export function SaleScreen({ blocked }: { blocked: boolean }) {
   const store = useStore();
@@ -60,28 +63,38 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     if (!blocked) search.current?.focus();
   }, [blocked]);
 
-  // Search as the cashier types; a stale answer never replaces a newer one.
+  // Search on every key a person types; a stale answer never replaces a newer one.
   const asked = useRef(0);
+  // When the last two keys were pressed (the keyboard's clock, not when the page got round to them).
+  const keyTimes = useRef({ previous: -Infinity, last: -Infinity });
   useEffect(() => {
     const text = query.trim();
     const ask = ++asked.current;
+    const burst = keyTimes.current.last - keyTimes.current.previous < BURST_GAP_MS;
     if (text === '') {
       setResults(null);
       return;
     }
-    const timer = setTimeout(() => {
+    const run = () => {
       store.search(text, SEARCH_LIMIT).then((found) => {
         if (ask !== asked.current) return;
         setResults(found);
         setResultIndex(0);
       }, fail);
-    }, SEARCH_DELAY_MS);
+    };
+    // A first character may be a scan starting: its search waits to see whether more keys follow fast.
+    if (!burst && text.length > 1) return run();
+    const timer = setTimeout(run, BURST_GAP_MS);
     return () => clearTimeout(timer);
   }, [query, store, fail]);
 
   const addItem = (item: CatalogueItem) => {
     setQuery('');
     setResults(null);
+    if (item.hasVariants) {
+      setDialog({ kind: 'variants', product: item });
+      return;
+    }
     if (item.unit !== 'piece') {
       setDialog({ kind: 'weigh', item });
       return;
@@ -95,7 +108,8 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
   useScanner(
     (code) => {
       const added = store.addBarcode(code).then((item) => {
-        if (item) {
+        if (item?.hasVariants) setDialog({ kind: 'variants', product: item });
+        else if (item) {
           setSelectedKey(null);
           notify(t('addedItem', { name: item.name }));
         } else notify(t('notFoundBarcode', { code }), 'error');
@@ -106,15 +120,10 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
   );
 
   const cashExact = () => {
-    // The total as the cart is once pending scans are in, not as last rendered (a stale total is short).
+    // Once pending scans are in; the store prices the cart as it writes the sale (a rendered total may be stale).
     void scanning.current
-      .then(() => firstValueFrom(store.cart$))
-      .then((current) => {
-        if (current.lines.length === 0) return notify(t('refusal_cart_empty'), 'error');
-        return store
-          .completeSale([{ method: 'cash', amount: current.priced.total }])
-          .then((completed) => setDialog({ kind: 'done', completed }));
-      })
+      .then(() => store.payCashExact())
+      .then((completed) => setDialog({ kind: 'done', completed }))
       .catch(fail);
   };
 
@@ -141,7 +150,7 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
         F9: cashExact,
         F10:
           lines.length > 0
-            ? () => setDialog({ kind: 'tender' })
+            ? () => void scanning.current.then(() => setDialog({ kind: 'tender' }))
             : () => notify(t('refusal_cart_empty'), 'error'),
         ArrowDown: results
           ? () => setResultIndex((i) => Math.min(results.length - 1, i + 1))
@@ -180,7 +189,8 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     // Typed by hand: a barcode nobody found by prefix search is tried as a whole code.
     store.addBarcode(text).then((item) => {
       if (item) setQuery('');
-      else notify(t('noResults', { text }), 'error');
+      if (item?.hasVariants) setDialog({ kind: 'variants', product: item });
+      else if (!item) notify(t('noResults', { text }), 'error');
     }, fail);
   };
 
@@ -200,6 +210,9 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
               className="search-input"
               value={query}
               onChange={(event) => setQuery(event.target.value)}
+              onKeyDown={(event) => {
+                keyTimes.current = { previous: keyTimes.current.last, last: event.timeStamp };
+              }}
               placeholder={t('searchPlaceholder')}
               aria-label={t('searchPlaceholder')}
               autoFocus
@@ -317,6 +330,9 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
       </aside>
       {dialog?.kind === 'quantity' && <QuantityDialog line={dialog.line} onClose={closeDialog} />}
       {dialog?.kind === 'weigh' && <QuantityDialog item={dialog.item} onClose={closeDialog} />}
+      {dialog?.kind === 'variants' && (
+        <VariantDialog product={dialog.product} onPick={addItem} onClose={closeDialog} />
+      )}
       {dialog?.kind === 'lineDiscount' && (
         <DiscountDialog line={dialog.line} currency={currency} onClose={closeDialog} />
       )}

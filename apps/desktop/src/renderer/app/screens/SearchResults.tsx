@@ -51,12 +51,18 @@ export function SearchResults({
           <span className="result-meta">
             {[item.sku, item.barcodes[0]].filter(Boolean).join(' · ')}
             {item.onHandMilli !== null &&
+              !item.hasVariants &&
               ` · ${t('inStock', { count: formatQuantityMilli(item.onHandMilli, item.unit === 'piece') })}`}
           </span>
-          <span className="result-price">
-            {formatMoney(item.price, item.currency)}
-            {item.unit !== 'piece' && ` / ${item.unit}`}
-          </span>
+          {item.hasVariants ? (
+            // Each variant has its own price: picking this opens them.
+            <span className="result-price result-variants">{t('hasVariantsHint')} ›</span>
+          ) : (
+            <span className="result-price">
+              {formatMoney(item.price, item.currency)}
+              {item.unit !== 'piece' && ` / ${item.unit}`}
+            </span>
+          )}
         </li>
       ))}
     </ul>
