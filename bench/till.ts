@@ -21,8 +21,9 @@
  * 3. Search (offline too): a word and a brand's initial ("sukari k"), and
  *    10-digit barcode prefixes, typed at a person's pace (120 ms a key); the
  *    last key to the last change of the results list and the frame after it
- *    (the till waits 60 ms after a key before it searches, included). Floor: a
- *    bare IndexedDB getAll of 30 documents.
+ *    (the till searches at each key; a key within 50 ms of the one before waits
+ *    for the keys to pause, included). Floor: a bare IndexedDB getAll of 30
+ *    documents.
  * 4. Push: back online, time until the server holds every order.
  * 5. Ready to sell: BENCH_RELOADS reloads of the synced till, from navigation
  *    start to the sale screen with the search box focused. Floor: the same

@@ -36,6 +36,7 @@ export class CatalogueIndex {
   private readonly touched = new Set<string>();
   private readonly subscriptions: Subscription[] = [];
   private built = false;
+  private startedEmpty: Promise<boolean> = Promise.resolve(false);
   private closed = false;
 
   constructor(private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>) {}
@@ -49,10 +50,23 @@ export class CatalogueIndex {
         ),
       );
     }
+    // Asked after subscribing: whatever is written from now on arrives as an event.
+    this.startedEmpty = Promise.all(
+      (['variants', 'products'] as const).map((kind) => this.collections[kind].findOne().exec()),
+    ).then(
+      (found) => found.every((doc) => doc === null),
+      () => false,
+    );
   }
 
   /** Reads what is stored, a page at a time; the methods answer once this resolves. */
   async build(): Promise<void> {
+    // Nothing was stored when it began following (a new pairing): the first sync's events bring it all.
+    if (await this.startedEmpty) {
+      this.built = true;
+      this.touched.clear();
+      return;
+    }
     for (const kind of ['variants', 'products'] as const) {
       const collection = this.collections[kind];
       let after = '';
