@@ -12,7 +12,7 @@ import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.t
 import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
 import { trpcRoutes } from './http/trpc.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
-import type { OutcomeSink } from './providers/provider.ts';
+import type { OutcomeSink, PayoutOutcomeSink } from './providers/provider.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
@@ -72,8 +72,11 @@ export async function startServer(
   });
   await rateLimits.ready;
   const log = (error: unknown, message: string) => logger.error({ err: error }, message);
-  // The live provider reports outcomes to the payment service, which is built with it.
-  const sink: OutcomeSink = { applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome) };
+  // The live provider reports outcomes to the payment and payout services, which are built with it.
+  const sink: OutcomeSink & PayoutOutcomeSink = {
+    applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome),
+    applyPayoutOutcome: (id, outcome) => services.payouts.applyPayoutOutcome(id, outcome),
+  };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
   const services = createServices(config, database, rateLimits, log, clickPesa);
   const app = createApp({

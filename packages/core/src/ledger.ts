@@ -50,6 +50,30 @@ export function reversePostings(postings: readonly Posting[]): Posting[] {
   return postings.map((p) => ({ ...p, amount: -p.amount }));
 }
 
+/**
+ * A payout's three movements. Creating it moves the amount out of the available
+ * balance into transit (so nothing else can spend it); the provider's answer
+ * then sends it out through the provider (paid) or back to available (failed).
+ * Payouts carry no fee in this version.
+ */
+export function payoutPostings(
+  movement: 'payout' | 'payout_paid' | 'payout_reversal',
+  currency: Currency,
+  amount: number,
+): Posting[] {
+  const from: LedgerAccount = movement === 'payout' ? 'merchant_available' : 'merchant_payouts_in_transit';
+  const to: LedgerAccount =
+    movement === 'payout'
+      ? 'merchant_payouts_in_transit'
+      : movement === 'payout_paid'
+        ? 'provider_clearing'
+        : 'merchant_available';
+  return [
+    { account: from, currency, amount: -amount },
+    { account: to, currency, amount },
+  ];
+}
+
 export function isBalanced(postings: readonly Posting[]): boolean {
   const sums = new Map<string, number>();
   for (const p of postings) sums.set(p.currency, (sums.get(p.currency) ?? 0) + p.amount);

@@ -9,6 +9,9 @@ export const EVENT_TYPES = [
   'payment.failed',
   'payment.refunded',
   'checkout.completed',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
   'customer.created',
   // retail
   'product.created',

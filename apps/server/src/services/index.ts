@@ -1,12 +1,13 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimits } from './rate-limits.ts';
-import type { PaymentProvider } from '../providers/provider.ts';
+import type { PaymentProvider, PayoutProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
+import { PayoutService } from './payouts.ts';
 import { RequestLogWriter } from './request-logs.ts';
 import { createWritePath, type WritePath } from './writes.ts';
 
@@ -18,13 +19,14 @@ export interface Services {
   merchants: MerchantService;
   loginThrottle: LoginThrottle;
   payments: PaymentService;
+  payouts: PayoutService;
   checkouts: CheckoutService;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
   sandbox: SandboxProvider;
   /** Live-mode provider, when configured. */
-  liveProvider: PaymentProvider | undefined;
+  liveProvider: (PaymentProvider & PayoutProvider) | undefined;
   publicUrl(): string;
 }
 
@@ -33,7 +35,7 @@ export function createServices(
   database: Database,
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
-  liveProvider?: PaymentProvider,
+  liveProvider?: PaymentProvider & PayoutProvider,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -51,9 +53,11 @@ export function createServices(
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
     log,
   );
+  const payouts = new PayoutService(database, directory, log);
   const sandbox: SandboxProvider = new SandboxProvider(
     database,
     payments,
+    payouts,
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
@@ -64,6 +68,7 @@ export function createServices(
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
+    payouts,
     checkouts,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),

@@ -109,6 +109,30 @@ export async function balanceOf(db: Queryable, actor: Actor) {
   };
 }
 
+/**
+ * Takes the lock every movement out of one available balance (a payout, a
+ * refund) holds until its transaction ends, and returns the balance as it
+ * stands under the lock: a second mover waits here and then sees the first
+ * one's debit, so racing movers can never together spend more than there is.
+ * A row lock (the upsert locks the row), not an advisory lock: the embedded
+ * database serves every connection from one session, where advisory locks
+ * across connections mean nothing; row locks behave alike on both.
+ */
+export async function lockAvailableBalance(
+  db: Queryable,
+  merchantId: string,
+  livemode: boolean,
+  currency: string,
+): Promise<number> {
+  await db.query(
+    `INSERT INTO balance_locks (merchant_id, livemode, currency) VALUES ($1, $2, $3)
+     ON CONFLICT (merchant_id, livemode, currency) DO UPDATE SET currency = EXCLUDED.currency`,
+    [merchantId, livemode, currency],
+  );
+  // A new statement, so a new snapshot: it sees whatever the previous holder committed.
+  return availableBalance(db, merchantId, livemode, currency);
+}
+
 export async function availableBalance(
   db: Queryable,
   merchantId: string,

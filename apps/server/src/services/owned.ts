@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 /** Tables whose rows belong to one merchant and mode (named here, never taken from input). */
 export type OwnedTable =
   | 'payments'
+  | 'payouts'
   | 'checkouts'
   | 'customers'
   | 'retail_categories'

@@ -18,7 +18,8 @@ import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
-import { availableBalance, postLedgerEntry } from './ledger.ts';
+import { startAtProvider } from './provider-start.ts';
+import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
 export interface PaymentRow {
@@ -39,6 +40,8 @@ export interface PaymentRow {
   fee: number | null;
   net: number | null;
   payout_status: string;
+  /** The payout that paid this payment out, once one has. */
+  payout_id: string | null;
   failure_code: string | null;
   failure_message: string | null;
   created_at: Date;
@@ -58,6 +61,7 @@ export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
   fee: row.fee,
   net: row.net,
   payout_status: row.payout_status,
+  payout: row.payout_id,
   checkout_url: row.checkout_id ? `${publicUrl}/pay/${row.checkout_id}` : null,
   checkout: row.checkout_id,
   phone: row.phone,
@@ -138,6 +142,7 @@ export class PaymentService implements OutcomeSink {
       fee: null,
       net: null,
       payout_status: 'not_applicable',
+      payout_id: null,
       failure_code: null,
       failure_message: null,
       created_at: new Date(),
@@ -183,31 +188,23 @@ export class PaymentService implements OutcomeSink {
     return object;
   }
 
-  private async initiate(provider: PaymentProvider, row: PaymentRow): Promise<void> {
-    try {
-      const { reference } = await provider.initiate({
-        id: row.id,
-        amount: row.amount,
-        currency: row.currency,
-        phone: row.phone,
-        description: row.description,
-      });
-      if (reference) {
-        await this.database.pool.query(
-          `UPDATE payments SET provider_reference = $2 WHERE id = $1 AND provider_reference IS NULL`,
-          [row.id, reference],
-        );
-      }
-    } catch (error) {
-      // The provider refused or was unreachable: the payment cannot proceed.
-      this.log(error, `provider ${provider.name} refused payment ${row.id}`);
-      await this.applyOutcome(row.id, {
-        status: 'failed',
-        reference: null,
-        failureCode: 'provider_error',
-        failureMessage: 'The mobile money provider could not start this payment',
-      });
-    }
+  /** The provider is asked after commit; a refusal fails the payment (provider_error). */
+  private initiate(provider: PaymentProvider, row: PaymentRow): Promise<void> {
+    return startAtProvider(
+      this.database,
+      { table: 'payments', id: row.id, provider: provider.name },
+      () =>
+        provider.initiate({
+          id: row.id,
+          amount: row.amount,
+          currency: row.currency,
+          phone: row.phone,
+          description: row.description,
+        }),
+      (outcome) => this.applyOutcome(row.id, outcome),
+      this.log,
+      'The mobile money provider could not start this payment',
+    );
   }
 
   async retrieve(db: Queryable, actor: Actor, id: string): Promise<PaymentObject> {
@@ -286,11 +283,13 @@ export class PaymentService implements OutcomeSink {
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
   async refund(db: Queryable, actor: Actor, id: string) {
+    const { currency } = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id);
+    // The balance lock before the payment's row lock: the order every mover of this balance takes them in.
+    const available = await lockAvailableBalance(db, actor.merchantId, actor.livemode, currency);
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
-    const available = await availableBalance(db, row.merchant_id, row.livemode, row.currency);
     if (available < net) {
       throw new AppError(
         'balance_insufficient',

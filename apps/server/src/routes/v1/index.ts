@@ -6,6 +6,7 @@ import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
 import { paymentRoutes } from './payments.ts';
+import { payoutRoutes } from './payouts.ts';
 import { printRoutes } from './print.ts';
 import { printerRoutes } from './printers.ts';
 import { categoryRoutes } from './retail-categories.ts';
@@ -21,6 +22,7 @@ import { webhookRoutes } from './webhooks.ts';
 export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
   ...paymentRoutes,
+  ...payoutRoutes,
   ...checkoutRoutes,
   ...customerRoutes,
   ...ledgerRoutes,

@@ -9,9 +9,14 @@ import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 const transactionSchema = z.object({
   id: z.string().describe('Begins with txn_'),
   object: z.literal('transaction'),
-  type: z.enum(['payment', 'refund']),
-  source: z.string().describe('The payment the transaction records'),
-  amount: z.number().int().describe('Signed: refunds are negative'),
+  type: z.enum(['payment', 'refund', 'payout', 'payout_paid', 'payout_reversal']),
+  source: z.string().describe('The payment or payout the transaction records'),
+  amount: z
+    .number()
+    .int()
+    .describe(
+      'Signed as the available balance moves: refunds and payouts are negative, a failed payout’s return positive, a paid payout 0 (it left at creation)',
+    ),
   fee: z.number().int(),
   net: z.number().int(),
   currency: z.string(),
