@@ -20,6 +20,7 @@ import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { availableBalance, postLedgerEntry } from './ledger.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+import { queueReferralEarning } from '../referrals/service.ts';
 
 export interface PaymentRow {
   id: string;
@@ -256,6 +257,7 @@ export class PaymentService implements OutcomeSink {
           description: paid.description,
           postings: paymentPostings(paid.currency, paid.amount, fee),
         });
+        await queueReferralEarning(tx, { id: paid.id, merchant_id: paid.merchant_id, fee });
         await recordEvent(tx, {
           merchantId: paid.merchant_id,
           livemode: paid.livemode,
