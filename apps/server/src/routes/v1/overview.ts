@@ -6,15 +6,13 @@ import { currencyOut, livemode, unix } from './schemas.ts';
 const count = z.number().int();
 
 /** A calendar day from 1970 on, as YYYY-MM-DD. */
-const calendarDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be YYYY-MM-DD' })
-  .refine(
-    (value) => value >= '1970-01-01' && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    {
-      error: 'must be a calendar day from 1970-01-01',
-    },
-  );
+const calendarDay = z.string().refine(
+  (value) => {
+    const time = Date.parse(`${value}T00:00:00Z`);
+    return /^\d{4}-\d{2}-\d{2}$/.test(value) && time >= 0 && new Date(time).toISOString().startsWith(value);
+  },
+  { error: 'must be a calendar day from 1970-01-01, YYYY-MM-DD' },
+);
 
 const window = z.object({
   gross: count.describe('Amount of payments paid in the window'),
