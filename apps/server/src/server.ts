@@ -17,6 +17,7 @@ import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { ReferralEarner } from './referrals/earner.ts';
 
 export interface RunningServer {
   url: string;
@@ -101,6 +102,9 @@ export async function startServer(
     );
   }, 3_600_000);
   janitor.unref();
+  // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
+  const referralEarner = new ReferralEarner(database, (error) => log(error, 'referral earning failed'));
+  referralEarner.start();
   const dispatcher = new WebhookDispatcher(database, config, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
   const reconciler = clickPesa
@@ -120,6 +124,7 @@ export async function startServer(
       clearInterval(janitor);
       reconciler?.stop();
       await services.sandbox.stop();
+      await referralEarner.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

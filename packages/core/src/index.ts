@@ -5,6 +5,8 @@ export * from './phone.ts';
 export * from './receipt.ts';
 export * from './state-machine.ts';
 export * from './ledger.ts';
+export * from './apps.ts';
+export * from './referrals.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './payments/payouts.ts';

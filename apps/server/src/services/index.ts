@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { PaymentProvider, PayoutProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
+import { AppInstallations } from './apps.ts';
 import { CheckoutService } from './checkouts.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
@@ -17,6 +18,8 @@ export interface Services {
   database: Database;
   rateLimits: RateLimits;
   merchants: MerchantService;
+  /** Which apps each merchant has installed, per mode (cached briefly per process). */
+  apps: AppInstallations;
   loginThrottle: LoginThrottle;
   payments: PaymentService;
   payouts: PayoutService;
@@ -66,6 +69,7 @@ export function createServices(
     database,
     rateLimits,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
+    apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
     payouts,

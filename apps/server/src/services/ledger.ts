@@ -40,7 +40,8 @@ export interface LedgerEntry {
   amount: number;
   fee: number;
   description: string | null;
-  postings: Posting[];
+  /** Each posting is on `merchantId`'s accounts unless it names another merchant (a referral earning's fee side). */
+  postings: Array<Posting & { merchantId?: string }>;
 }
 
 /** Writes a ledger transaction and its postings; the database refuses it unless they sum to zero. */
@@ -66,7 +67,14 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
   );
   const values: unknown[] = [];
   const rows = entry.postings.map((posting, i) => {
-    values.push(id, entry.merchantId, entry.livemode, posting.account, posting.currency, posting.amount);
+    values.push(
+      id,
+      posting.merchantId ?? entry.merchantId,
+      entry.livemode,
+      posting.account,
+      posting.currency,
+      posting.amount,
+    );
     const base = i * 6;
     return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
   });

@@ -21,6 +21,7 @@ import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+import { queueReferralEarning } from '../referrals/service.ts';
 
 export interface PaymentRow {
   id: string;
@@ -253,6 +254,7 @@ export class PaymentService implements OutcomeSink {
           description: paid.description,
           postings: paymentPostings(paid.currency, paid.amount, fee),
         });
+        await queueReferralEarning(tx, { id: paid.id, merchant_id: paid.merchant_id, fee });
         await recordEvent(tx, {
           merchantId: paid.merchant_id,
           livemode: paid.livemode,

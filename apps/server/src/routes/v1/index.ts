@@ -1,4 +1,8 @@
+import type { AppSlug } from '@tz/core';
 import type { AnyRoute } from '../../http/route.ts';
+import { appRoutes } from './apps.ts';
+import { merchantOverviewRoutes } from './overview.ts';
+import { referralRoutes } from './referrals.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
@@ -18,6 +22,9 @@ import { shiftRoutes } from './shifts.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
 
+/** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
+const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
+
 /** Every /v1 route; the router and the OpenAPI document are both built from this list. */
 export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
@@ -26,16 +33,20 @@ export const v1Routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...customerRoutes,
   ...ledgerRoutes,
-  ...overviewRoutes,
-  ...productRoutes,
-  ...categoryRoutes,
-  ...storeRoutes,
-  ...stockRoutes,
-  ...orderRoutes,
-  ...shiftRoutes,
-  ...tillRoutes,
-  ...employeeRoutes,
-  ...printerRoutes,
-  ...printRoutes,
+  ...merchantOverviewRoutes,
+  ...referralRoutes,
+  ...appRoutes,
+  ...inApp('retail', [
+    ...overviewRoutes,
+    ...productRoutes,
+    ...categoryRoutes,
+    ...storeRoutes,
+    ...stockRoutes,
+    ...orderRoutes,
+    ...shiftRoutes,
+    ...tillRoutes,
+  ]),
+  ...inApp('employees', employeeRoutes),
+  ...inApp('printers', [...printerRoutes, ...printRoutes]),
   ...webhookRoutes,
 ];

@@ -9,8 +9,22 @@ import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 const transactionSchema = z.object({
   id: z.string().describe('Begins with txn_'),
   object: z.literal('transaction'),
-  type: z.enum(['payment', 'refund', 'payout', 'payout_paid', 'payout_reversal']),
-  source: z.string().describe('The payment or payout the transaction records'),
+  type: z.enum([
+    'payment',
+    'refund',
+    'payout',
+    'payout_paid',
+    'payout_reversal',
+    'escrow_hold',
+    'escrow_release',
+    'escrow_refund',
+    'referral_earning',
+  ]),
+  source: z
+    .string()
+    .describe(
+      'The payment or payout the transaction records (for a referral earning, the referred merchant’s payment)',
+    ),
   amount: z
     .number()
     .int()
