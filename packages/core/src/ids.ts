@@ -27,6 +27,8 @@ export const ID_PREFIXES = {
   till: 'till',
   employee: 'emp',
   shift: 'shift',
+  escrow: 'esc',
+  escrowSplit: 'esp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,6 +5,7 @@ export * from './phone.ts';
 export * from './receipt.ts';
 export * from './state-machine.ts';
 export * from './ledger.ts';
+export * from './escrow.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './retail/index.ts';

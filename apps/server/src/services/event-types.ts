@@ -10,6 +10,10 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'checkout.completed',
   'customer.created',
+  // escrow
+  'escrow.held',
+  'escrow.released',
+  'escrow.refunded',
   // retail
   'product.created',
   'product.updated',

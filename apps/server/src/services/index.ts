@@ -4,6 +4,8 @@ import type { RateLimits } from './rate-limits.ts';
 import type { PaymentProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
+import { EscrowService } from './escrow.ts';
+import { EscrowTransfers } from './escrow-transfers.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
@@ -19,6 +21,8 @@ export interface Services {
   loginThrottle: LoginThrottle;
   payments: PaymentService;
   checkouts: CheckoutService;
+  escrow: EscrowService;
+  escrowTransfers: EscrowTransfers;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -57,6 +61,7 @@ export function createServices(
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
+  const escrowTransfers = new EscrowTransfers(database, log);
   return {
     config,
     database,
@@ -65,6 +70,8 @@ export function createServices(
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
     checkouts,
+    escrow: new EscrowService(escrowTransfers),
+    escrowTransfers,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,

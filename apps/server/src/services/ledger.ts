@@ -1,4 +1,4 @@
-import { newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
+import { AppError, newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
@@ -66,7 +66,14 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
   );
   const values: unknown[] = [];
   const rows = entry.postings.map((posting, i) => {
-    values.push(id, entry.merchantId, entry.livemode, posting.account, posting.currency, posting.amount);
+    values.push(
+      id,
+      posting.merchantId ?? entry.merchantId,
+      entry.livemode,
+      posting.account,
+      posting.currency,
+      posting.amount,
+    );
     const base = i * 6;
     return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
   });
@@ -94,7 +101,7 @@ export async function balanceOf(db: Queryable, actor: Actor) {
   const sums = await db.query<{ account: string; currency: string; total: number }>(
     `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
      WHERE merchant_id = $1 AND livemode = $2
-       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral')
+       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral', 'merchant_escrow')
      GROUP BY account, currency ORDER BY currency`,
     [actor.merchantId, actor.livemode],
   );
@@ -105,6 +112,7 @@ export async function balanceOf(db: Queryable, actor: Actor) {
     available: pick('merchant_available'),
     pending: pick('merchant_pending'),
     referral: pick('merchant_referral'),
+    escrow: pick('merchant_escrow'),
     livemode: actor.livemode,
   };
 }
@@ -121,4 +129,36 @@ export async function availableBalance(
     [merchantId, livemode, currency],
   );
   return found.rows[0]?.total ?? 0;
+}
+
+/**
+ * Serialises the writes that check the available balance before taking from it
+ * (refunds, escrow holds): a lock on the merchant's row, held to commit. It
+ * covers both modes; take it after the row being changed, as every caller does.
+ */
+export async function lockBalance(db: Queryable, merchantId: string): Promise<void> {
+  await db.query('SELECT 1 FROM merchants WHERE id = $1 FOR NO KEY UPDATE', [merchantId]);
+}
+
+/**
+ * For a write that takes `amount` from the available balance (a refund, an
+ * escrow hold): takes the balance lock, then refuses, naming `field`, when the
+ * balance is short.
+ */
+export async function assertAvailable(
+  db: Queryable,
+  owner: { merchantId: string; livemode: boolean; currency: string },
+  amount: number,
+  purpose: string,
+  field: string,
+): Promise<void> {
+  await lockBalance(db, owner.merchantId);
+  const available = await availableBalance(db, owner.merchantId, owner.livemode, owner.currency);
+  if (available < amount) {
+    throw new AppError(
+      'balance_insufficient',
+      `The available ${owner.currency} balance is too low to ${purpose} ${amount}`,
+      { details: { [field]: `needs ${amount} available, has ${available}` } },
+    );
+  }
 }

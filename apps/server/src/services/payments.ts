@@ -18,7 +18,8 @@ import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
-import { availableBalance, postLedgerEntry } from './ledger.ts';
+import { assertAvailable, postLedgerEntry } from './ledger.ts';
+import { assertNotInEscrow } from './escrow-terms.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
 export interface PaymentRow {
@@ -288,18 +289,16 @@ export class PaymentService implements OutcomeSink {
   async refund(db: Queryable, actor: Actor, id: string) {
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
+    await assertNotInEscrow(db, row.id);
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
-    const available = await availableBalance(db, row.merchant_id, row.livemode, row.currency);
-    if (available < net) {
-      throw new AppError(
-        'balance_insufficient',
-        `The available ${row.currency} balance is too low to refund ${net}`,
-        {
-          details: { id: `needs ${net} available, has ${available}` },
-        },
-      );
-    }
+    await assertAvailable(
+      db,
+      { merchantId: row.merchant_id, livemode: row.livemode, currency: row.currency },
+      net,
+      'refund',
+      'id',
+    );
     const updated = await db.query<PaymentRow>(
       `UPDATE payments SET status = 'refunded', refunded_at = now(), payout_status = 'not_applicable'
        WHERE id = $1 RETURNING *`,

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../../http/route.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
+import { escrowRoutes } from './escrow.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
@@ -24,6 +25,7 @@ export const v1Routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...customerRoutes,
   ...ledgerRoutes,
+  ...escrowRoutes,
   ...overviewRoutes,
   ...productRoutes,
   ...categoryRoutes,
