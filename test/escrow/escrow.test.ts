@@ -362,6 +362,52 @@ describe('escrow: concurrency and reconciliation', () => {
     expect(await balanceOf(recipient.api)).toEqual({ available: before.available + 6_000, escrow: 0 });
   });
 
+  it('replays a hold made with the same Idempotency-Key, holding once', async () => {
+    const body = {
+      payment: await paidPayment(holder.api),
+      splits: [{ merchant: recipient.merchant.id, amount: NET }],
+    };
+    const key = { 'Idempotency-Key': `hold-${body.payment}` };
+    const [first, second] = await Promise.all([
+      holder.api.post('/v1/escrow', body, key),
+      holder.api.post('/v1/escrow', body, key),
+    ]);
+    const statuses = [first.status, second.status].sort();
+    // Either the second waited and replays, or it arrived while the first ran (409).
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
+    const replay = await holder.api.post('/v1/escrow', body, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.status === 201 ? first.body.id : second.body.id);
+    const holds = await server.database.pool.query(
+      `SELECT 1 FROM ledger_transactions t JOIN escrows e ON e.id = t.source_id
+       WHERE t.type = 'escrow_hold' AND e.payment_id = $1`,
+      [body.payment],
+    );
+    expect(holds.rowCount).toBe(1);
+  });
+
+  it('finishes a transfer that a stopped process left sending', async () => {
+    const created = await holder.api.post('/v1/escrow', {
+      payment: await paidPayment(holder.api),
+      splits: [{ phone: '0700000001', amount: NET }],
+    });
+    const split = created.body.splits[0].id as string;
+    // As if the process stopped between the release's commit and the transfer.
+    await server.database.pool.query(`UPDATE escrow_splits SET status = 'sending' WHERE id = $1`, [split]);
+    await server.services.escrowTransfers.resume();
+    const escrow = (await holder.api.get(`/v1/escrow/${created.body.id}`)).body;
+    expect(escrow).toMatchObject({ status: 'released', held_amount: 0, released_amount: NET });
+    await server.services.escrowTransfers.applyOutcome(split, { status: 'succeeded', reference: 'again' });
+    const posted = await server.database.pool.query(
+      `SELECT 1 FROM ledger_transactions WHERE source_id = $1`,
+      [split],
+    );
+    expect(posted.rowCount).toBe(1);
+  });
+
   it('reconciles: held − released − sent − fees − refunded = still held = what the escrows owe, held = the payments’ net', async () => {
     const terms = (await escrowTerms(server.database.pool)).filter(
       (t) => t.merchant_id === holder.merchant.id,

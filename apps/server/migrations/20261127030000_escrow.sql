@@ -46,3 +46,5 @@ CREATE TABLE escrow_splits (
   CHECK (status <> 'sending' OR phone IS NOT NULL),
   CHECK ((status = 'released') = (released_at IS NOT NULL))
 );
+-- Transfers under way, resumed by a starting process in test mode.
+CREATE INDEX escrow_splits_sending ON escrow_splits (escrow_id) WHERE status = 'sending';

@@ -71,6 +71,19 @@ export class EscrowTransfers {
     };
   }
 
+  /** Sends again the test-mode splits a stopped process left `sending` (applying an outcome twice is harmless). */
+  async resume(): Promise<void> {
+    try {
+      const found = await this.database.pool.query<SplitRow>(
+        `SELECT s.* FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
+         WHERE s.status = 'sending' AND NOT e.livemode`,
+      );
+      await this.send(found.rows)();
+    } catch (error) {
+      this.log(error, 'escrow transfers could not be resumed');
+    }
+  }
+
   /** Applies a transfer's outcome; a repeated or late one (the split is no longer sending) changes nothing. */
   async applyOutcome(splitId: string, outcome: TransferOutcome): Promise<void> {
     if (outcome.status === 'pending') return;
