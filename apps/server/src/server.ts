@@ -96,6 +96,8 @@ export async function startServer(
 
   // Test payments settle when due, including those a stopped process left due.
   services.sandbox.start();
+  // Test transfers from escrow that a stopped process left sending.
+  const resumingTransfers = services.escrowTransfers.resume();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
@@ -125,6 +127,7 @@ export async function startServer(
       reconciler?.stop();
       await services.sandbox.stop();
       await referralEarner.stop();
+      await resumingTransfers;
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

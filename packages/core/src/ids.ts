@@ -28,6 +28,8 @@ export const ID_PREFIXES = {
   employee: 'emp',
   shift: 'shift',
   payout: 'po',
+  escrow: 'esc',
+  escrowSplit: 'esp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -7,6 +7,7 @@ export * from './state-machine.ts';
 export * from './ledger.ts';
 export * from './apps.ts';
 export * from './referrals.ts';
+export * from './escrow.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './payments/payouts.ts';

@@ -33,6 +33,8 @@ export interface Posting {
   currency: Currency;
   /** Signed: credits to the merchant are positive on merchant accounts. */
   amount: number;
+  /** Whose account, when not the transaction's merchant: an escrow release credits another merchant. */
+  merchantId?: string;
 }
 
 /** A paid payment: the provider owes us the amount, split into the merchant's net and our fee. */
@@ -72,6 +74,43 @@ export function payoutPostings(
     { account: from, currency, amount: -amount },
     { account: to, currency, amount },
   ];
+}
+
+/** Holding a paid payment's net: it leaves the available balance for the escrow account. */
+export function escrowHoldPostings(currency: Currency, amount: number): Posting[] {
+  return [
+    { account: 'merchant_available', currency, amount: -amount },
+    { account: 'merchant_escrow', currency, amount },
+  ];
+}
+
+/**
+ * Money leaving escrow: to another merchant's available balance (the postings
+ * then name both merchants), to a phone through the provider
+ * (`provider_clearing`), or as the platform's fee.
+ */
+export function escrowReleasePostings(
+  currency: Currency,
+  amount: number,
+  to:
+    | { account: 'merchant_available'; holderMerchantId: string; recipientMerchantId: string }
+    | { account: 'provider_clearing' | 'platform_fees' },
+): Posting[] {
+  if (to.account === 'merchant_available') {
+    return [
+      { account: 'merchant_escrow', currency, amount: -amount, merchantId: to.holderMerchantId },
+      { account: 'merchant_available', currency, amount, merchantId: to.recipientMerchantId },
+    ];
+  }
+  return [
+    { account: 'merchant_escrow', currency, amount: -amount },
+    { account: to.account, currency, amount },
+  ];
+}
+
+/** What was not released goes back to the payer through the provider. */
+export function escrowRefundPostings(currency: Currency, amount: number): Posting[] {
+  return escrowReleasePostings(currency, amount, { account: 'provider_clearing' });
 }
 
 export function isBalanced(postings: readonly Posting[]): boolean {

@@ -10,6 +10,10 @@ const DESCRIPTIONS: Record<string, string> = {
   'payment.refunded': 'A paid payment was refunded in full.',
   'checkout.completed': 'A checkout was paid; `payment` names the payment.',
   'customer.created': 'A customer was created.',
+  'escrow.held': 'A paid payment’s net was moved into escrow, split among its recipients.',
+  'escrow.released':
+    'Money left escrow: a split reached its merchant or phone (with the platform fee on the first release).',
+  'escrow.refunded': 'What the escrow still held went back to the payer.',
   'print_job.created': 'A print job was created; it waits (`pending`) for its printer’s till to print it.',
   'print_job.printed': 'A till printed a job.',
   'print_job.failed':

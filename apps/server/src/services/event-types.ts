@@ -13,6 +13,10 @@ export const EVENT_TYPES = [
   'payout.paid',
   'payout.failed',
   'customer.created',
+  // escrow
+  'escrow.held',
+  'escrow.released',
+  'escrow.refunded',
   // retail
   'product.created',
   'product.updated',

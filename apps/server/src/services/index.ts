@@ -5,6 +5,8 @@ import type { PaymentProvider, PayoutProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { AppInstallations } from './apps.ts';
 import { CheckoutService } from './checkouts.ts';
+import { EscrowService } from './escrow.ts';
+import { EscrowTransfers } from './escrow-transfers.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
@@ -24,6 +26,8 @@ export interface Services {
   payments: PaymentService;
   payouts: PayoutService;
   checkouts: CheckoutService;
+  escrow: EscrowService;
+  escrowTransfers: EscrowTransfers;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -64,6 +68,7 @@ export function createServices(
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
+  const escrowTransfers = new EscrowTransfers(database, log);
   return {
     config,
     database,
@@ -74,6 +79,8 @@ export function createServices(
     payments,
     payouts,
     checkouts,
+    escrow: new EscrowService(escrowTransfers),
+    escrowTransfers,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,

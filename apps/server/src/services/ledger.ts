@@ -1,4 +1,4 @@
-import { newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
+import { AppError, newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
@@ -102,7 +102,7 @@ export async function balanceOf(db: Queryable, actor: Actor) {
   const sums = await db.query<{ account: string; currency: string; total: number }>(
     `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
      WHERE merchant_id = $1 AND livemode = $2
-       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral')
+       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral', 'merchant_escrow')
      GROUP BY account, currency ORDER BY currency`,
     [actor.merchantId, actor.livemode],
   );
@@ -113,6 +113,7 @@ export async function balanceOf(db: Queryable, actor: Actor) {
     available: pick('merchant_available'),
     pending: pick('merchant_pending'),
     referral: pick('merchant_referral'),
+    escrow: pick('merchant_escrow'),
     livemode: actor.livemode,
   };
 }
@@ -153,4 +154,26 @@ export async function availableBalance(
     [merchantId, livemode, currency],
   );
   return found.rows[0]?.total ?? 0;
+}
+
+/**
+ * For a write that takes `amount` from the available balance (a refund, an
+ * escrow hold): takes the balance lock, then refuses, naming `field`, when the
+ * balance is short.
+ */
+export async function assertAvailable(
+  db: Queryable,
+  owner: { merchantId: string; livemode: boolean; currency: string },
+  amount: number,
+  purpose: string,
+  field: string,
+): Promise<void> {
+  const available = await lockAvailableBalance(db, owner.merchantId, owner.livemode, owner.currency);
+  if (available < amount) {
+    throw new AppError(
+      'balance_insufficient',
+      `The available ${owner.currency} balance is too low to ${purpose} ${amount}`,
+      { details: { [field]: `needs ${amount} available, has ${available}` } },
+    );
+  }
 }

@@ -18,7 +18,8 @@ export type OwnedTable =
   | 'employees'
   | 'printers'
   | 'print_jobs'
-  | 'shifts';
+  | 'shifts'
+  | 'escrows';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

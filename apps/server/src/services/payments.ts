@@ -20,6 +20,7 @@ import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
+import { assertNotInEscrow } from './escrow-terms.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 import { queueReferralEarning } from '../referrals/service.ts';
 
@@ -290,6 +291,7 @@ export class PaymentService implements OutcomeSink {
     const available = await lockAvailableBalance(db, actor.merchantId, actor.livemode, currency);
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
+    await assertNotInEscrow(db, row.id);
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
     if (available < net) {

@@ -6,6 +6,7 @@ import { referralRoutes } from './referrals.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
+import { escrowRoutes } from './escrow.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
@@ -36,6 +37,7 @@ export const v1Routes: AnyRoute[] = [
   ...merchantOverviewRoutes,
   ...referralRoutes,
   ...appRoutes,
+  ...escrowRoutes,
   ...inApp('retail', [
     ...overviewRoutes,
     ...productRoutes,

@@ -23,7 +23,7 @@ const transactionSchema = z.object({
   source: z
     .string()
     .describe(
-      'The payment or payout the transaction records (for a referral earning, the referred merchant’s payment)',
+      'What the transaction records: a payment, a payout (po_), an escrow (esc_) or escrow split (esp_); for a referral earning, the referred merchant’s payment',
     ),
   amount: z
     .number()
@@ -73,13 +73,14 @@ export const ledgerRoutes = [
     tag: 'Balance',
     summary: 'Retrieve ledger and referral balance',
     description:
-      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending` and `referral`.',
+      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending`, `referral` and `escrow` (held in escrow until released or refunded).',
     auth: 'secret',
     response: z.object({
       object: z.literal('balance'),
       available: money,
       pending: money,
       referral: money,
+      escrow: money,
       livemode,
     }),
     handler: ({ auth, db }) => balanceOf(db, auth),
