@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_SLUGS, newId, type Command } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { SyncService } from '../../apps/server/src/sync/service.ts';
-import { client } from '../support/server.ts';
+import { AppInstallations } from '../../apps/server/src/services/apps.ts';
+import { client, eventually } from '../support/server.ts';
 import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
 import { pairedTill } from '../support/tills.ts';
@@ -10,11 +11,13 @@ import { pairedTill } from '../support/tills.ts';
 let server: RunningServer;
 let api: Api;
 let live: Api;
+let merchantId: string;
 
 beforeAll(async () => {
   const setup = await withMerchant({ business_name: 'Duka la Programu' });
   ({ server, api } = setup);
   live = client(server.url, setup.merchant.keys.secretLive);
+  merchantId = setup.merchant.id;
 });
 afterAll(() => server?.close());
 
@@ -122,5 +125,21 @@ describe('apps', () => {
     expect((await api.post('/v1/apps/retail')).status).toBe(200);
     const [applied] = await sync.push(actor, [sale(`${till.receipt_prefix}-000002`)]);
     expect(applied).toMatchObject({ status: 'applied' });
+  });
+
+  it('reaches another server process within its cache time', async () => {
+    // Another process's view of the same database, trusting what it read for 1 s.
+    const elsewhere = new AppInstallations(1);
+    const tenant = { merchantId, livemode: false };
+    const check = () =>
+      elsewhere.assertInstalled(server.database.pool, tenant, 'employees').then(
+        () => 'installed',
+        (error: { code?: string }) => error.code,
+      );
+    expect(await check()).toBe('installed');
+    expect((await api.delete('/v1/apps/employees')).status).toBe(200);
+    await eventually(async () => (await check()) === 'app_not_installed', 3_000);
+    expect((await api.post('/v1/apps/employees')).status).toBe(200);
+    await eventually(async () => (await check()) === 'installed', 3_000);
   });
 });

@@ -17,7 +17,8 @@ ALTER TABLE merchants ADD COLUMN time_zone text NOT NULL DEFAULT 'Africa/Dar_es_
 
 -- Referrals: every merchant has a code; a merchant may sign up with another's.
 ALTER TABLE merchants ADD COLUMN referral_code text;
-UPDATE merchants SET referral_code = upper(substr(md5(id || random()::text), 1, 10));
+-- Existing merchants: 10 hex digits with 0 and 1 spelled G and H, so no code holds 0/O or 1/I.
+UPDATE merchants SET referral_code = translate(upper(substr(md5(id || random()::text), 1, 10)), '01', 'GH');
 ALTER TABLE merchants ALTER COLUMN referral_code SET NOT NULL;
 CREATE UNIQUE INDEX merchants_referral_code ON merchants (referral_code);
 ALTER TABLE merchants ADD COLUMN referred_by text REFERENCES merchants(id) CHECK (referred_by <> id);
