@@ -12,7 +12,7 @@ import { write, type Queryable } from '../db/database.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
 import type { Actor } from '../actor.ts';
 import { recordEvent } from './events.ts';
-import { assertAvailable, postLedgerEntry } from './ledger.ts';
+import { assertAvailable, lockBalance, postLedgerEntry } from './ledger.ts';
 import { findOwned } from './owned.ts';
 import type { PaymentRow } from './payments.ts';
 import {
@@ -56,6 +56,7 @@ export class EscrowService {
   constructor(private readonly transfers: EscrowTransfers) {}
 
   async create(db: Queryable, actor: Actor, input: CreateEscrowInput): Promise<EscrowObject> {
+    await lockBalance(db, actor.merchantId);
     const payment = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, input.payment, {
       lock: true,
     });

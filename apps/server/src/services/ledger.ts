@@ -134,7 +134,8 @@ export async function availableBalance(
 /**
  * Serialises the writes that check the available balance before taking from it
  * (refunds, escrow holds): a lock on the merchant's row, held to commit. It
- * covers both modes; take it after the row being changed, as every caller does.
+ * covers both modes. Take it first, before locking the rows being changed (as
+ * store creation does), so that no two writes wait on each other in turn.
  */
 export async function lockBalance(db: Queryable, merchantId: string): Promise<void> {
   await db.query('SELECT 1 FROM merchants WHERE id = $1 FOR NO KEY UPDATE', [merchantId]);
@@ -142,8 +143,8 @@ export async function lockBalance(db: Queryable, merchantId: string): Promise<vo
 
 /**
  * For a write that takes `amount` from the available balance (a refund, an
- * escrow hold): takes the balance lock, then refuses, naming `field`, when the
- * balance is short.
+ * escrow hold), under `lockBalance`: refuses, naming `field`, when the balance
+ * is short.
  */
 export async function assertAvailable(
   db: Queryable,
@@ -152,7 +153,6 @@ export async function assertAvailable(
   purpose: string,
   field: string,
 ): Promise<void> {
-  await lockBalance(db, owner.merchantId);
   const available = await availableBalance(db, owner.merchantId, owner.livemode, owner.currency);
   if (available < amount) {
     throw new AppError(

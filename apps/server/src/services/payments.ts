@@ -18,7 +18,7 @@ import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
-import { assertAvailable, postLedgerEntry } from './ledger.ts';
+import { assertAvailable, lockBalance, postLedgerEntry } from './ledger.ts';
 import { assertNotInEscrow } from './escrow-terms.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -287,6 +287,7 @@ export class PaymentService implements OutcomeSink {
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
   async refund(db: Queryable, actor: Actor, id: string) {
+    await lockBalance(db, actor.merchantId);
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
     await assertNotInEscrow(db, row.id);
