@@ -11,10 +11,11 @@ let server: RunningServer;
 let holder: SignedUp;
 let recipient: SignedUp;
 
+// The embedded database migrates at start, which takes a while on a busy machine.
 beforeAll(async () => {
   ({ server, ...holder } = await withMerchant({ business_name: 'Soko Marketplace' }));
   recipient = await anotherMerchant(server, { business_name: 'Fundi Seller' });
-});
+}, 180_000);
 afterAll(() => server?.close());
 
 type Api = SignedUp['api'];
