@@ -4,20 +4,18 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcilePendingClickPesaPayouts } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
 import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
-import { FAKE_PHONES, startFakeClickPesa, type FakeClickPesa } from '../providers/clickpesa-fake.ts';
+import {
+  FAKE_PHONES,
+  startFakeClickPesa,
+  providerEnvFor,
+  type FakeClickPesa,
+} from '../providers/clickpesa-fake.ts';
 import { FAKE_PAYOUT_PHONES } from '../providers/clickpesa-fake-payouts.ts';
 import { availableTzs, bank, expectReconciled, settledPayout, wallet } from './support.ts';
 
 /** Live payouts through ClickPesa, against the local fake of its API (test/providers/clickpesa-fake.ts). */
 const credentials = { clientId: 'IDpayouts', apiKey: 'SKpayouts', checksumKey: 'CHKpayouts' };
-const providerEnv = (baseUrl: string) => ({
-  PROVIDER_BASE_URL: `${baseUrl}/third-parties`,
-  PROVIDER_CLIENT_ID: credentials.clientId,
-  PROVIDER_API_KEY: credentials.apiKey,
-  PROVIDER_CHECKSUM_KEY: credentials.checksumKey,
-  PROVIDER_TIMEOUT_MS: '3000',
-  PROVIDER_RECONCILE_INTERVAL_MS: '0',
-});
+const providerEnv = (baseUrl: string) => providerEnvFor(baseUrl, credentials);
 
 let fake: FakeClickPesa;
 let server: RunningServer;

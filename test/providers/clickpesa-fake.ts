@@ -28,6 +28,16 @@ export interface FakeCredentials {
   checksumKey: string;
 }
 
+/** The server settings that point live mode at a fake on `baseUrl` (reconciler off: tests call it). */
+export const providerEnvFor = (baseUrl: string, credentials: FakeCredentials) => ({
+  PROVIDER_BASE_URL: `${baseUrl}/third-parties`,
+  PROVIDER_CLIENT_ID: credentials.clientId,
+  PROVIDER_API_KEY: credentials.apiKey,
+  PROVIDER_CHECKSUM_KEY: credentials.checksumKey,
+  PROVIDER_TIMEOUT_MS: '3000',
+  PROVIDER_RECONCILE_INTERVAL_MS: '0',
+});
+
 interface FakePayment {
   id: string;
   status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
