@@ -8,10 +8,10 @@
  * written, and a page goes to the collection's storage in one `bulkWrite`
  * that assumes every document is new (so the storage reads each id once, to
  * find the ones it holds); only the documents it already held are written
- * again on top of their stored state. RxDB's replication plugin reads every
- * document twice more before that (its fork and its metadata), which cost a
- * third of the sync. The server owns these documents and the till never edits
- * them, so there is nothing to merge: the server's state replaces the till's.
+ * again on top of their stored state. RxDB's replication plugin read every
+ * document twice more before that (its fork and its metadata). The server owns
+ * these documents and the till never edits them, so there is nothing to merge:
+ * the server's state replaces the till's.
  *
  * The checkpoint is saved in `kv` after the page's documents are written: a
  * till stopped between the two pulls that page again and writes the same
