@@ -12,8 +12,10 @@ beforeAll(async () => {
   const setup = await withMerchant({ business_name: 'Duka la Hesabu' });
   ({ server, api } = setup);
   live = client(server.url, setup.merchant.keys.secretLive);
-});
+}, 180_000); // the embedded database migrates at start, which takes a while on a busy machine
 afterAll(() => server?.close());
+
+const NO_PAYOUTS = { count: 0, amount: 0, paid: { count: 0, amount: 0 }, failed: { count: 0, amount: 0 } };
 
 /** An instant in East Africa Time (UTC+03:00). */
 const eat = (local: string) => new Date(`${local}+03:00`);
@@ -88,7 +90,7 @@ describe('overview', () => {
       fees: 60,
       net: 14_000 - 10_000 - 60,
       refunds: { count: 1, amount: 10_000 },
-      payouts: { count: 0, amount: 0 },
+      payouts: NO_PAYOUTS,
       payments: { pending: 0, paid: 1, failed: 1, refunded: 1, total: 3 },
     });
     expect(tzs.last_7_days).toEqual({
@@ -96,7 +98,7 @@ describe('overview', () => {
       fees: 135,
       net: 19_000 - 10_000 - 135,
       refunds: { count: 1, amount: 10_000 },
-      payouts: { count: 0, amount: 0 },
+      payouts: NO_PAYOUTS,
       payments: { pending: 1, paid: 3, failed: 1, refunded: 1, total: 6 },
     });
     expect(tzs.last_30_days).toEqual({
@@ -104,7 +106,7 @@ describe('overview', () => {
       fees: 240,
       net: 26_000 - 10_000 - 240,
       refunds: { count: 1, amount: 10_000 },
-      payouts: { count: 0, amount: 0 },
+      payouts: NO_PAYOUTS,
       payments: { pending: 1, paid: 5, failed: 1, refunded: 1, total: 8 },
     });
     expect(kes.today).toMatchObject({ gross: 1_000, fees: 15, net: 985, payments: { paid: 1, total: 1 } });
@@ -125,6 +127,74 @@ describe('overview', () => {
       });
     }
     expect(tzs.balance.available).toBe(26_000 + 5_000 + 8_000 - 10_000 - (240 + 75 + 120));
+  });
+
+  it('counts payouts created, paid and failed in each window by when each happened, per currency', async () => {
+    const { api: payer } = await anotherMerchant(server);
+    await paidPayment(payer, 100_000); // net 98,500
+    await paidPayment(payer, 10_000, 'KES'); // net 9,850
+    /** A payout settled by the sandbox number, then moved to when it was created and settled. */
+    async function payout(
+      amount: number,
+      phone: string,
+      created: string,
+      settled?: string,
+      currency = 'TZS',
+    ) {
+      const answer = await payer.post('/v1/payouts', {
+        amount,
+        currency,
+        destination: { type: 'mobile_money', phone },
+      });
+      expect(answer.status).toBe(201);
+      if (settled)
+        await eventually(
+          async () => (await payer.get(`/v1/payouts/${answer.body.id}`)).body.status !== 'pending',
+        );
+      await server.database.pool.query(
+        `UPDATE payouts SET created_at = $2, paid_at = CASE WHEN paid_at IS NULL THEN NULL ELSE $3::timestamptz END,
+           failed_at = CASE WHEN failed_at IS NULL THEN NULL ELSE $3::timestamptz END WHERE id = $1`,
+        [answer.body.id, eat(created), settled ? eat(settled) : null],
+      );
+    }
+    await payout(1_000, '255700000001', '2026-01-15T23:59:59', '2026-01-15T23:59:59'); // paid today
+    await payout(2_000, '255700000001', '2026-01-14T10:00:00', '2026-01-15T00:00:00'); // created yesterday, paid today
+    await payout(4_000, '255700000002', '2026-01-08T23:59:59', '2026-01-09T00:00:00'); // failed on the 7th day back
+    await payout(8_000, '255700000003', '2026-01-15T08:00:00'); // still pending
+    await payout(16_000, '255700000001', '2026-01-16T00:00:00', '2026-01-16T00:00:00'); // tomorrow: no window
+    await payout(32_000, '255700000001', '2025-12-16T23:59:59', '2025-12-17T00:00:00'); // paid on the 30th day back
+    await payout(500, '255700000002', '2026-01-15T09:00:00', '2026-01-15T09:30:00', 'KES');
+
+    const [kes, tzs] = (await payer.get('/v1/overview?date=2026-01-15')).body.currencies;
+    expect(tzs.today.payouts).toEqual({
+      count: 2,
+      amount: 9_000,
+      paid: { count: 2, amount: 3_000 },
+      failed: { count: 0, amount: 0 },
+    });
+    expect(tzs.last_7_days.payouts).toEqual({
+      count: 3,
+      amount: 11_000,
+      paid: { count: 2, amount: 3_000 },
+      failed: { count: 1, amount: 4_000 },
+    });
+    expect(tzs.last_30_days.payouts).toEqual({
+      count: 4,
+      amount: 15_000,
+      paid: { count: 3, amount: 35_000 },
+      failed: { count: 1, amount: 4_000 },
+    });
+    expect(kes.currency).toBe('KES');
+    expect(kes.today.payouts).toEqual({
+      count: 1,
+      amount: 500,
+      paid: { count: 0, amount: 0 },
+      failed: { count: 1, amount: 500 },
+    });
+    // Another merchant's overview has none of them.
+    expect((await api.get('/v1/overview?date=2026-01-15')).body.currencies[1].today.payouts).toEqual(
+      NO_PAYOUTS,
+    );
   });
 
   it('defaults to today in East Africa Time and keeps each mode and merchant to itself', async () => {

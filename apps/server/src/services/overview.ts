@@ -1,9 +1,10 @@
 /**
  * GET /v1/overview: per currency, for the merchant's today, last 7 and last 30
- * calendar days (in its time zone), the volume, fees, net, refunds, payouts and
- * payment counts, beside the balance. Windows are [start of the first day, start
- * of the day after the last) computed by PostgreSQL in the merchant's time zone,
- * so a payment at 23:59:59 local time belongs to its own day.
+ * calendar days (in its time zone), the volume, fees, net, refunds, payouts
+ * (created, paid, failed) and payment counts, beside the balance. Windows are
+ * [start of the first day, start of the day after the last) computed by
+ * PostgreSQL in the merchant's time zone, so a payment at 23:59:59 local time
+ * belongs to its own day.
  */
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
@@ -97,15 +98,30 @@ function paymentCounts(db: Queryable, params: unknown[]) {
   );
 }
 
-/**
- * Payouts sent in the window. There are no payouts yet: this is the one place
- * their sums join the overview (count and amount per window and currency).
- */
-function payoutSums(
-  _db: Queryable,
-  _params: unknown[],
-): Promise<{ rows: Array<WindowRow & { count: number; amount: number }> }> {
-  return Promise.resolve({ rows: [] });
+interface PayoutRow extends WindowRow {
+  count: number;
+  amount: number;
+  paid_count: number;
+  paid_amount: number;
+  failed_count: number;
+  failed_amount: number;
+}
+
+/** Payouts created, paid and failed in the window, each by when that happened. */
+function payoutSums(db: Queryable, params: unknown[]) {
+  const at = (kind: string, column: string) =>
+    `SELECT currency, amount, '${kind}' AS kind, ${column} AS at FROM payouts
+     WHERE merchant_id = $1 AND livemode = $2 AND ${column} >= $5 AND ${column} < $6`;
+  const sums = (kind: string, prefix: string) =>
+    `count(*) FILTER (WHERE x.kind = '${kind}')::int AS ${prefix}count,
+     coalesce(sum(x.amount) FILTER (WHERE x.kind = '${kind}'), 0)::bigint AS ${prefix}amount`;
+  return db.query<PayoutRow>(
+    `SELECT w.name AS window, x.currency, ${sums('created', '')}, ${sums('paid', 'paid_')}, ${sums('failed', 'failed_')}
+     FROM (${at('created', 'created_at')} UNION ALL ${at('paid', 'paid_at')} UNION ALL ${at('failed', 'failed_at')}) x
+       JOIN ${WINDOWS_SQL} ON x.at >= w.start
+     GROUP BY w.name, x.currency`,
+    params,
+  );
 }
 
 export async function overviewOf(db: Queryable, tenant: Actor, options: { date?: string | undefined }) {
@@ -140,7 +156,12 @@ export async function overviewOf(db: Queryable, tenant: Actor, options: { date?:
       fees: sums?.fees ?? 0,
       net: sums?.net ?? 0,
       refunds: { count: sums?.refund_count ?? 0, amount: sums?.refunded ?? 0 },
-      payouts: { count: payout?.count ?? 0, amount: payout?.amount ?? 0 },
+      payouts: {
+        count: payout?.count ?? 0,
+        amount: payout?.amount ?? 0,
+        paid: { count: payout?.paid_count ?? 0, amount: payout?.paid_amount ?? 0 },
+        failed: { count: payout?.failed_count ?? 0, amount: payout?.failed_amount ?? 0 },
+      },
       payments: { ...statuses, total: Object.values(statuses).reduce((a, b) => a + b, 0) },
     };
   };

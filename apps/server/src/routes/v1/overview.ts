@@ -19,7 +19,14 @@ const window = z.object({
   fees: count.describe('Fees on them, less fees returned by refunds in the window'),
   net: count.describe('gross − refunds.amount − fees: what the window added to the available balance'),
   refunds: z.object({ count, amount: count }),
-  payouts: z.object({ count, amount: count }),
+  payouts: z
+    .object({
+      count,
+      amount: count,
+      paid: z.object({ count, amount: count }),
+      failed: z.object({ count, amount: count }),
+    })
+    .describe('Payouts created in the window (count, amount), and those paid and failed in it'),
   payments: z
     .object({ pending: count, paid: count, failed: count, refunded: count, total: count })
     .describe('Payments created in the window, by their status now'),
