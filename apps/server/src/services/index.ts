@@ -4,6 +4,8 @@ import type { RateLimits } from './rate-limits.ts';
 import type { PaymentProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
@@ -19,6 +21,9 @@ export interface Services {
   loginThrottle: LoginThrottle;
   payments: PaymentService;
   checkouts: CheckoutService;
+  invoices: InvoiceService;
+  /** What time it is for due dates; a test moves it. */
+  clock: Clock;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -34,6 +39,7 @@ export function createServices(
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
   liveProvider?: PaymentProvider,
+  clock: Clock = systemClock,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -42,6 +48,7 @@ export function createServices(
     publicUrl,
     config.CHECKOUT_TTL_MINUTES,
   );
+  const invoices: InvoiceService = new InvoiceService(() => payments, publicUrl, clock);
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,
@@ -49,6 +56,7 @@ export function createServices(
     { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
     publicUrl,
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+    (db, payment) => invoices.applyPaymentOutcome(db, payment),
     log,
   );
   const sandbox: SandboxProvider = new SandboxProvider(
@@ -65,6 +73,8 @@ export function createServices(
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
     checkouts,
+    invoices,
+    clock,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,
