@@ -46,6 +46,8 @@ export interface RouteSpec<
   params?: z.ZodType<P>;
   response: z.ZodType<R>;
   status?: 200 | 201;
+  /** A response that is a file rather than JSON (the handler returns its bytes). */
+  contentType?: 'application/pdf';
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
   description?: string;

@@ -13,7 +13,6 @@ import {
   invoiceIsPayable,
   invoiceTotals,
   newId,
-  notFound,
   normalizeTanzanianMobile,
   type Currency,
   type InvoiceLineInput,
@@ -30,7 +29,18 @@ import { assertCustomerExists } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
-import { invoiceObject, storedBreakdown, storedLine, type InvoiceObject, type InvoiceRow } from './object.ts';
+import { renderDocument, type DocumentKind } from './hosted.ts';
+import type { InvoiceLanguage } from './labels.ts';
+import {
+  hostedInvoiceUrl,
+  invoiceObject,
+  storedBreakdown,
+  storedLine,
+  type InvoiceObject,
+  type InvoiceRow,
+} from './object.ts';
+
+export type { InvoiceObject };
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
@@ -149,6 +159,18 @@ export class InvoiceService {
 
   async retrieve(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
     return this.toObject(await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id));
+  }
+
+  /** The invoice's PDF, or its receipt's once paid. */
+  async document(
+    db: Queryable,
+    actor: Tenant,
+    id: string,
+    kind: DocumentKind,
+    language: InvoiceLanguage,
+  ): Promise<Buffer> {
+    const row = await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id);
+    return renderDocument(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl()));
   }
 
   listSource(
@@ -320,9 +342,10 @@ export class InvoiceService {
     return this.charge(db, actor, await this.locked(db, actor, id), input.phone, afterCommit);
   }
 
-  private async charge(
+  /** Charges a locked invoice row; `payer` is the API caller or the hosted page's customer. */
+  async charge(
     db: Queryable,
-    actor: Actor,
+    payer: Actor,
     row: InvoiceRow,
     phone: string | undefined,
     afterCommit: (task: () => Promise<void>) => void,
@@ -332,7 +355,7 @@ export class InvoiceService {
     const to = phone ?? (await this.customerPhone(db, row));
     const payment = await this.payments().create(
       db,
-      actor,
+      payer,
       {
         amount: row.total - row.amount_paid,
         currency: row.currency,
@@ -364,40 +387,6 @@ export class InvoiceService {
       );
     }
     return normalized;
-  }
-
-  /** The hosted page's row, by its unguessable token. */
-  async byToken(db: Queryable, token: string): Promise<InvoiceRow> {
-    const found = await db.query<InvoiceRow>(
-      `SELECT * FROM invoices WHERE hosted_token = $1 AND status <> 'draft'`,
-      [token],
-    );
-    const row = found.rows[0];
-    if (!row) throw notFound('invoice', token);
-    return row;
-  }
-
-  /** The customer pays on the hosted page: the same charge, as the invoice's payer. */
-  async payByToken(
-    db: Queryable,
-    token: string,
-    phone: string,
-    afterCommit: (task: () => Promise<void>) => void,
-  ): Promise<{ invoice: InvoiceObject; payment: PaymentObject }> {
-    const found = await db.query<InvoiceRow>(
-      `SELECT * FROM invoices WHERE hosted_token = $1 AND status <> 'draft' FOR UPDATE`,
-      [token],
-    );
-    const row = found.rows[0];
-    if (!row) throw notFound('invoice', token);
-    const payer: Actor = {
-      kind: 'invoice',
-      merchantId: row.merchant_id,
-      livemode: row.livemode,
-      keyType: 'secret',
-      credentialId: row.id,
-    };
-    return this.charge(db, payer, row, phone, afterCommit);
   }
 
   /**

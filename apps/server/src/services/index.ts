@@ -5,6 +5,7 @@ import type { PaymentProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
 import { InvoiceService } from '../invoices/service.ts';
+import { HostedInvoices } from '../invoices/hosted.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
@@ -22,6 +23,8 @@ export interface Services {
   payments: PaymentService;
   checkouts: CheckoutService;
   invoices: InvoiceService;
+  /** The hosted invoice page's reads and payments, by token. */
+  hostedInvoices: HostedInvoices;
   /** What time it is for due dates; a test moves it. */
   clock: Clock;
   requestLogs: RequestLogWriter;
@@ -74,6 +77,7 @@ export function createServices(
     payments,
     checkouts,
     invoices,
+    hostedInvoices: new HostedInvoices(invoices, publicUrl),
     clock,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),

@@ -14,6 +14,7 @@ import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import type { InvoiceRow } from '../../invoices/object.ts';
+import { INVOICE_LANGUAGES } from '../../invoices/labels.ts';
 import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas.ts';
 
 const lineIn = z
@@ -115,6 +116,16 @@ const action = (path: string, summary: string, description: string) => ({
   response: invoiceSchema,
 });
 
+const pdf = {
+  method: 'GET' as const,
+  tag: 'Invoices',
+  auth: 'secret' as const,
+  params: idParams,
+  query: z.object({ lang: z.enum(INVOICE_LANGUAGES).default('en') }),
+  response: z.instanceof(Buffer),
+  contentType: 'application/pdf' as const,
+};
+
 export const invoiceRoutes = [
   defineRoute({
     method: 'POST',
@@ -213,5 +224,23 @@ export const invoiceRoutes = [
     body: z.strictObject({ phone: tanzanianMobileSchema.optional() }),
     handler: async ({ params, body, auth, db, services, afterCommit }) =>
       (await services.invoices.pay(db, auth, params.id, body, afterCommit)).invoice,
+  }),
+  defineRoute({
+    ...pdf,
+    path: '/invoices/{id}/pdf',
+    summary: 'The invoice as a PDF',
+    description:
+      'Lines, VAT by rate, totals, amount due, memo and the hosted page’s URL. `lang` is `en` (default) or `sw`. Drafts have none.',
+    handler: ({ params, query, auth, db, services }) =>
+      services.invoices.document(db, auth, params.id, 'invoice', query.lang),
+  }),
+  defineRoute({
+    ...pdf,
+    path: '/invoices/{id}/receipt/pdf',
+    summary: 'The receipt of a paid invoice as a PDF',
+    description:
+      'What was paid, when and by which payment. 400 `payment_not_paid` until the invoice is paid. `lang` is `en` (default) or `sw`.',
+    handler: ({ params, query, auth, db, services }) =>
+      services.invoices.document(db, auth, params.id, 'receipt', query.lang),
   }),
 ];
