@@ -18,6 +18,8 @@ import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { ReferralEarner } from './referrals/earner.ts';
+import { OverdueInvoices } from './invoices/overdue.ts';
+import { systemClock, type Clock } from './services/clock.ts';
 
 export interface RunningServer {
   url: string;
@@ -35,7 +37,9 @@ export interface RunningServer {
  */
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
+  options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
   const logger = pino({
@@ -79,7 +83,7 @@ export async function startServer(
     applyPayoutOutcome: (id, outcome) => services.payouts.applyPayoutOutcome(id, outcome),
   };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, log, clickPesa);
+  const services = createServices(config, database, rateLimits, log, clickPesa, clock);
   const app = createApp({
     services,
     rateLimits,
@@ -98,6 +102,11 @@ export async function startServer(
   services.sandbox.start();
   // Test transfers from escrow that a stopped process left sending.
   const resumingTransfers = services.escrowTransfers.resume();
+  // Invoices past their due date are announced once, by whichever process sees them first.
+  const overdue = new OverdueInvoices(database, services.invoices, clock, (error) =>
+    log(error, 'overdue invoice check failed'),
+  );
+  overdue.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
@@ -128,6 +137,7 @@ export async function startServer(
       await services.sandbox.stop();
       await referralEarner.stop();
       await resumingTransfers;
+      await overdue.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

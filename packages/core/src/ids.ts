@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   payout: 'po',
   escrow: 'esc',
   escrowSplit: 'esp',
+  invoice: 'in',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -46,6 +47,7 @@ export type EmployeeId = Id<'employee'>;
 export type PrinterId = Id<'printer'>;
 export type ShiftId = Id<'shift'>;
 export type PayoutId = Id<'payout'>;
+export type InvoiceId = Id<'invoice'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one
 // Web Crypto call per byte was a measurable part of every write request.

@@ -84,7 +84,9 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         [String(route.status ?? 200)]: {
           description: 'Success',
           headers: rateLimitHeaders,
-          content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+          content: route.contentType
+            ? { [route.contentType]: { schema: { type: 'string', contentMediaType: route.contentType } } }
+            : { 'application/json': { schema: toSchema(route.response, 'output') } },
         },
         '400': errorResponse('Invalid request; `details` names the fields'),
         '401': errorResponse('Missing or invalid API key'),

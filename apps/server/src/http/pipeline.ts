@@ -163,6 +163,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       });
       ctx.status = answer.status;
       ctx.body = answer.body;
+      if (route.contentType) ctx.type = route.contentType;
       return;
     }
     const outcome = await services.writes.run({

@@ -49,6 +49,8 @@ export interface RouteSpec<
   status?: 200 | 201;
   /** The app the route belongs to: while the merchant has it removed, the route answers 403 `app_not_installed`. */
   app?: AppSlug;
+  /** A response that is a file rather than JSON (the handler returns its bytes). */
+  contentType?: 'application/pdf';
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
   description?: string;

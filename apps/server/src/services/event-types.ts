@@ -12,6 +12,15 @@ export const EVENT_TYPES = [
   'payout.created',
   'payout.paid',
   'payout.failed',
+  // invoices
+  'invoice.created',
+  'invoice.updated',
+  'invoice.finalized',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
   'customer.created',
   // escrow
   'escrow.held',

@@ -7,6 +7,9 @@ import { AppInstallations } from './apps.ts';
 import { CheckoutService } from './checkouts.ts';
 import { EscrowService } from './escrow.ts';
 import { EscrowTransfers } from './escrow-transfers.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { HostedInvoices } from '../invoices/hosted.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
@@ -28,6 +31,11 @@ export interface Services {
   checkouts: CheckoutService;
   escrow: EscrowService;
   escrowTransfers: EscrowTransfers;
+  invoices: InvoiceService;
+  /** The hosted invoice page's reads and payments, by token. */
+  hostedInvoices: HostedInvoices;
+  /** What time it is for due dates; a test moves it. */
+  clock: Clock;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -43,6 +51,7 @@ export function createServices(
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
   liveProvider?: PaymentProvider & PayoutProvider,
+  clock: Clock = systemClock,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -51,6 +60,7 @@ export function createServices(
     publicUrl,
     config.CHECKOUT_TTL_MINUTES,
   );
+  const invoices: InvoiceService = new InvoiceService(() => payments, publicUrl, clock);
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,
@@ -58,6 +68,7 @@ export function createServices(
     { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
     publicUrl,
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+    (db, payment) => invoices.applyPaymentOutcome(db, payment),
     log,
   );
   const payouts = new PayoutService(database, directory, log);
@@ -81,6 +92,9 @@ export function createServices(
     checkouts,
     escrow: new EscrowService(escrowTransfers),
     escrowTransfers,
+    invoices,
+    hostedInvoices: new HostedInvoices(invoices, publicUrl),
+    clock,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,

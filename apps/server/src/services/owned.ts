@@ -19,7 +19,8 @@ export type OwnedTable =
   | 'printers'
   | 'print_jobs'
   | 'shifts'
-  | 'escrows';
+  | 'escrows'
+  | 'invoices';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

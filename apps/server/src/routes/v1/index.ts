@@ -7,6 +7,7 @@ import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
 import { escrowRoutes } from './escrow.ts';
+import { invoiceRoutes } from './invoices.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
@@ -32,6 +33,7 @@ export const v1Routes: AnyRoute[] = [
   ...paymentRoutes,
   ...payoutRoutes,
   ...checkoutRoutes,
+  ...invoiceRoutes,
   ...customerRoutes,
   ...ledgerRoutes,
   ...merchantOverviewRoutes,
