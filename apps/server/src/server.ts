@@ -17,6 +17,7 @@ import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { systemClock, type Clock } from './services/clock.ts';
 
 export interface RunningServer {
   url: string;
@@ -32,8 +33,14 @@ export interface RunningServer {
  * be reached), applies migrations, and resolves when the server is ready. Used
  * by `npm start` and by tests.
  */
+export interface ServerOptions {
+  /** The clock scheduled work reads (renewals, retries); tests pass one they can move. */
+  clock?: Clock;
+}
+
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
+  options: ServerOptions = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
@@ -75,7 +82,7 @@ export async function startServer(
   // The live provider reports outcomes to the payment service, which is built with it.
   const sink: OutcomeSink = { applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome) };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, log, clickPesa);
+  const services = createServices(config, database, rateLimits, log, clickPesa, options.clock ?? systemClock);
   const app = createApp({
     services,
     rateLimits,
@@ -100,6 +107,7 @@ export async function startServer(
   janitor.unref();
   const dispatcher = new WebhookDispatcher(database, config, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
+  if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
   const reconciler = clickPesa
     ? startClickPesaReconciler(database, clickPesa, sink, log, config.PROVIDER_RECONCILE_INTERVAL_MS)
     : undefined;
@@ -116,6 +124,7 @@ export async function startServer(
       closed = true;
       clearInterval(janitor);
       reconciler?.stop();
+      await services.subscriptionScheduler.stop();
       await services.sandbox.stop();
       await dispatcher.stop();
       server.closeAllConnections();

@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   till: 'till',
   employee: 'emp',
   shift: 'shift',
+  subscription: 'sub',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -42,6 +43,7 @@ export type TillId = Id<'till'>;
 export type EmployeeId = Id<'employee'>;
 export type PrinterId = Id<'printer'>;
 export type ShiftId = Id<'shift'>;
+export type SubscriptionId = Id<'subscription'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one
 // Web Crypto call per byte was a measurable part of every write request.

@@ -7,6 +7,7 @@ export * from './state-machine.ts';
 export * from './ledger.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
+export * from './subscriptions/index.ts';
 export * from './retail/index.ts';
 export * from './webhooks/index.ts';
 export * from './pin.ts';

@@ -10,6 +10,11 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'checkout.completed',
   'customer.created',
+  // subscriptions
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
   // retail
   'product.created',
   'product.updated',

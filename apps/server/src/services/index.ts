@@ -9,6 +9,10 @@ import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
 import { RequestLogWriter } from './request-logs.ts';
 import { createWritePath, type WritePath } from './writes.ts';
+import type { Clock } from './clock.ts';
+import { SubscriptionBilling, type InvoicePort } from '../subscriptions/billing.ts';
+import { SubscriptionScheduler } from '../subscriptions/scheduler.ts';
+import { SubscriptionService } from '../subscriptions/service.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -26,6 +30,10 @@ export interface Services {
   /** Live-mode provider, when configured. */
   liveProvider: PaymentProvider | undefined;
   publicUrl(): string;
+  /** What time scheduled work (renewals, retries) takes it to be; tests move it. */
+  clock: Clock;
+  subscriptions: SubscriptionService;
+  subscriptionScheduler: SubscriptionScheduler;
 }
 
 export function createServices(
@@ -33,7 +41,8 @@ export function createServices(
   database: Database,
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
-  liveProvider?: PaymentProvider,
+  liveProvider: PaymentProvider | undefined,
+  clock: Clock,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -57,6 +66,17 @@ export function createServices(
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
+  const invoicePort: InvoicePort = {
+    openInvoice: () => Promise.reject(new Error('invoices are not available')),
+    chargeInvoice: () => Promise.reject(new Error('invoices are not available')),
+  };
+  const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
+    database,
+    new SubscriptionBilling(() => invoicePort, clock, config.SUBSCRIPTION_RETRY_DAYS),
+    clock,
+    config.SUBSCRIPTION_POLL_INTERVAL_MS,
+    log,
+  );
   return {
     config,
     database,
@@ -70,5 +90,8 @@ export function createServices(
     sandbox,
     liveProvider,
     publicUrl,
+    clock,
+    subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
+    subscriptionScheduler,
   };
 }

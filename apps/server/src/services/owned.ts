@@ -17,7 +17,8 @@ export type OwnedTable =
   | 'employees'
   | 'printers'
   | 'print_jobs'
-  | 'shifts';
+  | 'shifts'
+  | 'subscriptions';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

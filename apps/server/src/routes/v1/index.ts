@@ -14,6 +14,7 @@ import { productRoutes } from './retail-products.ts';
 import { stockRoutes } from './retail-stock.ts';
 import { storeRoutes } from './retail-stores.ts';
 import { shiftRoutes } from './shifts.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -23,6 +24,7 @@ export const v1Routes: AnyRoute[] = [
   ...paymentRoutes,
   ...checkoutRoutes,
   ...customerRoutes,
+  ...subscriptionRoutes,
   ...ledgerRoutes,
   ...overviewRoutes,
   ...productRoutes,
