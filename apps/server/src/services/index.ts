@@ -33,6 +33,7 @@ export interface Services {
   /** What time scheduled work (renewals, retries) takes it to be; tests move it. */
   clock: Clock;
   subscriptions: SubscriptionService;
+  subscriptionBilling: SubscriptionBilling;
   subscriptionScheduler: SubscriptionScheduler;
 }
 
@@ -70,9 +71,14 @@ export function createServices(
     openInvoice: () => Promise.reject(new Error('invoices are not available')),
     chargeInvoice: () => Promise.reject(new Error('invoices are not available')),
   };
+  const subscriptionBilling = new SubscriptionBilling(
+    () => invoicePort,
+    clock,
+    config.SUBSCRIPTION_RETRY_DAYS,
+  );
   const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
     database,
-    new SubscriptionBilling(() => invoicePort, clock, config.SUBSCRIPTION_RETRY_DAYS),
+    subscriptionBilling,
     clock,
     config.SUBSCRIPTION_POLL_INTERVAL_MS,
     log,
@@ -92,6 +98,7 @@ export function createServices(
     publicUrl,
     clock,
     subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
+    subscriptionBilling,
     subscriptionScheduler,
   };
 }
