@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { anotherMerchant, withMerchant, type SignedUp } from '../support/merchant.ts';
 import { client } from '../support/server.ts';
-import { makeSubscription, MovableClock } from './support.ts';
+import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { makeSubscription } from './support.ts';
 
 // East Africa Time wall clock.
 const eat = (iso: string) => new Date(`${iso}+03:00`);
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
-const clock = new MovableClock(eat('2027-01-31T10:00:00'));
+const clock = movableClock(eat('2027-01-31T10:00:00'));
 
 let server: RunningServer;
 let api: SignedUp['api'];

@@ -1,22 +1,4 @@
-import type { Clock } from '../../apps/server/src/services/clock.ts';
 import type { client } from '../support/server.ts';
-
-/** A clock the test moves; scheduled work reads it, everything else keeps real time. */
-export class MovableClock implements Clock {
-  private at: number;
-  constructor(start: Date) {
-    this.at = start.getTime();
-  }
-  now(): Date {
-    return new Date(this.at);
-  }
-  set(to: Date): void {
-    this.at = to.getTime();
-  }
-  advanceDays(days: number): void {
-    this.at += days * 86_400_000;
-  }
-}
 
 type Api = ReturnType<typeof client>;
 

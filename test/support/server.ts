@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startServer, type RunningServer, type ServerOptions } from '../../apps/server/src/server.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import type { Clock } from '../../apps/server/src/services/clock.ts';
 
 /**
  * A real server on an ephemeral port: PostgreSQL when the run has a database
@@ -7,7 +8,7 @@ import { startServer, type RunningServer, type ServerOptions } from '../../apps/
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: ServerOptions = {},
+  options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
   return startServer(
     {

@@ -38,7 +38,7 @@ CREATE INDEX subscriptions_renewal_due ON subscriptions (next_renewal_at) WHERE 
 CREATE TABLE subscription_periods (
   subscription_id text NOT NULL REFERENCES subscriptions(id),
   period integer NOT NULL CHECK (period >= 0),
-  invoice_id text NOT NULL UNIQUE,
+  invoice_id text NOT NULL UNIQUE REFERENCES invoices(id),
   status text NOT NULL CHECK (status IN ('open', 'paid', 'failed')),
   -- Charges made so far; the next is due at next_attempt_at (NULL while one awaits its outcome, or none is due).
   attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
@@ -48,6 +48,7 @@ CREATE TABLE subscription_periods (
   PRIMARY KEY (subscription_id, period),
   CHECK (status = 'open' OR next_attempt_at IS NULL)
 );
+ALTER TABLE invoices ADD FOREIGN KEY (subscription_id) REFERENCES subscriptions(id);
 CREATE INDEX subscription_periods_attempt_due ON subscription_periods (next_attempt_at)
   WHERE next_attempt_at IS NOT NULL;
 

@@ -17,6 +17,7 @@ import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { OverdueInvoices } from './invoices/overdue.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 
 export interface RunningServer {
@@ -33,15 +34,11 @@ export interface RunningServer {
  * be reached), applies migrations, and resolves when the server is ready. Used
  * by `npm start` and by tests.
  */
-export interface ServerOptions {
-  /** The clock scheduled work reads (renewals, retries); tests pass one they can move. */
-  clock?: Clock;
-}
-
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
-  options: ServerOptions = {},
+  options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
   const logger = pino({
@@ -82,7 +79,7 @@ export async function startServer(
   // The live provider reports outcomes to the payment service, which is built with it.
   const sink: OutcomeSink = { applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome) };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, log, clickPesa, options.clock ?? systemClock);
+  const services = createServices(config, database, rateLimits, log, clickPesa, clock);
   const app = createApp({
     services,
     rateLimits,
@@ -99,6 +96,11 @@ export async function startServer(
 
   // Test payments settle when due, including those a stopped process left due.
   services.sandbox.start();
+  // Invoices past their due date are announced once, by whichever process sees them first.
+  const overdue = new OverdueInvoices(database, services.invoices, clock, (error) =>
+    log(error, 'overdue invoice check failed'),
+  );
+  overdue.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
@@ -126,6 +128,7 @@ export async function startServer(
       reconciler?.stop();
       await services.subscriptionScheduler.stop();
       await services.sandbox.stop();
+      await overdue.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   employee: 'emp',
   shift: 'shift',
   subscription: 'sub',
+  invoice: 'in',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -44,6 +45,7 @@ export type EmployeeId = Id<'employee'>;
 export type PrinterId = Id<'printer'>;
 export type ShiftId = Id<'shift'>;
 export type SubscriptionId = Id<'subscription'>;
+export type InvoiceId = Id<'invoice'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one
 // Web Crypto call per byte was a measurable part of every write request.

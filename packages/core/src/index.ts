@@ -13,3 +13,4 @@ export * from './webhooks/index.ts';
 export * from './pin.ts';
 export * from './printer-settings.ts';
 export * from './sync/protocol.ts';
+export * from './invoices/index.ts';

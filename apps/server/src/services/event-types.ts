@@ -9,6 +9,15 @@ export const EVENT_TYPES = [
   'payment.failed',
   'payment.refunded',
   'checkout.completed',
+  // invoices
+  'invoice.created',
+  'invoice.updated',
+  'invoice.finalized',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
   'customer.created',
   // subscriptions
   'subscription.created',

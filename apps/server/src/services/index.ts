@@ -4,13 +4,15 @@ import type { RateLimits } from './rate-limits.ts';
 import type { PaymentProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { CheckoutService } from './checkouts.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
 import { RequestLogWriter } from './request-logs.ts';
 import { createWritePath, type WritePath } from './writes.ts';
-import type { Clock } from './clock.ts';
-import { SubscriptionBilling, type InvoicePort } from '../subscriptions/billing.ts';
+import { SubscriptionBilling } from '../subscriptions/billing.ts';
+import { invoicePortOver } from '../subscriptions/invoice-port.ts';
 import { SubscriptionScheduler } from '../subscriptions/scheduler.ts';
 import { SubscriptionService } from '../subscriptions/service.ts';
 
@@ -23,6 +25,9 @@ export interface Services {
   loginThrottle: LoginThrottle;
   payments: PaymentService;
   checkouts: CheckoutService;
+  invoices: InvoiceService;
+  /** What time it is for due dates; a test moves it. */
+  clock: Clock;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -30,8 +35,6 @@ export interface Services {
   /** Live-mode provider, when configured. */
   liveProvider: PaymentProvider | undefined;
   publicUrl(): string;
-  /** What time scheduled work (renewals, retries) takes it to be; tests move it. */
-  clock: Clock;
   subscriptions: SubscriptionService;
   subscriptionBilling: SubscriptionBilling;
   subscriptionScheduler: SubscriptionScheduler;
@@ -42,8 +45,8 @@ export function createServices(
   database: Database,
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
-  liveProvider: PaymentProvider | undefined,
-  clock: Clock,
+  liveProvider?: PaymentProvider,
+  clock: Clock = systemClock,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -52,6 +55,7 @@ export function createServices(
     publicUrl,
     config.CHECKOUT_TTL_MINUTES,
   );
+  const invoices: InvoiceService = new InvoiceService(() => payments, publicUrl, clock);
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,
@@ -59,6 +63,7 @@ export function createServices(
     { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
     publicUrl,
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+    (db, payment) => invoices.applyPaymentOutcome(db, payment),
     log,
   );
   const sandbox: SandboxProvider = new SandboxProvider(
@@ -67,14 +72,14 @@ export function createServices(
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
-  const invoicePort: InvoicePort = {
-    openInvoice: () => Promise.reject(new Error('invoices are not available')),
-    chargeInvoice: () => Promise.reject(new Error('invoices are not available')),
-  };
   const subscriptionBilling = new SubscriptionBilling(
-    () => invoicePort,
+    invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
     clock,
     config.SUBSCRIPTION_RETRY_DAYS,
+  );
+  // A subscription's invoice paid or its charge failed: in the payment outcome's transaction.
+  invoices.onPaymentOutcome((tx, invoice, outcome) =>
+    subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status),
   );
   const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
     database,
@@ -91,12 +96,13 @@ export function createServices(
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
     checkouts,
+    invoices,
+    clock,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,
     liveProvider,
     publicUrl,
-    clock,
     subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
     subscriptionBilling,
     subscriptionScheduler,

@@ -18,7 +18,8 @@ export type OwnedTable =
   | 'printers'
   | 'print_jobs'
   | 'shifts'
-  | 'subscriptions';
+  | 'subscriptions'
+  | 'invoices';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

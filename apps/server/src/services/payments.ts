@@ -33,6 +33,8 @@ export interface PaymentRow {
   description: string | null;
   customer_id: string | null;
   checkout_id: string | null;
+  /** The invoice this payment pays, when it was asked for one. */
+  invoice_id: string | null;
   metadata: Record<string, string>;
   provider: string;
   provider_reference: string | null;
@@ -60,6 +62,7 @@ export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
   payout_status: row.payout_status,
   checkout_url: row.checkout_id ? `${publicUrl}/pay/${row.checkout_id}` : null,
   checkout: row.checkout_id,
+  invoice: row.invoice_id,
   phone: row.phone,
   network: row.network,
   description: row.description,
@@ -82,6 +85,7 @@ export interface CreatePaymentInput {
   customer?: string | undefined;
   metadata?: Record<string, string> | undefined;
   checkoutId?: string | undefined;
+  invoiceId?: string | undefined;
 }
 
 export interface ProviderDirectory {
@@ -99,6 +103,8 @@ export class PaymentService implements OutcomeSink {
       checkoutId: string,
       payment: PaymentRow,
     ) => Promise<void>,
+    /** Moves the invoice a payment was asked for, in the outcome's transaction. */
+    private readonly onInvoicePayment: (db: Queryable, payment: PaymentRow) => Promise<void>,
     private readonly log: (error: unknown, message: string) => void,
   ) {}
 
@@ -132,6 +138,7 @@ export class PaymentService implements OutcomeSink {
       description: input.description ?? null,
       customer_id: input.customer ?? null,
       checkout_id: input.checkoutId ?? null,
+      invoice_id: input.invoiceId ?? null,
       metadata: input.metadata ?? {},
       provider: provider.name,
       provider_reference: null,
@@ -151,8 +158,8 @@ export class PaymentService implements OutcomeSink {
       {
         name: 'insert_payment',
         text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at, settle_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       },
       [
         row.id,
@@ -170,6 +177,7 @@ export class PaymentService implements OutcomeSink {
         row.provider,
         row.created_at,
         row.settle_at,
+        row.invoice_id,
       ],
     );
     const object = this.toObject(row);
@@ -263,6 +271,7 @@ export class PaymentService implements OutcomeSink {
           object: this.toObject(paid),
         });
         if (paid.checkout_id) await this.onCheckoutPaid(tx, paid.checkout_id, paid);
+        if (paid.invoice_id) await this.onInvoicePayment(tx, paid);
       } else {
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
@@ -278,6 +287,7 @@ export class PaymentService implements OutcomeSink {
           type: 'payment.failed',
           object: this.toObject(failed),
         });
+        if (failed.invoice_id) await this.onInvoicePayment(tx, failed);
       }
       return true;
     });

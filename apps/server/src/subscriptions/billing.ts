@@ -45,7 +45,7 @@ interface PeriodRow {
  */
 export class SubscriptionBilling {
   constructor(
-    private readonly invoices: () => InvoicePort,
+    private readonly invoices: InvoicePort,
     private readonly clock: Clock,
     private readonly retryDays: readonly number[],
   ) {}
@@ -62,7 +62,7 @@ export class SubscriptionBilling {
     }
     const index = (row.current_period ?? -1) + 1;
     const { start, end } = billingPeriod(row.billing_anchor, cycleOf(row), index);
-    const invoiceId = await this.invoices().openInvoice(db, row, { index, start, end });
+    const invoiceId = await this.invoices.openInvoice(db, row, { index, start, end });
     await db.query(
       `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status) VALUES ($1, $2, $3, 'open')`,
       [row.id, index, invoiceId],
@@ -84,7 +84,7 @@ export class SubscriptionBilling {
     at: { period: number; invoiceId: string; attempt: number },
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<void> {
-    const paymentId = await this.invoices().chargeInvoice(db, row, at.invoiceId, afterCommit);
+    const paymentId = await this.invoices.chargeInvoice(db, row, at.invoiceId, afterCommit);
     await db.query(
       `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id) VALUES ($1, $2, $3, $4)`,
       [row.id, at.period, at.attempt, paymentId],

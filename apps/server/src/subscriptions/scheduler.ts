@@ -6,6 +6,15 @@ import { Poller } from '../services/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 const BATCH = 50;
+/** A row whose work failed is looked at again this much later (by the scheduler's clock). */
+const RETRY_FAILED_ROW_MS = 60 * 60 * 1000;
+
+type DueRetry = SubscriptionRow & {
+  period: number;
+  invoice_id: string;
+  attempts: number;
+  invoice_status: string;
+};
 
 /**
  * Opens and charges each subscription's periods when due, and retries failed
@@ -62,46 +71,76 @@ export class SubscriptionScheduler {
   }
 
   /** One batch of due renewals (and cancellations at period end), oldest due first. */
-  private async renewDue(): Promise<number> {
-    return this.inTransaction(async (tx, afterCommit) => {
-      const due = await tx.query<SubscriptionRow>(
-        `SELECT * FROM subscriptions
-         WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
-         ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [this.clock.now(), BATCH],
-      );
-      for (const row of due.rows) await this.billing.renew(tx, row, afterCommit);
-      return due.rows.length;
-    });
+  private renewDue(): Promise<number> {
+    return this.batch<SubscriptionRow>(
+      `SELECT * FROM subscriptions
+       WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
+       ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      (tx, row, afterCommit) => this.billing.renew(tx, row, afterCommit),
+      (tx, row, until) =>
+        tx.query(`UPDATE subscriptions SET next_renewal_at = $2 WHERE id = $1`, [row.id, until]),
+    );
   }
 
-  /** One batch of due retries: the period's invoice charged again. */
-  private async retryDue(): Promise<number> {
-    return this.inTransaction(async (tx, afterCommit) => {
-      const due = await tx.query<{ period: number; invoice_id: string; attempts: number } & SubscriptionRow>(
-        `WITH claimed AS (
-           SELECT subscription_id, period, invoice_id, attempts FROM subscription_periods
-           WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         SELECT s.*, c.period, c.invoice_id, c.attempts FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id`,
-        [this.clock.now(), BATCH],
-      );
+  /** One batch of due retries: the period's invoice charged again, while it can still be paid. */
+  private retryDue(): Promise<number> {
+    return this.batch<DueRetry>(
+      `WITH claimed AS (
+         SELECT subscription_id, period, invoice_id, attempts FROM subscription_periods
+         WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       SELECT s.*, c.period, c.invoice_id, c.attempts, i.status AS invoice_status
+       FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id JOIN invoices i ON i.id = c.invoice_id`,
+      async (tx, row, afterCommit) => {
+        if (row.invoice_status === 'open' || row.invoice_status === 'uncollectible') {
+          const at = { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 };
+          await this.billing.charge(tx, row, at, afterCommit);
+        } else {
+          // Voided (or paid some other way) meanwhile: nothing left to retry.
+          await this.postponeRetry(tx, row, null);
+        }
+      },
+      (tx, row, until) => this.postponeRetry(tx, row, until),
+    );
+  }
+
+  private postponeRetry(tx: Queryable, row: DueRetry, until: Date | null) {
+    return tx.query(
+      `UPDATE subscription_periods SET next_attempt_at = $3 WHERE subscription_id = $1 AND period = $2`,
+      [row.id, row.period, until],
+    );
+  }
+
+  /**
+   * Claims a batch with `claim` and runs `work` on each row in one transaction.
+   * Each row runs under a savepoint: a row whose work fails (an invoice the
+   * merchant changed meanwhile, say) is rolled back alone, logged, and put off
+   * for `RETRY_FAILED_ROW_MS` by `postpone`, so it cannot hold up the rest.
+   * A row's after-commit tasks run only if its work stood.
+   */
+  private async batch<Row extends { id: string }>(
+    claim: string,
+    work: (tx: Queryable, row: Row, afterCommit: (task: () => Promise<void>) => void) => Promise<void>,
+    postpone: (tx: Queryable, row: Row, until: Date) => Promise<unknown>,
+  ): Promise<number> {
+    const now = this.clock.now();
+    const tasks: Array<() => Promise<void>> = [];
+    const count = await this.database.transaction(async (tx) => {
+      const due = await tx.query<Row>(claim, [now, BATCH]);
       for (const row of due.rows) {
-        await this.billing.charge(
-          tx,
-          row,
-          { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 },
-          afterCommit,
-        );
+        const rowTasks: Array<() => Promise<void>> = [];
+        tx.defer('SAVEPOINT due_row');
+        try {
+          await work(tx, row, (task) => rowTasks.push(task));
+          tx.defer('RELEASE SAVEPOINT due_row');
+          tasks.push(...rowTasks);
+        } catch (error) {
+          await tx.query('ROLLBACK TO SAVEPOINT due_row');
+          await postpone(tx, row, new Date(now.getTime() + RETRY_FAILED_ROW_MS));
+          this.log(error, `subscription ${row.id} could not be billed; trying again later`);
+        }
       }
       return due.rows.length;
     });
-  }
-
-  private async inTransaction(
-    work: (tx: Queryable, afterCommit: (task: () => Promise<void>) => void) => Promise<number>,
-  ): Promise<number> {
-    const tasks: Array<() => Promise<void>> = [];
-    const count = await this.database.transaction((tx) => work(tx, (task) => tasks.push(task)));
     if (count > 0) notifyEventsWritten();
     for (const task of tasks) {
       task().catch((error: unknown) => this.log(error, 'subscription charge could not start'));

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../../http/route.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
+import { invoiceRoutes } from './invoices.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
@@ -23,6 +24,7 @@ export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
   ...paymentRoutes,
   ...checkoutRoutes,
+  ...invoiceRoutes,
   ...customerRoutes,
   ...subscriptionRoutes,
   ...ledgerRoutes,

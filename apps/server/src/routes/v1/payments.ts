@@ -17,6 +17,7 @@ export const paymentSchema = z.object({
   payout_status: z.enum(['not_applicable', 'pending', 'paid']),
   checkout_url: z.string().nullable().describe('The hosted page, for payments made through a checkout'),
   checkout: z.string().nullable(),
+  invoice: z.string().nullable().describe('The invoice this payment pays, when it was asked for one'),
   phone: z.string().describe('Normalised to 255XXXXXXXXX'),
   network: z
     .string()
