@@ -91,7 +91,7 @@ try {
     charged = Number(
       (await sql.query<{ n: string }>(`SELECT count(*) AS n FROM subscription_charges`)).rows[0]!.n,
     );
-    if (Date.now() - started > 300_000) throw new Error(`only ${charged} charged after 5 minutes`);
+    if (Date.now() - started > 900_000) throw new Error(`only ${charged} charged after 15 minutes`);
   }
   const timing = await sql.query<{ seconds: number }>(
     `SELECT extract(epoch FROM max(created_at) - $1::timestamptz)::float8 AS seconds FROM subscription_charges`,

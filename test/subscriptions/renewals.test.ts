@@ -32,7 +32,7 @@ async function runAndSettle(subscriptionId: string): Promise<void> {
       [subscriptionId],
     );
     return pending.length === 0;
-  });
+  }, 20_000);
 }
 
 const eventTypes = async (id: string) =>

@@ -4,7 +4,7 @@ import {
   billingPeriod,
   type FinalFailureAction,
 } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import { write, type Queryable } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { cycleOf, type SubscriptionRow } from './rows.ts';
 import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
@@ -38,10 +38,12 @@ interface PeriodRow {
 
 /**
  * Periods, their invoices and charges, and what a charge's outcome does to the
- * subscription. Every method runs inside a transaction that holds the
- * subscription's row (or, for a retry, the period's), so two processes never
- * open one period or make one attempt twice; the primary keys of
- * `subscription_periods` and `subscription_charges` back that up.
+ * subscription. Opening a period and charging it are two steps, each in a
+ * transaction that holds its row (the subscription's, then the period's), so two
+ * processes never open one period or make one attempt twice, and the primary
+ * keys of `subscription_periods` and `subscription_charges` back that up. A
+ * period opens with its first charge due at once: a process that stops between
+ * the two leaves the charge due for any other.
  */
 export class SubscriptionBilling {
   constructor(
@@ -50,31 +52,30 @@ export class SubscriptionBilling {
     private readonly retryDays: readonly number[],
   ) {}
 
-  /** At a due renewal: cancels (when asked for at period end) or opens the next period and charges it. */
-  async renew(
-    db: Queryable,
-    row: SubscriptionRow,
-    afterCommit: (task: () => Promise<void>) => void,
-  ): Promise<void> {
+  /** At a due renewal: cancels (when asked for at period end) or opens the next period, its charge due now. */
+  async renew(db: Queryable, row: SubscriptionRow): Promise<void> {
+    const now = this.clock.now();
     if (row.cancel_at_period_end) {
-      await cancelSubscriptionRow(db, row, this.clock.now(), 'requested');
+      await cancelSubscriptionRow(db, row, now, 'requested');
       return;
     }
     const index = (row.current_period ?? -1) + 1;
     const { start, end } = billingPeriod(row.billing_anchor, cycleOf(row), index);
     const invoiceId = await this.invoices.openInvoice(db, row, { index, start, end });
-    await db.query(
-      `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status) VALUES ($1, $2, $3, 'open')`,
-      [row.id, index, invoiceId],
+    await write(
+      db,
+      `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status, next_attempt_at)
+       VALUES ($1, $2, $3, 'open', $4)`,
+      [row.id, index, invoiceId, now],
     );
     if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
-    await db.query(
+    await write(
+      db,
       `UPDATE subscriptions SET current_period = $2, next_renewal_at = $3,
          status = CASE WHEN status = 'trialing' THEN 'active' ELSE status END
        WHERE id = $1`,
       [row.id, index, end],
     );
-    await this.charge(db, row, { period: index, invoiceId, attempt: 1 }, afterCommit);
   }
 
   /** One charge of a period's invoice, recorded under its attempt number. */
@@ -85,11 +86,13 @@ export class SubscriptionBilling {
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<void> {
     const paymentId = await this.invoices.chargeInvoice(db, row, at.invoiceId, afterCommit);
-    await db.query(
+    await write(
+      db,
       `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id) VALUES ($1, $2, $3, $4)`,
       [row.id, at.period, at.attempt, paymentId],
     );
-    await db.query(
+    await write(
+      db,
       `UPDATE subscription_periods SET attempts = $3, next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
       [row.id, at.period, at.attempt],
     );

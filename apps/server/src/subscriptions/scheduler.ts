@@ -9,7 +9,7 @@ const BATCH = 50;
 /** A row whose work failed is looked at again this much later (by the scheduler's clock). */
 const RETRY_FAILED_ROW_MS = 60 * 60 * 1000;
 
-type DueRetry = SubscriptionRow & {
+type DueCharge = SubscriptionRow & {
   period: number;
   invoice_id: string;
   attempts: number;
@@ -20,11 +20,14 @@ type DueRetry = SubscriptionRow & {
  * Opens and charges each subscription's periods when due, and retries failed
  * charges on the dunning schedule. The work lives in two due columns,
  * `subscriptions.next_renewal_at` and `subscription_periods.next_attempt_at`,
- * read against an injected clock. Every pass claims a batch with FOR UPDATE
- * SKIP LOCKED in one short transaction that also does the batch's work (the
- * invoice, the payment, the next due time), so the claim and its effect
- * commit together: a process that dies mid-batch rolls back and leaves the
- * rows due, and two processes never take one row. Nothing in the transaction
+ * read against an injected clock. A pass claims a batch of due renewals with
+ * FOR UPDATE SKIP LOCKED in one short transaction that also opens their
+ * periods (the invoice, the next renewal, a charge due now), then a batch of
+ * due charges likewise (the payment, the charge's record): the claim and its
+ * effect commit together, so a process that dies mid-batch rolls back and
+ * leaves the rows due, and two processes never take one row. Opening and
+ * charging are separate transactions so that the invoice number counter, a
+ * row lock per merchant, is held only while invoices are opened. Nothing in the transaction
  * waits on anything but its own statements (the embedded database has one
  * session); providers are asked after commit. Any number of processes run
  * one; each polls, and a write that makes something due now wakes its own.
@@ -65,9 +68,9 @@ export class SubscriptionScheduler {
     while (await this.pass());
   }
 
-  /** A batch of renewals and one of retries; true when either found work (more may be due). */
+  /** A batch of renewals and one of charges; true when either found work (more may be due). */
   private async pass(): Promise<boolean> {
-    return (await this.renewDue()) + (await this.retryDue()) > 0;
+    return (await this.renewDue()) + (await this.chargeDue()) > 0;
   }
 
   /** One batch of due renewals (and cancellations at period end), oldest due first. */
@@ -76,15 +79,15 @@ export class SubscriptionScheduler {
       `SELECT * FROM subscriptions
        WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
        ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      (tx, row, afterCommit) => this.billing.renew(tx, row, afterCommit),
+      (tx, row) => this.billing.renew(tx, row),
       (tx, row, until) =>
         tx.query(`UPDATE subscriptions SET next_renewal_at = $2 WHERE id = $1`, [row.id, until]),
     );
   }
 
-  /** One batch of due retries: the period's invoice charged again, while it can still be paid. */
-  private retryDue(): Promise<number> {
-    return this.batch<DueRetry>(
+  /** One batch of due charges (a new period's first, or a retry), while the invoice can still be paid. */
+  private chargeDue(): Promise<number> {
+    return this.batch<DueCharge>(
       `WITH claimed AS (
          SELECT subscription_id, period, invoice_id, attempts FROM subscription_periods
          WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -96,14 +99,14 @@ export class SubscriptionScheduler {
           await this.billing.charge(tx, row, at, afterCommit);
         } else {
           // Voided (or paid some other way) meanwhile: nothing left to retry.
-          await this.postponeRetry(tx, row, null);
+          await this.postponeCharge(tx, row, null);
         }
       },
-      (tx, row, until) => this.postponeRetry(tx, row, until),
+      (tx, row, until) => this.postponeCharge(tx, row, until),
     );
   }
 
-  private postponeRetry(tx: Queryable, row: DueRetry, until: Date | null) {
+  private postponeCharge(tx: Queryable, row: DueCharge, until: Date | null) {
     return tx.query(
       `UPDATE subscription_periods SET next_attempt_at = $3 WHERE subscription_id = $1 AND period = $2`,
       [row.id, row.period, until],
