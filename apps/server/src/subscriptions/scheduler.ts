@@ -1,3 +1,4 @@
+import { AppError } from '@tz/core';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { notifyEventsWritten } from '../services/events.ts';
@@ -5,9 +6,17 @@ import type { SubscriptionBilling } from './billing.ts';
 import { Poller } from '../services/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
 
-const BATCH = 50;
-/** A row whose work failed is looked at again this much later (by the scheduler's clock). */
-const RETRY_FAILED_ROW_MS = 60 * 60 * 1000;
+/**
+ * Rows per transaction. Opening takes the merchant's invoice number counter for the rest of its
+ * transaction, and another process opening for the same merchant waits for it: a short batch keeps
+ * that wait well under the statement timeout.
+ */
+const OPEN_BATCH = 20;
+const CHARGE_BATCH = 50;
+/** A row refused by a rule (an AppError) is looked at again an hour later (by the scheduler's clock)… */
+const REFUSED_ROW_DELAY_MS = 60 * 60 * 1000;
+/** …and one that met a database failure (a lock or statement timeout), a few seconds later. */
+const FAILED_ROW_DELAY_MS = 5_000;
 
 type DueCharge = SubscriptionRow & {
   period: number;
@@ -79,6 +88,7 @@ export class SubscriptionScheduler {
       `SELECT * FROM subscriptions
        WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
        ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      OPEN_BATCH,
       (tx, row) => this.billing.renew(tx, row),
       (tx, row, until) =>
         tx.query(`UPDATE subscriptions SET next_renewal_at = $2 WHERE id = $1`, [row.id, until]),
@@ -93,6 +103,7 @@ export class SubscriptionScheduler {
          WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        SELECT s.*, c.period, c.invoice_id, c.attempts, i.status AS invoice_status
        FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id JOIN invoices i ON i.id = c.invoice_id`,
+      CHARGE_BATCH,
       async (tx, row, afterCommit) => {
         if (row.invoice_status === 'open' || row.invoice_status === 'uncollectible') {
           const at = { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 };
@@ -116,19 +127,20 @@ export class SubscriptionScheduler {
   /**
    * Claims a batch with `claim` and runs `work` on each row in one transaction.
    * Each row runs under a savepoint: a row whose work fails (an invoice the
-   * merchant changed meanwhile, say) is rolled back alone, logged, and put off
-   * for `RETRY_FAILED_ROW_MS` by `postpone`, so it cannot hold up the rest.
+   * merchant changed meanwhile, a lock wait past the statement timeout) is rolled
+   * back alone, logged, and put off by `postpone`, so it cannot hold up the rest.
    * A row's after-commit tasks run only if its work stood.
    */
   private async batch<Row extends { id: string }>(
     claim: string,
+    size: number,
     work: (tx: Queryable, row: Row, afterCommit: (task: () => Promise<void>) => void) => Promise<void>,
     postpone: (tx: Queryable, row: Row, until: Date) => Promise<unknown>,
   ): Promise<number> {
     const now = this.clock.now();
     const tasks: Array<() => Promise<void>> = [];
     const count = await this.database.transaction(async (tx) => {
-      const due = await tx.query<Row>(claim, [now, BATCH]);
+      const due = await tx.query<Row>(claim, [now, size]);
       for (const row of due.rows) {
         const rowTasks: Array<() => Promise<void>> = [];
         tx.defer('SAVEPOINT due_row');
@@ -138,7 +150,8 @@ export class SubscriptionScheduler {
           tasks.push(...rowTasks);
         } catch (error) {
           await tx.query('ROLLBACK TO SAVEPOINT due_row');
-          await postpone(tx, row, new Date(now.getTime() + RETRY_FAILED_ROW_MS));
+          const delay = error instanceof AppError ? REFUSED_ROW_DELAY_MS : FAILED_ROW_DELAY_MS;
+          await postpone(tx, row, new Date(now.getTime() + delay));
           this.log(error, `subscription ${row.id} could not be billed; trying again later`);
         }
       }
