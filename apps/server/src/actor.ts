@@ -11,9 +11,9 @@ export interface Tenant {
 
 /**
  * `checkout`: the payer on a hosted checkout page, paying the checkout's merchant;
- * `invoice`: the customer on a hosted invoice page.
+ * `invoice`: the customer on a hosted invoice page; `subscription`: the scheduler billing a subscription.
  */
-export type ActorKind = 'api_key' | 'login' | 'till' | 'checkout' | 'invoice';
+export type ActorKind = 'api_key' | 'login' | 'till' | 'checkout' | 'invoice' | 'subscription';
 
 export interface Actor extends Tenant {
   kind: ActorKind;

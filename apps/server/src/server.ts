@@ -118,6 +118,7 @@ export async function startServer(
   referralEarner.start();
   const dispatcher = new WebhookDispatcher(database, config, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
+  if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
   const reconciler = clickPesa
     ? startClickPesaReconciler(database, clickPesa, sink, log, config.PROVIDER_RECONCILE_INTERVAL_MS)
     : undefined;
@@ -134,6 +135,7 @@ export async function startServer(
       closed = true;
       clearInterval(janitor);
       reconciler?.stop();
+      await services.subscriptionScheduler.stop();
       await services.sandbox.stop();
       await referralEarner.stop();
       await resumingTransfers;

@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   payout: 'po',
   escrow: 'esc',
   escrowSplit: 'esp',
+  subscription: 'sub',
   invoice: 'in',
 } as const;
 
@@ -47,6 +48,7 @@ export type EmployeeId = Id<'employee'>;
 export type PrinterId = Id<'printer'>;
 export type ShiftId = Id<'shift'>;
 export type PayoutId = Id<'payout'>;
+export type SubscriptionId = Id<'subscription'>;
 export type InvoiceId = Id<'invoice'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one

@@ -11,6 +11,7 @@ export * from './escrow.ts';
 export * from './payments/status.ts';
 export * from './payments/fees.ts';
 export * from './payments/payouts.ts';
+export * from './subscriptions/index.ts';
 export * from './retail/index.ts';
 export * from './webhooks/index.ts';
 export * from './pin.ts';

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { Poller } from '../services/poller.ts';
 import type {
   OutcomeSink,
   PaymentProvider,
@@ -82,19 +83,21 @@ function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
 export class SandboxProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'sandbox';
   private readonly timers = new Set<NodeJS.Timeout>();
-  private poller: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private failing = false;
-  private stopped = true;
+  private readonly poller: Poller;
 
   constructor(
     private readonly database: Database,
     private readonly sink: OutcomeSink,
     private readonly payoutSink: PayoutOutcomeSink,
     private readonly settleMs: number,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.poller = new Poller(
+      async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
+      POLL_INTERVAL_MS,
+      onError,
+    );
+  }
 
   /** When the outcome of a payment to `phone` is due; never, for the stays-pending number. */
   settlesAt(phone: string): Date | null {
@@ -118,55 +121,22 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
   }
 
   private wakeWhenDue(): void {
-    if (this.stopped) return;
+    if (this.poller.isStopped) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.wake();
+      this.poller.wake();
     }, this.settleMs);
     this.timers.add(timer);
   }
 
   start(): void {
-    this.stopped = false;
-    this.poller = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.wake(); // what a stopped process left due
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await this.running;
-  }
-
-  private wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (
-        !this.stopped &&
-        ((await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH)
-      );
-      this.failing = false;
-    } catch (error) {
-      // Once per outage, not once per poll.
-      if (!this.failing) this.onError(error);
-      this.failing = true;
-    }
+    await this.poller.stop();
   }
 
   /** Claims up to a batch of due settlements, oldest due first, and applies them. */

@@ -26,6 +26,11 @@ export const EVENT_TYPES = [
   'escrow.held',
   'escrow.released',
   'escrow.refunded',
+  // subscriptions
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
   // retail
   'product.created',
   'product.updated',

@@ -16,6 +16,10 @@ import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import { RequestLogWriter } from './request-logs.ts';
 import { createWritePath, type WritePath } from './writes.ts';
+import { SubscriptionBilling } from '../subscriptions/billing.ts';
+import { invoicePortOver } from '../subscriptions/invoice-port.ts';
+import { SubscriptionScheduler } from '../subscriptions/scheduler.ts';
+import { SubscriptionService } from '../subscriptions/service.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -43,6 +47,9 @@ export interface Services {
   /** Live-mode provider, when configured. */
   liveProvider: (PaymentProvider & PayoutProvider) | undefined;
   publicUrl(): string;
+  subscriptions: SubscriptionService;
+  subscriptionBilling: SubscriptionBilling;
+  subscriptionScheduler: SubscriptionScheduler;
 }
 
 export function createServices(
@@ -80,6 +87,22 @@ export function createServices(
     (error) => log(error, 'sandbox settlement failed'),
   );
   const escrowTransfers = new EscrowTransfers(database, log);
+  const subscriptionBilling = new SubscriptionBilling(
+    invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
+    clock,
+    config.SUBSCRIPTION_RETRY_DAYS,
+  );
+  // A subscription's invoice paid or its charge failed: in the payment outcome's transaction.
+  invoices.onPaymentOutcome((tx, invoice, outcome) =>
+    subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status),
+  );
+  const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
+    database,
+    subscriptionBilling,
+    clock,
+    config.SUBSCRIPTION_POLL_INTERVAL_MS,
+    log,
+  );
   return {
     config,
     database,
@@ -100,5 +123,8 @@ export function createServices(
     sandbox,
     liveProvider,
     publicUrl,
+    subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
+    subscriptionBilling,
+    subscriptionScheduler,
   };
 }

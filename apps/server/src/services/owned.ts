@@ -20,6 +20,7 @@ export type OwnedTable =
   | 'print_jobs'
   | 'shifts'
   | 'escrows'
+  | 'subscriptions'
   | 'invoices';
 
 /**

@@ -21,6 +21,7 @@ import { productRoutes } from './retail-products.ts';
 import { stockRoutes } from './retail-stock.ts';
 import { storeRoutes } from './retail-stores.ts';
 import { shiftRoutes } from './shifts.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -35,6 +36,7 @@ export const v1Routes: AnyRoute[] = [
   ...checkoutRoutes,
   ...invoiceRoutes,
   ...customerRoutes,
+  ...subscriptionRoutes,
   ...ledgerRoutes,
   ...merchantOverviewRoutes,
   ...referralRoutes,
