@@ -11,6 +11,7 @@ export const en = {
   statusOnline: 'Online',
   statusOffline: 'Offline',
   statusUnreachable: 'Server unreachable',
+  statusConnecting: 'Connecting…',
   statusUnsynced: '{count} not synced',
   statusAllSynced: 'All synced',
   statusLastSync: 'Last sync {time}',

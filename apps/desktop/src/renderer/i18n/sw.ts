@@ -9,6 +9,7 @@ export const sw = {
   statusOnline: 'Mtandaoni',
   statusOffline: 'Nje ya mtandao',
   statusUnreachable: 'Seva haipatikani',
+  statusConnecting: 'Inaunganisha…',
   statusUnsynced: '{count} hazijatumwa',
   statusAllSynced: 'Zote zimetumwa',
   statusLastSync: 'Usawazishaji wa mwisho {time}',

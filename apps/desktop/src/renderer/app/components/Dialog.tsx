@@ -1,5 +1,5 @@
 /** A modal dialog: Esc or the close button closes it; focus starts inside it. */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
@@ -22,7 +22,9 @@ export function Dialog({
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  useEffect(() => {
+  // A layout effect, so Esc and focus work from the moment the dialog is on screen: a passive
+  // effect runs after paint, later still on a busy machine, and a key pressed in between was lost.
+  useLayoutEffect(() => {
     // A field with autoFocus has taken focus already; otherwise the first field or the main button.
     if (!box.current?.contains(document.activeElement)) {
       box.current?.querySelector<HTMLElement>('input, select, button.primary')?.focus();
