@@ -1,6 +1,7 @@
 /** Always on screen: connection, unsynced commands, last sync, refusals, printer path, last print. */
 import type { Connection, PrintState, SyncStatus } from '../data/api.ts';
 import { formatDateTime, formatTime, useI18n } from '../i18n/index.tsx';
+import { Kbd } from './components/Dialog.tsx';
 import type { BridgeKind } from './hardware/bridge.ts';
 import { useObservable, useStore } from './store.tsx';
 
@@ -103,8 +104,9 @@ function PrintStatus({ print }: { print: PrintState }) {
       );
     case 'failed':
       return (
+        // The printer's own words (often English and long) go in the tooltip; the bar stays short.
         <span className="bad" title={print.outcome.message}>
-          {t('printFailed', { number: print.receiptNumber, message: print.outcome.message })}
+          {t('printFailedShort', { number: print.receiptNumber })} <Kbd>Alt+R</Kbd>
         </span>
       );
     case 'no_printer':

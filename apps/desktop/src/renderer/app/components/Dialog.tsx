@@ -1,5 +1,6 @@
 /** A modal dialog: Esc or the close button closes it; focus starts inside it. */
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import type { CommandRefusal } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
@@ -72,6 +73,16 @@ export function Message({ text, kind = 'error' }: { text: string | null; kind?: 
   return (
     <p className={`message ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       {text}
+    </p>
+  );
+}
+
+/** Why the server refused a command: its words follow the cashier's language lead; the code is for support. */
+export function ServerRefusal({ refusal }: { refusal: CommandRefusal }) {
+  const { t } = useI18n();
+  return (
+    <p className="message error">
+      {t('serverRefused')} {refusal.message} <code className="refusal-code">{refusal.code}</code>
     </p>
   );
 }
