@@ -118,16 +118,18 @@ describe('the till keyboard', () => {
       await scanAndSee('6009801234567', 'TZS 4,500');
       // Esc the instant the dialog is in the page: a mutation observer runs right after React's commit,
       // before effects that wait for the next task (where a busy till's key can also land).
-      await page.evaluate(() => {
+      await page.evaluate((sale) => {
         const observer = new MutationObserver(() => {
           if (!document.querySelector('[data-testid=sale-done]')) return;
           observer.disconnect();
           window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+          document.body.dataset.escSent = String(sale);
         });
         observer.observe(document.body, { childList: true, subtree: true });
-      });
+      }, sale);
       await page.keyboard.press('F9');
-      // Esc is not pressed again: that one closes the dialog, or the test fails here.
+      // The dialog came and got its Esc; Esc is not pressed again: that one closes it, or the test fails here.
+      await page.waitForSelector(`body[data-esc-sent="${sale}"]`, { timeout: 10_000 });
       await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 5000 });
       await page.waitForFunction(
         () => document.activeElement?.getAttribute('data-testid') === 'search',
