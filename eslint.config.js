@@ -84,6 +84,7 @@ export default tseslint.config(
       'apps/server/src/tills/**/*.ts',
       'apps/server/src/sync/**/*.ts',
       'apps/server/src/providers/**/*.ts',
+      'apps/server/src/invoices/**/*.ts',
     ],
     rules: {
       'no-restricted-imports': [

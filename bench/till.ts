@@ -36,6 +36,8 @@
  *
  * BENCH_PRODUCTS (default 100000), BENCH_SALES (default 1000), BENCH_CARTS (default 10),
  * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5).
+ * BENCH_SYNC_ONLY=1 stops after step 1 (and the memory after it); BENCH_DATABASE names the
+ * scratch database (default bench_till), so runs on one PostgreSQL do not drop each other's.
  */
 import fs from 'node:fs';
 import pg from 'pg';
@@ -54,6 +56,9 @@ const cartCount = Number(process.env.BENCH_CARTS ?? 10);
 const linesPerCart = Number(process.env.BENCH_LINES ?? 20);
 const searchCount = Number(process.env.BENCH_SEARCHES ?? 40);
 const reloadCount = Number(process.env.BENCH_RELOADS ?? 5);
+const syncOnly = process.env.BENCH_SYNC_ONLY === '1';
+/** Thrown to end a sync-only run early, through the cleanup below. */
+class SyncOnly extends Error {}
 const PIN = '4821';
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits });
@@ -185,7 +190,7 @@ async function heapMb(page: Page): Promise<number> {
   }
 }
 
-const target = await benchDatabase(baseUrl, 'bench_till');
+const target = await benchDatabase(baseUrl, process.env.BENCH_DATABASE ?? 'bench_till');
 const server = await startServer({
   ...process.env,
   PORT: '0',
@@ -299,6 +304,14 @@ try {
   console.error(`synced ${productCount} products in ${fmt(syncMs / 1000)} s`);
   const syncedHeap = await heapMb(page);
   const syncedRss = browserPid ? rendererRssMb(browserPid) : NaN;
+  if (syncOnly) {
+    console.log(
+      `First full sync of ${fmt(productCount, 0)} products: ${fmt(syncMs / 1000)} s; floor ${fmt(syncFloorMs / 1000, 2)} s; ` +
+        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB, resident ${fmt(syncedRss, 0)} MB ` +
+        `(about:blank ${fmt(blankHeap)} / ${fmt(blankRss, 0)} MB)`,
+    );
+    throw new SyncOnly();
+  }
 
   // Sign in and open a shift (typed at a person's pace).
   await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
@@ -618,6 +631,8 @@ try {
     ),
   ];
   console.log(lines.join('\n').replaceAll('| NaN× |', '| |'));
+} catch (error) {
+  if (!(error instanceof SyncOnly)) throw error;
 } finally {
   await context?.close().catch(() => undefined);
   await seeder?.end().catch(() => undefined);

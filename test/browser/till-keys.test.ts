@@ -112,6 +112,36 @@ describe('the till keyboard', () => {
     expect(await page.textContent('[data-testid=unsynced]')).toBe('1 not synced');
   });
 
+  it('closes the sale-done dialog with an Esc that comes the moment the dialog is on screen', async () => {
+    await signInAndOpenShift();
+    for (let sale = 1; sale <= 3; sale++) {
+      await scanAndSee('6009801234567', 'TZS 4,500');
+      // Esc the instant the dialog is in the page: a mutation observer runs right after React's commit,
+      // before effects that wait for the next task (where a busy till's key can also land).
+      await page.evaluate((sale) => {
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid=sale-done]')) return;
+          observer.disconnect();
+          window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+          document.body.dataset.escSent = String(sale);
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+      }, sale);
+      await page.keyboard.press('F9');
+      // The dialog came and got its Esc; Esc is not pressed again: that one closes it, or the test fails here.
+      await page.waitForSelector(`body[data-esc-sent="${sale}"]`, { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 5000 });
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute('data-testid') === 'search',
+        null,
+        {
+          timeout: 5000,
+        },
+      );
+    }
+    expect(await page.textContent('[data-testid=unsynced]')).toBe('3 not synced');
+  });
+
   it('closes only the dialog on top with Esc: help over the payment dialog', async () => {
     await signInAndOpenShift();
     await scanAndSee('6201111000013', 'TZS 1,000');

@@ -3,7 +3,12 @@
  * catalogue, a cashier and a manager, a till with a (virtual) receipt printer
  * on the local bridge, the till's browser build in Debian's Chromium. For each
  * language and counter size a new till is paired from its pairing URL, signs
- * in, opens a shift, scans a cart and sells; then goes offline and sells 3.
+ * in, opens a shift, scans a cart and sells, asks for a refund (the manager's
+ * PIN); then goes offline and sells 3; back online it closes the shift (Z report).
+ * Offline is what a shop's till sees when its network goes: the page is told it
+ * has no network (CDP `Network.overrideNetworkState`, kept while the page lives)
+ * and the loopback proxy to the server is severed, while the printer bridge on
+ * the same computer (not proxied) still prints.
  *   npx tsx test/browser/till-screens-real.ts [outDir]   (default scratch/till-screens-real)
  * With `--docs`, also writes the ones docs/TILL.md shows into docs/ (made
  * smaller with pngquant when it is installed).
@@ -36,8 +41,16 @@ const SIZES = [
 const LANGUAGES = ['sw', 'en'].filter(
   (lang) => !process.env.LANGS || process.env.LANGS.split(',').includes(lang),
 );
-/** The shots docs/TILL.md shows, as `till-<screen>-<language>.png`. */
-const DOCS = new Set(['sale-sw-1366x768', 'sale-en-1366x768', 'offline-sw-1366x768', 'tender-en-1366x768']);
+/** The shots docs/TILL.md shows: shot → file under docs/. */
+const DOCS = new Map([
+  ['sale-sw-1366x768', 'till-sale-sw.png'],
+  ['sale-en-1366x768', 'till-sale-en.png'],
+  ['offline-sw-1366x768', 'till-offline-sw.png'],
+  ['tender-en-1366x768', 'till-tender-en.png'],
+  ['sale-sw-800x1280', 'till-sale-sw-tablet.png'],
+  ['refund-sw-1280x800', 'till-refund-sw-tablet.png'],
+  ['z-report-en-1366x768', 'till-z-report-en.png'],
+]);
 const CASHIER_PIN = '4821';
 
 /** A corner shop's shelf: name, price in TZS, barcode. */
@@ -126,7 +139,8 @@ async function pairedPage(size: (typeof SIZES)[number], language: string) {
     command_set: 'epson',
   });
   const context = await browser.newContext({
-    proxy: { server: proxy.url },
+    // The printer bridge runs on the till's own computer: a network cut does not reach it.
+    proxy: { server: proxy.url, bypass: new URL(bridge.url).host },
     viewport: { width: size.width, height: size.height },
   });
   await context.addInitScript(
@@ -138,7 +152,19 @@ async function pairedPage(size: (typeof SIZES)[number], language: string) {
   );
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error(size.name, language, error.stack ?? error.message));
-  return { till, context, page };
+  // Kept for the page's life: a detached session would drop the network state it set.
+  const cdp = await context.newCDPSession(page);
+  const network = async (up: boolean) => {
+    if (up) proxy.restore();
+    else proxy.sever();
+    await cdp.send('Network.overrideNetworkState', {
+      offline: !up,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  };
+  return { till, context, page, network };
 }
 
 const settle = (page: Page) => page.waitForTimeout(400);
@@ -185,8 +211,9 @@ try {
           .catch(() => undefined);
         const name = `${screen}-${suffix}`;
         await page.screenshot({ path: path.join(outDir, `${name}.png`) });
-        if (docs && DOCS.has(name)) {
-          const file = path.join(repo, 'docs', `till-${screen}-${language}.png`);
+        const docsFile = DOCS.get(name);
+        if (docs && docsFile) {
+          const file = path.join(repo, 'docs', docsFile);
           await page.screenshot({ path: file });
           await promisify(execFile)('pngquant', [
             '--force',
@@ -200,7 +227,7 @@ try {
           });
         }
       };
-      const { till, context, page } = await pairedPage(size, language);
+      const { till, context, page, network } = await pairedPage(size, language);
       try {
         // Pairing, as the device shows it before the link is opened.
         await page.goto(new URL('/till/', server.url).href);
@@ -246,6 +273,12 @@ try {
         );
         await page.keyboard.press('Alt+S');
         await shot(page, 'sales');
+        // A refund of the first sale, waiting for the manager's PIN.
+        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-actions button:first-child');
+        await page.waitForSelector('[data-testid=manager-action]');
+        await typeTimed(page, '98', 150, { enter: false });
+        await shot(page, 'refund');
+        await page.keyboard.press('Escape');
         await page.keyboard.press('Escape');
         await page.keyboard.press('Alt+Z');
         await shot(page, 'shift');
@@ -258,8 +291,7 @@ try {
         await page.keyboard.press('Escape');
 
         // Offline: the network goes, three sales are sold and wait to sync.
-        await context.setOffline(true);
-        proxy.sever();
+        await network(false);
         for (const barcodes of OFFLINE_SALES) {
           await sell(page, barcodes);
           await newSale(page);
@@ -270,6 +302,21 @@ try {
         await page.keyboard.press('Alt+S');
         await shot(page, 'offline');
         await page.keyboard.press('Escape');
+
+        // Back online, the sales go up; the shift closes with the cash counted 500 short.
+        await network(true);
+        await page.waitForFunction(
+          () => !document.querySelector('[data-testid=unsynced]')?.classList.contains('warn'),
+          null,
+          { timeout: 60_000 },
+        );
+        await page.keyboard.press('Escape'); // the search, and the cart with it, stay; the shift closes over it
+        await page.keyboard.press('Alt+Z');
+        const counted = page.locator('[data-testid=shift-panel] form').nth(1).locator('input');
+        await counted.fill('90500');
+        await counted.press('Enter');
+        await page.waitForSelector('[data-testid=z-report]', { timeout: 20_000 });
+        await shot(page, 'z-report');
       } finally {
         proxy.restore();
         await context.close();

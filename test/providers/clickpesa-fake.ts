@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { fakePayoutApi } from './clickpesa-fake-payouts.ts';
 
 /**
  * A local stand-in for the ClickPesa API (https://docs.clickpesa.com), on a
@@ -12,6 +13,7 @@ import type { AddressInfo } from 'node:net';
  *   255754000001 pays, 255754000002 fails ("Insufficient balance"),
  *   255754000003 never answers (stays PROCESSING, no webhook),
  *   255754000009 is refused at initiation (400 "Invalid phone number").
+ * Payouts: see clickpesa-fake-payouts.ts.
  */
 export const FAKE_PHONES = {
   pays: '255754000001',
@@ -25,6 +27,16 @@ export interface FakeCredentials {
   apiKey: string;
   checksumKey: string;
 }
+
+/** The server settings that point live mode at a fake on `baseUrl` (reconciler off: tests call it). */
+export const providerEnvFor = (baseUrl: string, credentials: FakeCredentials) => ({
+  PROVIDER_BASE_URL: `${baseUrl}/third-parties`,
+  PROVIDER_CLIENT_ID: credentials.clientId,
+  PROVIDER_API_KEY: credentials.apiKey,
+  PROVIDER_CHECKSUM_KEY: credentials.checksumKey,
+  PROVIDER_TIMEOUT_MS: '3000',
+  PROVIDER_RECONCILE_INTERVAL_MS: '0',
+});
 
 interface FakePayment {
   id: string;
@@ -78,10 +90,34 @@ export async function startFakeClickPesa(
   /** One-shot faults for the next initiation. */
   let nextInitiation: 'accept-then-502' | 'reject-502' | undefined;
 
+  const postWebhook = async (body: Record<string, unknown>) => {
+    if (!callbackUrl) return;
+    const response = await fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    callbacks.push({ body, status: response.status, response: text ? JSON.parse(text) : undefined });
+  };
+  const payouts = fakePayoutApi(
+    credentials,
+    (run, delayMs) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, delayMs);
+      timers.add(timer);
+    },
+    postWebhook,
+    options.callbackDelayMs ?? 150,
+  );
   const state = {
     url: '',
     requests,
     payments,
+    /** The payout API: its payouts, its balance, lost callbacks (clickpesa-fake-payouts.ts). */
+    payouts,
     callbacks,
     get tokenRequests() {
       return requests.filter((r) => r.path === '/third-parties/generate-token').length;
@@ -139,17 +175,7 @@ export async function startFakeClickPesa(
     },
   };
 
-  const sendWebhook = async (payment: FakePayment) => {
-    if (!callbackUrl) return;
-    const body = state.webhookBody(payment.orderReference);
-    const response = await fetch(callbackUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    callbacks.push({ body, status: response.status, response: text ? JSON.parse(text) : undefined });
-  };
+  const sendWebhook = (payment: FakePayment) => postWebhook(state.webhookBody(payment.orderReference));
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -267,6 +293,7 @@ export async function startFakeClickPesa(
           },
         ]);
       }
+      if (payouts.handle(record.method, path, record.body, reply, refuse)) return;
       refuse(404, `Cannot ${req.method} ${path}`);
     });
   });

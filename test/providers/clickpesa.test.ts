@@ -7,21 +7,20 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, type ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcilePendingClickPesa } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
 import { NUMBERS_OF_EVERY_RANGE } from '../support/phones.ts';
-import { FAKE_PHONES, fakeChecksum, startFakeClickPesa, type FakeClickPesa } from './clickpesa-fake.ts';
+import {
+  FAKE_PHONES,
+  fakeChecksum,
+  startFakeClickPesa,
+  providerEnvFor,
+  type FakeClickPesa,
+} from './clickpesa-fake.ts';
 
 const credentials = {
   clientId: 'IDclickpesatest',
   apiKey: 'SKclickpesatest',
   checksumKey: 'CHKclickpesatest',
 };
-const providerEnv = (baseUrl: string) => ({
-  PROVIDER_BASE_URL: `${baseUrl}/third-parties`,
-  PROVIDER_CLIENT_ID: credentials.clientId,
-  PROVIDER_API_KEY: credentials.apiKey,
-  PROVIDER_CHECKSUM_KEY: credentials.checksumKey,
-  PROVIDER_TIMEOUT_MS: '3000',
-  PROVIDER_RECONCILE_INTERVAL_MS: '0',
-});
+const providerEnv = (baseUrl: string) => providerEnvFor(baseUrl, credentials);
 
 let fake: FakeClickPesa;
 let server: RunningServer;

@@ -29,9 +29,16 @@ beforeAll(async () => {
   const customer = await api.post('/v1/customers', { name: 'Baraka' });
   const checkout = await api.post('/v1/checkout', { amount: 100, currency: 'TZS' });
   const keys = await api.get('/v1/api-keys');
+  const escrow = await api.post('/v1/escrow', {
+    payment: paid.body.id,
+    splits: [{ phone: '0700000001', amount: 4_925 }],
+  });
+  expect(escrow.status, JSON.stringify(escrow.body)).toBe(201);
   const transactions = await api.get('/v1/transactions');
   ownerIds.push(
     paid.body.id,
+    escrow.body.id,
+    escrow.body.splits[0].id,
     customer.body.id,
     checkout.body.id,
     keys.body.data[0].id,

@@ -90,6 +90,7 @@ describe('payments through the sandbox provider', () => {
       ],
       pending: [],
       referral: [],
+      escrow: [],
       livemode: false,
     });
     const refund = await own.post(`/v1/payments/${a.body.id}/refund`);

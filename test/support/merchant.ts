@@ -1,4 +1,5 @@
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import type { Clock } from '../../apps/server/src/services/clock.ts';
 import { client, signUp, startTestServer, type Merchant } from './server.ts';
 import type { Api } from './retail.ts';
 
@@ -19,8 +20,8 @@ export async function anotherMerchant(
 
 /** A fresh test server with one signed-up merchant: the set-up most test files start from. */
 export async function withMerchant(
-  options: { business_name?: string; env?: Record<string, string> } = {},
+  options: { business_name?: string; env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<SignedUp & { server: RunningServer }> {
-  const server = await startTestServer(options.env);
+  const server = await startTestServer(options.env, options.clock ? { clock: options.clock } : {});
   return { server, ...(await anotherMerchant(server, options)) };
 }

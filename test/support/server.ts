@@ -1,24 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import type { Clock } from '../../apps/server/src/services/clock.ts';
 
 /**
  * A real server on an ephemeral port: PostgreSQL when the run has a database
  * (DATABASE_URL set), embedded PGlite in memory otherwise.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  return startServer({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: 'memory://',
-    LOG_LEVEL: 'silent',
-    VALIDATE_RESPONSES: 'true',
-    SANDBOX_SETTLE_MS: '100',
-    RATE_LIMIT_MAX: '10000',
-    PUBLIC_RATE_LIMIT_MAX: '10000',
-    RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
-    ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
-    ...env,
-  });
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<RunningServer> {
+  return startServer(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: 'memory://',
+      LOG_LEVEL: 'silent',
+      VALIDATE_RESPONSES: 'true',
+      SANDBOX_SETTLE_MS: '100',
+      RATE_LIMIT_MAX: '10000',
+      PUBLIC_RATE_LIMIT_MAX: '10000',
+      RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+      ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+      ...env,
+    },
+    options,
+  );
 }
 
 export interface ApiResponse<T = any> {

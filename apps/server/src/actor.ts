@@ -9,8 +9,11 @@ export interface Tenant {
   livemode: boolean;
 }
 
-/** `checkout`: the payer on a hosted checkout page, paying the checkout's merchant. */
-export type ActorKind = 'api_key' | 'login' | 'till' | 'checkout';
+/**
+ * `checkout`: the payer on a hosted checkout page, paying the checkout's merchant;
+ * `invoice`: the customer on a hosted invoice page; `subscription`: the scheduler billing a subscription.
+ */
+export type ActorKind = 'api_key' | 'login' | 'till' | 'checkout' | 'invoice' | 'subscription';
 
 export interface Actor extends Tenant {
   kind: ActorKind;

@@ -51,6 +51,15 @@ const configSchema = z.object({
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(5_000).default(32),
   WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
+  // Subscriptions (docs/SUBSCRIPTIONS.md): retries of a failed charge, in days after the first failure.
+  SUBSCRIPTION_RETRY_DAYS: z
+    .string()
+    .regex(/^(\d+(,\d+)*)?$/, 'comma-separated days')
+    .transform((v) => (v ? v.split(',').map(Number) : []))
+    .refine((days) => days.every((d, i) => d >= 1 && (i === 0 || d > days[i - 1]!)), 'increasing, from 1')
+    .default([1, 3, 5]),
+  SUBSCRIPTION_SCHEDULER: bool.default(true),
+  SUBSCRIPTION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
   // Live provider (ClickPesa, docs/PROVIDERS.md); unset means live payments are refused as unavailable.
   PROVIDER_BASE_URL: z.string().url().optional(),
   PROVIDER_CLIENT_ID: z.string().optional(),

@@ -12,11 +12,14 @@ import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.t
 import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
 import { trpcRoutes } from './http/trpc.ts';
 import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
-import type { OutcomeSink } from './providers/provider.ts';
+import type { OutcomeSink, PayoutOutcomeSink } from './providers/provider.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { ReferralEarner } from './referrals/earner.ts';
+import { OverdueInvoices } from './invoices/overdue.ts';
+import { systemClock, type Clock } from './services/clock.ts';
 
 export interface RunningServer {
   url: string;
@@ -34,7 +37,9 @@ export interface RunningServer {
  */
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
+  options: { clock?: Clock } = {},
 ): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
   const config = loadConfig(env);
   const clickPesaOptions = clickPesaOptionsFrom(config);
   const logger = pino({
@@ -72,10 +77,13 @@ export async function startServer(
   });
   await rateLimits.ready;
   const log = (error: unknown, message: string) => logger.error({ err: error }, message);
-  // The live provider reports outcomes to the payment service, which is built with it.
-  const sink: OutcomeSink = { applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome) };
+  // The live provider reports outcomes to the payment and payout services, which are built with it.
+  const sink: OutcomeSink & PayoutOutcomeSink = {
+    applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome),
+    applyPayoutOutcome: (id, outcome) => services.payouts.applyPayoutOutcome(id, outcome),
+  };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, log, clickPesa);
+  const services = createServices(config, database, rateLimits, log, clickPesa, clock);
   const app = createApp({
     services,
     rateLimits,
@@ -92,14 +100,25 @@ export async function startServer(
 
   // Test payments settle when due, including those a stopped process left due.
   services.sandbox.start();
+  // Test transfers from escrow that a stopped process left sending.
+  const resumingTransfers = services.escrowTransfers.resume();
+  // Invoices past their due date are announced once, by whichever process sees them first.
+  const overdue = new OverdueInvoices(database, services.invoices, clock, (error) =>
+    log(error, 'overdue invoice check failed'),
+  );
+  overdue.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
       logger.warn({ err: error }, 'idempotency purge failed'),
     );
   }, 3_600_000);
   janitor.unref();
+  // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
+  const referralEarner = new ReferralEarner(database, (error) => log(error, 'referral earning failed'));
+  referralEarner.start();
   const dispatcher = new WebhookDispatcher(database, config, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
+  if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
   const reconciler = clickPesa
     ? startClickPesaReconciler(database, clickPesa, sink, log, config.PROVIDER_RECONCILE_INTERVAL_MS)
     : undefined;
@@ -116,7 +135,11 @@ export async function startServer(
       closed = true;
       clearInterval(janitor);
       reconciler?.stop();
+      await services.subscriptionScheduler.stop();
       await services.sandbox.stop();
+      await referralEarner.stop();
+      await resumingTransfers;
+      await overdue.stop();
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

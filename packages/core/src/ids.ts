@@ -27,6 +27,11 @@ export const ID_PREFIXES = {
   till: 'till',
   employee: 'emp',
   shift: 'shift',
+  payout: 'po',
+  escrow: 'esc',
+  escrowSplit: 'esp',
+  subscription: 'sub',
+  invoice: 'in',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -42,6 +47,9 @@ export type TillId = Id<'till'>;
 export type EmployeeId = Id<'employee'>;
 export type PrinterId = Id<'printer'>;
 export type ShiftId = Id<'shift'>;
+export type PayoutId = Id<'payout'>;
+export type SubscriptionId = Id<'subscription'>;
+export type InvoiceId = Id<'invoice'>;
 
 // Random bytes drawn in batches: ulid asks for one byte per character, and one
 // Web Crypto call per byte was a measurable part of every write request.

@@ -33,6 +33,8 @@ export interface Posting {
   currency: Currency;
   /** Signed: credits to the merchant are positive on merchant accounts. */
   amount: number;
+  /** Whose account, when not the transaction's merchant: an escrow release credits another merchant. */
+  merchantId?: string;
 }
 
 /** A paid payment: the provider owes us the amount, split into the merchant's net and our fee. */
@@ -48,6 +50,67 @@ export function paymentPostings(currency: Currency, amount: number, fee: number)
 /** A refund reverses the payment's postings exactly (the fee is returned too). */
 export function reversePostings(postings: readonly Posting[]): Posting[] {
   return postings.map((p) => ({ ...p, amount: -p.amount }));
+}
+
+/**
+ * A payout's three movements. Creating it moves the amount out of the available
+ * balance into transit (so nothing else can spend it); the provider's answer
+ * then sends it out through the provider (paid) or back to available (failed).
+ * Payouts carry no fee in this version.
+ */
+export function payoutPostings(
+  movement: 'payout' | 'payout_paid' | 'payout_reversal',
+  currency: Currency,
+  amount: number,
+): Posting[] {
+  const from: LedgerAccount = movement === 'payout' ? 'merchant_available' : 'merchant_payouts_in_transit';
+  const to: LedgerAccount =
+    movement === 'payout'
+      ? 'merchant_payouts_in_transit'
+      : movement === 'payout_paid'
+        ? 'provider_clearing'
+        : 'merchant_available';
+  return [
+    { account: from, currency, amount: -amount },
+    { account: to, currency, amount },
+  ];
+}
+
+/** Holding a paid payment's net: it leaves the available balance for the escrow account. */
+export function escrowHoldPostings(currency: Currency, amount: number): Posting[] {
+  return [
+    { account: 'merchant_available', currency, amount: -amount },
+    { account: 'merchant_escrow', currency, amount },
+  ];
+}
+
+/**
+ * Money leaving escrow: to another merchant's available balance (the postings
+ * then name both merchants), to a phone through the provider
+ * (`provider_clearing`), or as the platform's fee.
+ */
+export function escrowReleasePostings(
+  currency: Currency,
+  amount: number,
+  to:
+    | { account: 'merchant_available'; holderMerchantId: string; recipientMerchantId: string }
+    | { account: 'provider_clearing' | 'platform_fees' },
+): Posting[] {
+  if (to.account === 'merchant_available') {
+    return [
+      { account: 'merchant_escrow', currency, amount: -amount, merchantId: to.holderMerchantId },
+      { account: 'merchant_available', currency, amount, merchantId: to.recipientMerchantId },
+    ];
+  }
+  return [
+    { account: 'merchant_escrow', currency, amount: -amount },
+    { account: to.account, currency, amount },
+  ];
+}
+
+/** What was not released goes back to the payer through the provider. */
+export function escrowRefundPostings(currency: Currency, amount: number): Posting[] {
+  return escrowReleasePostings(currency, amount, { account: 'provider_clearing' });
 }
 
 export function isBalanced(postings: readonly Posting[]): boolean {

@@ -36,3 +36,13 @@ export function isCurrency(value: string): value is Currency {
 export function basisPointsOf(amount: number, basisPoints: number): number {
   return Math.floor((amount * basisPoints + 5_000) / 10_000);
 }
+
+/** `TZS 3,000`, `USD 12.50`: the amount in its currency's minor units, grouped by thousands. */
+export function formatAmount(amount: number, currency: Currency): string {
+  const minor = CURRENCIES[currency].minorUnits;
+  const scale = 10 ** minor;
+  const magnitude = Math.abs(amount);
+  const whole = String(Math.floor(magnitude / scale)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = minor ? `.${String(magnitude % scale).padStart(minor, '0')}` : '';
+  return `${currency} ${amount < 0 ? '-' : ''}${whole}${fraction}`;
+}

@@ -322,17 +322,19 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       return Promise.resolve();
     },
     payCashExact: () => tillStore.completeSale([{ method: 'cash', amount: cart$.value.priced.total }]),
-    completeSale: (tenders: TenderEntry[]): Promise<CompletedSale> => {
+    // Resolves in a later task, as the real store's database write does (not within the key's event).
+    completeSale: async (tenders: TenderEntry[]): Promise<CompletedSale> => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
       const total = cart$.value.priced.total;
-      if (total === 0) return Promise.reject(refusal('cart_empty', 'empty'));
+      if (total === 0) throw refusal('cart_empty', 'empty');
       const taken = tenders.reduce((sum, one) => sum + one.amount, 0);
-      if (taken < total) return Promise.reject(refusal('tender_insufficient', 'short'));
+      if (taken < total) throw refusal('tender_insufficient', 'short');
       const sale = makeSale(total, 'pending', NOW);
       sales$.next([sale, ...sales$.value]);
       sync$.next({ ...sync$.value, unsynced: sync$.value.unsynced + 1 });
       cart$.next(emptyCart());
       lastPrint$.next({ status: 'no_printer', receiptNumber: sale.receiptNumber });
-      return Promise.resolve({ sale, change: taken - total });
+      return { sale, change: taken - total };
     },
     lastPrint$,
     reprintLast: () => Promise.resolve(sales$.value.length === 0 ? null : { ok: true, paperNearEnd: false }),

@@ -12,6 +12,7 @@ import {
 import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
+import { invoicePageRoutes } from './invoice-page.ts';
 import { tillStaticRouter } from './till-static.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { urlProblem } from './input.ts';
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   }
   app.use(v1.routes());
   app.use(pageRoutes(options).routes());
+  app.use(invoicePageRoutes(options).routes());
   app.use(tillStaticRouter().routes());
   for (const router of options.extraRouters ?? []) app.use(router.routes());
 

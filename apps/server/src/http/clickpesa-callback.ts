@@ -1,7 +1,14 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, notFound } from '@tz/core';
-import { payerFailure, paymentIdFromOrderReference, settlementOf } from '@tz/core/providers/clickpesa';
+import {
+  payerFailure,
+  paymentIdFromOrderReference,
+  payoutFailure,
+  payoutIdFromOrderReference,
+  payoutSettlementOf,
+  settlementOf,
+} from '@tz/core/providers/clickpesa';
 import type pino from 'pino';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
@@ -23,6 +30,7 @@ const callbackSchema = z.object({
     collectedAmount: z.union([z.string(), z.number()]).optional(),
     collectedCurrency: z.string().optional(),
     message: z.string().optional(),
+    notes: z.string().optional(),
   }),
 });
 
@@ -77,8 +85,13 @@ export function clickPesaCallbackRouter(
     if (!parsed.success) throw validationError(parsed.error, 'body', value);
     const { event, data } = parsed.data;
 
+    if (event.toUpperCase().startsWith('PAYOUT')) {
+      await applyPayoutCallback(services, logger, data);
+      ctx.body = { received: true };
+      return;
+    }
     const settlement = settlementOf(data.status);
-    // Payout and deposit events, and interim statuses, are not payment outcomes.
+    // Deposit events and interim statuses are not payment outcomes.
     if (!event.toUpperCase().startsWith('PAYMENT') || settlement === undefined || settlement === 'pending') {
       ctx.body = { received: true };
       return;
@@ -128,3 +141,45 @@ export function clickPesaCallbackRouter(
   });
   return router;
 }
+
+/**
+ * PAYOUT INITIATED / REFUNDED / REVERSED: SUCCESS pays the payout; FAILED,
+ * REFUNDED or REVERSED fails it and returns its amount. An order reference
+ * that is not one of our live ClickPesa payouts is 404; interim statuses and
+ * repeats change nothing; a contradiction of a final state is logged.
+ */
+async function applyPayoutCallback(
+  services: Services,
+  logger: pino.Logger,
+  data: z.infer<typeof callbackSchema>['data'],
+): Promise<void> {
+  const payoutId = payoutIdFromOrderReference(data.orderReference);
+  if (!payoutId) throw notFound('payout', data.orderReference);
+  const found = await services.database.pool.query<{ id: string; status: string }>(
+    `SELECT id, status FROM payouts WHERE id = $1 AND provider = $2 AND livemode`,
+    [payoutId, CLICKPESA],
+  );
+  const payout = found.rows[0];
+  if (!payout) throw notFound('payout', data.orderReference);
+  const settlement = payoutSettlementOf(data.status);
+  if (settlement === undefined || settlement === 'pending') return;
+  const reference = data.id ?? null;
+  const outcome: ProviderOutcome =
+    settlement === 'paid'
+      ? { status: 'paid', reference: reference ?? data.orderReference }
+      : { status: 'failed', reference, ...failureOf(payoutFailure(data.notes ?? data.message)) };
+  try {
+    await services.payouts.applyPayoutOutcome(payout.id, outcome);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'state_transition_invalid') throw error;
+    logger.error(
+      { payoutId, status: payout.status, reported: data.status, providerId: data.id },
+      'ClickPesa payout outcome contradicts the payout’s final state',
+    );
+  }
+}
+
+const failureOf = (reason: { code: string; message: string }) => ({
+  failureCode: reason.code,
+  failureMessage: reason.message,
+});

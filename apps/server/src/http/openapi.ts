@@ -84,11 +84,17 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
         [String(route.status ?? 200)]: {
           description: 'Success',
           headers: rateLimitHeaders,
-          content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+          content: route.contentType
+            ? { [route.contentType]: { schema: { type: 'string', contentMediaType: route.contentType } } }
+            : { 'application/json': { schema: toSchema(route.response, 'output') } },
         },
         '400': errorResponse('Invalid request; `details` names the fields'),
         '401': errorResponse('Missing or invalid API key'),
-        '403': errorResponse('The key may not call this operation'),
+        '403': errorResponse(
+          route.app
+            ? `The key may not call this operation, or the merchant removed the ${route.app} app (\`app_not_installed\`)`
+            : 'The key may not call this operation',
+        ),
         '404': errorResponse('No such object for this merchant and mode'),
         '408': errorResponse(
           'The headers or the body did not arrive in time (HEADERS_TIMEOUT_MS, BODY_TIMEOUT_MS)',
@@ -104,6 +110,7 @@ export function buildOpenApi(routes: AnyRoute[], serverUrl: string, extras: Open
       },
     };
     if (route.description) operation.description = route.description;
+    if (route.app) operation['x-app'] = route.app;
     if (route.body) {
       operation.requestBody = {
         required: true,

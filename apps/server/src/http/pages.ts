@@ -2,13 +2,15 @@ import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Router from '@koa/router';
+import type Koa from 'koa';
 import { z } from 'zod';
-import { AppError, tanzanianMobileSchema } from '@tz/core';
+import { AppError, formatAmount, tanzanianMobileSchema, type Currency } from '@tz/core';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
 import type { PipelineDeps, RequestState } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
+import type { Queryable } from '../db/database.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -17,16 +19,11 @@ const SWAGGER_FILES: Record<string, string> = {
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
 };
 
-const escapeHtml = (value: string): string =>
+export const escapeHtml = (value: string): string =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
-
-const formatAmount = (amount: number, currency: string): string =>
-  ['TZS', 'UGX', 'RWF'].includes(currency)
-    ? `${currency} ${amount.toLocaleString('en-US')}`
-    : `${currency} ${(amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Merchant API reference</title>
@@ -39,7 +36,7 @@ function checkoutPage(view: {
   id: string;
   business_name: string;
   amount: number;
-  currency: string;
+  currency: Currency;
   description: string | null;
   status: string;
   livemode: boolean;
@@ -95,6 +92,52 @@ form.addEventListener('submit', async (event) => {
 
 const payBody = z.strictObject({ phone: tanzanianMobileSchema });
 
+/**
+ * A hosted page's pay step (`POST /pay/{id}`, `POST /invoice/{token}/pay`): the
+ * payer's phone, through the write path. The payer has no account, so an
+ * Idempotency-Key is scoped to the page's object.
+ */
+export async function hostedPay(
+  deps: PipelineDeps,
+  ctx: Koa.ParameterizedContext<RequestState>,
+  page: 'checkout' | 'invoice',
+  id: string,
+  pay: (
+    db: Queryable,
+    id: string,
+    phone: string,
+    afterCommit: (task: () => Promise<void>) => void,
+  ) => Promise<{ id: string; status: string }>,
+): Promise<void> {
+  const { services } = deps;
+  await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
+  const { value } = await readJsonBody(ctx, { ...services.config, MAX_BODY_BYTES: 10_000 });
+  const parsed = payBody.safeParse(value ?? {});
+  if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
+  const key = parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]);
+  const outcome = await services.writes.run({
+    idempotency: key
+      ? {
+          scope: {
+            merchantId: `${page}:${id}`,
+            livemode: false,
+            operation: page === 'checkout' ? 'POST /pay' : 'POST /invoice/pay',
+            key,
+          },
+          body: value ?? null,
+        }
+      : undefined,
+    token: ctx.state.requestId,
+    work: async ({ db, afterCommit }) => {
+      const payment = await pay(db, id, parsed.data.phone, afterCommit);
+      return { status: 201, body: { payment: payment.id, status: payment.status } };
+    },
+  });
+  if (outcome.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
+  ctx.status = outcome.status;
+  ctx.body = outcome.body;
+}
+
 /** Pages served outside /v1: the API reference and the hosted checkout page. */
 export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
   const router = new Router<RequestState>();
@@ -125,30 +168,10 @@ export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
   router.get('/pay/:id/status', async (ctx) => {
     ctx.body = await services.checkouts.publicView(services.database.pool, ctx.params.id!);
   });
-  router.post('/pay/:id', async (ctx) => {
-    await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
-    const { value } = await readJsonBody(ctx, { ...services.config, MAX_BODY_BYTES: 10_000 });
-    const parsed = payBody.safeParse(value ?? {});
-    if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
-    const checkoutId = ctx.params.id!;
-    const key = parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]);
-    const outcome = await services.writes.run({
-      // The payer has no account: the key is scoped to the checkout.
-      idempotency: key
-        ? {
-            scope: { merchantId: `checkout:${checkoutId}`, livemode: false, operation: 'POST /pay', key },
-            body: value ?? null,
-          }
-        : undefined,
-      token: ctx.state.requestId,
-      work: async ({ db, afterCommit }) => {
-        const payment = await services.checkouts.pay(db, checkoutId, parsed.data.phone, afterCommit);
-        return { status: 201, body: { payment: payment.id, status: payment.status } };
-      },
-    });
-    if (outcome.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
-    ctx.status = outcome.status;
-    ctx.body = outcome.body;
-  });
+  router.post('/pay/:id', (ctx) =>
+    hostedPay(deps, ctx, 'checkout', ctx.params.id!, (db, id, phone, afterCommit) =>
+      services.checkouts.pay(db, id, phone, afterCommit),
+    ),
+  );
   return router;
 }

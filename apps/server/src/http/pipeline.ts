@@ -121,6 +121,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
   const isWrite = WRITE_METHODS.has(route.method);
   return async (ctx) => {
     const actor = await authenticate(ctx, deps, route);
+    if (route.app && actor) await services.apps.assertInstalled(services.database.pool, actor, route.app);
     const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
     const { value: rawBody } = isWrite ? await readJsonBody(ctx, services.config) : { value: undefined };
     const params: unknown = parse(route.params, (ctx as unknown as { params: unknown }).params, 'path');
@@ -162,6 +163,7 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
       });
       ctx.status = answer.status;
       ctx.body = answer.body;
+      if (route.contentType) ctx.type = route.contentType;
       return;
     }
     const outcome = await services.writes.run({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AppSlug } from '@tz/core';
 import type { Actor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Services } from '../services/index.ts';
@@ -46,6 +47,10 @@ export interface RouteSpec<
   params?: z.ZodType<P>;
   response: z.ZodType<R>;
   status?: 200 | 201;
+  /** The app the route belongs to: while the merchant has it removed, the route answers 403 `app_not_installed`. */
+  app?: AppSlug;
+  /** A response that is a file rather than JSON (the handler returns its bytes). */
+  contentType?: 'application/pdf';
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
   description?: string;

@@ -10,6 +10,17 @@ const DESCRIPTIONS: Record<string, string> = {
   'payment.refunded': 'A paid payment was refunded in full.',
   'checkout.completed': 'A checkout was paid; `payment` names the payment.',
   'customer.created': 'A customer was created.',
+  'escrow.held': 'A paid payment’s net was moved into escrow, split among its recipients.',
+  'escrow.released':
+    'Money left escrow: a split reached its merchant or phone (with the platform fee on the first release).',
+  'escrow.refunded': 'What the escrow still held went back to the payer.',
+  'subscription.created': 'A subscription was created; its first period opens at `next_renewal`.',
+  'subscription.renewed':
+    'A period of a subscription was paid for (the first one included); `current_period_end` is when the next opens.',
+  'subscription.past_due':
+    'A subscription’s charge failed; it is retried on the dunning schedule and no new period opens meanwhile.',
+  'subscription.canceled':
+    'A subscription was canceled; `cancellation_reason` is `requested` or `payment_failed` (every retry failed).',
   'print_job.created': 'A print job was created; it waits (`pending`) for its printer’s till to print it.',
   'print_job.printed': 'A till printed a job.',
   'print_job.failed':

@@ -1,6 +1,6 @@
-import { PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
+import { PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
 import type { Database } from '../db/database.ts';
-import type { OutcomeSink } from './provider.ts';
+import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
 
 export interface ReconcileOptions {
@@ -48,11 +48,47 @@ export async function reconcilePendingClickPesa(
   return pending.rowCount ?? 0;
 }
 
+/**
+ * The same for live payouts still pending: a final status from ClickPesa is
+ * applied; one ClickPesa has no record of after `giveUpAfterMs` was never
+ * sent, and fails (its amount returns to the available balance).
+ */
+export async function reconcilePendingClickPesaPayouts(
+  database: Database,
+  provider: ClickPesaProvider,
+  sink: PayoutOutcomeSink,
+  log: (error: unknown, message: string) => void,
+  options: ReconcileOptions = DEFAULTS,
+): Promise<number> {
+  const pending = await database.pool.query<{ id: string; age_ms: number }>(
+    `SELECT id, (extract(epoch FROM now() - created_at) * 1000)::bigint AS age_ms FROM payouts
+     WHERE provider = $1 AND livemode AND status = 'pending' AND created_at < now() - make_interval(secs => $2::float8 / 1000)
+     ORDER BY seq LIMIT 100`,
+    [CLICKPESA, options.minAgeMs],
+  );
+  for (const payout of pending.rows) {
+    try {
+      const view = await provider.reconcilePayout(payout.id);
+      if (view.state === 'unknown' && payout.age_ms > options.giveUpAfterMs) {
+        await sink.applyPayoutOutcome(payout.id, {
+          status: 'failed',
+          reference: null,
+          failureCode: PAYOUT_PROVIDER_ERROR.code,
+          failureMessage: PAYOUT_PROVIDER_ERROR.message,
+        });
+      }
+    } catch (error) {
+      log(error, `reconciling payout ${payout.id} with ClickPesa failed`);
+    }
+  }
+  return pending.rowCount ?? 0;
+}
+
 /** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
 export function startClickPesaReconciler(
   database: Database,
   provider: ClickPesaProvider,
-  sink: OutcomeSink,
+  sink: OutcomeSink & PayoutOutcomeSink,
   log: (error: unknown, message: string) => void,
   intervalMs: number,
 ): { stop(): void } {
@@ -62,6 +98,7 @@ export function startClickPesaReconciler(
     if (running) return;
     running = true;
     reconcilePendingClickPesa(database, provider, sink, log)
+      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, log))
       .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
       .finally(() => {
         running = false;

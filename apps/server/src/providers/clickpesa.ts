@@ -9,7 +9,16 @@ import {
   type FailureReason,
 } from '@tz/core/providers/clickpesa';
 import type { Config } from '../config.ts';
-import type { OutcomeSink, PaymentProvider, PaymentRequest, ProviderOutcome } from './provider.ts';
+import type {
+  OutcomeSink,
+  PaymentProvider,
+  PaymentRequest,
+  PayoutOutcomeSink,
+  PayoutProvider,
+  PayoutRequest,
+  ProviderOutcome,
+} from './provider.ts';
+import { sendClickPesaPayout, lookupClickPesaPayout, type PayoutView } from './clickpesa-payouts.ts';
 
 /**
  * ClickPesa (https://docs.clickpesa.com) collection by USSD push: a JWT from
@@ -106,12 +115,12 @@ export type ProviderView =
   | { state: 'pending'; reference: string }
   | { state: 'final'; reference: string; outcome: ProviderOutcome };
 
-interface HttpResult {
+export interface HttpResult {
   status: number;
   body: unknown;
 }
 
-const messageOf = (body: unknown): string | undefined => {
+export const messageOf = (body: unknown): string | undefined => {
   if (!body || typeof body !== 'object') return undefined;
   const message = (body as { message?: unknown }).message;
   if (typeof message === 'string') return message;
@@ -126,16 +135,28 @@ const failed = (reference: string | null, reason: FailureReason): ProviderOutcom
   failureMessage: reason.message,
 });
 
-export class ClickPesaProvider implements PaymentProvider {
+export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   readonly name = CLICKPESA;
   private token: { value: string; reuseUntil: number } | undefined;
   private tokenRequest: Promise<string> | undefined;
 
   constructor(
     readonly options: ClickPesaOptions,
-    private readonly sink: OutcomeSink,
+    private readonly sink: OutcomeSink & PayoutOutcomeSink,
     private readonly log: (error: unknown, message: string) => void,
   ) {}
+
+  /** Sends a payout: preview, then create (see clickpesa-payouts.ts). */
+  sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
+    return sendClickPesaPayout(this, this.sink, this.log, payout);
+  }
+
+  /** What ClickPesa knows of a payout; a final answer is applied (for lost callbacks). */
+  async reconcilePayout(payoutId: string): Promise<PayoutView> {
+    const view = await lookupClickPesaPayout(this, payoutId);
+    if (view.state === 'final') await this.sink.applyPayoutOutcome(payoutId, view.outcome);
+    return view;
+  }
 
   /**
    * Sends the USSD push. Resolves with ClickPesa's transaction id; a refusal
@@ -285,12 +306,11 @@ export class ClickPesaProvider implements PaymentProvider {
     return value;
   }
 
-  /** An authorised call; a 401 drops the token (ClickPesa revokes tokens when checksum settings change) and retries once. */
-  private async call(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: Record<string, unknown>,
-  ): Promise<HttpResult> {
+  /**
+   * An authorised call; a 401 drops the token (ClickPesa revokes tokens when checksum settings change) and
+   * retries once. The payout adapter (clickpesa-payouts.ts) calls through it too.
+   */
+  async call(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<HttpResult> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.bearer();
       const result = await this.send(method, path, { Authorization: token }, body);

@@ -30,3 +30,29 @@ export interface PaymentProvider {
 export interface OutcomeSink {
   applyOutcome(paymentId: string, outcome: ProviderOutcome): Promise<void>;
 }
+
+/** Where a payout goes (checked at the edge; a bank's BIC is needed by live providers only). */
+export type PayoutDestination =
+  | { type: 'mobile_money'; phone: string }
+  | { type: 'bank'; bankName: string; accountNumber: string; accountName: string; bic: string | null };
+
+export interface PayoutRequest {
+  id: string;
+  amount: number;
+  currency: string;
+  destination: PayoutDestination;
+}
+
+/** A provider that sends money out; its outcome arrives later, as for payments. */
+export interface PayoutProvider {
+  readonly name: string;
+  /** Starts the transfer; resolves once the provider accepted it (outcomes go to the payout sink). */
+  sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }>;
+  /** As `settlesAt`, for a payout the server settles itself (the sandbox). */
+  payoutSettlesAt?(destination: PayoutDestination): Date | null;
+}
+
+/** Where payout outcomes are reported (the payout service implements it). */
+export interface PayoutOutcomeSink {
+  applyPayoutOutcome(payoutId: string, outcome: ProviderOutcome): Promise<void>;
+}

@@ -1,5 +1,15 @@
 import type { Database } from '../db/database.ts';
-import type { OutcomeSink, PaymentProvider, PaymentRequest, ProviderOutcome } from './provider.ts';
+import { Poller } from '../services/poller.ts';
+import type {
+  OutcomeSink,
+  PaymentProvider,
+  PaymentRequest,
+  PayoutDestination,
+  PayoutOutcomeSink,
+  PayoutProvider,
+  PayoutRequest,
+  ProviderOutcome,
+} from './provider.ts';
 
 /**
  * Test-mode phone numbers with fixed outcomes (DESIGN.md, README). Any other valid number succeeds.
@@ -12,7 +22,37 @@ export const SANDBOX_NUMBERS = {
   staysPending: '255700000003',
 } as const;
 
-export const sandboxReference = (paymentId: string): string => `sbx_${paymentId.slice(4)}`;
+/** The sandbox's reference for a payment or payout: its id without the prefix. */
+export const sandboxReference = (id: string): string => `sbx_${id.slice(id.indexOf('_') + 1)}`;
+
+/**
+ * Test-mode payout destinations with fixed outcomes (docs/PAYOUTS.md): the same three numbers for
+ * mobile money, and for a bank account the end of its account number. Anything else is paid.
+ */
+export const SANDBOX_BANK_ACCOUNT_SUFFIXES = { fails: '0002', staysPending: '0003' } as const;
+
+type SandboxFate = 'paid' | 'failed' | 'never';
+
+function payoutFate(destination: PayoutDestination): SandboxFate {
+  if (destination.type === 'mobile_money') {
+    if (destination.phone === SANDBOX_NUMBERS.insufficientFunds) return 'failed';
+    return destination.phone === SANDBOX_NUMBERS.staysPending ? 'never' : 'paid';
+  }
+  if (destination.accountNumber.endsWith(SANDBOX_BANK_ACCOUNT_SUFFIXES.fails)) return 'failed';
+  return destination.accountNumber.endsWith(SANDBOX_BANK_ACCOUNT_SUFFIXES.staysPending) ? 'never' : 'paid';
+}
+
+function payoutOutcomeFor(payoutId: string, fate: SandboxFate): ProviderOutcome {
+  const reference = sandboxReference(payoutId);
+  return fate === 'failed'
+    ? {
+        status: 'failed',
+        reference,
+        failureCode: 'destination_refused',
+        failureMessage: 'The receiving wallet or bank account refused the payout',
+      }
+    : { status: 'paid', reference };
+}
 
 /** How often due settlements are looked for, besides the wake-up at each one's due time. */
 const POLL_INTERVAL_MS = 1_000;
@@ -40,77 +80,63 @@ function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
  * cannot be applied (the database is down, the process dies), the payment is due
  * again when the lease ends, so no settlement is lost.
  */
-export class SandboxProvider implements PaymentProvider {
+export class SandboxProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'sandbox';
   private readonly timers = new Set<NodeJS.Timeout>();
-  private poller: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private failing = false;
-  private stopped = true;
+  private readonly poller: Poller;
 
   constructor(
     private readonly database: Database,
     private readonly sink: OutcomeSink,
+    private readonly payoutSink: PayoutOutcomeSink,
     private readonly settleMs: number,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.poller = new Poller(
+      async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
+      POLL_INTERVAL_MS,
+      onError,
+    );
+  }
 
   /** When the outcome of a payment to `phone` is due; never, for the stays-pending number. */
   settlesAt(phone: string): Date | null {
     return phone === SANDBOX_NUMBERS.staysPending ? null : new Date(Date.now() + this.settleMs);
   }
 
+  /** When the outcome of a payout to `destination` is due; never, for the stays-pending ones. */
+  payoutSettlesAt(destination: PayoutDestination): Date | null {
+    return payoutFate(destination) === 'never' ? null : new Date(Date.now() + this.settleMs);
+  }
+
   /** The outcome is already due in the database; this only wakes the poller on time. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    if (payment.phone !== SANDBOX_NUMBERS.staysPending && !this.stopped) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        this.wake();
-      }, this.settleMs);
-      this.timers.add(timer);
-    }
+    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.wakeWhenDue();
     return Promise.resolve({ reference: null });
   }
 
+  sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
+    if (payoutFate(payout.destination) !== 'never') this.wakeWhenDue();
+    return Promise.resolve({ reference: null });
+  }
+
+  private wakeWhenDue(): void {
+    if (this.poller.isStopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.poller.wake();
+    }, this.settleMs);
+    this.timers.add(timer);
+  }
+
   start(): void {
-    this.stopped = false;
-    this.poller = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.wake(); // what a stopped process left due
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await this.running;
-  }
-
-  private wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.settleDue()) === BATCH);
-      this.failing = false;
-    } catch (error) {
-      // Once per outage, not once per poll.
-      if (!this.failing) this.onError(error);
-      this.failing = true;
-    }
+    await this.poller.stop();
   }
 
   /** Claims up to a batch of due settlements, oldest due first, and applies them. */
@@ -125,6 +151,28 @@ export class SandboxProvider implements PaymentProvider {
     for (const { id, phone } of claimed.rows) {
       // A failure leaves the claim to lapse; the payment is due again after the lease.
       await this.sink.applyOutcome(id, outcomeFor(id, phone));
+    }
+    return claimed.rows.length;
+  }
+
+  /** The same for payouts, whose fate is read from their destination. */
+  private async settleDuePayouts(): Promise<number> {
+    const claimed = await this.database.pool.query<{
+      id: string;
+      phone: string | null;
+      account_number: string | null;
+    }>(
+      `UPDATE payouts SET settle_at = now() + make_interval(secs => $1)
+       WHERE id IN (SELECT id FROM payouts WHERE settle_at <= now() AND status = 'pending'
+                    ORDER BY settle_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, phone, account_number`,
+      [CLAIM_LEASE_SECONDS, BATCH],
+    );
+    for (const { id, phone, account_number } of claimed.rows) {
+      const destination: PayoutDestination = phone
+        ? { type: 'mobile_money', phone }
+        : { type: 'bank', bankName: '', accountName: '', accountNumber: account_number ?? '', bic: null };
+      await this.payoutSink.applyPayoutOutcome(id, payoutOutcomeFor(id, payoutFate(destination)));
     }
     return claimed.rows.length;
   }

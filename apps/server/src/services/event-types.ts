@@ -9,7 +9,28 @@ export const EVENT_TYPES = [
   'payment.failed',
   'payment.refunded',
   'checkout.completed',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
+  // invoices
+  'invoice.created',
+  'invoice.updated',
+  'invoice.finalized',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
   'customer.created',
+  // escrow
+  'escrow.held',
+  'escrow.released',
+  'escrow.refunded',
+  // subscriptions
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
   // retail
   'product.created',
   'product.updated',

@@ -1,14 +1,25 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimits } from './rate-limits.ts';
-import type { PaymentProvider } from '../providers/provider.ts';
+import type { PaymentProvider, PayoutProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
+import { AppInstallations } from './apps.ts';
 import { CheckoutService } from './checkouts.ts';
+import { EscrowService } from './escrow.ts';
+import { EscrowTransfers } from './escrow-transfers.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { HostedInvoices } from '../invoices/hosted.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
 import { PaymentService } from './payments.ts';
+import { PayoutService } from './payouts.ts';
 import { RequestLogWriter } from './request-logs.ts';
 import { createWritePath, type WritePath } from './writes.ts';
+import { SubscriptionBilling } from '../subscriptions/billing.ts';
+import { invoicePortOver } from '../subscriptions/invoice-port.ts';
+import { SubscriptionScheduler } from '../subscriptions/scheduler.ts';
+import { SubscriptionService } from '../subscriptions/service.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -16,16 +27,29 @@ export interface Services {
   database: Database;
   rateLimits: RateLimits;
   merchants: MerchantService;
+  /** Which apps each merchant has installed, per mode (cached briefly per process). */
+  apps: AppInstallations;
   loginThrottle: LoginThrottle;
   payments: PaymentService;
+  payouts: PayoutService;
   checkouts: CheckoutService;
+  escrow: EscrowService;
+  escrowTransfers: EscrowTransfers;
+  invoices: InvoiceService;
+  /** The hosted invoice page's reads and payments, by token. */
+  hostedInvoices: HostedInvoices;
+  /** What time it is for due dates; a test moves it. */
+  clock: Clock;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
   sandbox: SandboxProvider;
   /** Live-mode provider, when configured. */
-  liveProvider: PaymentProvider | undefined;
+  liveProvider: (PaymentProvider & PayoutProvider) | undefined;
   publicUrl(): string;
+  subscriptions: SubscriptionService;
+  subscriptionBilling: SubscriptionBilling;
+  subscriptionScheduler: SubscriptionScheduler;
 }
 
 export function createServices(
@@ -33,7 +57,8 @@ export function createServices(
   database: Database,
   rateLimits: RateLimits,
   log: (error: unknown, message: string) => void,
-  liveProvider?: PaymentProvider,
+  liveProvider?: PaymentProvider & PayoutProvider,
+  clock: Clock = systemClock,
 ): Services {
   const publicUrl = () => config.publicUrl;
   // Checkouts start payments and payments complete checkouts: the getter breaks the cycle.
@@ -42,6 +67,7 @@ export function createServices(
     publicUrl,
     config.CHECKOUT_TTL_MINUTES,
   );
+  const invoices: InvoiceService = new InvoiceService(() => payments, publicUrl, clock);
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,
@@ -49,26 +75,56 @@ export function createServices(
     { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
     publicUrl,
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+    (db, payment) => invoices.applyPaymentOutcome(db, payment),
     log,
   );
+  const payouts = new PayoutService(database, directory, log);
   const sandbox: SandboxProvider = new SandboxProvider(
     database,
     payments,
+    payouts,
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
+  );
+  const escrowTransfers = new EscrowTransfers(database, log);
+  const subscriptionBilling = new SubscriptionBilling(
+    invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
+    clock,
+    config.SUBSCRIPTION_RETRY_DAYS,
+  );
+  // A subscription's invoice paid or its charge failed: in the payment outcome's transaction.
+  invoices.onPaymentOutcome((tx, invoice, outcome) =>
+    subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status),
+  );
+  const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
+    database,
+    subscriptionBilling,
+    clock,
+    config.SUBSCRIPTION_POLL_INTERVAL_MS,
+    log,
   );
   return {
     config,
     database,
     rateLimits,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
+    apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
     payments,
+    payouts,
     checkouts,
+    escrow: new EscrowService(escrowTransfers),
+    escrowTransfers,
+    invoices,
+    hostedInvoices: new HostedInvoices(invoices, publicUrl),
+    clock,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,
     liveProvider,
     publicUrl,
+    subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
+    subscriptionBilling,
+    subscriptionScheduler,
   };
 }

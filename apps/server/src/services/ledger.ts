@@ -1,4 +1,4 @@
-import { newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
+import { AppError, newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
@@ -40,7 +40,8 @@ export interface LedgerEntry {
   amount: number;
   fee: number;
   description: string | null;
-  postings: Posting[];
+  /** Each posting is on `merchantId`'s accounts unless it names another merchant (a referral earning's fee side). */
+  postings: Array<Posting & { merchantId?: string }>;
 }
 
 /** Writes a ledger transaction and its postings; the database refuses it unless they sum to zero. */
@@ -66,7 +67,14 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
   );
   const values: unknown[] = [];
   const rows = entry.postings.map((posting, i) => {
-    values.push(id, entry.merchantId, entry.livemode, posting.account, posting.currency, posting.amount);
+    values.push(
+      id,
+      posting.merchantId ?? entry.merchantId,
+      entry.livemode,
+      posting.account,
+      posting.currency,
+      posting.amount,
+    );
     const base = i * 6;
     return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
   });
@@ -94,7 +102,7 @@ export async function balanceOf(db: Queryable, actor: Actor) {
   const sums = await db.query<{ account: string; currency: string; total: number }>(
     `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
      WHERE merchant_id = $1 AND livemode = $2
-       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral')
+       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral', 'merchant_escrow')
      GROUP BY account, currency ORDER BY currency`,
     [actor.merchantId, actor.livemode],
   );
@@ -105,8 +113,33 @@ export async function balanceOf(db: Queryable, actor: Actor) {
     available: pick('merchant_available'),
     pending: pick('merchant_pending'),
     referral: pick('merchant_referral'),
+    escrow: pick('merchant_escrow'),
     livemode: actor.livemode,
   };
+}
+
+/**
+ * Takes the lock every movement out of one available balance (a payout, a
+ * refund) holds until its transaction ends, and returns the balance as it
+ * stands under the lock: a second mover waits here and then sees the first
+ * one's debit, so racing movers can never together spend more than there is.
+ * A row lock (the upsert locks the row), not an advisory lock: the embedded
+ * database serves every connection from one session, where advisory locks
+ * across connections mean nothing; row locks behave alike on both.
+ */
+export async function lockAvailableBalance(
+  db: Queryable,
+  merchantId: string,
+  livemode: boolean,
+  currency: string,
+): Promise<number> {
+  await db.query(
+    `INSERT INTO balance_locks (merchant_id, livemode, currency) VALUES ($1, $2, $3)
+     ON CONFLICT (merchant_id, livemode, currency) DO UPDATE SET currency = EXCLUDED.currency`,
+    [merchantId, livemode, currency],
+  );
+  // A new statement, so a new snapshot: it sees whatever the previous holder committed.
+  return availableBalance(db, merchantId, livemode, currency);
 }
 
 export async function availableBalance(
@@ -121,4 +154,26 @@ export async function availableBalance(
     [merchantId, livemode, currency],
   );
   return found.rows[0]?.total ?? 0;
+}
+
+/**
+ * For a write that takes `amount` from the available balance (a refund, an
+ * escrow hold): takes the balance lock, then refuses, naming `field`, when the
+ * balance is short.
+ */
+export async function assertAvailable(
+  db: Queryable,
+  owner: { merchantId: string; livemode: boolean; currency: string },
+  amount: number,
+  purpose: string,
+  field: string,
+): Promise<void> {
+  const available = await lockAvailableBalance(db, owner.merchantId, owner.livemode, owner.currency);
+  if (available < amount) {
+    throw new AppError(
+      'balance_insufficient',
+      `The available ${owner.currency} balance is too low to ${purpose} ${amount}`,
+      { details: { [field]: `needs ${amount} available, has ${available}` } },
+    );
+  }
 }

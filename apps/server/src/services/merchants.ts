@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from './secrets.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+import { newReferralCode, referrerOf } from '../referrals/service.ts';
 
 export type KeyType = 'secret' | 'publishable';
 export type Mode = 'test' | 'live';
@@ -94,6 +95,16 @@ async function insertKey(
   return { ...apiKeyObject(result.rows[0]!), key };
 }
 
+/** A time zone PostgreSQL knows (the overview's days are computed there). */
+async function assertTimeZone(db: Queryable, timeZone: string): Promise<void> {
+  const found = await db.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [timeZone]);
+  if (!found.rowCount) {
+    throw new AppError('parameter_invalid', `Unknown time zone '${timeZone}'`, {
+      details: { time_zone: 'must be an IANA time zone such as Africa/Dar_es_Salaam' },
+    });
+  }
+}
+
 export class MerchantService {
   /**
    * Resolved keys, briefly: most requests skip the key lookup. Revoking or
@@ -119,9 +130,20 @@ export class MerchantService {
   }
 
   /** Sign-up: the merchant with a secret and a publishable key for each mode. */
-  async signUp(tx: Queryable, input: { business_name: string; email: string; password: string }) {
+  async signUp(
+    tx: Queryable,
+    input: {
+      business_name: string;
+      email: string;
+      password: string;
+      referral_code?: string | undefined;
+      time_zone?: string | undefined;
+    },
+  ) {
     const passwordHash = await hashPassword(input.password);
     {
+      const referrer = input.referral_code === undefined ? null : await referrerOf(tx, input.referral_code);
+      if (input.time_zone !== undefined) await assertTimeZone(tx, input.time_zone);
       const taken = await tx.query('SELECT 1 FROM merchants WHERE lower(email) = lower($1)', [input.email]);
       if (taken.rowCount) {
         throw new AppError('email_taken', 'An account with this email already exists', {
@@ -129,8 +151,17 @@ export class MerchantService {
         });
       }
       const merchant = await tx.query<MerchantRow>(
-        `INSERT INTO merchants (id, business_name, email, password_hash) VALUES ($1, $2, $3, $4) RETURNING *`,
-        [newId('merchant'), input.business_name, input.email, passwordHash],
+        `INSERT INTO merchants (id, business_name, email, password_hash, referral_code, referred_by, time_zone)
+         VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, 'Africa/Dar_es_Salaam')) RETURNING *`,
+        [
+          newId('merchant'),
+          input.business_name,
+          input.email,
+          passwordHash,
+          newReferralCode(),
+          referrer,
+          input.time_zone ?? null,
+        ],
       );
       const row = merchant.rows[0]!;
       const keys: NewApiKey[] = [];

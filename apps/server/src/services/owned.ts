@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 /** Tables whose rows belong to one merchant and mode (named here, never taken from input). */
 export type OwnedTable =
   | 'payments'
+  | 'payouts'
   | 'checkouts'
   | 'customers'
   | 'retail_categories'
@@ -17,7 +18,10 @@ export type OwnedTable =
   | 'employees'
   | 'printers'
   | 'print_jobs'
-  | 'shifts';
+  | 'shifts'
+  | 'escrows'
+  | 'subscriptions'
+  | 'invoices';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

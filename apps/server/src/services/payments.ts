@@ -18,8 +18,11 @@ import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
-import { availableBalance, postLedgerEntry } from './ledger.ts';
+import { startAtProvider } from './provider-start.ts';
+import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
+import { assertNotInEscrow } from './escrow-terms.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+import { queueReferralEarning } from '../referrals/service.ts';
 
 export interface PaymentRow {
   id: string;
@@ -33,12 +36,16 @@ export interface PaymentRow {
   description: string | null;
   customer_id: string | null;
   checkout_id: string | null;
+  /** The invoice this payment pays, when it was asked for one. */
+  invoice_id: string | null;
   metadata: Record<string, string>;
   provider: string;
   provider_reference: string | null;
   fee: number | null;
   net: number | null;
   payout_status: string;
+  /** The payout that paid this payment out, once one has. */
+  payout_id: string | null;
   failure_code: string | null;
   failure_message: string | null;
   created_at: Date;
@@ -58,8 +65,10 @@ export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
   fee: row.fee,
   net: row.net,
   payout_status: row.payout_status,
+  payout: row.payout_id,
   checkout_url: row.checkout_id ? `${publicUrl}/pay/${row.checkout_id}` : null,
   checkout: row.checkout_id,
+  invoice: row.invoice_id,
   phone: row.phone,
   network: row.network,
   description: row.description,
@@ -82,6 +91,7 @@ export interface CreatePaymentInput {
   customer?: string | undefined;
   metadata?: Record<string, string> | undefined;
   checkoutId?: string | undefined;
+  invoiceId?: string | undefined;
 }
 
 export interface ProviderDirectory {
@@ -99,6 +109,8 @@ export class PaymentService implements OutcomeSink {
       checkoutId: string,
       payment: PaymentRow,
     ) => Promise<void>,
+    /** Moves the invoice a payment was asked for, in the outcome's transaction. */
+    private readonly onInvoicePayment: (db: Queryable, payment: PaymentRow) => Promise<void>,
     private readonly log: (error: unknown, message: string) => void,
   ) {}
 
@@ -132,12 +144,14 @@ export class PaymentService implements OutcomeSink {
       description: input.description ?? null,
       customer_id: input.customer ?? null,
       checkout_id: input.checkoutId ?? null,
+      invoice_id: input.invoiceId ?? null,
       metadata: input.metadata ?? {},
       provider: provider.name,
       provider_reference: null,
       fee: null,
       net: null,
       payout_status: 'not_applicable',
+      payout_id: null,
       failure_code: null,
       failure_message: null,
       created_at: new Date(),
@@ -151,8 +165,8 @@ export class PaymentService implements OutcomeSink {
       {
         name: 'insert_payment',
         text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at, settle_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
       },
       [
         row.id,
@@ -170,6 +184,7 @@ export class PaymentService implements OutcomeSink {
         row.provider,
         row.created_at,
         row.settle_at,
+        row.invoice_id,
       ],
     );
     const object = this.toObject(row);
@@ -183,31 +198,23 @@ export class PaymentService implements OutcomeSink {
     return object;
   }
 
-  private async initiate(provider: PaymentProvider, row: PaymentRow): Promise<void> {
-    try {
-      const { reference } = await provider.initiate({
-        id: row.id,
-        amount: row.amount,
-        currency: row.currency,
-        phone: row.phone,
-        description: row.description,
-      });
-      if (reference) {
-        await this.database.pool.query(
-          `UPDATE payments SET provider_reference = $2 WHERE id = $1 AND provider_reference IS NULL`,
-          [row.id, reference],
-        );
-      }
-    } catch (error) {
-      // The provider refused or was unreachable: the payment cannot proceed.
-      this.log(error, `provider ${provider.name} refused payment ${row.id}`);
-      await this.applyOutcome(row.id, {
-        status: 'failed',
-        reference: null,
-        failureCode: 'provider_error',
-        failureMessage: 'The mobile money provider could not start this payment',
-      });
-    }
+  /** The provider is asked after commit; a refusal fails the payment (provider_error). */
+  private initiate(provider: PaymentProvider, row: PaymentRow): Promise<void> {
+    return startAtProvider(
+      this.database,
+      { table: 'payments', id: row.id, provider: provider.name },
+      () =>
+        provider.initiate({
+          id: row.id,
+          amount: row.amount,
+          currency: row.currency,
+          phone: row.phone,
+          description: row.description,
+        }),
+      (outcome) => this.applyOutcome(row.id, outcome),
+      this.log,
+      'The mobile money provider could not start this payment',
+    );
   }
 
   async retrieve(db: Queryable, actor: Actor, id: string): Promise<PaymentObject> {
@@ -256,6 +263,7 @@ export class PaymentService implements OutcomeSink {
           description: paid.description,
           postings: paymentPostings(paid.currency, paid.amount, fee),
         });
+        await queueReferralEarning(tx, { id: paid.id, merchant_id: paid.merchant_id, fee });
         await recordEvent(tx, {
           merchantId: paid.merchant_id,
           livemode: paid.livemode,
@@ -263,6 +271,7 @@ export class PaymentService implements OutcomeSink {
           object: this.toObject(paid),
         });
         if (paid.checkout_id) await this.onCheckoutPaid(tx, paid.checkout_id, paid);
+        if (paid.invoice_id) await this.onInvoicePayment(tx, paid);
       } else {
         const updated = await tx.query<PaymentRow>(
           `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
@@ -278,6 +287,7 @@ export class PaymentService implements OutcomeSink {
           type: 'payment.failed',
           object: this.toObject(failed),
         });
+        if (failed.invoice_id) await this.onInvoicePayment(tx, failed);
       }
       return true;
     });
@@ -286,11 +296,14 @@ export class PaymentService implements OutcomeSink {
 
   /** Refunds a paid payment in full: reverses its ledger postings. */
   async refund(db: Queryable, actor: Actor, id: string) {
+    const { currency } = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id);
+    // The balance lock before the payment's row lock: the order every mover of this balance takes them in.
+    const available = await lockAvailableBalance(db, actor.merchantId, actor.livemode, currency);
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
     assertPaymentTransition(row.status, 'refunded');
+    await assertNotInEscrow(db, row.id);
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
-    const available = await availableBalance(db, row.merchant_id, row.livemode, row.currency);
     if (available < net) {
       throw new AppError(
         'balance_insufficient',

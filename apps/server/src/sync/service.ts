@@ -19,6 +19,7 @@ import {
   type PullInput,
   type PullResult,
   type TillPayment,
+  type AppSlug,
 } from '@tz/core';
 import type { z } from 'zod';
 import type { TillActor } from '../actor.ts';
@@ -69,6 +70,17 @@ const APPLY: {
     const job = await recordPrintJobResult(db, till, payload);
     return { print_job: job.id, status: job.status };
   },
+};
+
+/** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
+const COMMAND_APP: Record<CommandType, AppSlug> = {
+  'order.create': 'retail',
+  'order.refund': 'retail',
+  'order.void': 'retail',
+  'shift.open': 'retail',
+  'shift.cash_movement': 'retail',
+  'shift.close': 'retail',
+  'print_job.result': 'printers',
 };
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */
@@ -155,6 +167,7 @@ export class SyncService {
       command: Command,
     ) => Promise<Record<string, unknown>>;
     try {
+      await this.services.apps.assertInstalled(this.services.database.pool, till, COMMAND_APP[command.type]);
       const outcome = await this.services.writes.run({
         idempotency: {
           scope: {

@@ -121,3 +121,53 @@ export function initiationRefusal(providerMessage: string | undefined): FailureR
   const reason = payerFailure(providerMessage);
   return reason === PAYMENT_DECLINED ? PROVIDER_ERROR : reason;
 }
+
+/** The payout id a payout order reference stands for (`po01jx...` -> `po_01jx...`), or undefined. */
+export function payoutIdFromOrderReference(reference: string): string | undefined {
+  const match = /^po_?([0-9a-z]{26})$/i.exec(reference.trim());
+  return match ? `po_${match[1]!.toLowerCase()}` : undefined;
+}
+
+/**
+ * Payout statuses from the create answer, the status query and the payout
+ * webhooks: SUCCESS is paid; FAILED, REFUNDED and REVERSED mean the money did
+ * not reach the destination; AUTHORIZED, PROCESSING and PENDING are on the way.
+ */
+export function payoutSettlementOf(status: string): ClickPesaSettlement | undefined {
+  switch (status.trim().toUpperCase()) {
+    case 'SUCCESS':
+      return 'paid';
+    case 'FAILED':
+    case 'REFUNDED':
+    case 'REVERSED':
+      return 'failed';
+    case 'AUTHORIZED':
+    case 'PROCESSING':
+    case 'PENDING':
+      return 'pending';
+    default:
+      return undefined;
+  }
+}
+
+export const PAYOUT_PROVIDER_ERROR: FailureReason = {
+  code: 'provider_error',
+  message: 'The payout provider could not send this payout',
+};
+
+/**
+ * Why ClickPesa refused or undid a payout, read from its free-text message: a
+ * destination it cannot pay (number, account, bank) is `destination_refused`;
+ * anything else is on our side or the provider's, `provider_error`.
+ */
+export function payoutFailure(providerMessage: string | undefined): FailureReason {
+  if (
+    providerMessage &&
+    /phone|msisdn|subscriber|not registered|account|bank|\bbic\b|beneficiary|recipient/i.test(providerMessage)
+  )
+    return {
+      code: 'destination_refused',
+      message: 'The receiving wallet or bank account refused the payout',
+    };
+  return PAYOUT_PROVIDER_ERROR;
+}

@@ -282,6 +282,34 @@ function lineTaxRate(input: CartLineInput, at: string, vatRegion: VatRegion | un
   return input.taxRateBasisPoints;
 }
 
+/**
+ * VAT extracted from tax-inclusive line totals (rule 4 above): once per rate
+ * from the sum of that rate's lines, then spread over them by largest
+ * remainder. Invoices use it too, so both reach the same tax to the shilling.
+ */
+export function extractVat(
+  totals: readonly number[],
+  rates: readonly number[],
+): { lineTaxes: number[]; taxBreakdown: TaxBreakdownLine[] } {
+  // Group line indexes by rate, highest rate first, for a stable breakdown.
+  const distinct = [...new Set(rates)].sort((a, b) => b - a);
+  const lineTaxes = totals.map(() => 0);
+  const taxBreakdown = distinct.map((rate): TaxBreakdownLine => {
+    const members = rates.flatMap((lineRate, index) => (lineRate === rate ? [index] : []));
+    const gross = sum(members.map((index) => at(totals, index)));
+    const tax = mulDivHalfUp(gross, rate, 10_000 + rate);
+    const shares = allocateProportionally(
+      tax,
+      members.map((index) => at(totals, index)),
+    );
+    members.forEach((lineIndex, position) => {
+      lineTaxes[lineIndex] = at(shares, position);
+    });
+    return { rateBasisPoints: rate, gross, net: gross - tax, tax };
+  });
+  return { lineTaxes, taxBreakdown };
+}
+
 /** Prices a cart; throws an AppError naming the offending field. An empty cart prices to zero. */
 export function priceCart(cart: CartInput): PricedCart {
   if (!isCurrency(cart.currency))
@@ -302,22 +330,10 @@ export function priceCart(cart: CartInput): PricedCart {
   );
   const totals = lines.map((line, index) => line.subtotal - at(orderShares, index));
 
-  // Group line indexes by rate, highest rate first, for a stable breakdown.
-  const rates = [...new Set(lines.map((line) => line.taxRateBasisPoints))].sort((a, b) => b - a);
-  const lineTaxes = lines.map(() => 0);
-  const taxBreakdown = rates.map((rate): TaxBreakdownLine => {
-    const members = lines.flatMap((line, index) => (line.taxRateBasisPoints === rate ? [index] : []));
-    const gross = sum(members.map((index) => at(totals, index)));
-    const tax = mulDivHalfUp(gross, rate, 10_000 + rate);
-    const shares = allocateProportionally(
-      tax,
-      members.map((index) => at(totals, index)),
-    );
-    members.forEach((lineIndex, position) => {
-      lineTaxes[lineIndex] = at(shares, position);
-    });
-    return { rateBasisPoints: rate, gross, net: gross - tax, tax };
-  });
+  const { lineTaxes, taxBreakdown } = extractVat(
+    totals,
+    lines.map((line) => line.taxRateBasisPoints),
+  );
 
   const pricedLines = lines.map((line, index): PricedLine => {
     const total = at(totals, index);

@@ -1,6 +1,7 @@
 /** Always on screen: connection, unsynced commands, last sync, refusals, printer path, last print. */
-import type { PrintState, SyncStatus } from '../data/api.ts';
+import type { Connection, PrintState, SyncStatus } from '../data/api.ts';
 import { formatDateTime, formatTime, useI18n } from '../i18n/index.tsx';
+import { Kbd } from './components/Dialog.tsx';
 import type { BridgeKind } from './hardware/bridge.ts';
 import { useObservable, useStore } from './store.tsx';
 
@@ -20,11 +21,12 @@ export function StatusBar({
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
   const print = useObservable<PrintState>(store.lastPrint$, { status: 'idle' });
   if (!sync) return <footer className="status-bar" />;
-  const connection = sync.revoked ? 'revoked' : sync.connection;
+  const connection = connectionOf(sync);
   const connectionText = {
     online: t('statusOnline'),
     offline: t('statusOffline'),
     unreachable: t('statusUnreachable'),
+    connecting: t('statusConnecting'),
     revoked: t('statusRevoked'),
   }[connection];
   const last =
@@ -43,7 +45,9 @@ export function StatusBar({
             type="button"
             className={`conn conn-${connection}`}
             onClick={onOpenSync}
+            title={connection === 'unreachable' ? (sync.lastError ?? undefined) : undefined}
             data-testid="connection"
+            data-state={connection}
           >
             <span className="dot" aria-hidden="true" />
             {connectionText}
@@ -51,7 +55,9 @@ export function StatusBar({
           <span className={sync.unsynced > 0 ? 'unsynced warn' : 'unsynced'} data-testid="unsynced">
             {sync.unsynced > 0 ? t('statusUnsynced', { count: sync.unsynced }) : t('statusAllSynced')}
           </span>
-          <span className="last-sync">{last}</span>
+          <span className="last-sync" data-testid="last-sync" data-at={sync.lastSyncAt ?? undefined}>
+            {last}
+          </span>
           {sync.refused.length > 0 && (
             <button type="button" className="refused" onClick={onOpenSync}>
               {t('statusRefused', { count: sync.refused.length })}
@@ -71,6 +77,17 @@ export function StatusBar({
   );
 }
 
+/**
+ * What the bar says about the connection. The engine starts at `unreachable`
+ * before its first call has answered or failed (no error yet): that is
+ * "connecting", not a server that failed to answer.
+ */
+function connectionOf(sync: SyncStatus): Connection | 'connecting' | 'revoked' {
+  if (sync.revoked) return 'revoked';
+  if (sync.connection === 'unreachable' && sync.lastError === null) return 'connecting';
+  return sync.connection;
+}
+
 function PrintStatus({ print }: { print: PrintState }) {
   const { t } = useI18n();
   switch (print.status) {
@@ -87,8 +104,9 @@ function PrintStatus({ print }: { print: PrintState }) {
       );
     case 'failed':
       return (
+        // The printer's own words (often English and long) go in the tooltip; the bar stays short.
         <span className="bad" title={print.outcome.message}>
-          {t('printFailed', { number: print.receiptNumber, message: print.outcome.message })}
+          {t('printFailedShort', { number: print.receiptNumber })} <Kbd>Alt+R</Kbd>
         </span>
       );
     case 'no_printer':

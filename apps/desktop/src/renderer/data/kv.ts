@@ -24,6 +24,8 @@ export const KV = {
   parked: (id: string) => `parked:${id}`,
   printAttempt: (job: string) => `print:${job}`,
   payment: (id: string) => `payment:${id}`,
+  /** Where the pull of a collection stopped. */
+  pull: (collection: string) => `pull:${collection}`,
 } as const;
 
 export class Kv {

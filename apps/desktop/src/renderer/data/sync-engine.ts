@@ -1,7 +1,7 @@
 /**
- * Keeps the till and the server in step. Down: one RxDB pull replication per
- * pulled collection, from its checkpoint, re-pulled when the live stream
- * (`sync.changes`) names the collection. Up: the command outbox, pushed in
+ * Keeps the till and the server in step. Down: one pull per collection
+ * (`pull.ts`), from its checkpoint, all collections at once, again when the
+ * live stream (`sync.changes`) names the collection or reconnects. Up: the command outbox, pushed in
  * creation order in batches, each result written back to its command
  * (`applied`, or `refused` with the reason, which stays). Only the leader tab
  * syncs. A call that gets no answer is tried again with growing backoff.
@@ -12,15 +12,13 @@
  */
 import { BehaviorSubject, Subject, combineLatest, filter, fromEvent, map, merge, of, startWith } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
-import { replicateRxCollection } from 'rxdb/plugins/replication';
-import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { PULL_COLLECTIONS, PULL_PAGE_MAX, PUSH_BATCH_MAX } from '@tz/core';
 import type { ChangeHint, Checkpoint, Command, CommandResult, PullCollection } from '@tz/core';
 import type { RefusedCommand, SyncStatus } from './api.ts';
 import { device } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { KV } from './kv.ts';
-import { toLocal } from './schema.ts';
+import { CollectionPull } from './pull.ts';
 import type { CommandDoc } from './schema.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
 
@@ -30,7 +28,7 @@ export interface SyncTiming {
   maxBackoffMs: number;
   /** How often the leader looks for unsent commands and re-pulls without a hint. */
   intervalMs: number;
-  /** A failed pull is tried again after this (RxDB retries at a fixed interval); a reconnect re-pulls sooner. */
+  /** A failed pull is tried again after this; a reconnect re-pulls sooner. */
   pullRetryMs: number;
 }
 
@@ -64,7 +62,8 @@ export class SyncEngine {
     map((hint) => hint.payments ?? []),
     filter((ids) => ids.length > 0),
   );
-  private replications: Array<RxReplicationState<Record<string, unknown>, Checkpoint>> = [];
+  private pulls = new Map<PullCollection, CollectionPull>();
+  private pullRetries = new Map<PullCollection, ReturnType<typeof setTimeout>>();
   private subscriptions: Subscription[] = [];
   private stopChanges: (() => void) | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -75,7 +74,7 @@ export class SyncEngine {
     this.failures = 0;
     this.state$.next({ ...this.state$.value });
     this.schedule(0);
-    for (const replication of this.replications) replication.reSync();
+    this.pullAll();
   };
 
   constructor(
@@ -97,11 +96,12 @@ export class SyncEngine {
     this.stopChanges = this.ctx.transport.changes({
       onHint: (hint) => {
         this.succeeded();
+        for (const collection of hint.collections) this.pullOne(collection);
         this.hints$.next(hint);
       },
       onStarted: () => {
         this.succeeded();
-        for (const replication of this.replications) replication.reSync();
+        this.pullAll();
         this.schedule(0);
       },
       onError: (error) => void this.failed(error),
@@ -120,31 +120,48 @@ export class SyncEngine {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];
     if (typeof window !== 'undefined') window.removeEventListener('online', this.onOnline);
-    await Promise.all(this.replications.map((replication) => replication.cancel()));
-    this.replications = [];
+    for (const retry of this.pullRetries.values()) clearTimeout(retry);
+    this.pullRetries.clear();
+    const pulls = [...this.pulls.values()];
+    this.pulls.clear();
+    await Promise.all(pulls.map((pull) => pull.stop()));
     await this.pushing;
   }
 
   private startPulls(current: Device): void {
-    this.replications = PULL_COLLECTIONS.map((collection) =>
-      replicateRxCollection<Record<string, unknown>, Checkpoint>({
-        collection: this.ctx.db[collection],
-        // Per pairing: after an unpair (which empties the pulled collections) nothing is skipped.
-        replicationIdentifier: `till:${current.till.id}:${current.pairing}:${collection}`,
-        live: true,
-        retryTime: this.timing.pullRetryMs,
-        waitForLeadership: true,
-        pull: {
-          batchSize: PULL_PAGE_MAX,
-          modifier: (doc: Record<string, unknown>) => toLocal(collection, doc) as never,
-          stream$: this.hints$.pipe(
-            filter((hint) => hint.collections.includes(collection)),
-            map(() => 'RESYNC' as const),
-          ),
-          handler: (checkpoint, batchSize) => this.pull(collection, checkpoint, batchSize),
-        },
-      }),
-    );
+    for (const collection of PULL_COLLECTIONS) {
+      this.pulls.set(
+        collection,
+        new CollectionPull({
+          collection,
+          target: this.ctx.db[collection],
+          kv: this.ctx.kv,
+          pairing: current.pairing,
+          pageSize: PULL_PAGE_MAX,
+          fetch: (checkpoint, limit) => this.pull(collection, checkpoint, limit),
+        }),
+      );
+    }
+    this.pullAll();
+  }
+
+  private pullAll(): void {
+    for (const collection of PULL_COLLECTIONS) this.pullOne(collection);
+  }
+
+  /** Pulls a collection now; after a failure, again in `pullRetryMs` (or sooner, on a hint or reconnect). */
+  private pullOne(collection: PullCollection): void {
+    const pull = this.pulls.get(collection);
+    if (!pull || !this.running) return;
+    clearTimeout(this.pullRetries.get(collection));
+    this.pullRetries.delete(collection);
+    pull.run().catch(() => {
+      if (!this.running || this.pullRetries.has(collection)) return;
+      this.pullRetries.set(
+        collection,
+        setTimeout(() => this.pullOne(collection), this.timing.pullRetryMs),
+      );
+    });
   }
 
   private shared: SharedState | null = null;
@@ -169,18 +186,11 @@ export class SyncEngine {
     await this.ctx.kv.set(KV.syncState, next);
   }
 
-  private async pull(collection: PullCollection, checkpoint: Checkpoint | undefined, batchSize: number) {
+  private async pull(collection: PullCollection, checkpoint: Checkpoint | null, limit: number) {
     try {
-      const result = await this.ctx.transport.pull({
-        collection,
-        checkpoint: checkpoint ?? null,
-        limit: Math.min(batchSize, PULL_PAGE_MAX),
-      });
+      const result = await this.ctx.transport.pull({ collection, checkpoint, limit });
       this.succeeded();
-      return {
-        documents: result.documents as never[],
-        checkpoint: result.checkpoint ?? checkpoint,
-      };
+      return result;
     } catch (error) {
       await this.failed(error);
       throw error;
@@ -291,7 +301,7 @@ export class SyncEngine {
 
   async syncNow(): Promise<void> {
     this.failures = 0;
-    for (const replication of this.replications) replication.reSync();
+    this.pullAll();
     await this.pushRound();
   }
 

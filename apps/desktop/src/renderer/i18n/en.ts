@@ -11,6 +11,7 @@ export const en = {
   statusOnline: 'Online',
   statusOffline: 'Offline',
   statusUnreachable: 'Server unreachable',
+  statusConnecting: 'Connecting…',
   statusUnsynced: '{count} not synced',
   statusAllSynced: 'All synced',
   statusLastSync: 'Last sync {time}',
@@ -143,6 +144,7 @@ export const en = {
   printed: 'Receipt {number} printed',
   paperNearEnd: 'Paper is running out',
   printFailed: 'Receipt {number} did not print: {message}',
+  printFailedShort: 'Receipt {number} did not print',
   printMayHaveReached: 'Part of it may have printed: check before reprinting.',
   noPrinterForReceipt: 'No printer: receipt {number} was not printed',
   reprintLast: 'Reprint last receipt',
@@ -217,6 +219,7 @@ export const en = {
   keyPinEnter: 'On the sign-in screen: type the PIN, then Enter',
 
   // refusals (TillRefusal codes)
+  serverRefused: 'Refused by the server:',
   refusal_not_paired: 'This till is not paired yet.',
   refusal_already_paired: 'This till is already paired.',
   refusal_pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',

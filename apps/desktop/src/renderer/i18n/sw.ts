@@ -9,6 +9,7 @@ export const sw = {
   statusOnline: 'Mtandaoni',
   statusOffline: 'Nje ya mtandao',
   statusUnreachable: 'Seva haipatikani',
+  statusConnecting: 'Inaunganisha…',
   statusUnsynced: '{count} hazijatumwa',
   statusAllSynced: 'Zote zimetumwa',
   statusLastSync: 'Usawazishaji wa mwisho {time}',
@@ -137,6 +138,7 @@ export const sw = {
   printed: 'Risiti {number} imechapishwa',
   paperNearEnd: 'Karatasi inakaribia kwisha',
   printFailed: 'Risiti {number} haikuchapishwa: {message}',
+  printFailedShort: 'Risiti {number} haikuchapishwa',
   printMayHaveReached: 'Sehemu yake huenda imechapishwa: angalia kabla ya kuchapisha tena.',
   noPrinterForReceipt: 'Hakuna printa: risiti {number} haikuchapishwa',
   reprintLast: 'Chapisha tena risiti ya mwisho',
@@ -208,6 +210,7 @@ export const sw = {
   keySignOut: 'Toka',
   keyPinEnter: 'Kwenye skrini ya kuingia: andika PIN, kisha Enter',
 
+  serverRefused: 'Seva imekataa:',
   refusal_not_paired: 'Kaunta hii bado haijaunganishwa.',
   refusal_already_paired: 'Kaunta hii tayari imeunganishwa.',
   refusal_pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',

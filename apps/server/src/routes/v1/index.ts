@@ -1,11 +1,18 @@
+import type { AppSlug } from '@tz/core';
 import type { AnyRoute } from '../../http/route.ts';
+import { appRoutes } from './apps.ts';
+import { merchantOverviewRoutes } from './overview.ts';
+import { referralRoutes } from './referrals.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
+import { escrowRoutes } from './escrow.ts';
+import { invoiceRoutes } from './invoices.ts';
 import { ledgerRoutes } from './ledger.ts';
 import { merchantRoutes } from './merchants.ts';
 import { orderRoutes } from './orders.ts';
 import { paymentRoutes } from './payments.ts';
+import { payoutRoutes } from './payouts.ts';
 import { printRoutes } from './print.ts';
 import { printerRoutes } from './printers.ts';
 import { categoryRoutes } from './retail-categories.ts';
@@ -14,26 +21,38 @@ import { productRoutes } from './retail-products.ts';
 import { stockRoutes } from './retail-stock.ts';
 import { storeRoutes } from './retail-stores.ts';
 import { shiftRoutes } from './shifts.ts';
+import { subscriptionRoutes } from './subscriptions.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
+
+/** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
+const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
 
 /** Every /v1 route; the router and the OpenAPI document are both built from this list. */
 export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
   ...paymentRoutes,
+  ...payoutRoutes,
   ...checkoutRoutes,
+  ...invoiceRoutes,
   ...customerRoutes,
+  ...subscriptionRoutes,
   ...ledgerRoutes,
-  ...overviewRoutes,
-  ...productRoutes,
-  ...categoryRoutes,
-  ...storeRoutes,
-  ...stockRoutes,
-  ...orderRoutes,
-  ...shiftRoutes,
-  ...tillRoutes,
-  ...employeeRoutes,
-  ...printerRoutes,
-  ...printRoutes,
+  ...merchantOverviewRoutes,
+  ...referralRoutes,
+  ...appRoutes,
+  ...escrowRoutes,
+  ...inApp('retail', [
+    ...overviewRoutes,
+    ...productRoutes,
+    ...categoryRoutes,
+    ...storeRoutes,
+    ...stockRoutes,
+    ...orderRoutes,
+    ...shiftRoutes,
+    ...tillRoutes,
+  ]),
+  ...inApp('employees', employeeRoutes),
+  ...inApp('printers', [...printerRoutes, ...printRoutes]),
   ...webhookRoutes,
 ];

@@ -9,9 +9,28 @@ import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 const transactionSchema = z.object({
   id: z.string().describe('Begins with txn_'),
   object: z.literal('transaction'),
-  type: z.enum(['payment', 'refund']),
-  source: z.string().describe('The payment the transaction records'),
-  amount: z.number().int().describe('Signed: refunds are negative'),
+  type: z.enum([
+    'payment',
+    'refund',
+    'payout',
+    'payout_paid',
+    'payout_reversal',
+    'escrow_hold',
+    'escrow_release',
+    'escrow_refund',
+    'referral_earning',
+  ]),
+  source: z
+    .string()
+    .describe(
+      'What the transaction records: a payment, a payout (po_), an escrow (esc_) or escrow split (esp_); for a referral earning, the referred merchant’s payment',
+    ),
+  amount: z
+    .number()
+    .int()
+    .describe(
+      'Signed as the available balance moves: refunds and payouts are negative, a failed payout’s return positive, a paid payout 0 (it left at creation)',
+    ),
   fee: z.number().int(),
   net: z.number().int(),
   currency: z.string(),
@@ -54,13 +73,14 @@ export const ledgerRoutes = [
     tag: 'Balance',
     summary: 'Retrieve ledger and referral balance',
     description:
-      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending` and `referral`.',
+      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending`, `referral` and `escrow` (held in escrow until released or refunded).',
     auth: 'secret',
     response: z.object({
       object: z.literal('balance'),
       available: money,
       pending: money,
       referral: money,
+      escrow: money,
       livemode,
     }),
     handler: ({ auth, db }) => balanceOf(db, auth),

@@ -43,6 +43,18 @@ export const merchantRoutes = [
       business_name: z.string().trim().min(1).max(200),
       email: z.email({ error: 'must be an email address' }).max(254),
       password: z.string().min(10, { error: 'must be at least 10 characters' }).max(200),
+      referral_code: z
+        .string()
+        .trim()
+        .min(1)
+        .max(40)
+        .optional()
+        .describe('Another merchant’s code (GET /v1/referrals); that merchant then earns a share of fees'),
+      time_zone: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('IANA time zone of the overview’s days; default Africa/Dar_es_Salaam'),
     }),
     response: merchant.extend({ merchant, api_keys: z.array(apiKey) }),
     storedResponse: maskedSignUp,

@@ -14,9 +14,15 @@ export const paymentSchema = z.object({
   status: z.enum(['pending', 'paid', 'failed', 'refunded']),
   fee: z.number().int().nullable(),
   net: z.number().int().nullable(),
-  payout_status: z.enum(['not_applicable', 'pending', 'paid']),
+  payout_status: z
+    .enum(['not_applicable', 'pending', 'paid'])
+    .describe(
+      '`pending` once paid and awaiting a payout, `paid` once a paid payout covered it (payments are paid out oldest first, see docs/PAYOUTS.md), `not_applicable` before it is paid and after a refund',
+    ),
+  payout: z.string().nullable().describe('The payout that paid this payment out'),
   checkout_url: z.string().nullable().describe('The hosted page, for payments made through a checkout'),
   checkout: z.string().nullable(),
+  invoice: z.string().nullable().describe('The invoice this payment pays, when it was asked for one'),
   phone: z.string().describe('Normalised to 255XXXXXXXXX'),
   network: z
     .string()

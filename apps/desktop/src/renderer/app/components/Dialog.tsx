@@ -1,5 +1,6 @@
 /** A modal dialog: Esc or the close button closes it; focus starts inside it. */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import type { CommandRefusal } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
@@ -22,7 +23,9 @@ export function Dialog({
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  useEffect(() => {
+  // A layout effect, so Esc and focus work from the moment the dialog is on screen: a passive
+  // effect runs after paint, later still on a busy machine, and a key pressed in between was lost.
+  useLayoutEffect(() => {
     // A field with autoFocus has taken focus already; otherwise the first field or the main button.
     if (!box.current?.contains(document.activeElement)) {
       box.current?.querySelector<HTMLElement>('input, select, button.primary')?.focus();
@@ -70,6 +73,16 @@ export function Message({ text, kind = 'error' }: { text: string | null; kind?: 
   return (
     <p className={`message ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       {text}
+    </p>
+  );
+}
+
+/** Why the server refused a command: its words follow the cashier's language lead; the code is for support. */
+export function ServerRefusal({ refusal }: { refusal: CommandRefusal }) {
+  const { t } = useI18n();
+  return (
+    <p className="message error">
+      {t('serverRefused')} {refusal.message} <code className="refusal-code">{refusal.code}</code>
     </p>
   );
 }

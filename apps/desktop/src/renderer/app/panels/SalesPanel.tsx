@@ -12,7 +12,7 @@ import {
   parseQuantityMilli,
   useI18n,
 } from '../../i18n/index.tsx';
-import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
+import { Dialog, Kbd, Message, ServerRefusal } from '../components/Dialog.tsx';
 import { PinInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
@@ -80,11 +80,7 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
                   </span>
                 )}
               </div>
-              {sale.refusal && (
-                <p className="message error">
-                  {sale.refusal.message} <code>{sale.refusal.code}</code>
-                </p>
-              )}
+              {sale.refusal && <ServerRefusal refusal={sale.refusal} />}
               {sale.flags.length > 0 && (
                 <p className="muted">
                   {t('flags')}: {sale.flags.join(', ')}
@@ -161,51 +157,57 @@ function ManagerAction({
       title={`${action === 'refund' ? t('refund') : t('voidSale')}: ${sale.receiptNumber}`}
       onClose={onClose}
       testId="manager-action"
+      wide={action === 'refund'}
     >
-      <form className="stack" onSubmit={submit}>
-        <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
-        {action === 'refund' && receiptLines.length > 0 && (
-          <fieldset className="refund-lines">
-            <legend>{t('refundLines')}</legend>
-            {receiptLines.map((line, index) => (
-              <label key={index} className="refund-line">
-                <span>
-                  {line.description} <small className="muted">× {line.quantityText}</small>
-                </span>
-                <input
-                  inputMode="decimal"
-                  value={amounts[index] ?? ''}
-                  aria-invalid={picked[index] === null}
-                  onChange={(event) =>
-                    setAmounts(amounts.map((text, at) => (at === index ? event.target.value : text)))
-                  }
-                />
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <label>
-          {t('reason')}
-          <ReasonInput value={reason} onChange={setReason} />
-        </label>
-        {action === 'refund' && (
-          <label className="check">
-            <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
-            {t('restock')}
+      {/* A refund's lines on the left and the approval on the right: on a landscape tablet the button stays in view. */}
+      <form className={action === 'refund' ? 'manager-action refund' : 'manager-action'} onSubmit={submit}>
+        <div className="stack">
+          <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
+          {action === 'refund' && receiptLines.length > 0 && (
+            <fieldset className="refund-lines">
+              <legend>{t('refundLines')}</legend>
+              {receiptLines.map((line, index) => (
+                <label key={index} className="refund-line">
+                  <span>
+                    {line.description} <small className="muted">× {line.quantityText}</small>
+                  </span>
+                  <input
+                    inputMode="decimal"
+                    value={amounts[index] ?? ''}
+                    aria-invalid={picked[index] === null}
+                    onChange={(event) =>
+                      setAmounts(amounts.map((text, at) => (at === index ? event.target.value : text)))
+                    }
+                  />
+                </label>
+              ))}
+            </fieldset>
+          )}
+        </div>
+        <div className="stack">
+          <label>
+            {t('reason')}
+            <ReasonInput value={reason} onChange={setReason} />
           </label>
-        )}
-        <label>
-          {t('managerPin')}
-          <PinInput value={pin} onChange={setPin} autoFocus aria-label={t('managerPin')} />
-        </label>
-        <button
-          type="submit"
-          className={action === 'void' ? 'danger big' : 'primary big'}
-          disabled={pin.length < 4 || !valid}
-        >
-          {action === 'refund' ? t('refund') : t('voidSale')}
-        </button>
-        <Message text={error} />
+          {action === 'refund' && (
+            <label className="check">
+              <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+              {t('restock')}
+            </label>
+          )}
+          <label>
+            {t('managerPin')}
+            <PinInput value={pin} onChange={setPin} autoFocus aria-label={t('managerPin')} />
+          </label>
+          <button
+            type="submit"
+            className={action === 'void' ? 'danger big' : 'primary big'}
+            disabled={pin.length < 4 || !valid}
+          >
+            {action === 'refund' ? t('refund') : t('voidSale')}
+          </button>
+          <Message text={error} />
+        </div>
       </form>
     </Dialog>
   );

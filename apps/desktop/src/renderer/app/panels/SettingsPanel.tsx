@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import type { Cashier, SyncStatus, TillSettings } from '../../data/api.ts';
 import { formatDateTime, formatPercent, parsePercent, useI18n, type Language } from '../../i18n/index.tsx';
 import type { Hardware } from '../App.tsx';
-import { Dialog, Message } from '../components/Dialog.tsx';
+import { Dialog, Message, ServerRefusal } from '../components/Dialog.tsx';
 import { probeBridge, saveBridgeConfig } from '../hardware/bridge.ts';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
@@ -73,9 +73,7 @@ function SyncSection() {
             <li key={command.id}>
               <strong>{command.label ?? command.type}</strong>{' '}
               <span className="muted">{formatDateTime(command.createdAt)}</span>
-              <p className="message error">
-                {command.refusal.message} <code>{command.refusal.code}</code>
-              </p>
+              <ServerRefusal refusal={command.refusal} />
             </li>
           ))}
         </ul>

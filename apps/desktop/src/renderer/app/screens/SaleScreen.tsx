@@ -2,7 +2,8 @@
  * The sale screen: a search box that also takes typed barcodes, the cart, and
  * the total, which never leaves the screen. Scans land here wherever focus is.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { firstValueFrom } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
@@ -134,7 +135,8 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
     if (next) setSelectedKey(next.key);
   };
 
-  useEffect(() => {
+  // A layout effect, like the dialogs' keys: the keys that act are always those of what is on screen.
+  useLayoutEffect(() => {
     if (blocked || dialog) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;

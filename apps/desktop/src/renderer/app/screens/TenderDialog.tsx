@@ -4,7 +4,7 @@
  * card, one after another for a split tender. The sale completes when what
  * was taken covers the total.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { TillPayment } from '@tz/core';
 import type { Cart, CompletedSale, PrintState, SyncStatus, TenderEntry } from '../../data/api.ts';
 import { formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
@@ -118,7 +118,7 @@ export function TenderDialog({
 function MethodKeys({ onPick }: { onPick: (index: number) => void }) {
   const pick = useRef(onPick);
   pick.current = onPick;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey) return;
       const index = ['1', '2', '3'].indexOf(event.key.replace('Digit', ''));

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { defineRoute } from '../../http/route.ts';
+import { overviewOf } from '../../services/overview.ts';
+import { currencyOut, livemode, unix } from './schemas.ts';
+
+const count = z.number().int();
+
+/** A calendar day from 1970 on, as YYYY-MM-DD. */
+const calendarDay = z.string().refine(
+  (value) => {
+    const time = Date.parse(`${value}T00:00:00Z`);
+    return /^\d{4}-\d{2}-\d{2}$/.test(value) && time >= 0 && new Date(time).toISOString().startsWith(value);
+  },
+  { error: 'must be a calendar day from 1970-01-01, YYYY-MM-DD' },
+);
+
+const window = z.object({
+  gross: count.describe('Amount of payments paid in the window'),
+  fees: count.describe('Fees on them, less fees returned by refunds in the window'),
+  net: count.describe('gross − refunds.amount − fees: what the window added to the available balance'),
+  refunds: z.object({ count, amount: count }),
+  payouts: z
+    .object({
+      count,
+      amount: count,
+      paid: z.object({ count, amount: count }),
+      failed: z.object({ count, amount: count }),
+    })
+    .describe('Payouts created in the window (count, amount), and those paid and failed in it'),
+  payments: z
+    .object({ pending: count, paid: count, failed: count, refunded: count, total: count })
+    .describe('Payments created in the window, by their status now'),
+});
+
+const bounds = z.object({ from: unix, to: unix.describe('Exclusive') });
+
+export const merchantOverviewRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/overview',
+    tag: 'Balance',
+    summary: 'Overview',
+    description:
+      'Per currency: the balance now, and for today, the last 7 and the last 30 calendar days (today included) in the merchant’s time zone (Africa/Dar_es_Salaam unless set at sign-up): gross and net volume, fees, refunds, payouts and payments by status. `date` moves “today” to another day.',
+    auth: 'secret',
+    query: z.object({ date: calendarDay.optional().describe('The last day of every window; default today') }),
+    response: z.object({
+      object: z.literal('overview'),
+      date: z.string(),
+      time_zone: z.string(),
+      livemode,
+      windows: z.object({ today: bounds, last_7_days: bounds, last_30_days: bounds }),
+      currencies: z.array(
+        z.object({
+          currency: currencyOut,
+          balance: z.object({ available: count, pending: count, referral: count }),
+          today: window,
+          last_7_days: window,
+          last_30_days: window,
+        }),
+      ),
+    }),
+    handler: ({ query, auth, db }) => overviewOf(db, auth, { date: query.date }),
+  }),
+];

@@ -1,0 +1,180 @@
+import {
+  afterFailedCharge,
+  assertSubscriptionTransition,
+  billingPeriod,
+  type FinalFailureAction,
+} from '@tz/core';
+import { write, type Queryable } from '../db/database.ts';
+import type { Clock } from '../services/clock.ts';
+import { cycleOf, type SubscriptionRow } from './rows.ts';
+import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
+
+/** What subscriptions need from invoices; all of it runs in the caller's transaction. */
+export interface InvoicePort {
+  /** Opens the period's invoice (one line, finalized with its number) and returns its id. */
+  openInvoice(
+    db: Queryable,
+    subscription: SubscriptionRow,
+    period: { index: number; start: Date; end: Date },
+  ): Promise<string>;
+  /** Charges the invoice to the subscription's phone; the provider is asked after commit. Returns the payment id. */
+  chargeInvoice(
+    db: Queryable,
+    subscription: SubscriptionRow,
+    invoiceId: string,
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<string>;
+}
+
+interface PeriodRow {
+  subscription_id: string;
+  period: number;
+  invoice_id: string;
+  status: 'open' | 'paid' | 'failed';
+  attempts: number;
+  next_attempt_at: Date | null;
+  first_failed_at: Date | null;
+}
+
+/**
+ * Periods, their invoices and charges, and what a charge's outcome does to the
+ * subscription. Opening a period and charging it are two steps, each in a
+ * transaction that holds its row (the subscription's, then the period's), so two
+ * processes never open one period or make one attempt twice, and the primary
+ * keys of `subscription_periods` and `subscription_charges` back that up. A
+ * period opens with its first charge due at once: a process that stops between
+ * the two leaves the charge due for any other.
+ */
+export class SubscriptionBilling {
+  constructor(
+    private readonly invoices: InvoicePort,
+    private readonly clock: Clock,
+    private readonly retryDays: readonly number[],
+  ) {}
+
+  /** At a due renewal: cancels (when asked for at period end) or opens the next period, its charge due now. */
+  async renew(db: Queryable, row: SubscriptionRow): Promise<void> {
+    const now = this.clock.now();
+    if (row.cancel_at_period_end) {
+      await cancelSubscriptionRow(db, row, now, 'requested');
+      return;
+    }
+    const index = (row.current_period ?? -1) + 1;
+    const { start, end } = billingPeriod(row.billing_anchor, cycleOf(row), index);
+    const invoiceId = await this.invoices.openInvoice(db, row, { index, start, end });
+    await write(
+      db,
+      `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status, next_attempt_at)
+       VALUES ($1, $2, $3, 'open', $4)`,
+      [row.id, index, invoiceId, now],
+    );
+    if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
+    await write(
+      db,
+      `UPDATE subscriptions SET current_period = $2, next_renewal_at = $3,
+         status = CASE WHEN status = 'trialing' THEN 'active' ELSE status END
+       WHERE id = $1`,
+      [row.id, index, end],
+    );
+  }
+
+  /** One charge of a period's invoice, recorded under its attempt number. */
+  async charge(
+    db: Queryable,
+    row: SubscriptionRow,
+    at: { period: number; invoiceId: string; attempt: number },
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<void> {
+    const paymentId = await this.invoices.chargeInvoice(db, row, at.invoiceId, afterCommit);
+    await write(
+      db,
+      `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id) VALUES ($1, $2, $3, $4)`,
+      [row.id, at.period, at.attempt, paymentId],
+    );
+    await write(
+      db,
+      `UPDATE subscription_periods SET attempts = $3, next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
+      [row.id, at.period, at.attempt],
+    );
+  }
+
+  /**
+   * The outcome of a charge of `invoiceId`, in the transaction that records it.
+   * Paid: the period is paid, a past-due subscription is active again, and
+   * `subscription.renewed` reports it. Failed: the next retry on the dunning
+   * schedule, `past_due` at the first failure, and after the last retry the
+   * subscription is canceled or left past due with no retry, as configured.
+   * An invoice that is not a subscription's is none of this.
+   */
+  async onInvoicePayment(db: Queryable, invoiceId: string, outcome: 'paid' | 'failed'): Promise<void> {
+    const owner = await db.query<{ subscription_id: string }>(
+      `SELECT subscription_id FROM subscription_periods WHERE invoice_id = $1`,
+      [invoiceId],
+    );
+    const subscriptionId = owner.rows[0]?.subscription_id;
+    if (subscriptionId === undefined) return;
+    // The subscription first, then the period: the order cancel and renewal take them in.
+    const subscription = await db.query<SubscriptionRow>(
+      `SELECT * FROM subscriptions WHERE id = $1 FOR UPDATE`,
+      [subscriptionId],
+    );
+    const periods = await db.query<PeriodRow>(
+      `SELECT * FROM subscription_periods WHERE invoice_id = $1 FOR UPDATE`,
+      [invoiceId],
+    );
+    const row = subscription.rows[0]!;
+    const period = periods.rows[0]!;
+    if (period.status !== 'open') return;
+    if (outcome === 'paid') await this.periodPaid(db, row, period);
+    else if (row.status !== 'canceled') await this.chargeFailed(db, row, period);
+  }
+
+  private async periodPaid(db: Queryable, row: SubscriptionRow, period: PeriodRow): Promise<void> {
+    await db.query(
+      `UPDATE subscription_periods SET status = 'paid', next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
+      [row.id, period.period],
+    );
+    if (row.status === 'canceled') return;
+    if (row.status === 'past_due') assertSubscriptionTransition(row.status, 'active');
+    const updated = await db.query<SubscriptionRow>(
+      `UPDATE subscriptions SET status = 'active' WHERE id = $1 RETURNING *`,
+      [row.id],
+    );
+    await recordSubscriptionEvent(db, 'subscription.renewed', updated.rows[0]!);
+  }
+
+  private async chargeFailed(db: Queryable, row: SubscriptionRow, period: PeriodRow): Promise<void> {
+    const now = this.clock.now();
+    const firstFailedAt = period.first_failed_at ?? now;
+    const next = afterFailedCharge(
+      period.attempts,
+      firstFailedAt,
+      this.retryDays,
+      row.after_final_failure satisfies FinalFailureAction,
+    );
+    const canceling = next.kind === 'give_up' && next.status === 'canceled';
+    // Left unpaid, the period stays open with no retry due: paid later, it still counts.
+    await db.query(
+      `UPDATE subscription_periods SET first_failed_at = $3, next_attempt_at = $4, status = $5
+       WHERE subscription_id = $1 AND period = $2`,
+      [
+        row.id,
+        period.period,
+        firstFailedAt,
+        next.kind === 'retry' ? next.at : null,
+        canceling ? 'failed' : 'open',
+      ],
+    );
+    if (canceling) {
+      await cancelSubscriptionRow(db, row, now, 'payment_failed');
+      return;
+    }
+    if (row.status === 'past_due') return;
+    assertSubscriptionTransition(row.status, 'past_due');
+    const updated = await db.query<SubscriptionRow>(
+      `UPDATE subscriptions SET status = 'past_due' WHERE id = $1 RETURNING *`,
+      [row.id],
+    );
+    await recordSubscriptionEvent(db, 'subscription.past_due', updated.rows[0]!);
+  }
+}

@@ -1,0 +1,166 @@
+import { AppError } from '@tz/core';
+import type { Database, Queryable } from '../db/database.ts';
+import type { Clock } from '../services/clock.ts';
+import { notifyEventsWritten } from '../services/events.ts';
+import type { SubscriptionBilling } from './billing.ts';
+import { Poller } from '../services/poller.ts';
+import type { SubscriptionRow } from './rows.ts';
+
+/**
+ * Rows per transaction. Opening takes the merchant's invoice number counter for the rest of its
+ * transaction, and another process opening for the same merchant waits for it: a short batch keeps
+ * that wait well under the statement timeout.
+ */
+const OPEN_BATCH = 20;
+const CHARGE_BATCH = 50;
+/** A row refused by a rule (an AppError) is looked at again an hour later (by the scheduler's clock)… */
+const REFUSED_ROW_DELAY_MS = 60 * 60 * 1000;
+/** …and one that met a database failure (a lock or statement timeout), a few seconds later. */
+const FAILED_ROW_DELAY_MS = 5_000;
+
+type DueCharge = SubscriptionRow & {
+  period: number;
+  invoice_id: string;
+  attempts: number;
+  invoice_status: string;
+};
+
+/**
+ * Opens and charges each subscription's periods when due, and retries failed
+ * charges on the dunning schedule. The work lives in two due columns,
+ * `subscriptions.next_renewal_at` and `subscription_periods.next_attempt_at`,
+ * read against an injected clock. A pass claims a batch of due renewals with
+ * FOR UPDATE SKIP LOCKED in one short transaction that also opens their
+ * periods (the invoice, the next renewal, a charge due now), then a batch of
+ * due charges likewise (the payment, the charge's record): the claim and its
+ * effect commit together, so a process that dies mid-batch rolls back and
+ * leaves the rows due, and two processes never take one row. Opening and
+ * charging are separate transactions so that the invoice number counter, a
+ * row lock per merchant, is held only while invoices are opened. Nothing in the transaction
+ * waits on anything but its own statements (the embedded database has one
+ * session); providers are asked after commit. Any number of processes run
+ * one; each polls, and a write that makes something due now wakes its own.
+ */
+export class SubscriptionScheduler {
+  private readonly poller: Poller;
+
+  constructor(
+    private readonly database: Database,
+    private readonly billing: SubscriptionBilling,
+    private readonly clock: Clock,
+    pollIntervalMs: number,
+    private readonly log: (error: unknown, message: string) => void,
+  ) {
+    this.poller = new Poller(
+      () => this.pass(),
+      pollIntervalMs,
+      (error) => log(error, 'subscription scheduling failed'),
+    );
+  }
+
+  start(): void {
+    this.poller.start();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  /** Something may be due now (a subscription was created): look at once. */
+  wake(): void {
+    this.poller.wake();
+  }
+
+  /** Runs passes until nothing is due at the clock's time, failing loudly: for tests that move the clock. */
+  async runDue(): Promise<void> {
+    await this.poller.idle();
+    while (await this.pass());
+  }
+
+  /** A batch of renewals and one of charges; true when either found work (more may be due). */
+  private async pass(): Promise<boolean> {
+    return (await this.renewDue()) + (await this.chargeDue()) > 0;
+  }
+
+  /** One batch of due renewals (and cancellations at period end), oldest due first. */
+  private renewDue(): Promise<number> {
+    return this.batch<SubscriptionRow>(
+      `SELECT * FROM subscriptions
+       WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
+       ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      OPEN_BATCH,
+      (tx, row) => this.billing.renew(tx, row),
+      (tx, row, until) =>
+        tx.query(`UPDATE subscriptions SET next_renewal_at = $2 WHERE id = $1`, [row.id, until]),
+    );
+  }
+
+  /** One batch of due charges (a new period's first, or a retry), while the invoice can still be paid. */
+  private chargeDue(): Promise<number> {
+    return this.batch<DueCharge>(
+      `WITH claimed AS (
+         SELECT subscription_id, period, invoice_id, attempts FROM subscription_periods
+         WHERE next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       SELECT s.*, c.period, c.invoice_id, c.attempts, i.status AS invoice_status
+       FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id JOIN invoices i ON i.id = c.invoice_id`,
+      CHARGE_BATCH,
+      async (tx, row, afterCommit) => {
+        if (row.invoice_status === 'open' || row.invoice_status === 'uncollectible') {
+          const at = { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 };
+          await this.billing.charge(tx, row, at, afterCommit);
+        } else {
+          // Voided (or paid some other way) meanwhile: nothing left to retry.
+          await this.postponeCharge(tx, row, null);
+        }
+      },
+      (tx, row, until) => this.postponeCharge(tx, row, until),
+    );
+  }
+
+  private postponeCharge(tx: Queryable, row: DueCharge, until: Date | null) {
+    return tx.query(
+      `UPDATE subscription_periods SET next_attempt_at = $3 WHERE subscription_id = $1 AND period = $2`,
+      [row.id, row.period, until],
+    );
+  }
+
+  /**
+   * Claims a batch with `claim` and runs `work` on each row in one transaction.
+   * Each row runs under a savepoint: a row whose work fails (an invoice the
+   * merchant changed meanwhile, a lock wait past the statement timeout) is rolled
+   * back alone, logged, and put off by `postpone`, so it cannot hold up the rest.
+   * A row's after-commit tasks run only if its work stood.
+   */
+  private async batch<Row extends { id: string }>(
+    claim: string,
+    size: number,
+    work: (tx: Queryable, row: Row, afterCommit: (task: () => Promise<void>) => void) => Promise<void>,
+    postpone: (tx: Queryable, row: Row, until: Date) => Promise<unknown>,
+  ): Promise<number> {
+    const now = this.clock.now();
+    const tasks: Array<() => Promise<void>> = [];
+    const count = await this.database.transaction(async (tx) => {
+      const due = await tx.query<Row>(claim, [now, size]);
+      for (const row of due.rows) {
+        const rowTasks: Array<() => Promise<void>> = [];
+        tx.defer('SAVEPOINT due_row');
+        try {
+          await work(tx, row, (task) => rowTasks.push(task));
+          tx.defer('RELEASE SAVEPOINT due_row');
+          tasks.push(...rowTasks);
+        } catch (error) {
+          await tx.query('ROLLBACK TO SAVEPOINT due_row');
+          const delay = error instanceof AppError ? REFUSED_ROW_DELAY_MS : FAILED_ROW_DELAY_MS;
+          await postpone(tx, row, new Date(now.getTime() + delay));
+          this.log(error, `subscription ${row.id} could not be billed; trying again later`);
+        }
+      }
+      return due.rows.length;
+    });
+    if (count > 0) notifyEventsWritten();
+    for (const task of tasks) {
+      task().catch((error: unknown) => this.log(error, 'subscription charge could not start'));
+    }
+    return count;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './period.ts';
+export * from './status.ts';
+export * from './dunning.ts';

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors.ts';
+import { afterFailedCharge, DEFAULT_RETRY_DAYS } from './dunning.ts';
+import { assertSubscriptionTransition } from './status.ts';
+
+describe('subscription states', () => {
+  it('moves a failing subscription through past_due and never back out of canceled', () => {
+    expect(() => assertSubscriptionTransition('active', 'past_due')).not.toThrow();
+    expect(() => assertSubscriptionTransition('past_due', 'active')).not.toThrow();
+    expect(() => assertSubscriptionTransition('past_due', 'canceled')).not.toThrow();
+    expect(() => assertSubscriptionTransition('canceled', 'active')).toThrow(AppError);
+    expect(() => assertSubscriptionTransition('canceled', 'past_due')).toThrow(/cannot move from 'canceled'/);
+    expect(() => assertSubscriptionTransition('active', 'trialing')).toThrow(AppError);
+  });
+});
+
+describe('dunning schedule', () => {
+  const failedAt = new Date('2027-03-01T08:00:00Z');
+  const day = 86_400_000;
+
+  it('retries 1, 3 and 5 days after the first failure, then gives up as configured', () => {
+    const steps = [1, 2, 3].map((attempt) =>
+      afterFailedCharge(attempt, failedAt, DEFAULT_RETRY_DAYS, 'cancel'),
+    );
+    expect(steps).toEqual(
+      [1, 3, 5].map((days) => ({
+        kind: 'retry',
+        at: new Date(failedAt.getTime() + days * day),
+      })),
+    );
+    expect(afterFailedCharge(4, failedAt, DEFAULT_RETRY_DAYS, 'cancel')).toEqual({
+      kind: 'give_up',
+      status: 'canceled',
+    });
+    expect(afterFailedCharge(4, failedAt, DEFAULT_RETRY_DAYS, 'leave_unpaid')).toEqual({
+      kind: 'give_up',
+      status: 'past_due',
+    });
+  });
+
+  it('gives up at once with no retries configured', () => {
+    expect(afterFailedCharge(1, failedAt, [], 'cancel')).toEqual({ kind: 'give_up', status: 'canceled' });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The till's status bar tells the truth about its connection, in Chromium
+ * against a real server: online; offline when the network is cut (the context's
+ * loopback proxy severed and `setOffline`), with the sale sold meanwhile counted
+ * as not synced and the last sync kept; online again once it is back and the
+ * sale went up; and server unreachable when the network is up but the server
+ * is stopped.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  goOffline,
+  goOnline,
+  newTill,
+  openTill,
+  scan,
+  startTillShop,
+  waitForUnsynced,
+  type TillShop,
+} from '../support/till-e2e.ts';
+
+let shop: TillShop;
+
+beforeAll(async () => {
+  shop = await startTillShop();
+}, 240_000);
+afterAll(async () => {
+  await shop?.close();
+});
+
+type Shown = 'online' | 'offline' | 'unreachable';
+
+/** Waits until the status bar shows `state`, and answers its words and the page's `navigator.onLine`. */
+async function connectionShows(page: Page, state: Shown): Promise<{ text: string; onLine: boolean }> {
+  await page.waitForSelector(`[data-testid=connection][data-state=${state}]`, { timeout: 30_000 });
+  return page.evaluate(() => ({
+    text: document.querySelector('[data-testid=connection]')?.textContent ?? '',
+    onLine: navigator.onLine,
+  }));
+}
+
+const lastSyncAt = async (page: Page) =>
+  Number(await page.getAttribute('[data-testid=last-sync]', 'data-at'));
+
+/** F9 for the one item in the cart, Esc on "sale complete", then the item scanned again. */
+async function sell(page: Page): Promise<void> {
+  await page.keyboard.press('F9');
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+  await scan(page);
+}
+
+describe('the till status bar', () => {
+  it('shows online, offline with the network cut, and server unreachable with the server stopped', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const page = await openTill(context, till.pairing_url);
+
+      expect(await connectionShows(page, 'online')).toEqual({ text: 'Mtandaoni', onLine: true });
+      await waitForUnsynced(page, 0);
+      expect(await page.textContent('[data-testid=unsynced]')).toBe('Zote zimetumwa');
+      const synced = await lastSyncAt(page);
+      expect(synced).toBeGreaterThan(0);
+      expect(await page.textContent('[data-testid=last-sync]')).toMatch(/^Usawazishaji wa mwisho \d\d:\d\d$/);
+
+      // The network goes: a sale waits, and typing and scanning on the till do not make it look online.
+      await goOffline(shop, context);
+      expect(await connectionShows(page, 'offline')).toEqual({ text: 'Nje ya mtandao', onLine: false });
+      await sell(page);
+      await waitForUnsynced(page, 1);
+      await page.waitForTimeout(2000); // a push round and its retry come and go
+      expect(await connectionShows(page, 'offline')).toEqual({ text: 'Nje ya mtandao', onLine: false });
+      expect(await page.textContent('[data-testid=unsynced]')).toBe('1 hazijatumwa');
+      expect(await lastSyncAt(page)).toBe(synced);
+
+      // Back: the sale goes up, and the last sync moves on.
+      await goOnline(shop, context);
+      expect(await connectionShows(page, 'online')).toEqual({ text: 'Mtandaoni', onLine: true });
+      await waitForUnsynced(page, 0, 60_000);
+      await page.waitForFunction((before) => {
+        const at = Number(document.querySelector('[data-testid=last-sync]')?.getAttribute('data-at'));
+        return at > before;
+      }, synced);
+      const resynced = await lastSyncAt(page);
+
+      // The network is up but the server is gone: the next sale's push finds it unreachable, not offline.
+      await shop.server.close();
+      await sell(page);
+      await waitForUnsynced(page, 1);
+      expect(await connectionShows(page, 'unreachable')).toEqual({ text: 'Seva haipatikani', onLine: true });
+      expect(await lastSyncAt(page)).toBe(resynced);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+});
