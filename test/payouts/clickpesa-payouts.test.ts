@@ -3,14 +3,10 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcilePendingClickPesaPayouts } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
-import { client, eventually, signUp, startTestServer, type Merchant } from '../support/server.ts';
-import {
-  FAKE_PHONES,
-  startFakeClickPesa,
-  providerEnvFor,
-  type FakeClickPesa,
-} from '../providers/clickpesa-fake.ts';
+import { eventually, type Merchant } from '../support/server.ts';
+import { FAKE_PHONES, providerEnvFor, type FakeClickPesa } from '../providers/clickpesa-fake.ts';
 import { FAKE_PAYOUT_PHONES } from '../providers/clickpesa-fake-payouts.ts';
+import { startLiveClickPesa, type LiveClickPesa } from '../providers/clickpesa-live.ts';
 import { availableTzs, bank, expectReconciled, settledPayout, wallet } from './support.ts';
 
 /** Live payouts through ClickPesa, against the local fake of its API (test/providers/clickpesa-fake.ts). */
@@ -20,14 +16,10 @@ const providerEnv = (baseUrl: string) => providerEnvFor(baseUrl, credentials);
 let fake: FakeClickPesa;
 let server: RunningServer;
 let merchant: Merchant;
-let live: ReturnType<typeof client>;
+let live: LiveClickPesa['live'];
 
 beforeAll(async () => {
-  fake = await startFakeClickPesa(credentials);
-  server = await startTestServer(providerEnv(fake.url));
-  fake.setCallbackUrl(`${server.url}/callbacks/clickpesa`);
-  merchant = await signUp(server.url);
-  live = client(server.url, merchant.keys.secretLive);
+  ({ fake, server, merchant, live } = await startLiveClickPesa(credentials));
   // A live balance: 200,000 collected, 197,000 net.
   const paid = await live.post('/v1/payments', { amount: 200_000, currency: 'TZS', phone: FAKE_PHONES.pays });
   await eventually(async () => (await live.get(`/v1/payments/${paid.body.id}`)).body.status === 'paid');

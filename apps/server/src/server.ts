@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import pino from 'pino';
+import { ID_PREFIXES } from '@tz/core';
 import { loadConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabaseWithRetry, unavailableWhileStarting } from './startup.ts';
@@ -80,7 +81,11 @@ export async function startServer(
   // The live provider reports outcomes to the payment and payout services, which are built with it.
   const sink: OutcomeSink & PayoutOutcomeSink = {
     applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome),
-    applyPayoutOutcome: (id, outcome) => services.payouts.applyPayoutOutcome(id, outcome),
+    // Escrow transfers to phones go out as payouts named by their split id (docs/ESCROW.md).
+    applyPayoutOutcome: (id, outcome) =>
+      id.startsWith(`${ID_PREFIXES.escrowSplit}_`)
+        ? services.escrowTransfers.applyProviderOutcome(id, outcome)
+        : services.payouts.applyPayoutOutcome(id, outcome),
   };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
   const services = createServices(config, database, rateLimits, log, clickPesa, clock);
@@ -100,7 +105,7 @@ export async function startServer(
 
   // Test payments settle when due, including those a stopped process left due.
   services.sandbox.start();
-  // Test transfers from escrow that a stopped process left sending.
+  // Test transfers from escrow that a stopped process left sending (live ones: the ClickPesa reconciler).
   const resumingTransfers = services.escrowTransfers.resume();
   // Invoices past their due date are announced once, by whichever process sees them first.
   const overdue = new OverdueInvoices(database, services.invoices, clock, (error) =>
@@ -120,7 +125,14 @@ export async function startServer(
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
   if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
   const reconciler = clickPesa
-    ? startClickPesaReconciler(database, clickPesa, sink, log, config.PROVIDER_RECONCILE_INTERVAL_MS)
+    ? startClickPesaReconciler(
+        database,
+        clickPesa,
+        sink,
+        services.escrowTransfers,
+        log,
+        config.PROVIDER_RECONCILE_INTERVAL_MS,
+      )
     : undefined;
 
   logger.info({ url: config.publicUrl, database: database.kind }, 'server listening');

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, notFound } from '@tz/core';
 import {
+  escrowSplitIdFromOrderReference,
   payerFailure,
   paymentIdFromOrderReference,
   payoutFailure,
@@ -153,6 +154,8 @@ async function applyPayoutCallback(
   logger: pino.Logger,
   data: z.infer<typeof callbackSchema>['data'],
 ): Promise<void> {
+  const splitId = escrowSplitIdFromOrderReference(data.orderReference);
+  if (splitId) return applyEscrowTransferCallback(services, data, splitId);
   const payoutId = payoutIdFromOrderReference(data.orderReference);
   if (!payoutId) throw notFound('payout', data.orderReference);
   const found = await services.database.pool.query<{ id: string; status: string }>(
@@ -161,13 +164,8 @@ async function applyPayoutCallback(
   );
   const payout = found.rows[0];
   if (!payout) throw notFound('payout', data.orderReference);
-  const settlement = payoutSettlementOf(data.status);
-  if (settlement === undefined || settlement === 'pending') return;
-  const reference = data.id ?? null;
-  const outcome: ProviderOutcome =
-    settlement === 'paid'
-      ? { status: 'paid', reference: reference ?? data.orderReference }
-      : { status: 'failed', reference, ...failureOf(payoutFailure(data.notes ?? data.message)) };
+  const outcome = payoutOutcomeOf(data);
+  if (!outcome) return;
   try {
     await services.payouts.applyPayoutOutcome(payout.id, outcome);
   } catch (error) {
@@ -177,6 +175,36 @@ async function applyPayoutCallback(
       'ClickPesa payout outcome contradicts the payout’s final state',
     );
   }
+}
+
+/**
+ * A payout whose order reference is an escrow split (`esp...`): a live transfer
+ * from escrow to a phone. Not one of our live phone splits is 404; a repeat or
+ * a late outcome for a split no longer sending changes nothing.
+ */
+async function applyEscrowTransferCallback(
+  services: Services,
+  data: z.infer<typeof callbackSchema>['data'],
+  splitId: string,
+): Promise<void> {
+  const found = await services.database.pool.query(
+    `SELECT s.id FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
+     WHERE s.id = $1 AND s.phone IS NOT NULL AND e.livemode`,
+    [splitId],
+  );
+  if (found.rowCount === 0) throw notFound('escrow_split', data.orderReference);
+  const outcome = payoutOutcomeOf(data);
+  if (outcome) await services.escrowTransfers.applyProviderOutcome(splitId, outcome);
+}
+
+/** SUCCESS pays; FAILED, REFUNDED or REVERSED fails with a reason from the notes; interim statuses: none. */
+function payoutOutcomeOf(data: z.infer<typeof callbackSchema>['data']): ProviderOutcome | undefined {
+  const settlement = payoutSettlementOf(data.status);
+  if (settlement === undefined || settlement === 'pending') return undefined;
+  const reference = data.id ?? null;
+  return settlement === 'paid'
+    ? { status: 'paid', reference: reference ?? data.orderReference }
+    : { status: 'failed', reference, ...failureOf(payoutFailure(data.notes ?? data.message)) };
 }
 
 const failureOf = (reason: { code: string; message: string }) => ({

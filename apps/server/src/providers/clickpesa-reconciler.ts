@@ -84,11 +84,44 @@ export async function reconcilePendingClickPesaPayouts(
   return pending.rowCount ?? 0;
 }
 
+/** Sends again escrow transfers the payout provider has no record of (EscrowTransfers.resume). */
+export interface EscrowTransferResender {
+  resume(livemode: boolean, splitIds: readonly string[]): Promise<void>;
+}
+
+/**
+ * Live escrow transfers still `sending` (sent as payouts with the split id as
+ * order reference): a final status is applied through the payout sink, which
+ * routes it to the escrow; one ClickPesa has no record of (the process stopped
+ * before sending it) is sent again under the same order reference.
+ */
+export async function reconcileSendingEscrowTransfers(
+  database: Database,
+  provider: ClickPesaProvider,
+  transfers: EscrowTransferResender,
+  log: (error: unknown, message: string) => void,
+): Promise<number> {
+  const sending = await database.pool.query<{ id: string }>(
+    `SELECT s.id FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
+     WHERE s.status = 'sending' AND e.livemode ORDER BY s.id LIMIT 100`,
+  );
+  for (const split of sending.rows) {
+    try {
+      const view = await provider.reconcilePayout(split.id);
+      if (view.state === 'unknown') await transfers.resume(true, [split.id]);
+    } catch (error) {
+      log(error, `reconciling escrow transfer ${split.id} with ClickPesa failed`);
+    }
+  }
+  return sending.rowCount ?? 0;
+}
+
 /** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
 export function startClickPesaReconciler(
   database: Database,
   provider: ClickPesaProvider,
   sink: OutcomeSink & PayoutOutcomeSink,
+  transfers: EscrowTransferResender,
   log: (error: unknown, message: string) => void,
   intervalMs: number,
 ): { stop(): void } {
@@ -99,6 +132,7 @@ export function startClickPesaReconciler(
     running = true;
     reconcilePendingClickPesa(database, provider, sink, log)
       .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, log))
+      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, log))
       .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
       .finally(() => {
         running = false;

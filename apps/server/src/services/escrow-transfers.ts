@@ -1,5 +1,6 @@
 import { AppError } from '@tz/core';
 import type { Database } from '../db/database.ts';
+import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
 import { notifyEventsWritten } from './events.ts';
 import {
@@ -37,33 +38,35 @@ export function sandboxTransferOutcome(splitId: string, phone: string): Transfer
  * Splits released to a phone leave through the provider: the split is
  * `sending` when the release commits, the transfer is asked for after commit,
  * and its outcome posts the release (or returns the split to `held`) in one
- * transaction of its own. Only the sandbox sends for now, so live mode refuses
- * before anything moves.
+ * transaction of its own. Test mode: the sandbox answers at once. Live mode:
+ * the split is sent as a payout of the live payout provider, with the split id
+ * as its id (ClickPesa's order reference `esp...`), so its callbacks and status
+ * queries come back here (`applyProviderOutcome`); see docs/ESCROW.md.
  */
 export class EscrowTransfers {
   constructor(
     private readonly database: Database,
     private readonly log: (error: unknown, message: string) => void,
+    private readonly liveProvider: PayoutProvider | undefined,
   ) {}
 
   assertCanSend(livemode: boolean): void {
-    if (livemode) {
+    if (livemode && !this.liveProvider) {
       throw new AppError(
         'provider_unavailable',
-        'Live transfers from escrow to mobile money are not available yet',
-        {
-          retryAfter: 3600,
-        },
+        'Live transfers from escrow to mobile money are not configured yet',
+        { retryAfter: 3600 },
       );
     }
   }
 
-  /** The after-commit task that sends these splits (test mode: the sandbox answers at once). */
-  send(splits: readonly SplitRow[]): () => Promise<void> {
+  /** The after-commit task that sends these splits of one escrow. */
+  send(escrow: Pick<EscrowRow, 'livemode' | 'currency'>, splits: readonly SplitRow[]): () => Promise<void> {
     return async () => {
       for (const split of splits) {
         try {
-          await this.applyOutcome(split.id, sandboxTransferOutcome(split.id, split.phone!));
+          if (escrow.livemode) await this.sendLive(escrow.currency, split);
+          else await this.applyOutcome(split.id, sandboxTransferOutcome(split.id, split.phone!));
         } catch (error) {
           this.log(error, `escrow transfer of split ${split.id} could not be recorded`);
         }
@@ -71,17 +74,59 @@ export class EscrowTransfers {
     };
   }
 
-  /** Sends again the test-mode splits a stopped process left `sending` (applying an outcome twice is harmless). */
-  async resume(): Promise<void> {
+  /**
+   * Asks the live provider to pay the split out; its outcome arrives through
+   * the payout sink. A provider that surely never got it returns the split to held.
+   */
+  private async sendLive(currency: string, split: SplitRow): Promise<void> {
+    const provider = this.liveProvider!;
     try {
-      const found = await this.database.pool.query<SplitRow>(
-        `SELECT s.* FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
-         WHERE s.status = 'sending' AND NOT e.livemode`,
+      const { reference } = await provider.sendPayout({
+        id: split.id,
+        amount: split.amount,
+        currency,
+        destination: { type: 'mobile_money', phone: split.phone! },
+      });
+      if (reference)
+        await this.database.pool.query(
+          `UPDATE escrow_splits SET transfer_reference = $2 WHERE id = $1 AND transfer_reference IS NULL`,
+          [split.id, reference],
+        );
+    } catch (error) {
+      this.log(error, `provider ${provider.name} refused escrow transfer ${split.id}`);
+      await this.applyProviderOutcome(split.id, {
+        status: 'failed',
+        reference: null,
+        failureCode: 'provider_error',
+        failureMessage: 'The provider could not start this transfer',
+      });
+    }
+  }
+
+  /**
+   * Sends again the splits a stopped process left `sending`: in test mode all of
+   * them; in live mode those `unknown` names (the payout provider has no record
+   * of them; the same order reference keeps a repeat from paying twice).
+   */
+  async resume(livemode = false, ids?: readonly string[]): Promise<void> {
+    try {
+      const found = await this.database.pool.query<SplitRow & { currency: EscrowRow['currency'] }>(
+        `SELECT s.*, e.currency FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
+         WHERE s.status = 'sending' AND e.livemode = $1 AND ($2::text[] IS NULL OR s.id = ANY($2))`,
+        [livemode, ids ?? null],
       );
-      await this.send(found.rows)();
+      for (const split of found.rows) await this.send({ livemode, currency: split.currency }, [split])();
     } catch (error) {
       this.log(error, 'escrow transfers could not be resumed');
     }
+  }
+
+  /** A payout provider's outcome for a split it was sent as (callback or status query). */
+  applyProviderOutcome(splitId: string, outcome: ProviderOutcome): Promise<void> {
+    return this.applyOutcome(
+      splitId,
+      outcome.status === 'paid' ? { status: 'succeeded', reference: outcome.reference } : outcome,
+    );
   }
 
   /** Applies a transfer's outcome; a repeated or late one (the split is no longer sending) changes nothing. */

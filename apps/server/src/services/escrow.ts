@@ -245,7 +245,7 @@ export class EscrowService {
         posted = true;
       }
     }
-    if (toPhones.length > 0) afterCommit(this.transfers.send(toPhones));
+    if (toPhones.length > 0) afterCommit(this.transfers.send(escrow, toPhones));
     return saveEscrow(db, escrow, splits, posted ? 'escrow.released' : undefined);
   }
 

@@ -86,7 +86,7 @@ export function createServices(
     config.SANDBOX_SETTLE_MS,
     (error) => log(error, 'sandbox settlement failed'),
   );
-  const escrowTransfers = new EscrowTransfers(database, log);
+  const escrowTransfers = new EscrowTransfers(database, log, liveProvider);
   const subscriptionBilling = new SubscriptionBilling(
     invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
     clock,

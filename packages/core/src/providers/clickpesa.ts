@@ -129,6 +129,15 @@ export function payoutIdFromOrderReference(reference: string): string | undefine
 }
 
 /**
+ * The escrow split an order reference stands for (`esp01jx...` -> `esp_01jx...`), or undefined:
+ * a live transfer from escrow to a phone is sent as a payout whose order reference is its split id.
+ */
+export function escrowSplitIdFromOrderReference(reference: string): string | undefined {
+  const match = /^esp_?([0-9a-z]{26})$/i.exec(reference.trim());
+  return match ? `esp_${match[1]!.toLowerCase()}` : undefined;
+}
+
+/**
  * Payout statuses from the create answer, the status query and the payout
  * webhooks: SUCCESS is paid; FAILED, REFUNDED and REVERSED mean the money did
  * not reach the destination; AUTHORIZED, PROCESSING and PENDING are on the way.
