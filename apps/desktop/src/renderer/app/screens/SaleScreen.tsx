@@ -3,7 +3,6 @@
  * the total, which never leaves the screen. Scans land here wherever focus is.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { firstValueFrom } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
