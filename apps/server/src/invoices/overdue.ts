@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { notifyEventsWritten } from '../services/events.ts';
+import { Poller } from '../services/poller.ts';
 import type { InvoiceService } from './service.ts';
 import type { InvoiceRow } from './object.ts';
 
@@ -15,41 +16,23 @@ const BATCH = 100;
  * records its events, so two processes never emit one invoice's event twice.
  */
 export class OverdueInvoices {
-  private poller: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private failing = false;
+  private readonly poller: Poller;
 
   constructor(
     private readonly database: Database,
     private readonly invoices: InvoiceService,
     private readonly clock: Clock,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.poller = new Poller(async () => (await this.check(), false), POLL_INTERVAL_MS, onError);
+  }
 
   start(): void {
-    this.poller = setInterval(() => this.wake(), POLL_INTERVAL_MS);
-    this.poller.unref();
+    this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.poller);
-    this.poller = undefined;
-    await this.running;
-  }
-
-  private wake(): void {
-    if (this.running) return;
-    this.running = this.check()
-      .then(() => {
-        this.failing = false;
-      })
-      .catch((error: unknown) => {
-        if (!this.failing) this.onError(error);
-        this.failing = true;
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Emits the events now due; answers how many. */

@@ -13,6 +13,7 @@ import { referralEarning, type Currency } from '@tz/core';
 import { write, type Database } from '../db/database.ts';
 import { onEventsWritten } from '../services/events.ts';
 import { postLedgerEntry } from '../services/ledger.ts';
+import { Poller } from '../services/poller.ts';
 
 const POLL_INTERVAL_MS = 1_000;
 const CLAIM_LEASE_SECONDS = 30;
@@ -28,54 +29,25 @@ interface DueRow {
 }
 
 export class ReferralEarner {
-  private poller: NodeJS.Timeout | undefined;
+  private readonly poller: Poller;
   private unsubscribe: (() => void) | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private failing = false;
 
   constructor(
     private readonly database: Database,
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    onError: (error: unknown) => void,
+  ) {
+    this.poller = new Poller(async () => (await this.creditAll(), false), POLL_INTERVAL_MS, onError);
+  }
 
   start(): void {
-    this.poller = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     // A paid payment commits an event: credit its earning without waiting for the poll.
-    this.unsubscribe = onEventsWritten(() => this.wake());
-    this.wake();
+    this.unsubscribe = onEventsWritten(() => this.poller.wake());
+    this.poller.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.poller);
-    this.poller = undefined;
     this.unsubscribe?.();
-    await this.running;
-  }
-
-  private wake(): void {
-    if (!this.poller) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.creditAll()
-      .then(
-        () => {
-          this.failing = false;
-        },
-        (error: unknown) => {
-          if (!this.failing) this.onError(error); // once per outage
-          this.failing = true;
-        },
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    await this.poller.stop();
   }
 
   /** Credits everything due, a batch at a time; the number credited. */

@@ -40,6 +40,8 @@ export interface Services {
   hostedInvoices: HostedInvoices;
   /** What time it is for due dates; a test moves it. */
   clock: Clock;
+  /** The server's error log, for failures no caller sees. */
+  log: (error: unknown, message: string) => void;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -118,6 +120,7 @@ export function createServices(
     invoices,
     hostedInvoices: new HostedInvoices(invoices, publicUrl),
     clock,
+    log,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
     writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
     sandbox,

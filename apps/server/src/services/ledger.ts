@@ -169,10 +169,21 @@ export async function assertAvailable(
   field: string,
 ): Promise<void> {
   const available = await lockAvailableBalance(db, owner.merchantId, owner.livemode, owner.currency);
+  refuseUnlessCovered(available, amount, owner.currency, purpose, field);
+}
+
+/** The refusal of a write that would take more than the (locked) available balance holds. */
+export function refuseUnlessCovered(
+  available: number,
+  amount: number,
+  currency: string,
+  purpose: string,
+  field: string,
+): void {
   if (available < amount) {
     throw new AppError(
       'balance_insufficient',
-      `The available ${owner.currency} balance is too low to ${purpose} ${amount}`,
+      `The available ${currency} balance is too low to ${purpose} ${amount}`,
       { details: { [field]: `needs ${amount} available, has ${available}` } },
     );
   }

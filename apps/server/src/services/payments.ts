@@ -19,7 +19,7 @@ import { notifyEventsWritten, recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
-import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
+import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from './ledger.ts';
 import { assertNotInEscrow } from './escrow-terms.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 import { queueReferralEarning } from '../referrals/service.ts';
@@ -304,15 +304,7 @@ export class PaymentService implements OutcomeSink {
     await assertNotInEscrow(db, row.id);
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
-    if (available < net) {
-      throw new AppError(
-        'balance_insufficient',
-        `The available ${row.currency} balance is too low to refund ${net}`,
-        {
-          details: { id: `needs ${net} available, has ${available}` },
-        },
-      );
-    }
+    refuseUnlessCovered(available, net, row.currency, 'refund', 'id');
     const updated = await db.query<PaymentRow>(
       `UPDATE payments SET status = 'refunded', refunded_at = now(), payout_status = 'not_applicable'
        WHERE id = $1 RETURNING *`,

@@ -3,7 +3,7 @@
  * during a pass runs another after it), repeating while a pass says more is due.
  * A failing pass is reported once per outage, not once per poll; what it left is
  * due again at the next poll. Used by the workers every process runs over due
- * rows in the database (sandbox settlements, subscription renewals).
+ * rows in the database (sandbox settlements, subscription renewals, referral earnings, overdue invoices).
  */
 export class Poller {
   private timer: NodeJS.Timeout | undefined;

@@ -184,6 +184,8 @@ export class SyncService {
       return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
     } catch (error) {
       if (error instanceof AppError && !isTransient(error)) return refusal(command.id, error);
+      // The push stops here and the till sends the rest again; nobody else would see why.
+      this.services.log(error, `till push stopped at command ${command.id} (${command.type})`);
       return null;
     }
   }
