@@ -36,7 +36,9 @@
  *
  * BENCH_PRODUCTS (default 100000), BENCH_SALES (default 1000), BENCH_CARTS (default 10),
  * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5).
- * BENCH_SYNC_ONLY=1 stops after step 1 (and the memory after it); BENCH_DATABASE names the
+ * BENCH_PROFILE=<dir> profiles every other sale (its scans and F9, left out of the timings) with
+ * CDP Profiler and writes where the time went there. BENCH_SYNC_ONLY=1 stops after step 1 (and
+ * the memory after it); BENCH_DATABASE names the
  * scratch database (default bench_till), so runs on one PostgreSQL do not drop each other's.
  */
 import fs from 'node:fs';
@@ -47,6 +49,7 @@ import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
 import { startLoopbackProxy } from '../test/support/loopback-proxy.ts';
+import { ProfileTally } from './support/cpu-profile.ts';
 import { GOODS, benchDatabase, machine, seedProducts, signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -57,6 +60,8 @@ const linesPerCart = Number(process.env.BENCH_LINES ?? 20);
 const searchCount = Number(process.env.BENCH_SEARCHES ?? 40);
 const reloadCount = Number(process.env.BENCH_RELOADS ?? 5);
 const syncOnly = process.env.BENCH_SYNC_ONLY === '1';
+/** A directory: every other sale (its scans and its F9) is profiled there and left out of the timings. */
+const profileDir = process.env.BENCH_PROFILE;
 /** Thrown to end a sync-only run early, through the cleanup below. */
 class SyncOnly extends Error {}
 const PIN = '4821';
@@ -411,30 +416,50 @@ try {
   const scanDom: number[] = [];
   const scanFrame: number[] = [];
   const commit: number[] = [];
+  const scanProfile = new ProfileTally('scan', profileDir ?? '');
+  const saleProfile = new ProfileTally('sale', profileDir ?? '');
+  const profiled = { scans: 0, sales: 0 };
   const salesStarted = performance.now();
   for (let sale = 0; sale < saleCount; sale++) {
     const lines = sale < cartCount ? linesPerCart : 1;
     const used = new Set<number>();
+    const profiling = profileDir !== undefined && sale % 2 === 1;
+    const maybeProfiled = <T>(tally: ProfileTally, work: () => Promise<T>) =>
+      profiling ? tally.around(cdp, work) : work();
     for (let line = 1; line <= lines; line++) {
       let n = randomProduct();
       while (used.has(n)) n = randomProduct();
       used.add(n);
       await arm(page, '[data-testid=cart] tbody tr', line);
-      await typeTimed(page, barcodeOf(n), 5);
-      const seen = await watched(page, 'Enter');
+      const seen = await maybeProfiled(scanProfile, async () => {
+        await typeTimed(page, barcodeOf(n), 5);
+        return watched(page, 'Enter');
+      });
+      if (profiling) {
+        profiled.scans += 1;
+        continue;
+      }
       scanDom.push(seen.dom - seen.key);
       scanFrame.push(seen.frame - seen.key);
     }
     await arm(page, '[data-testid=sale-done]', 1);
-    await pressKey(cdp, 'F9', 'F9', 120);
-    const done = await watched(page, 'F9');
-    commit.push(done.dom - done.key);
+    const done = await maybeProfiled(saleProfile, async () => {
+      await pressKey(cdp, 'F9', 'F9', 120);
+      return watched(page, 'F9');
+    });
+    if (profiling) profiled.sales += 1;
+    else commit.push(done.dom - done.key);
     await page.click('[data-testid=sale-done] button[type=submit]');
     await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
     await page.waitForSelector('[data-testid=cart].empty');
   }
   const salesSeconds = (performance.now() - salesStarted) / 1000;
   console.error(`${saleCount} offline sales in ${fmt(salesSeconds)} s`);
+  if (profileDir !== undefined) {
+    scanProfile.write(profiled.scans);
+    saleProfile.write(profiled.sales);
+    console.error(`profiles of ${profiled.scans} scans and ${profiled.sales} sales in ${profileDir}`);
+  }
 
   // 3. Search, typed at a person's pace: words, and barcode prefixes.
   const searchLast: number[] = [];

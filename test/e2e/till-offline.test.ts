@@ -70,10 +70,8 @@ describe('the till offline', () => {
       for (let sold = 1; sold <= SALES; sold++) {
         await sellOne(page, sold < SALES);
         if (sold === SALES / 2) {
-          // A scan shows before its cart write lands (cart-edits.ts); a reload inside those few
-          // milliseconds drops that line, a known gap. Give the write its moment, then reload.
-          await page.waitForTimeout(500);
-          // The service worker serves the page with the network cut; the cart and the session stay.
+          // Reloaded the moment the scan shows, its cart write maybe not landed: the line is kept
+          // (edit-journal.ts). The service worker serves the page with the network cut; the cart and the session stay.
           await page.reload();
           await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
           await totalShows(page, '3,500');

@@ -81,6 +81,44 @@ describe('a sale at the till', () => {
     }
   }, 180_000);
 
+  it('keeps a scanned line through a reload the instant it shows, once, and sells it', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const errors: string[] = [];
+      const page = await openTill(context, till.pairing_url, errors);
+      await page.keyboard.press('Delete');
+      await page.waitForSelector('[data-testid=cart].empty', { timeout: 10_000 });
+      // The page reloads itself the moment the scanned line is in the DOM, before its cart write can land.
+      await page.evaluate(() => {
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid=cart] tbody tr')) return;
+          observer.disconnect();
+          sessionStorage.setItem('reloaded-at-line', String(performance.now()));
+          location.reload();
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+      });
+      const reloaded = page.waitForEvent('framenavigated', { timeout: 10_000 });
+      await scan(page);
+      await reloaded;
+      await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
+      expect(await page.evaluate(() => sessionStorage.getItem('reloaded-at-line'))).not.toBeNull();
+      await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', { timeout: 10_000 });
+      // Written once: a moment later it is still one piece.
+      await page.waitForTimeout(500);
+      expect(await page.$$eval('[data-testid=cart] tbody tr', (rows) => rows.length)).toBe(1);
+      expect(await page.textContent('[data-testid=total]')).toContain('3,500');
+      await page.keyboard.press('F9');
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      const orders = await ordersOf(till.id);
+      expect(orders).toHaveLength(1);
+      expect(orders[0]).toMatchObject({ total: PRICE, status: 'paid' });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
   it('sells a product with variants only as one of them: picked from the search, or scanned', async () => {
     const kanga = await shop.api.post('/v1/retail/products', {
       name: 'Kanga',

@@ -14,18 +14,16 @@ import { requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
 import type { ReceiptPrinting } from './printing.ts';
-import { saleFrom } from './sale.ts';
+import { saleFrom, saleOf } from './sale.ts';
 import type { CommandDoc } from './schema.ts';
 import { approveByManager, requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
 import { queueCommand, unixSeconds } from './shifts.ts';
 
 async function saleCommand(ctx: Context, clientOrderId: string): Promise<CommandDoc> {
-  const doc = await ctx.db.commands
-    .findOne({ selector: { client_order_id: clientOrderId, type: 'order.create' } })
-    .exec();
-  if (!doc) throw new TillRefusal('not_found', 'No sale with that id on this till');
-  return doc.toJSON() as CommandDoc;
+  const sale = await saleOf(ctx, clientOrderId);
+  if (!sale) throw new TillRefusal('not_found', 'No sale with that id on this till');
+  return sale;
 }
 
 /** The refunds and voids already queued for a sale. */

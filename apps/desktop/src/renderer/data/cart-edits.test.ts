@@ -48,4 +48,12 @@ describe('cart edits shown before their write lands', () => {
     };
     expect(keys(edits.shown(EMPTY_CART, check))).toEqual(['a']);
   });
+
+  it('applies an edit the cart already lists as nothing: a replayed write never counts twice', () => {
+    const edits = new PendingEdits();
+    const a = edits.start('edit_a', addLine('a'));
+    const once = a.apply(EMPTY_CART);
+    expect(a.apply(once)).toBe(once);
+    expect(keys(a.apply(once))).toEqual(['a']);
+  });
 });

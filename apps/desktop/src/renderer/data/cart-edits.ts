@@ -8,10 +8,15 @@
  * - an edit whose write failed (it did not price, its line was gone) is
  *   dropped, and the stored cart shows again;
  * - a written edit is dropped at the first stored cart seen after its write,
- *   even one that no longer lists it (cleared, parked or sold since).
+ *   even one that no longer lists it (cleared, parked or sold since);
+ * - applying an edit the cart already lists changes nothing, so a write
+ *   replayed after a reload (`edit-journal.ts`) never counts twice.
  */
 import { BehaviorSubject } from 'rxjs';
+import { TillRefusal } from './api.ts';
+import type { CartLine } from './api.ts';
 import type { Context } from './context.ts';
+import type { CartEdit, EditRecord } from './edit-journal.ts';
 import type { StoredCart } from './order-mapping.ts';
 
 /** The cart as stored: with the ids of the edits it took last. */
@@ -29,6 +34,7 @@ interface Pending {
 export class PendingEdits {
   private pending: Pending[] = [];
   private seen = 0;
+  private writes = new Set<Promise<unknown>>();
   /** Ticks when an edit starts or fails. */
   readonly changed$ = new BehaviorSubject<void>(undefined);
 
@@ -36,12 +42,26 @@ export class PendingEdits {
   start(id: string, change: (cart: KeptCart) => StoredCart): Pending {
     const entry: Pending = {
       id,
-      apply: (cart) => ({ ...change(cart), edits: [...(cart.edits ?? []), id].slice(-EDITS_KEPT) }),
+      apply: (cart) =>
+        cart.edits?.includes(id)
+          ? cart
+          : { ...change(cart), edits: [...(cart.edits ?? []), id].slice(-EDITS_KEPT) },
       writtenAt: null,
     };
     this.pending.push(entry);
     this.changed$.next();
     return entry;
+  }
+
+  /** Keeps a write in flight until it settles: `settled()` waits for it. */
+  track(write: Promise<unknown>): void {
+    const kept = write.catch(() => undefined).finally(() => this.writes.delete(kept));
+    this.writes.add(kept);
+  }
+
+  /** Every edit started so far has been written or refused. */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
   }
 
   written(entry: Pending): void {
@@ -75,6 +95,65 @@ export class PendingEdits {
     }
     return cart;
   }
+}
+
+function lineOf(cart: StoredCart, key: string): CartLine {
+  const line = cart.lines.find((candidate) => candidate.key === key);
+  if (!line) throw new TillRefusal('not_found', 'That line is no longer in the cart');
+  return line;
+}
+
+function replaceLine(cart: StoredCart, key: string, change: (line: CartLine) => CartLine): StoredCart {
+  lineOf(cart, key);
+  return { ...cart, lines: cart.lines.map((line) => (line.key === key ? change(line) : line)) };
+}
+
+/** The cart with one edit made; it makes the same cart each time (its ids are in the edit). */
+export function applyEdit(cart: StoredCart, edit: CartEdit): StoredCart {
+  switch (edit.kind) {
+    case 'add': {
+      const same = cart.lines.find(
+        (line) =>
+          line.item.unit === 'piece' &&
+          line.item.productId === edit.item.productId &&
+          line.item.variantId === edit.item.variantId &&
+          line.discount === null &&
+          line.priceOverride === null,
+      );
+      if (same && edit.item.unit === 'piece') {
+        return replaceLine(cart, same.key, (line) => ({
+          ...line,
+          quantityMilli: line.quantityMilli + edit.quantityMilli,
+        }));
+      }
+      const line: CartLine = {
+        key: edit.key,
+        item: edit.item,
+        quantityMilli: edit.quantityMilli,
+        discount: null,
+        priceOverride: null,
+      };
+      return { ...cart, lines: [...cart.lines, line] };
+    }
+    case 'quantity':
+      return replaceLine(cart, edit.key, (line) => ({ ...line, quantityMilli: edit.quantityMilli }));
+    case 'remove':
+      return { ...cart, lines: cart.lines.filter((line) => line.key !== edit.key) };
+    case 'line_discount':
+      return replaceLine(cart, edit.key, (line) => ({ ...line, discount: edit.discount }));
+    case 'price_override':
+      return replaceLine(cart, edit.key, (line) => ({ ...line, priceOverride: edit.override }));
+    case 'order_discount':
+      return { ...cart, orderDiscount: edit.discount, discountApprovedBy: edit.approvedBy };
+    case 'customer':
+      return { ...cart, customer: edit.customer };
+  }
+}
+
+/** A recorded edit applied: a cart without a sale id takes the record's. */
+export function applyRecord(cart: StoredCart, record: EditRecord): StoredCart {
+  const changed = applyEdit(cart, record.edit);
+  return changed.saleId === null ? { ...changed, saleId: record.saleId } : changed;
 }
 
 const byContext = new WeakMap<Context, PendingEdits>();

@@ -8,7 +8,7 @@ import type { Observable } from 'rxjs';
 import { priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
-import type { Cart, CartLine, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
+import type { Cart, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
 import { findByBarcode } from './catalogue.ts';
 import { currentStore, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
@@ -16,8 +16,9 @@ import { KV } from './kv.ts';
 import { EMPTY_CART, toCartInput } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
 import { approveByManager, requireCashier } from './session.ts';
-import { pendingEdits } from './cart-edits.ts';
+import { applyRecord, pendingEdits } from './cart-edits.ts';
 import type { KeptCart } from './cart-edits.ts';
+import type { CartEdit, EditRecord } from './edit-journal.ts';
 
 export const DEFAULT_SETTINGS: TillSettings = { managerDiscountAboveBasisPoints: 1000, receiptPrinter: null };
 
@@ -39,42 +40,49 @@ export async function loadCart(ctx: Context): Promise<StoredCart> {
 
 /**
  * Applies an edit atomically; the edited cart must price or nothing is written.
- * The screen shows it at once (`cart-edits.ts`); `change` must make the same
- * cart each time it runs (ids are made outside it).
+ * In order, all before the first await: the edit is recorded in the journal
+ * (`edit-journal.ts`, synchronous), shown (`cart-edits.ts`), then written.
+ * Its record goes once the write has landed or been refused.
  */
-async function edit(ctx: Context, change: (cart: StoredCart) => StoredCart): Promise<void> {
-  const saleId = ctx.ids.clientOrder();
+function edit(ctx: Context, change: CartEdit): Promise<void> {
+  const record: EditRecord = { id: ctx.ids.local(), saleId: ctx.ids.clientOrder(), edit: change };
+  ctx.journal.put(record);
+  return write(ctx, record);
+}
+
+function write(ctx: Context, record: EditRecord): Promise<void> {
   const pending = pendingEdits(ctx);
-  const entry = pending.start(ctx.ids.local(), (current) => {
-    const changed = change(current);
-    return changed.saleId === null ? { ...changed, saleId } : changed;
-  });
-  try {
-    const store = await pricingStore(ctx);
-    await withRefusals(() =>
-      ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
-        const next = entry.apply(current);
-        priceCart(toCartInput(next, store));
-        return next;
-      }),
-    );
-    pending.written(entry);
-  } catch (error) {
-    pending.failed(entry);
-    throw error;
-  }
+  const entry = pending.start(record.id, (current) => applyRecord(current, record));
+  const written = (async () => {
+    try {
+      const store = await pricingStore(ctx);
+      await withRefusals(() =>
+        ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
+          const next = entry.apply(current);
+          priceCart(toCartInput(next, store));
+          return next;
+        }),
+      );
+      pending.written(entry);
+    } catch (error) {
+      pending.failed(entry);
+      throw error;
+    } finally {
+      ctx.journal.remove(record.id);
+    }
+  })();
+  pending.track(written);
+  return written;
 }
 
-function lineOf(cart: StoredCart, key: string): CartLine {
-  const line = cart.lines.find((candidate) => candidate.key === key);
-  if (!line) throw new TillRefusal('not_found', 'That line is no longer in the cart');
-  return line;
+/**
+ * Opening the till: the edits a reload or crash cut off before their write
+ * landed are written now, oldest first (they were on screen). One the cart
+ * already took changes nothing; one that no longer applies is dropped.
+ */
+export async function replayEdits(ctx: Context): Promise<void> {
+  for (const record of ctx.journal.records()) await write(ctx, record).catch(() => undefined);
 }
-
-const replaceLine = (cart: StoredCart, key: string, change: (line: CartLine) => CartLine): StoredCart => ({
-  ...cart,
-  lines: cart.lines.map((line) => (line.key === key ? change(line) : line)),
-});
 
 export function watchCart(ctx: Context): Observable<Cart> {
   const store$ = ctx.kv
@@ -121,32 +129,7 @@ function priced(cart: StoredCart, store: PricingStore, customer: PullDocument<'c
 export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: number): Promise<void> {
   if (item.hasVariants) throw new TillRefusal('choose_variant', 'This product is sold by its variants');
   await requireCashier(ctx);
-  const quantity = quantityMilli ?? 1000;
-  const key = ctx.ids.local();
-  await edit(ctx, (cart) => {
-    const same = cart.lines.find(
-      (line) =>
-        line.item.unit === 'piece' &&
-        line.item.productId === item.productId &&
-        line.item.variantId === item.variantId &&
-        line.discount === null &&
-        line.priceOverride === null,
-    );
-    if (same && item.unit === 'piece') {
-      return replaceLine(cart, same.key, (line) => ({
-        ...line,
-        quantityMilli: line.quantityMilli + quantity,
-      }));
-    }
-    const line: CartLine = {
-      key,
-      item,
-      quantityMilli: quantity,
-      discount: null,
-      priceOverride: null,
-    };
-    return { ...cart, lines: [...cart.lines, line] };
-  });
+  await edit(ctx, { kind: 'add', item, quantityMilli: quantityMilli ?? 1000, key: ctx.ids.local() });
 }
 
 export async function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
@@ -156,21 +139,15 @@ export async function addBarcode(ctx: Context, code: string): Promise<CatalogueI
 }
 
 export async function setQuantity(ctx: Context, key: string, quantityMilli: number): Promise<void> {
-  await edit(ctx, (cart) => {
-    lineOf(cart, key);
-    return replaceLine(cart, key, (line) => ({ ...line, quantityMilli }));
-  });
+  await edit(ctx, { kind: 'quantity', key, quantityMilli });
 }
 
 export async function removeLine(ctx: Context, key: string): Promise<void> {
-  await edit(ctx, (cart) => ({ ...cart, lines: cart.lines.filter((line) => line.key !== key) }));
+  await edit(ctx, { kind: 'remove', key });
 }
 
 export async function setLineDiscount(ctx: Context, key: string, discount: Discount | null): Promise<void> {
-  await edit(ctx, (cart) => {
-    lineOf(cart, key);
-    return replaceLine(cart, key, (line) => ({ ...line, discount }));
-  });
+  await edit(ctx, { kind: 'line_discount', key, discount });
 }
 
 export async function setPriceOverride(
@@ -178,10 +155,7 @@ export async function setPriceOverride(
   key: string,
   override: { unitPrice: number; reason: string } | null,
 ): Promise<void> {
-  await edit(ctx, (cart) => {
-    lineOf(cart, key);
-    return replaceLine(cart, key, (line) => ({ ...line, priceOverride: override }));
-  });
+  await edit(ctx, { kind: 'price_override', key, override });
 }
 
 /** A discount's size in basis points of what it discounts. */
@@ -206,11 +180,11 @@ export async function setOrderDiscount(
     if (discountBasisPoints(discount, subtotal) > limit)
       approvedBy = (await approveByManager(ctx, managerPin)).id;
   }
-  await edit(ctx, (cart) => ({ ...cart, orderDiscount: discount, discountApprovedBy: approvedBy }));
+  await edit(ctx, { kind: 'order_discount', discount, approvedBy });
 }
 
 export async function setCustomer(ctx: Context, customer: string | null): Promise<void> {
-  await edit(ctx, (cart) => ({ ...cart, customer }));
+  await edit(ctx, { kind: 'customer', customer });
 }
 
 /**
@@ -219,18 +193,29 @@ export async function setCustomer(ctx: Context, customer: string | null): Promis
  */
 export async function removeSold(ctx: Context, sold: StoredCart): Promise<void> {
   const soldQuantity = new Map(sold.lines.map((line) => [line.key, line.quantityMilli]));
-  await ctx.kv.update<StoredCart>(KV.cart, EMPTY_CART, (current) => {
+  await ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
     if (current.saleId !== sold.saleId) return current;
     const lines = current.lines.flatMap((line) => {
       const left = line.quantityMilli - (soldQuantity.get(line.key) ?? 0);
       return left > 0 ? [{ ...line, quantityMilli: left }] : [];
     });
-    return lines.length === 0 ? EMPTY_CART : { ...EMPTY_CART, saleId: ctx.ids.clientOrder(), lines };
+    // The edit ids stay: an edit replayed after this (a reload) is still known as taken.
+    const edits = keptEdits(current);
+    return lines.length === 0
+      ? { ...EMPTY_CART, ...edits }
+      : { ...EMPTY_CART, ...edits, saleId: ctx.ids.clientOrder(), lines };
   });
 }
 
+const keptEdits = (cart: KeptCart) => (cart.edits ? { edits: cart.edits } : {});
+
+/** Replaces the whole cart, keeping the ids of the edits the cart took. */
+async function replaceCart(ctx: Context, cart: StoredCart): Promise<void> {
+  await ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => ({ ...cart, ...keptEdits(current) }));
+}
+
 export async function clearCart(ctx: Context): Promise<void> {
-  await ctx.kv.set(KV.cart, EMPTY_CART);
+  await replaceCart(ctx, EMPTY_CART);
 }
 
 interface ParkedDoc extends Omit<ParkedCart, 'id'> {
@@ -258,7 +243,7 @@ export async function resume(ctx: Context, id: string): Promise<void> {
   const parked = await ctx.kv.get<ParkedDoc>(KV.parked(id));
   if (!parked) throw new TillRefusal('not_found', 'That parked sale was already resumed');
   if ((await loadCart(ctx)).lines.length > 0) await park(ctx);
-  await ctx.kv.set(KV.cart, parked.cart);
+  await replaceCart(ctx, parked.cart);
   await ctx.kv.remove(KV.parked(id));
 }
 

@@ -9,6 +9,7 @@ import { TillRefusal } from './api.ts';
 import type { TillIdentity } from './api.ts';
 import type { CatalogueIndex } from './catalogue-index.ts';
 import type { TillDatabase } from './database.ts';
+import type { EditJournal } from './edit-journal.ts';
 import type { Ids } from './ids.ts';
 import { KV } from './kv.ts';
 import type { Kv } from './kv.ts';
@@ -26,6 +27,8 @@ export interface Context {
   kv: Kv;
   /** Barcodes and products with variants in memory, once built. */
   catalogue: CatalogueIndex;
+  /** Cart edits shown but not yet written, kept across a reload. */
+  journal: EditJournal;
   ids: Ids;
   now: () => number;
   transport: SyncTransport;

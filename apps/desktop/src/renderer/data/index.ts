@@ -12,6 +12,8 @@ import { CatalogueIndex } from './catalogue-index.ts';
 import { refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
+import { defaultJournal } from './edit-journal.ts';
+import type { EditJournal } from './edit-journal.ts';
 import { currentBridge } from './hardware.ts';
 import { makeIds } from './ids.ts';
 import { KV, Kv } from './kv.ts';
@@ -39,6 +41,8 @@ export interface OpenOptions extends TillStoreOptions {
   multiInstance?: boolean;
   /** When to read the catalogue's barcodes into memory after opening (ms); never when Infinity. */
   indexCatalogueAfterMs?: number;
+  /** Where cart edits wait for their write; localStorage in the browser. */
+  editJournal?: EditJournal;
 }
 
 /** The till opens and draws first; then the barcodes are read into memory. */
@@ -48,8 +52,9 @@ const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine
 
 export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const storage = options.storage ?? (await import('rxdb/plugins/storage-dexie')).getRxStorageDexie();
+  const name = options.name ?? 'till';
   const db = await openDatabase({
-    name: options.name ?? 'till',
+    name,
     storage,
     multiInstance: options.multiInstance ?? typeof window !== 'undefined',
   });
@@ -68,6 +73,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     db,
     kv,
     catalogue: index,
+    journal: options.editJournal ?? defaultJournal(name),
     ids: makeIds(now),
     now,
     bridge,
@@ -78,6 +84,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       trpcTransport({ serverUrl: options.serverUrl, credential: () => credential.value }),
   };
   credential.next(await session.loadCredential(ctx));
+  // Edits that were on screen when the page went, before their write landed.
+  void cart.replayEdits(ctx);
 
   const engine = new SyncEngine(ctx, options.timing);
   const printing = new ReceiptPrinting(ctx);

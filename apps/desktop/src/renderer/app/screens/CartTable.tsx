@@ -1,9 +1,10 @@
 /** The sale's lines: the selected one is marked (F4, F6, Delete and +/− act on it). */
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { Cart, CartLine } from '../../data/api.ts';
 import { formatMoney, formatQuantityMilli, useI18n } from '../../i18n/index.tsx';
 
-export function CartTable({
+/** Memoised: the sale screen renders at every key typed into the search box, the cart only when it changes. */
+export const CartTable = memo(function CartTable({
   lines,
   cart,
   selectedKey,
@@ -89,4 +90,4 @@ export function CartTable({
       </table>
     </div>
   );
-}
+});

@@ -30,6 +30,7 @@ type SaleDialog =
   | { kind: 'done'; completed: CompletedSale };
 
 const SEARCH_LIMIT = 30;
+const NO_LINES: CartLine[] = [];
 /** Keys closer together than a scanner's gap may be a scan typed into the box: search once they pause. */
 const BURST_GAP_MS = DEFAULT_WEDGE_OPTIONS.maxGapMs;
 
@@ -47,11 +48,16 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [dialog, setDialog] = useState<SaleDialog | null>(null);
   const search = useRef<HTMLInputElement>(null);
-  const lines = cart?.lines ?? [];
+  const lines = cart?.lines ?? NO_LINES;
   const selected = lines.find((line) => line.key === selectedKey) ?? lines.at(-1) ?? null;
   const total = cart?.priced.total ?? 0;
 
   const fail = useCallback((error: unknown) => notify(refusalText(t, error), 'error'), [notify, t]);
+  const editLine = useCallback((line: CartLine) => setDialog({ kind: 'quantity', line }), []);
+  const removeLine = useCallback(
+    (line: CartLine) => void store.removeLine(line.key).catch(fail),
+    [store, fail],
+  );
   const focusSearch = () => setTimeout(() => search.current?.focus(), 0);
   const closeDialog = () => {
     setDialog(null);
@@ -238,8 +244,8 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
           cart={cart}
           selectedKey={selected?.key ?? null}
           onSelect={setSelectedKey}
-          onEdit={(line) => setDialog({ kind: 'quantity', line })}
-          onRemove={(line) => void store.removeLine(line.key).catch(fail)}
+          onEdit={editLine}
+          onRemove={removeLine}
         />
       </section>
       <aside className="sale-right">
