@@ -81,7 +81,9 @@ function write(ctx: Context, record: EditRecord): Promise<void> {
  * already took changes nothing; one that no longer applies is dropped.
  */
 export async function replayEdits(ctx: Context): Promise<void> {
-  for (const record of ctx.journal.records()) await write(ctx, record).catch(() => undefined);
+  // All started at once, in order (the cart's writes queue in call order), so a sale waiting for
+  // pending edits never finds a gap between two of them.
+  await Promise.all(ctx.journal.records().map((record) => write(ctx, record).catch(() => undefined)));
 }
 
 export function watchCart(ctx: Context): Observable<Cart> {

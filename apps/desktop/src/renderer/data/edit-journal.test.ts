@@ -72,7 +72,7 @@ describe('cart edits kept across a reload', () => {
     expect(await lines(store)).toEqual([['Sukari 1kg', 1000]]);
   });
 
-  it('writes an edit the page showed but never wrote when the till opens again, and sells it', async () => {
+  it('writes the edits the page showed but never wrote when the till opens again, and sells them', async () => {
     const journal = memoryJournal();
     const { store, item, reopen } = await tillWithJournal(journal);
     await store.close();
@@ -84,10 +84,15 @@ describe('cart edits kept across a reload', () => {
       edit: { kind: 'add', item, quantityMilli: 1000, key: 'line_1' },
     };
     journal.put(record);
+    journal.put({
+      ...record,
+      id: '01JDZZZZZZZZZZZZZZZZZZZZZ3',
+      edit: { kind: 'add', item, quantityMilli: 1000, key: 'line_3' },
+    });
     const reopened = await reopen();
-    // F9 at once: the replayed line is written before the sale reads the cart.
+    // F9 at once: both replayed scans are written before the sale reads the cart.
     const { sale } = await reopened.payCashExact();
-    expect(sale.total).toBe(3500);
+    expect(sale.total).toBe(2 * 3500);
     expect(journal.records()).toEqual([]);
   });
 

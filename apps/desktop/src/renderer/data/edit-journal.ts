@@ -46,7 +46,13 @@ export interface EditJournal {
 export function localStorageJournal(storage: Storage, name: string): EditJournal {
   const prefix = `till.edit:${name}:`;
   return {
-    put: (record) => storage.setItem(prefix + record.id, JSON.stringify(record)),
+    put(record) {
+      try {
+        storage.setItem(prefix + record.id, JSON.stringify(record));
+      } catch {
+        // Storage full or blocked: the edit is still shown and written, only not kept until then.
+      }
+    },
     remove: (id) => storage.removeItem(prefix + id),
     records() {
       const found: EditRecord[] = [];
