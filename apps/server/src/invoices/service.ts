@@ -23,14 +23,16 @@ import {
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Clock } from '../services/clock.ts';
-import { recordEvent } from '../services/events.ts';
+import { recordEvent, recordEvents } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
 import { assertCustomerExists } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
+import { assertCustomersExist, insertDrafts, openDrafts, type DraftColumns } from './batch.ts';
 import { renderDocument, type DocumentKind } from './hosted.ts';
 import type { InvoiceLanguage } from './labels.ts';
+import { takeInvoiceNumbers } from './numbering.ts';
 import {
   hostedInvoiceUrl,
   invoiceObject,
@@ -238,6 +240,19 @@ export class InvoiceService {
   }
 
   private async finalizeRow(db: Queryable, row: InvoiceRow): Promise<InvoiceRow> {
+    this.assertFinalizable(row);
+    const tenant = { merchantId: row.merchant_id, livemode: row.livemode };
+    const first = await takeInvoiceNumbers(db, [{ ...tenant, count: 1 }]);
+    const updated = await db.query<InvoiceRow>(
+      `UPDATE invoices SET status = 'open', number = $2, finalized_at = now(), overdue_check_at = due_at
+       WHERE id = $1 RETURNING *`,
+      [row.id, formatInvoiceNumber(first(tenant))],
+    );
+    return updated.rows[0]!;
+  }
+
+  /** What finalisation refuses: a total under 1, a due date not ahead of the clock. */
+  private assertFinalizable(row: InvoiceRow): void {
     assertInvoiceTransition(row.status, 'open');
     if (row.total < 1) {
       throw invalidField('amount_invalid', 'lines', 'an invoice needs a total of at least 1 to be finalised');
@@ -245,18 +260,82 @@ export class InvoiceService {
     if (row.due_at.getTime() <= this.clock.now().getTime()) {
       throw invalidField('parameter_invalid', 'due_date', 'is in the past; give the draft a new due date');
     }
-    const counter = await db.query<{ last_number: number }>(
-      `INSERT INTO invoice_number_counters (merchant_id, livemode, last_number) VALUES ($1, $2, 1)
-       ON CONFLICT (merchant_id, livemode) DO UPDATE SET last_number = invoice_number_counters.last_number + 1
-       RETURNING last_number`,
-      [row.merchant_id, row.livemode],
+  }
+
+  /**
+   * Drafts for many invoices at once, each for its actor's tenant, as `create`
+   * makes one: one insert for all and one for their `invoice.created` events.
+   * Returns the rows, for `finalizeMany` in the same transaction.
+   */
+  async createMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>,
+  ): Promise<InvoiceRow[]> {
+    const drafts: DraftColumns[] = items.map(({ actor, input }) => {
+      const region = input.vat_region ?? 'mainland';
+      return {
+        id: newId('invoice'),
+        merchantId: actor.merchantId,
+        livemode: actor.livemode,
+        customerId: input.customer,
+        subscriptionId: input.subscription_id ?? null,
+        currency: input.currency,
+        vatRegion: region,
+        priced: pricedColumns(invoiceTotals(input.lines ?? [], region)),
+        memo: input.memo ?? null,
+        metadata: JSON.stringify(input.metadata ?? {}),
+        dueAt: this.dueAt(input),
+        hostedToken: randomToken(32),
+      };
+    });
+    await assertCustomersExist(
+      db,
+      items.map(({ actor, input }) => ({ ...actor, customerId: input.customer })),
     );
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'open', number = $2, finalized_at = now(), overdue_check_at = due_at
-       WHERE id = $1 RETURNING *`,
-      [row.id, formatInvoiceNumber(counter.rows[0]!.last_number)],
+    const rows = await insertDrafts(db, drafts);
+    await this.emitMany(db, 'invoice.created', rows);
+    return rows;
+  }
+
+  /**
+   * Finalises drafts that `createMany` made in this transaction (so no one else
+   * can see or lock them): each tenant's numbers come from one counter update,
+   * taken here, so call it last in the transaction to hold the counter briefly.
+   * Numbers follow the drafts' order. Emits `invoice.finalized` for each.
+   */
+  async finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
+    for (const draft of drafts) this.assertFinalizable(draft);
+    const tenantOf = (row: InvoiceRow) => ({ merchantId: row.merchant_id, livemode: row.livemode });
+    const first = await takeInvoiceNumbers(
+      db,
+      drafts.map((row) => ({ ...tenantOf(row), count: 1 })),
     );
-    return updated.rows[0]!;
+    const next = new Map<string, number>();
+    const numbers = drafts.map((row) => {
+      const key = `${row.merchant_id}/${String(row.livemode)}`;
+      const number = next.get(key) ?? first(tenantOf(row));
+      next.set(key, number + 1);
+      return formatInvoiceNumber(number);
+    });
+    return this.emitMany(db, 'invoice.finalized', await openDrafts(db, drafts, numbers));
+  }
+
+  private async emitMany(
+    db: Queryable,
+    type: EventType,
+    rows: readonly InvoiceRow[],
+  ): Promise<InvoiceObject[]> {
+    const objects = rows.map(this.toObject);
+    await recordEvents(
+      db,
+      rows.map((row, i) => ({
+        merchantId: row.merchant_id,
+        livemode: row.livemode,
+        type,
+        object: objects[i]!,
+      })),
+    );
+    return objects;
   }
 
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */

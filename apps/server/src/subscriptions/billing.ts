@@ -11,12 +11,15 @@ import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
 
 /** What subscriptions need from invoices; all of it runs in the caller's transaction. */
 export interface InvoicePort {
-  /** Opens the period's invoice (one line, finalized with its number) and returns its id. */
-  openInvoice(
+  /**
+   * Drafts the periods' invoices (one line each) and returns their ids in order;
+   * `finalize` numbers and opens them all. Call it last in the transaction: it
+   * takes the merchant's invoice number counter, held until commit.
+   */
+  draftInvoices(
     db: Queryable,
-    subscription: SubscriptionRow,
-    period: { index: number; start: Date; end: Date },
-  ): Promise<string>;
+    periods: ReadonlyArray<{ subscription: SubscriptionRow; period: OpeningPeriod }>,
+  ): Promise<{ ids: string[]; finalize: () => Promise<void> }>;
   /** Charges the invoice to the subscription's phone; the provider is asked after commit. Returns the payment id. */
   chargeInvoice(
     db: Queryable,
@@ -24,6 +27,12 @@ export interface InvoicePort {
     invoiceId: string,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<string>;
+}
+
+export interface OpeningPeriod {
+  index: number;
+  start: Date;
+  end: Date;
 }
 
 interface PeriodRow {
@@ -52,30 +61,50 @@ export class SubscriptionBilling {
     private readonly retryDays: readonly number[],
   ) {}
 
-  /** At a due renewal: cancels (when asked for at period end) or opens the next period, its charge due now. */
-  async renew(db: Queryable, row: SubscriptionRow): Promise<void> {
+  /**
+   * At due renewals: cancels those asked for at period end, and opens the next
+   * period of the others, each with its invoice and its charge due now. The
+   * writes are set-based (one statement each for all the invoices, their events,
+   * periods and subscriptions), and the invoice numbers are taken last, so the
+   * merchant's counter is held only from there to the commit.
+   */
+  async renew(db: Queryable, rows: readonly SubscriptionRow[]): Promise<void> {
     const now = this.clock.now();
-    if (row.cancel_at_period_end) {
-      await cancelSubscriptionRow(db, row, now, 'requested');
-      return;
+    const opening: Array<{ subscription: SubscriptionRow; period: OpeningPeriod }> = [];
+    for (const row of rows) {
+      if (row.cancel_at_period_end) {
+        await cancelSubscriptionRow(db, row, now, 'requested');
+        continue;
+      }
+      if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
+      const index = (row.current_period ?? -1) + 1;
+      opening.push({
+        subscription: row,
+        period: { index, ...billingPeriod(row.billing_anchor, cycleOf(row), index) },
+      });
     }
-    const index = (row.current_period ?? -1) + 1;
-    const { start, end } = billingPeriod(row.billing_anchor, cycleOf(row), index);
-    const invoiceId = await this.invoices.openInvoice(db, row, { index, start, end });
+    if (opening.length === 0) return;
+    const invoices = await this.invoices.draftInvoices(db, opening);
     await write(
       db,
       `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status, next_attempt_at)
-       VALUES ($1, $2, $3, 'open', $4)`,
-      [row.id, index, invoiceId, now],
+       SELECT subscription_id, period, invoice_id, 'open', $4
+       FROM unnest($1::text[], $2::integer[], $3::text[]) AS p(subscription_id, period, invoice_id)`,
+      [opening.map((o) => o.subscription.id), opening.map((o) => o.period.index), invoices.ids, now],
     );
-    if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
     await write(
       db,
-      `UPDATE subscriptions SET current_period = $2, next_renewal_at = $3,
-         status = CASE WHEN status = 'trialing' THEN 'active' ELSE status END
-       WHERE id = $1`,
-      [row.id, index, end],
+      `UPDATE subscriptions s SET current_period = o.period, next_renewal_at = o.period_end,
+         status = CASE WHEN s.status = 'trialing' THEN 'active' ELSE s.status END
+       FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS o(id, period, period_end)
+       WHERE s.id = o.id`,
+      [
+        opening.map((o) => o.subscription.id),
+        opening.map((o) => o.period.index),
+        opening.map((o) => o.period.end),
+      ],
     );
+    await invoices.finalize();
   }
 
   /** One charge of a period's invoice, recorded under its attempt number. */

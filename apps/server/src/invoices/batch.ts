@@ -1,0 +1,111 @@
+/**
+ * Set-based writes for invoices opened many at a time (a subscription
+ * scheduler's batch): one statement for all the drafts, one for their numbers,
+ * one for their opening, whatever the batch's size.
+ */
+import { notFound } from '@tz/core';
+import { write, type Queryable } from '../db/database.ts';
+import type { Tenant } from '../actor.ts';
+import type { InvoiceRow } from './object.ts';
+
+/** A draft's columns, priced and checked. */
+export interface DraftColumns {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  customerId: string;
+  subscriptionId: string | null;
+  currency: string;
+  vatRegion: string;
+  /** lines, tax_breakdown (JSON), subtotal, tax, total: `pricedColumns`. */
+  priced: unknown[];
+  memo: string | null;
+  metadata: string;
+  dueAt: Date;
+  hostedToken: string;
+}
+
+/** Fails with the customer's 404 unless every (customer, tenant) pair is the tenant's customer. */
+export async function assertCustomersExist(
+  db: Queryable,
+  wanted: ReadonlyArray<Tenant & { customerId: string }>,
+): Promise<void> {
+  const key = (id: string, merchantId: string, livemode: boolean) =>
+    `${id}/${merchantId}/${String(livemode)}`;
+  const unique = new Map(wanted.map((w) => [key(w.customerId, w.merchantId, w.livemode), w]));
+  const list = [...unique.values()];
+  const found = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
+    `SELECT c.id, c.merchant_id, c.livemode FROM customers c
+     JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS w(id, merchant_id, livemode)
+       ON c.id = w.id AND c.merchant_id = w.merchant_id AND c.livemode = w.livemode`,
+    [list.map((w) => w.customerId), list.map((w) => w.merchantId), list.map((w) => w.livemode)],
+  );
+  const present = new Set(found.rows.map((r) => key(r.id, r.merchant_id, r.livemode)));
+  const missing = list.find((w) => !present.has(key(w.customerId, w.merchantId, w.livemode)));
+  if (missing) throw notFound('customer', missing.customerId);
+}
+
+/** Inserts the drafts in one statement; returns their rows in the order given. */
+export async function insertDrafts(db: Queryable, drafts: readonly DraftColumns[]): Promise<InvoiceRow[]> {
+  const column = (n: number) => drafts.map((d) => d.priced[n]);
+  const inserted = await db.query<InvoiceRow>(
+    `INSERT INTO invoices (id, merchant_id, livemode, customer_id, subscription_id, status, currency, vat_region,
+       lines, tax_breakdown, subtotal, tax, total, memo, metadata, due_at, hosted_token)
+     SELECT id, merchant_id, livemode, customer_id, subscription_id, 'draft', currency, vat_region,
+       lines::jsonb, tax_breakdown::jsonb, subtotal, tax, total, memo, metadata::jsonb, due_at, hosted_token
+     FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
+       $15::timestamptz[], $16::text[])
+       WITH ORDINALITY AS d(id, merchant_id, livemode, customer_id, subscription_id, currency, vat_region,
+         lines, tax_breakdown, subtotal, tax, total, memo, metadata, due_at, hosted_token, n)
+     ORDER BY n
+     RETURNING *`,
+    [
+      drafts.map((d) => d.id),
+      drafts.map((d) => d.merchantId),
+      drafts.map((d) => d.livemode),
+      drafts.map((d) => d.customerId),
+      drafts.map((d) => d.subscriptionId),
+      drafts.map((d) => d.currency),
+      drafts.map((d) => d.vatRegion),
+      column(0),
+      column(1),
+      column(2),
+      column(3),
+      column(4),
+      drafts.map((d) => d.memo),
+      drafts.map((d) => d.metadata),
+      drafts.map((d) => d.dueAt),
+      drafts.map((d) => d.hostedToken),
+    ],
+  );
+  const byId = new Map(inserted.rows.map((row) => [row.id, row]));
+  return drafts.map((d) => byId.get(d.id)!);
+}
+
+/**
+ * Opens drafts with the numbers given, in one statement whose result nobody
+ * waits for (in a transaction it leaves with the commit). The opened rows are
+ * returned as the statement writes them: the drafts were inserted in this
+ * transaction, so their `created_at` is the transaction's `now()`, the
+ * `finalized_at` written.
+ */
+export async function openDrafts(
+  db: Queryable,
+  drafts: readonly InvoiceRow[],
+  numbers: readonly string[],
+): Promise<InvoiceRow[]> {
+  await write(
+    db,
+    `UPDATE invoices SET status = 'open', number = o.number, finalized_at = now(), overdue_check_at = due_at
+     FROM unnest($1::text[], $2::text[]) AS o(id, number) WHERE invoices.id = o.id`,
+    [drafts.map((d) => d.id), numbers],
+  );
+  return drafts.map((draft, i) => ({
+    ...draft,
+    status: 'open',
+    number: numbers[i]!,
+    finalized_at: draft.created_at,
+    overdue_check_at: draft.due_at,
+  }));
+}
