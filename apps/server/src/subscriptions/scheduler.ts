@@ -149,11 +149,12 @@ export class SubscriptionScheduler {
       tx.defer('SAVEPOINT due_rows');
       try {
         await work(tx, rows, (task) => rowTasks.push(task));
-        tx.defer('RELEASE SAVEPOINT due_rows');
+        // Waited for: a deferred write of the work that fails, fails here, inside the savepoint.
+        await tx.query('RELEASE SAVEPOINT due_rows');
         tasks.push(...rowTasks);
         return undefined;
       } catch (error) {
-        await tx.query('ROLLBACK TO SAVEPOINT due_rows');
+        await tx.rollbackTo('due_rows');
         tx.defer('RELEASE SAVEPOINT due_rows');
         return { error };
       }
