@@ -3,9 +3,7 @@
  * scheduler's batch): one statement for all the drafts, one for their numbers,
  * one for their opening, whatever the batch's size.
  */
-import { notFound } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Tenant } from '../actor.ts';
 import type { InvoiceRow } from './object.ts';
 
 /** A draft's columns, priced and checked. */
@@ -23,26 +21,6 @@ export interface DraftColumns {
   metadata: string;
   dueAt: Date;
   hostedToken: string;
-}
-
-/** Fails with the customer's 404 unless every (customer, tenant) pair is the tenant's customer. */
-export async function assertCustomersExist(
-  db: Queryable,
-  wanted: ReadonlyArray<Tenant & { customerId: string }>,
-): Promise<void> {
-  const key = (id: string, merchantId: string, livemode: boolean) =>
-    `${id}/${merchantId}/${String(livemode)}`;
-  const unique = new Map(wanted.map((w) => [key(w.customerId, w.merchantId, w.livemode), w]));
-  const list = [...unique.values()];
-  const found = await db.query<{ id: string; merchant_id: string; livemode: boolean }>(
-    `SELECT c.id, c.merchant_id, c.livemode FROM customers c
-     JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS w(id, merchant_id, livemode)
-       ON c.id = w.id AND c.merchant_id = w.merchant_id AND c.livemode = w.livemode`,
-    [list.map((w) => w.customerId), list.map((w) => w.merchantId), list.map((w) => w.livemode)],
-  );
-  const present = new Set(found.rows.map((r) => key(r.id, r.merchant_id, r.livemode)));
-  const missing = list.find((w) => !present.has(key(w.customerId, w.merchantId, w.livemode)));
-  if (missing) throw notFound('customer', missing.customerId);
 }
 
 /** Inserts the drafts in one statement; returns their rows in the order given. */

@@ -14,22 +14,23 @@ import {
   invoiceTotals,
   newId,
   normalizeTanzanianMobile,
+  notFound,
   type Currency,
   type InvoiceLineInput,
   type InvoiceStatus,
   type InvoiceTotals,
   type VatRegion,
 } from '@tz/core';
-import type { Queryable } from '../db/database.ts';
+import { write, type Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Clock } from '../services/clock.ts';
 import { recordEvent, recordEvents } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
-import { assertCustomerExists } from '../services/customers.ts';
+import { assertCustomerExists, assertCustomersExist } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
-import { assertCustomersExist, insertDrafts, openDrafts, type DraftColumns } from './batch.ts';
+import { insertDrafts, openDrafts, type DraftColumns } from './batch.ts';
 import { renderDocument, type DocumentKind } from './hosted.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import { takeInvoiceNumbers } from './numbering.ts';
@@ -88,6 +89,13 @@ const pricedColumns = (totals: InvoiceTotals) => [
   totals.tax,
   totals.total,
 ];
+
+const pendingPayment = (what: string, paymentId: string) =>
+  new AppError(
+    'state_transition_invalid',
+    `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
+    { details: { payment: `${paymentId} is pending` } },
+  );
 
 export class InvoiceService {
   private readonly listeners = new Set<InvoicePaymentListener>();
@@ -396,13 +404,7 @@ export class InvoiceService {
       `SELECT id FROM payments WHERE invoice_id = $1 AND status = 'pending' LIMIT 1`,
       [row.id],
     );
-    if (pending.rowCount) {
-      throw new AppError(
-        'state_transition_invalid',
-        `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
-        { details: { payment: `${String((pending.rows[0] as { id: string }).id)} is pending` } },
-      );
-    }
+    if (pending.rowCount) throw pendingPayment(what, (pending.rows[0] as { id: string }).id);
   }
 
   /**
@@ -451,6 +453,65 @@ export class InvoiceService {
       [row.id, payment.id],
     );
     return { invoice: this.toObject(updated.rows[0]!), payment };
+  }
+
+  /**
+   * Charges many invoices at once, each to the phone given, as `pay` charges one:
+   * one query locks them all (in id order), one looks for pending payments, and
+   * the payments, their events and the invoices' `payment_id` are written with a
+   * statement each. Fails on the first invoice that cannot be charged. Returns
+   * the payment ids in the order given.
+   */
+  async chargeMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<string[]> {
+    const ids = items.map((item) => item.invoiceId);
+    const locked = await db.query<InvoiceRow>(
+      `SELECT * FROM invoices WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    const byId = new Map(locked.rows.map((row) => [row.id, row]));
+    const rows = items.map(({ actor, invoiceId }) => {
+      const row = byId.get(invoiceId);
+      if (!row || row.merchant_id !== actor.merchantId || row.livemode !== actor.livemode) {
+        throw notFound('invoice', invoiceId);
+      }
+      this.assertPayable(row, 'paid');
+      return row;
+    });
+    const pending = await db.query<{ id: string }>(
+      `SELECT id FROM payments WHERE invoice_id = ANY($1) AND status = 'pending' LIMIT 1`,
+      [ids],
+    );
+    if (pending.rows[0]) throw pendingPayment('paid again', pending.rows[0].id);
+    const payments = await this.payments().createMany(
+      db,
+      items.map(({ actor, phone }, i) => {
+        const row = rows[i]!;
+        return {
+          actor,
+          input: {
+            amount: row.total - row.amount_paid,
+            currency: row.currency,
+            phone,
+            description: `Invoice ${row.number}`,
+            customer: row.customer_id,
+            metadata: { invoice: row.id },
+            invoiceId: row.id,
+          },
+        };
+      }),
+      afterCommit,
+    );
+    await write(
+      db,
+      `UPDATE invoices SET payment_id = c.payment_id
+       FROM unnest($1::text[], $2::text[]) AS c(id, payment_id) WHERE invoices.id = c.id`,
+      [ids, payments.map((p) => p.id)],
+    );
+    return payments.map((p) => p.id);
   }
 
   private async customerPhone(db: Queryable, row: InvoiceRow): Promise<string> {

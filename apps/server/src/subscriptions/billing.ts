@@ -20,13 +20,12 @@ export interface InvoicePort {
     db: Queryable,
     periods: ReadonlyArray<{ subscription: SubscriptionRow; period: OpeningPeriod }>,
   ): Promise<{ ids: string[]; finalize: () => Promise<void> }>;
-  /** Charges the invoice to the subscription's phone; the provider is asked after commit. Returns the payment id. */
-  chargeInvoice(
+  /** Charges each invoice to its subscription's phone; the providers are asked after commit. Returns the payment ids in order. */
+  chargeInvoices(
     db: Queryable,
-    subscription: SubscriptionRow,
-    invoiceId: string,
+    charges: ReadonlyArray<{ subscription: SubscriptionRow; invoiceId: string }>,
     afterCommit: (task: () => Promise<void>) => void,
-  ): Promise<string>;
+  ): Promise<string[]>;
 }
 
 export interface OpeningPeriod {
@@ -107,23 +106,33 @@ export class SubscriptionBilling {
     await invoices.finalize();
   }
 
-  /** One charge of a period's invoice, recorded under its attempt number. */
+  /** One charge of each period's invoice, each recorded under its attempt number; set-based. */
   async charge(
     db: Queryable,
-    row: SubscriptionRow,
-    at: { period: number; invoiceId: string; attempt: number },
+    charges: ReadonlyArray<{ row: SubscriptionRow; period: number; invoiceId: string; attempt: number }>,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<void> {
-    const paymentId = await this.invoices.chargeInvoice(db, row, at.invoiceId, afterCommit);
+    if (charges.length === 0) return;
+    const paymentIds = await this.invoices.chargeInvoices(
+      db,
+      charges.map((c) => ({ subscription: c.row, invoiceId: c.invoiceId })),
+      afterCommit,
+    );
+    const ids = charges.map((c) => c.row.id);
+    const periods = charges.map((c) => c.period);
+    const attempts = charges.map((c) => c.attempt);
     await write(
       db,
-      `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id) VALUES ($1, $2, $3, $4)`,
-      [row.id, at.period, at.attempt, paymentId],
+      `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id)
+       SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[])`,
+      [ids, periods, attempts, paymentIds],
     );
     await write(
       db,
-      `UPDATE subscription_periods SET attempts = $3, next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
-      [row.id, at.period, at.attempt],
+      `UPDATE subscription_periods p SET attempts = c.attempt, next_attempt_at = NULL
+       FROM unnest($1::text[], $2::integer[], $3::integer[]) AS c(subscription_id, period, attempt)
+       WHERE p.subscription_id = c.subscription_id AND p.period = c.period`,
+      [ids, periods, attempts],
     );
   }
 

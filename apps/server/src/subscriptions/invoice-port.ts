@@ -54,15 +54,16 @@ export function invoicePortOver(invoices: InvoiceService, retryDays: readonly nu
         },
       };
     },
-    async chargeInvoice(db, row, invoiceId, afterCommit) {
-      const { payment } = await invoices.pay(
+    chargeInvoices(db, charges, afterCommit) {
+      return invoices.chargeMany(
         db,
-        billingActor(row),
-        invoiceId,
-        { phone: row.phone },
+        charges.map(({ subscription, invoiceId }) => ({
+          actor: billingActor(subscription),
+          invoiceId,
+          phone: subscription.phone,
+        })),
         afterCommit,
       );
-      return payment.id;
     },
   };
 }

@@ -106,15 +106,14 @@ export class SubscriptionScheduler {
        FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id JOIN invoices i ON i.id = c.invoice_id`,
       CHARGE_BATCH,
       async (tx, rows, afterCommit) => {
-        for (const row of rows) {
-          if (row.invoice_status === 'open' || row.invoice_status === 'uncollectible') {
-            const at = { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 };
-            await this.billing.charge(tx, row, at, afterCommit);
-          } else {
-            // Voided (or paid some other way) meanwhile: nothing left to retry.
-            await this.postponeCharge(tx, row, null);
-          }
-        }
+        const payable = (row: DueCharge) =>
+          row.invoice_status === 'open' || row.invoice_status === 'uncollectible';
+        // Voided (or paid some other way) meanwhile: nothing left to retry.
+        for (const row of rows.filter((r) => !payable(r))) await this.postponeCharge(tx, row, null);
+        const charges = rows
+          .filter(payable)
+          .map((row) => ({ row, period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 }));
+        await this.billing.charge(tx, charges, afterCommit);
       },
       (tx, row, until) => this.postponeCharge(tx, row, until),
     );
