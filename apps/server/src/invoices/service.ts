@@ -14,23 +14,22 @@ import {
   invoiceTotals,
   newId,
   normalizeTanzanianMobile,
-  notFound,
   type Currency,
   type InvoiceLineInput,
   type InvoiceStatus,
   type InvoiceTotals,
   type VatRegion,
 } from '@tz/core';
-import { write, type Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Clock } from '../services/clock.ts';
 import { recordEvent, recordEvents } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
-import { assertCustomerExists, assertCustomersExist } from '../services/customers.ts';
+import { assertCustomerExists } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
-import { insertDrafts, openDrafts, type DraftColumns } from './batch.ts';
+import { chargeInvoices, createDrafts, finalizeDrafts } from './batch.ts';
 import { renderDocument, type DocumentKind } from './hosted.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import { takeInvoiceNumbers } from './numbering.ts';
@@ -82,7 +81,7 @@ export type InvoicePaymentListener = (
 ) => Promise<void>;
 
 /** The stored columns of priced lines: lines, tax_breakdown, subtotal, tax, total. */
-const pricedColumns = (totals: InvoiceTotals) => [
+export const pricedColumns = (totals: InvoiceTotals) => [
   JSON.stringify(totals.lines.map(storedLine)),
   JSON.stringify(storedBreakdown(totals.taxBreakdown)),
   totals.subtotal,
@@ -90,7 +89,7 @@ const pricedColumns = (totals: InvoiceTotals) => [
   totals.total,
 ];
 
-const pendingPayment = (what: string, paymentId: string) =>
+export const pendingPayment = (what: string, paymentId: string) =>
   new AppError(
     'state_transition_invalid',
     `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
@@ -115,7 +114,8 @@ export class InvoiceService {
   }
 
   /** A due date must lie ahead of the clock. */
-  private dueAt(input: { due_date?: number | undefined; days_until_due?: number | undefined }): Date {
+  /** The due date `input` asks for. */
+  dueAt(input: { due_date?: number | undefined; days_until_due?: number | undefined }): Date {
     if (input.due_date !== undefined && input.days_until_due !== undefined) {
       throw invalidField('parameter_invalid', 'days_until_due', 'give due_date or days_until_due, not both');
     }
@@ -260,7 +260,7 @@ export class InvoiceService {
   }
 
   /** What finalisation refuses: a total under 1, a due date not ahead of the clock. */
-  private assertFinalizable(row: InvoiceRow): void {
+  assertFinalizable(row: InvoiceRow): void {
     assertInvoiceTransition(row.status, 'open');
     if (row.total < 1) {
       throw invalidField('amount_invalid', 'lines', 'an invoice needs a total of at least 1 to be finalised');
@@ -270,69 +270,27 @@ export class InvoiceService {
     }
   }
 
-  /**
-   * Drafts for many invoices at once, each for its actor's tenant, as `create`
-   * makes one: one insert for all and one for their `invoice.created` events.
-   * Returns the rows, for `finalizeMany` in the same transaction.
-   */
-  async createMany(
-    db: Queryable,
-    items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>,
-  ): Promise<InvoiceRow[]> {
-    const drafts: DraftColumns[] = items.map(({ actor, input }) => {
-      const region = input.vat_region ?? 'mainland';
-      return {
-        id: newId('invoice'),
-        merchantId: actor.merchantId,
-        livemode: actor.livemode,
-        customerId: input.customer,
-        subscriptionId: input.subscription_id ?? null,
-        currency: input.currency,
-        vatRegion: region,
-        priced: pricedColumns(invoiceTotals(input.lines ?? [], region)),
-        memo: input.memo ?? null,
-        metadata: JSON.stringify(input.metadata ?? {}),
-        dueAt: this.dueAt(input),
-        hostedToken: randomToken(32),
-      };
-    });
-    await assertCustomersExist(
-      db,
-      items.map(({ actor, input }) => ({ ...actor, customerId: input.customer })),
-    );
-    const rows = await insertDrafts(db, drafts);
-    await this.emitMany(db, 'invoice.created', rows);
-    return rows;
+  /** Drafts for many invoices at once, each for its actor's tenant (see batch.ts). */
+  createMany(db: Queryable, items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>) {
+    return createDrafts(this, db, items);
   }
 
-  /**
-   * Finalises drafts that `createMany` made in this transaction (so no one else
-   * can see or lock them): each tenant's numbers come from one counter update,
-   * taken here, so call it last in the transaction to hold the counter briefly.
-   * Numbers follow the drafts' order. Emits `invoice.finalized` for each.
-   */
-  async finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
-    for (const draft of drafts) this.assertFinalizable(draft);
-    const tenantOf = (row: InvoiceRow) => ({ merchantId: row.merchant_id, livemode: row.livemode });
-    const first = await takeInvoiceNumbers(
-      db,
-      drafts.map((row) => ({ ...tenantOf(row), count: 1 })),
-    );
-    const next = new Map<string, number>();
-    const numbers = drafts.map((row) => {
-      const key = `${row.merchant_id}/${String(row.livemode)}`;
-      const number = next.get(key) ?? first(tenantOf(row));
-      next.set(key, number + 1);
-      return formatInvoiceNumber(number);
-    });
-    return this.emitMany(db, 'invoice.finalized', await openDrafts(db, drafts, numbers));
+  /** Finalises drafts `createMany` made in this transaction; takes the numbers: call it last (see batch.ts). */
+  finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]) {
+    return finalizeDrafts(this, db, drafts);
   }
 
-  private async emitMany(
+  /** Charges many invoices at once; returns the payment ids in order (see batch.ts). */
+  chargeMany(
     db: Queryable,
-    type: EventType,
-    rows: readonly InvoiceRow[],
-  ): Promise<InvoiceObject[]> {
+    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
+    afterCommit: (task: () => Promise<void>) => void,
+  ) {
+    return chargeInvoices(this, this.payments(), db, items, afterCommit);
+  }
+
+  /** Records one event of `type` for each row, in one statement. */
+  async emitMany(db: Queryable, type: EventType, rows: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
     const objects = rows.map(this.toObject);
     await recordEvents(
       db,
@@ -389,7 +347,7 @@ export class InvoiceService {
     return this.emit(db, 'invoice.sent', updated.rows[0]!);
   }
 
-  private assertPayable(row: InvoiceRow, what: string): void {
+  assertPayable(row: InvoiceRow, what: string): void {
     if (!invoiceIsPayable(row.status)) {
       throw new AppError(
         'state_transition_invalid',
@@ -453,65 +411,6 @@ export class InvoiceService {
       [row.id, payment.id],
     );
     return { invoice: this.toObject(updated.rows[0]!), payment };
-  }
-
-  /**
-   * Charges many invoices at once, each to the phone given, as `pay` charges one:
-   * one query locks them all (in id order), one looks for pending payments, and
-   * the payments, their events and the invoices' `payment_id` are written with a
-   * statement each. Fails on the first invoice that cannot be charged. Returns
-   * the payment ids in the order given.
-   */
-  async chargeMany(
-    db: Queryable,
-    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
-    afterCommit: (task: () => Promise<void>) => void,
-  ): Promise<string[]> {
-    const ids = items.map((item) => item.invoiceId);
-    const locked = await db.query<InvoiceRow>(
-      `SELECT * FROM invoices WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-      [ids],
-    );
-    const byId = new Map(locked.rows.map((row) => [row.id, row]));
-    const rows = items.map(({ actor, invoiceId }) => {
-      const row = byId.get(invoiceId);
-      if (!row || row.merchant_id !== actor.merchantId || row.livemode !== actor.livemode) {
-        throw notFound('invoice', invoiceId);
-      }
-      this.assertPayable(row, 'paid');
-      return row;
-    });
-    const pending = await db.query<{ id: string }>(
-      `SELECT id FROM payments WHERE invoice_id = ANY($1) AND status = 'pending' LIMIT 1`,
-      [ids],
-    );
-    if (pending.rows[0]) throw pendingPayment('paid again', pending.rows[0].id);
-    const payments = await this.payments().createMany(
-      db,
-      items.map(({ actor, phone }, i) => {
-        const row = rows[i]!;
-        return {
-          actor,
-          input: {
-            amount: row.total - row.amount_paid,
-            currency: row.currency,
-            phone,
-            description: `Invoice ${row.number}`,
-            customer: row.customer_id,
-            metadata: { invoice: row.id },
-            invoiceId: row.id,
-          },
-        };
-      }),
-      afterCommit,
-    );
-    await write(
-      db,
-      `UPDATE invoices SET payment_id = c.payment_id
-       FROM unnest($1::text[], $2::text[]) AS c(id, payment_id) WHERE invoices.id = c.id`,
-      [ids, payments.map((p) => p.id)],
-    );
-    return payments.map((p) => p.id);
   }
 
   private async customerPhone(db: Queryable, row: InvoiceRow): Promise<string> {

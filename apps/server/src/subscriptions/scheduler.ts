@@ -12,8 +12,8 @@ import type { SubscriptionRow } from './rows.ts';
  * in one counter update held only until the commit, so a large batch costs the
  * other process little wait (sizes chosen by bench/subscriptions.ts).
  */
-const OPEN_BATCH = Number(process.env.SUBSCRIPTION_OPEN_BATCH ?? 100);
-const CHARGE_BATCH = Number(process.env.SUBSCRIPTION_CHARGE_BATCH ?? 50);
+const OPEN_BATCH = 250;
+const CHARGE_BATCH = 250;
 /** A row refused by a rule (an AppError) is looked at again an hour later (by the scheduler's clock)… */
 const REFUSED_ROW_DELAY_MS = 60 * 60 * 1000;
 /** …and one that met a database failure (a lock or statement timeout), a few seconds later. */
