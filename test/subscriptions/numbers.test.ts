@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../../apps/server/src/db/database.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/services/clock.ts';
 import { anotherMerchant, withMerchant } from '../support/merchant.ts';
@@ -12,14 +14,44 @@ import { draftInvoice, makeCustomer } from '../invoices/support.ts';
  */
 const clock = movableClock(new Date('2027-05-01T06:00:00Z'));
 let server: RunningServer;
+let dropDatabase = async () => {};
+
+/**
+ * On PostgreSQL, a database of this file's own: every scheduler claims whatever is due by its
+ * clock, so another file's server would otherwise open and charge these subscriptions too.
+ */
+async function ownDatabase(): Promise<Record<string, string>> {
+  const runUrl = process.env.TEST_DATABASE_URL;
+  if (!runUrl) return {};
+  const url = new URL(runUrl);
+  const name = `${url.pathname.slice(1)}_numbers`;
+  const admin = new pg.Client({ connectionString: runUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), dataDir: '', poolMax: 2 });
+  await migrate(database);
+  await database.close();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: runUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
+  return { DATABASE_URL: url.toString() };
+}
 
 beforeAll(async () => {
   ({ server } = await withMerchant({
     clock,
-    env: { SUBSCRIPTION_SCHEDULER: 'false', SANDBOX_SETTLE_MS: '3600000' },
+    env: { SUBSCRIPTION_SCHEDULER: 'false', SANDBOX_SETTLE_MS: '3600000', ...(await ownDatabase()) },
   }));
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await dropDatabase();
+});
 
 const query = async <T = Record<string, unknown>>(text: string, values: unknown[]) =>
   (await server.database.pool.query(text, values)).rows as T[];
