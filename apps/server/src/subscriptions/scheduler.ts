@@ -35,11 +35,13 @@ type DueCharge = SubscriptionRow & {
  * periods (the invoice, the next renewal, a charge due now), then a batch of
  * due charges likewise (the payment, the charge's record): the claim and its
  * effect commit together, so a process that dies mid-batch rolls back and
- * leaves the rows due, and two processes never take one row. Opening and
- * charging are separate transactions so that the invoice number counter, a
- * row lock per merchant, is held only while invoices are opened. Nothing in the transaction
- * waits on anything but its own statements (the embedded database has one
- * session); providers are asked after commit. Any number of processes run
+ * leaves the rows due, and two processes never take one row. A batch's work
+ * is set-based, and opening takes its invoice numbers last, so the invoice
+ * number counter, a row lock per merchant, is held only from there to the
+ * commit; opening and charging are separate transactions so that charges
+ * never hold it. Nothing in the transaction waits on anything but its own
+ * statements (the embedded database has one session); providers are asked
+ * after commit. Any number of processes run
  * one; each polls, and a write that makes something due now wakes its own.
  */
 export class SubscriptionScheduler {
