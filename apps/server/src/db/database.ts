@@ -42,6 +42,12 @@ export interface Transaction extends Queryable {
    * transaction fails with its error.
    */
   defer(statement: Statement, values?: unknown[]): void;
+  /**
+   * Sends `ROLLBACK TO SAVEPOINT name` and waits for it. Once it succeeds, a
+   * deferred statement that failed after the savepoint no longer fails the
+   * transaction: its work was rolled back with the rest.
+   */
+  rollbackTo(savepoint: string): Promise<void>;
 }
 
 export const isTransaction = (db: Queryable): db is Transaction =>
@@ -160,6 +166,12 @@ class PipelinedConnection implements Connection {
     const tx: Transaction = {
       query: (statement, values) => this.query(statement, values),
       defer: (statement, values) => this.sendDeferred(statement, values),
+      rollbackTo: async (savepoint) => {
+        await this.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
+        // Every statement sent before it has answered by now; whatever failed was inside the savepoint.
+        await Promise.all(this.deferred);
+        this.failure = undefined;
+      },
     };
     try {
       const result = await work(tx);

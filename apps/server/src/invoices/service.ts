@@ -23,14 +23,16 @@ import {
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Clock } from '../services/clock.ts';
-import { recordEvent } from '../services/events.ts';
+import { recordEvent, recordEvents } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
 import { assertCustomerExists } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
+import { chargeInvoices, createDrafts, finalizeDrafts } from './batch.ts';
 import { renderDocument, type DocumentKind } from './hosted.ts';
 import type { InvoiceLanguage } from './labels.ts';
+import { takeInvoiceNumbers } from './numbering.ts';
 import {
   hostedInvoiceUrl,
   invoiceObject,
@@ -79,13 +81,20 @@ export type InvoicePaymentListener = (
 ) => Promise<void>;
 
 /** The stored columns of priced lines: lines, tax_breakdown, subtotal, tax, total. */
-const pricedColumns = (totals: InvoiceTotals) => [
+export const pricedColumns = (totals: InvoiceTotals) => [
   JSON.stringify(totals.lines.map(storedLine)),
   JSON.stringify(storedBreakdown(totals.taxBreakdown)),
   totals.subtotal,
   totals.tax,
   totals.total,
 ];
+
+export const pendingPayment = (what: string, paymentId: string) =>
+  new AppError(
+    'state_transition_invalid',
+    `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
+    { details: { payment: `${paymentId} is pending` } },
+  );
 
 export class InvoiceService {
   private readonly listeners = new Set<InvoicePaymentListener>();
@@ -105,7 +114,8 @@ export class InvoiceService {
   }
 
   /** A due date must lie ahead of the clock. */
-  private dueAt(input: { due_date?: number | undefined; days_until_due?: number | undefined }): Date {
+  /** The due date `input` asks for. */
+  dueAt(input: { due_date?: number | undefined; days_until_due?: number | undefined }): Date {
     if (input.due_date !== undefined && input.days_until_due !== undefined) {
       throw invalidField('parameter_invalid', 'days_until_due', 'give due_date or days_until_due, not both');
     }
@@ -238,6 +248,19 @@ export class InvoiceService {
   }
 
   private async finalizeRow(db: Queryable, row: InvoiceRow): Promise<InvoiceRow> {
+    this.assertFinalizable(row);
+    const tenant = { merchantId: row.merchant_id, livemode: row.livemode };
+    const first = await takeInvoiceNumbers(db, [{ ...tenant, count: 1 }]);
+    const updated = await db.query<InvoiceRow>(
+      `UPDATE invoices SET status = 'open', number = $2, finalized_at = now(), overdue_check_at = due_at
+       WHERE id = $1 RETURNING *`,
+      [row.id, formatInvoiceNumber(first(tenant))],
+    );
+    return updated.rows[0]!;
+  }
+
+  /** What finalisation refuses: a total under 1, a due date not ahead of the clock. */
+  assertFinalizable(row: InvoiceRow): void {
     assertInvoiceTransition(row.status, 'open');
     if (row.total < 1) {
       throw invalidField('amount_invalid', 'lines', 'an invoice needs a total of at least 1 to be finalised');
@@ -245,18 +268,40 @@ export class InvoiceService {
     if (row.due_at.getTime() <= this.clock.now().getTime()) {
       throw invalidField('parameter_invalid', 'due_date', 'is in the past; give the draft a new due date');
     }
-    const counter = await db.query<{ last_number: number }>(
-      `INSERT INTO invoice_number_counters (merchant_id, livemode, last_number) VALUES ($1, $2, 1)
-       ON CONFLICT (merchant_id, livemode) DO UPDATE SET last_number = invoice_number_counters.last_number + 1
-       RETURNING last_number`,
-      [row.merchant_id, row.livemode],
+  }
+
+  /** Drafts for many invoices at once, each for its actor's tenant (see batch.ts). */
+  createMany(db: Queryable, items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>) {
+    return createDrafts(this, db, items);
+  }
+
+  /** Finalises drafts `createMany` made in this transaction; takes the numbers: call it last (see batch.ts). */
+  finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]) {
+    return finalizeDrafts(this, db, drafts);
+  }
+
+  /** Charges many invoices at once; returns the payment ids in order (see batch.ts). */
+  chargeMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
+    afterCommit: (task: () => Promise<void>) => void,
+  ) {
+    return chargeInvoices(this, this.payments(), db, items, afterCommit);
+  }
+
+  /** Records one event of `type` for each row, in one statement. */
+  async emitMany(db: Queryable, type: EventType, rows: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
+    const objects = rows.map(this.toObject);
+    await recordEvents(
+      db,
+      rows.map((row, i) => ({
+        merchantId: row.merchant_id,
+        livemode: row.livemode,
+        type,
+        object: objects[i]!,
+      })),
     );
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'open', number = $2, finalized_at = now(), overdue_check_at = due_at
-       WHERE id = $1 RETURNING *`,
-      [row.id, formatInvoiceNumber(counter.rows[0]!.last_number)],
-    );
-    return updated.rows[0]!;
+    return objects;
   }
 
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */
@@ -302,7 +347,7 @@ export class InvoiceService {
     return this.emit(db, 'invoice.sent', updated.rows[0]!);
   }
 
-  private assertPayable(row: InvoiceRow, what: string): void {
+  assertPayable(row: InvoiceRow, what: string): void {
     if (!invoiceIsPayable(row.status)) {
       throw new AppError(
         'state_transition_invalid',
@@ -317,13 +362,7 @@ export class InvoiceService {
       `SELECT id FROM payments WHERE invoice_id = $1 AND status = 'pending' LIMIT 1`,
       [row.id],
     );
-    if (pending.rowCount) {
-      throw new AppError(
-        'state_transition_invalid',
-        `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
-        { details: { payment: `${String((pending.rows[0] as { id: string }).id)} is pending` } },
-      );
-    }
+    if (pending.rowCount) throw pendingPayment(what, (pending.rows[0] as { id: string }).id);
   }
 
   /**

@@ -39,3 +39,27 @@ export async function recordEvent(db: Queryable, input: EventInput): Promise<str
   );
   return id;
 }
+
+/** Writes many events in one statement, in the order given; as `recordEvent`, in the change's transaction. */
+export async function recordEvents(db: Queryable, inputs: readonly EventInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  await write(
+    db,
+    {
+      name: 'insert_events',
+      text: `INSERT INTO events (id, merchant_id, livemode, type, api_version, data)
+       SELECT id, merchant_id, livemode, type, $5, data::jsonb
+       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $6::text[])
+         WITH ORDINALITY AS e(id, merchant_id, livemode, type, data, n)
+       ORDER BY n`,
+    },
+    [
+      inputs.map(() => newId('event')),
+      inputs.map((e) => e.merchantId),
+      inputs.map((e) => e.livemode),
+      inputs.map((e) => e.type),
+      API_VERSION,
+      inputs.map((e) => JSON.stringify({ object: e.object })),
+    ],
+  );
+}

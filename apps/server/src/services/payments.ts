@@ -15,8 +15,8 @@ import {
 import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
-import { notifyEventsWritten, recordEvent } from './events.ts';
-import { assertCustomerExists } from './customers.ts';
+import { notifyEventsWritten, recordEvent, recordEvents } from './events.ts';
+import { assertCustomerExists, assertCustomersExist } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from './ledger.ts';
@@ -132,34 +132,7 @@ export class PaymentService implements OutcomeSink {
     if (input.customer !== undefined) await assertCustomerExists(db, actor, input.customer);
     // The row is built here, not returned by the insert, so the insert, its event
     // and the commit can leave together without a round trip between them.
-    const row: PaymentRow = {
-      id: newId('payment'),
-      merchant_id: actor.merchantId,
-      livemode: actor.livemode,
-      amount: input.amount,
-      currency: input.currency,
-      status: 'pending',
-      phone: input.phone,
-      network: mobileNetwork(input.phone) ?? null,
-      description: input.description ?? null,
-      customer_id: input.customer ?? null,
-      checkout_id: input.checkoutId ?? null,
-      invoice_id: input.invoiceId ?? null,
-      metadata: input.metadata ?? {},
-      provider: provider.name,
-      provider_reference: null,
-      fee: null,
-      net: null,
-      payout_status: 'not_applicable',
-      payout_id: null,
-      failure_code: null,
-      failure_message: null,
-      created_at: new Date(),
-      paid_at: null,
-      failed_at: null,
-      refunded_at: null,
-      settle_at: provider.settlesAt?.(input.phone) ?? null,
-    };
+    const row = this.pendingRow(actor, input, provider);
     await write(
       db,
       {
@@ -196,6 +169,110 @@ export class PaymentService implements OutcomeSink {
     });
     afterCommit(() => this.initiate(provider, row));
     return object;
+  }
+
+  /**
+   * Many pending payments at once, each for its actor, as `create` records one:
+   * one statement for the rows and one for their `payment.created` events. For
+   * the subscription scheduler's charges; each provider is asked after commit.
+   */
+  async createMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; input: CreatePaymentInput }>,
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<PaymentObject[]> {
+    const started = items.map(({ actor, input }) => {
+      const provider = this.providers.forMode(actor.livemode);
+      if (!provider) {
+        throw new AppError('provider_unavailable', 'Live payments are not configured for this account yet', {
+          retryAfter: 60,
+        });
+      }
+      return { provider, row: this.pendingRow(actor, input, provider) };
+    });
+    const withCustomer = items.filter(({ input }) => input.customer !== undefined);
+    if (withCustomer.length > 0) {
+      await assertCustomersExist(
+        db,
+        withCustomer.map(({ actor, input }) => ({ ...actor, customerId: input.customer! })),
+      );
+    }
+    const rows = started.map((s) => s.row);
+    const column = <T>(pick: (row: PaymentRow) => T) => rows.map(pick);
+    await write(
+      db,
+      `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
+         customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
+       SELECT id, merchant_id, livemode, amount, currency, status, phone, network, description,
+         customer_id, checkout_id, metadata::jsonb, provider, created_at, settle_at, invoice_id
+       FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
+         $15::timestamptz[], $16::text[])
+         AS p(id, merchant_id, livemode, amount, currency, status, phone, network, description,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)`,
+      [
+        column((r) => r.id),
+        column((r) => r.merchant_id),
+        column((r) => r.livemode),
+        column((r) => r.amount),
+        column((r) => r.currency),
+        column((r) => r.status),
+        column((r) => r.phone),
+        column((r) => r.network),
+        column((r) => r.description),
+        column((r) => r.customer_id),
+        column((r) => r.checkout_id),
+        column((r) => JSON.stringify(r.metadata)),
+        column((r) => r.provider),
+        column((r) => r.created_at),
+        column((r) => r.settle_at),
+        column((r) => r.invoice_id),
+      ],
+    );
+    const objects = rows.map(this.toObject);
+    await recordEvents(
+      db,
+      rows.map((row, i) => ({
+        merchantId: row.merchant_id,
+        livemode: row.livemode,
+        type: 'payment.created' as const,
+        object: objects[i]!,
+      })),
+    );
+    for (const { provider, row } of started) afterCommit(() => this.initiate(provider, row));
+    return objects;
+  }
+
+  /** A pending payment's row as `create` inserts it. */
+  private pendingRow(actor: Actor, input: CreatePaymentInput, provider: PaymentProvider): PaymentRow {
+    return {
+      id: newId('payment'),
+      merchant_id: actor.merchantId,
+      livemode: actor.livemode,
+      amount: input.amount,
+      currency: input.currency,
+      status: 'pending',
+      phone: input.phone,
+      network: mobileNetwork(input.phone) ?? null,
+      description: input.description ?? null,
+      customer_id: input.customer ?? null,
+      checkout_id: input.checkoutId ?? null,
+      invoice_id: input.invoiceId ?? null,
+      metadata: input.metadata ?? {},
+      provider: provider.name,
+      provider_reference: null,
+      fee: null,
+      net: null,
+      payout_status: 'not_applicable',
+      payout_id: null,
+      failure_code: null,
+      failure_message: null,
+      created_at: new Date(),
+      paid_at: null,
+      failed_at: null,
+      refunded_at: null,
+      settle_at: provider.settlesAt?.(input.phone) ?? null,
+    };
   }
 
   /** The provider is asked after commit; a refusal fails the payment (provider_error). */

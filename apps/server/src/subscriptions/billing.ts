@@ -11,19 +11,27 @@ import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
 
 /** What subscriptions need from invoices; all of it runs in the caller's transaction. */
 export interface InvoicePort {
-  /** Opens the period's invoice (one line, finalized with its number) and returns its id. */
-  openInvoice(
+  /**
+   * Drafts the periods' invoices (one line each) and returns their ids in order;
+   * `finalize` numbers and opens them all. Call it last in the transaction: it
+   * takes the merchant's invoice number counter, held until commit.
+   */
+  draftInvoices(
     db: Queryable,
-    subscription: SubscriptionRow,
-    period: { index: number; start: Date; end: Date },
-  ): Promise<string>;
-  /** Charges the invoice to the subscription's phone; the provider is asked after commit. Returns the payment id. */
-  chargeInvoice(
+    periods: ReadonlyArray<{ subscription: SubscriptionRow; period: OpeningPeriod }>,
+  ): Promise<{ ids: string[]; finalize: () => Promise<void> }>;
+  /** Charges each invoice to its subscription's phone; the providers are asked after commit. Returns the payment ids in order. */
+  chargeInvoices(
     db: Queryable,
-    subscription: SubscriptionRow,
-    invoiceId: string,
+    charges: ReadonlyArray<{ subscription: SubscriptionRow; invoiceId: string }>,
     afterCommit: (task: () => Promise<void>) => void,
-  ): Promise<string>;
+  ): Promise<string[]>;
+}
+
+export interface OpeningPeriod {
+  index: number;
+  start: Date;
+  end: Date;
 }
 
 interface PeriodRow {
@@ -52,49 +60,79 @@ export class SubscriptionBilling {
     private readonly retryDays: readonly number[],
   ) {}
 
-  /** At a due renewal: cancels (when asked for at period end) or opens the next period, its charge due now. */
-  async renew(db: Queryable, row: SubscriptionRow): Promise<void> {
+  /**
+   * At due renewals: cancels those asked for at period end, and opens the next
+   * period of the others, each with its invoice and its charge due now. The
+   * writes are set-based (one statement each for all the invoices, their events,
+   * periods and subscriptions), and the invoice numbers are taken last, so the
+   * merchant's counter is held only from there to the commit.
+   */
+  async renew(db: Queryable, rows: readonly SubscriptionRow[]): Promise<void> {
     const now = this.clock.now();
-    if (row.cancel_at_period_end) {
-      await cancelSubscriptionRow(db, row, now, 'requested');
-      return;
+    const opening: Array<{ subscription: SubscriptionRow; period: OpeningPeriod }> = [];
+    for (const row of rows) {
+      if (row.cancel_at_period_end) {
+        await cancelSubscriptionRow(db, row, now, 'requested');
+        continue;
+      }
+      if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
+      const index = (row.current_period ?? -1) + 1;
+      opening.push({
+        subscription: row,
+        period: { index, ...billingPeriod(row.billing_anchor, cycleOf(row), index) },
+      });
     }
-    const index = (row.current_period ?? -1) + 1;
-    const { start, end } = billingPeriod(row.billing_anchor, cycleOf(row), index);
-    const invoiceId = await this.invoices.openInvoice(db, row, { index, start, end });
+    if (opening.length === 0) return;
+    const invoices = await this.invoices.draftInvoices(db, opening);
     await write(
       db,
       `INSERT INTO subscription_periods (subscription_id, period, invoice_id, status, next_attempt_at)
-       VALUES ($1, $2, $3, 'open', $4)`,
-      [row.id, index, invoiceId, now],
+       SELECT subscription_id, period, invoice_id, 'open', $4
+       FROM unnest($1::text[], $2::integer[], $3::text[]) AS p(subscription_id, period, invoice_id)`,
+      [opening.map((o) => o.subscription.id), opening.map((o) => o.period.index), invoices.ids, now],
     );
-    if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
     await write(
       db,
-      `UPDATE subscriptions SET current_period = $2, next_renewal_at = $3,
-         status = CASE WHEN status = 'trialing' THEN 'active' ELSE status END
-       WHERE id = $1`,
-      [row.id, index, end],
+      `UPDATE subscriptions s SET current_period = o.period, next_renewal_at = o.period_end,
+         status = CASE WHEN s.status = 'trialing' THEN 'active' ELSE s.status END
+       FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS o(id, period, period_end)
+       WHERE s.id = o.id`,
+      [
+        opening.map((o) => o.subscription.id),
+        opening.map((o) => o.period.index),
+        opening.map((o) => o.period.end),
+      ],
     );
+    await invoices.finalize();
   }
 
-  /** One charge of a period's invoice, recorded under its attempt number. */
+  /** One charge of each period's invoice, each recorded under its attempt number; set-based. */
   async charge(
     db: Queryable,
-    row: SubscriptionRow,
-    at: { period: number; invoiceId: string; attempt: number },
+    charges: ReadonlyArray<{ row: SubscriptionRow; period: number; invoiceId: string; attempt: number }>,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<void> {
-    const paymentId = await this.invoices.chargeInvoice(db, row, at.invoiceId, afterCommit);
+    if (charges.length === 0) return;
+    const paymentIds = await this.invoices.chargeInvoices(
+      db,
+      charges.map((c) => ({ subscription: c.row, invoiceId: c.invoiceId })),
+      afterCommit,
+    );
+    const ids = charges.map((c) => c.row.id);
+    const periods = charges.map((c) => c.period);
+    const attempts = charges.map((c) => c.attempt);
     await write(
       db,
-      `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id) VALUES ($1, $2, $3, $4)`,
-      [row.id, at.period, at.attempt, paymentId],
+      `INSERT INTO subscription_charges (subscription_id, period, attempt, payment_id)
+       SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[])`,
+      [ids, periods, attempts, paymentIds],
     );
     await write(
       db,
-      `UPDATE subscription_periods SET attempts = $3, next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
-      [row.id, at.period, at.attempt],
+      `UPDATE subscription_periods p SET attempts = c.attempt, next_attempt_at = NULL
+       FROM unnest($1::text[], $2::integer[], $3::integer[]) AS c(subscription_id, period, attempt)
+       WHERE p.subscription_id = c.subscription_id AND p.period = c.period`,
+      [ids, periods, attempts],
     );
   }
 

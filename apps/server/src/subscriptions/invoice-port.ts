@@ -18,41 +18,52 @@ const eastAfricaDate = (date: Date) =>
   new Date(date.getTime() + BILLING_UTC_OFFSET_MS).toISOString().slice(0, 10);
 
 /**
- * Subscriptions' invoices through the invoice service: a draft with the period's
- * one line (tax included, standard rate), finalized at once, due a day after the
+ * Subscriptions' invoices through the invoice service: a batch of drafts, each with
+ * its period's one line (tax included, standard rate), finalized together, due a day after the
  * last retry; charged to the subscription's phone.
  */
 export function invoicePortOver(invoices: InvoiceService, retryDays: readonly number[]): InvoicePort {
   const daysUntilDue = (retryDays.at(-1) ?? 0) + 1;
   return {
-    async openInvoice(db, row, period) {
-      const actor = billingActor(row);
-      const draft = await invoices.create(db, actor, {
-        customer: row.customer_id,
-        currency: row.currency,
-        lines: [
-          {
-            description: `${row.description ?? 'Subscription'}, ${eastAfricaDate(period.start)} to ${eastAfricaDate(period.end)}`,
-            quantity: 1,
-            unitAmount: row.amount,
-            taxClass: 'standard',
-          },
-        ],
-        days_until_due: daysUntilDue,
-        subscription_id: row.id,
-        metadata: { subscription: row.id, period: String(period.index) },
-      });
-      return (await invoices.finalize(db, actor, draft.id)).id;
-    },
-    async chargeInvoice(db, row, invoiceId, afterCommit) {
-      const { payment } = await invoices.pay(
+    async draftInvoices(db, periods) {
+      const drafts = await invoices.createMany(
         db,
-        billingActor(row),
-        invoiceId,
-        { phone: row.phone },
+        periods.map(({ subscription: row, period }) => ({
+          actor: billingActor(row),
+          input: {
+            customer: row.customer_id,
+            currency: row.currency,
+            lines: [
+              {
+                description: `${row.description ?? 'Subscription'}, ${eastAfricaDate(period.start)} to ${eastAfricaDate(period.end)}`,
+                quantity: 1,
+                unitAmount: row.amount,
+                taxClass: 'standard' as const,
+              },
+            ],
+            days_until_due: daysUntilDue,
+            subscription_id: row.id,
+            metadata: { subscription: row.id, period: String(period.index) },
+          },
+        })),
+      );
+      return {
+        ids: drafts.map((draft) => draft.id),
+        finalize: async () => {
+          await invoices.finalizeMany(db, drafts);
+        },
+      };
+    },
+    chargeInvoices(db, charges, afterCommit) {
+      return invoices.chargeMany(
+        db,
+        charges.map(({ subscription, invoiceId }) => ({
+          actor: billingActor(subscription),
+          invoiceId,
+          phone: subscription.phone,
+        })),
         afterCommit,
       );
-      return payment.id;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@tz/core';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Queryable, Transaction } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { notifyEventsWritten } from '../services/events.ts';
 import type { SubscriptionBilling } from './billing.ts';
@@ -7,12 +7,13 @@ import { Poller } from '../services/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 /**
- * Rows per transaction. Opening takes the merchant's invoice number counter for the rest of its
- * transaction, and another process opening for the same merchant waits for it: a short batch keeps
- * that wait well under the statement timeout.
+ * Rows per transaction. A batch of openings writes its invoices, events, periods
+ * and subscriptions with one statement each and takes its invoice numbers last,
+ * in one counter update held only until the commit, so a large batch costs the
+ * other process little wait (sizes chosen by bench/subscriptions.ts).
  */
-const OPEN_BATCH = 20;
-const CHARGE_BATCH = 50;
+const OPEN_BATCH = 250;
+const CHARGE_BATCH = 250;
 /** A row refused by a rule (an AppError) is looked at again an hour later (by the scheduler's clock)… */
 const REFUSED_ROW_DELAY_MS = 60 * 60 * 1000;
 /** …and one that met a database failure (a lock or statement timeout), a few seconds later. */
@@ -34,11 +35,13 @@ type DueCharge = SubscriptionRow & {
  * periods (the invoice, the next renewal, a charge due now), then a batch of
  * due charges likewise (the payment, the charge's record): the claim and its
  * effect commit together, so a process that dies mid-batch rolls back and
- * leaves the rows due, and two processes never take one row. Opening and
- * charging are separate transactions so that the invoice number counter, a
- * row lock per merchant, is held only while invoices are opened. Nothing in the transaction
- * waits on anything but its own statements (the embedded database has one
- * session); providers are asked after commit. Any number of processes run
+ * leaves the rows due, and two processes never take one row. A batch's work
+ * is set-based, and opening takes its invoice numbers last, so the invoice
+ * number counter, a row lock per merchant, is held only from there to the
+ * commit; opening and charging are separate transactions so that charges
+ * never hold it. Nothing in the transaction waits on anything but its own
+ * statements (the embedded database has one session); providers are asked
+ * after commit. Any number of processes run
  * one; each polls, and a write that makes something due now wakes its own.
  */
 export class SubscriptionScheduler {
@@ -82,14 +85,14 @@ export class SubscriptionScheduler {
     return (await this.renewDue()) + (await this.chargeDue()) > 0;
   }
 
-  /** One batch of due renewals (and cancellations at period end), oldest due first. */
+  /** One batch of due renewals (and cancellations at period end), oldest due first, opened together. */
   private renewDue(): Promise<number> {
     return this.batch<SubscriptionRow>(
       `SELECT * FROM subscriptions
        WHERE next_renewal_at <= $1 AND (status IN ('trialing', 'active') OR cancel_at_period_end)
        ORDER BY next_renewal_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
       OPEN_BATCH,
-      (tx, row) => this.billing.renew(tx, row),
+      (tx, rows) => this.billing.renew(tx, rows),
       (tx, row, until) =>
         tx.query(`UPDATE subscriptions SET next_renewal_at = $2 WHERE id = $1`, [row.id, until]),
     );
@@ -104,14 +107,15 @@ export class SubscriptionScheduler {
        SELECT s.*, c.period, c.invoice_id, c.attempts, i.status AS invoice_status
        FROM claimed c JOIN subscriptions s ON s.id = c.subscription_id JOIN invoices i ON i.id = c.invoice_id`,
       CHARGE_BATCH,
-      async (tx, row, afterCommit) => {
-        if (row.invoice_status === 'open' || row.invoice_status === 'uncollectible') {
-          const at = { period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 };
-          await this.billing.charge(tx, row, at, afterCommit);
-        } else {
-          // Voided (or paid some other way) meanwhile: nothing left to retry.
-          await this.postponeCharge(tx, row, null);
-        }
+      async (tx, rows, afterCommit) => {
+        const payable = (row: DueCharge) =>
+          row.invoice_status === 'open' || row.invoice_status === 'uncollectible';
+        // Voided (or paid some other way) meanwhile: nothing left to retry.
+        for (const row of rows.filter((r) => !payable(r))) await this.postponeCharge(tx, row, null);
+        const charges = rows
+          .filter(payable)
+          .map((row) => ({ row, period: row.period, invoiceId: row.invoice_id, attempt: row.attempts + 1 }));
+        await this.billing.charge(tx, charges, afterCommit);
       },
       (tx, row, until) => this.postponeCharge(tx, row, until),
     );
@@ -125,35 +129,46 @@ export class SubscriptionScheduler {
   }
 
   /**
-   * Claims a batch with `claim` and runs `work` on each row in one transaction.
-   * Each row runs under a savepoint: a row whose work fails (an invoice the
-   * merchant changed meanwhile, a lock wait past the statement timeout) is rolled
-   * back alone, logged, and put off by `postpone`, so it cannot hold up the rest.
-   * A row's after-commit tasks run only if its work stood.
+   * Claims a batch with `claim` and runs `work` on all its rows in one
+   * transaction, under a savepoint. When that fails, the batch is rolled back
+   * to the savepoint and each row runs alone under its own: a row whose work
+   * fails (an invoice the merchant changed meanwhile, a lock wait past the
+   * statement timeout) is rolled back alone, logged, and put off by `postpone`,
+   * so it cannot hold up the rest. After-commit tasks run only for work that stood.
    */
   private async batch<Row extends { id: string }>(
     claim: string,
     size: number,
-    work: (tx: Queryable, row: Row, afterCommit: (task: () => Promise<void>) => void) => Promise<void>,
+    work: (tx: Queryable, rows: Row[], afterCommit: (task: () => Promise<void>) => void) => Promise<void>,
     postpone: (tx: Queryable, row: Row, until: Date) => Promise<unknown>,
   ): Promise<number> {
     const now = this.clock.now();
     const tasks: Array<() => Promise<void>> = [];
+    /** Runs `rows` under a savepoint; on failure, rolls them back and returns the error. */
+    const attempt = async (tx: Transaction, rows: Row[]): Promise<{ error: unknown } | undefined> => {
+      const rowTasks: Array<() => Promise<void>> = [];
+      tx.defer('SAVEPOINT due_rows');
+      try {
+        await work(tx, rows, (task) => rowTasks.push(task));
+        // Waited for: a deferred write of the work that fails, fails here, inside the savepoint.
+        await tx.query('RELEASE SAVEPOINT due_rows');
+        tasks.push(...rowTasks);
+        return undefined;
+      } catch (error) {
+        await tx.rollbackTo('due_rows');
+        tx.defer('RELEASE SAVEPOINT due_rows');
+        return { error };
+      }
+    };
     const count = await this.database.transaction(async (tx) => {
       const due = await tx.query<Row>(claim, [now, size]);
+      if (due.rows.length === 0 || !(await attempt(tx, due.rows))) return due.rows.length;
       for (const row of due.rows) {
-        const rowTasks: Array<() => Promise<void>> = [];
-        tx.defer('SAVEPOINT due_row');
-        try {
-          await work(tx, row, (task) => rowTasks.push(task));
-          tx.defer('RELEASE SAVEPOINT due_row');
-          tasks.push(...rowTasks);
-        } catch (error) {
-          await tx.query('ROLLBACK TO SAVEPOINT due_row');
-          const delay = error instanceof AppError ? REFUSED_ROW_DELAY_MS : FAILED_ROW_DELAY_MS;
-          await postpone(tx, row, new Date(now.getTime() + delay));
-          this.log(error, `subscription ${row.id} could not be billed; trying again later`);
-        }
+        const failed = await attempt(tx, [row]);
+        if (!failed) continue;
+        const delay = failed.error instanceof AppError ? REFUSED_ROW_DELAY_MS : FAILED_ROW_DELAY_MS;
+        await postpone(tx, row, new Date(now.getTime() + delay));
+        this.log(failed.error, `subscription ${row.id} could not be billed; trying again later`);
       }
       return due.rows.length;
     });
