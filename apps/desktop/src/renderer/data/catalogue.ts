@@ -41,7 +41,12 @@ function productItems(ctx: Context, products: Product[]): Promise<CatalogueItem[
     products
       .filter((product) => product.active)
       .map(async (product) =>
-        catalogueItem(product, null, await onHand(ctx, product, null), ctx.catalogue.hasVariants(product.id) === true),
+        catalogueItem(
+          product,
+          null,
+          await onHand(ctx, product, null),
+          ctx.catalogue.hasVariants(product.id) === true,
+        ),
       ),
   );
 }
