@@ -19,16 +19,17 @@ import type { RxChangeEvent, RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
 import { PrefixKeys } from './prefix-keys.ts';
 import { normalise } from './schema.ts';
+import { readPage } from './stored-pages.ts';
+import type { Stored } from './stored-pages.ts';
 
 type Kind = 'products' | 'variants';
 type Product = PullDocument<'products'>;
 type Variant = PullDocument<'variants'>;
-type Stored = Record<string, unknown> & { id: string };
 type Field = 'name' | 'sku' | 'barcode';
 
 const PAGE = 2000;
 /** Waiting search keys are sorted in this long after the first of them (a sync's pages come in a run). */
-const MERGE_AFTER_MS = 500;
+const MERGE_AFTER_MS = 250;
 const FIELDS: Field[] = ['name', 'sku', 'barcode'];
 
 /** The search keys of a document under one field. */
@@ -114,21 +115,16 @@ export class CatalogueIndex {
       return;
     }
     for (const kind of ['variants', 'products'] as const) {
-      const collection = this.collections[kind];
-      let after = '';
-      for (;;) {
+      let after: string | null = '';
+      while (after !== null) {
         if (this.closed) return;
-        const query = collection
-          .find({ selector: { id: { $gt: after } }, sort: [{ id: 'asc' }], limit: PAGE })
-          .getPreparedQuery();
-        const { documents } = await collection.storageInstance.query(query);
-        for (const doc of documents as unknown as Stored[]) {
+        const page = await readPage(this.collections[kind], after, PAGE);
+        for (const doc of page.documents) {
           if (!this.touched.has(doc.id)) this.put(kind, doc);
         }
         // A page's keys sorted in now: many small sorts between pauses, not one long one at the end.
         this.mergeKeys();
-        if (documents.length < PAGE) break;
-        after = (documents.at(-1) as unknown as Stored).id;
+        after = page.next;
         // Let a scan or a key through between pages.
         await new Promise((resolve) => setTimeout(resolve, 0));
       }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PULL_COLLECTIONS } from '@tz/core';
 import type { TillStore } from './api.ts';
 import { openDatabase } from './database.ts';
+import type { TillCollections } from './database.ts';
 import { openTillStore } from './index.ts';
 import { PULLED_SCHEMAS, commandSchema, kvSchema } from './schema.ts';
 import type { CommandDoc } from './schema.ts';
@@ -85,7 +86,7 @@ afterEach(async () => {
 
 /** A paired till's database as the version before stored it, with an unsynced sale. */
 async function oldTill(name: string, storage: ReturnType<typeof getRxStorageMemory>) {
-  const db = await createRxDatabase({ name, storage, multiInstance: false });
+  const db = await createRxDatabase<TillCollections>({ name, storage, multiInstance: false });
   await db.addCollections({
     ...Object.fromEntries(
       PULL_COLLECTIONS.map((c) => [
