@@ -188,11 +188,11 @@ export class CatalogueIndex {
     for (const kind of ['products', 'variants'] as const) {
       for (const field of FIELDS) {
         if (left === 0 || prefixes[field] === '') continue;
-        for (const id of this.keys[kind][field].matching(prefixes[field])) {
+        for (const [key, id] of this.keys[kind][field].matching(prefixes[field])) {
           const doc = kind === 'products' ? this.products.get(id) : this.variants.get(id);
-          // An entry only says where to look: the document as it is now must still match.
+          // An entry only says where to look: the document as it is now must still carry that key.
           if (!doc?.active || seen.has(`${kind}:${id}`)) continue;
-          if (!keysOf(doc, field).some((key) => key.startsWith(prefixes[field]))) continue;
+          if (!keysOf(doc, field).includes(key)) continue;
           if (kind === 'variants' && !this.products.get((doc as Variant).product)?.active) continue;
           seen.add(`${kind}:${id}`);
           if (kind === 'products') found.products.push(doc as Product);

@@ -46,8 +46,11 @@ export class PrefixKeys {
     return this.waitingKeys.length;
   }
 
-  /** The ids whose key starts with `prefix`, in key order; an id may come more than once. */
-  *matching(prefix: string): Generator<string> {
+  /**
+   * The entries whose key starts with `prefix`, in key order, as [key, id]; an id may come more
+   * than once, and the caller keeps an entry only if its document still carries that exact key.
+   */
+  *matching(prefix: string): Generator<[string, string]> {
     if (this.waitingKeys.length > SCAN_AT_MOST) this.merge();
     const extraKeys: string[] = [];
     const extraIds: string[] = [];
@@ -70,9 +73,11 @@ export class PrefixKeys {
       const inExtra = j < order.length;
       if (!inSorted && !inExtra) return;
       const k = order[j]!;
-      if (inSorted && (!inExtra || before(keys[i]!, ids[i]!, extraKeys[k]!, extraIds[k]!))) yield ids[i++]!;
-      else {
-        yield extraIds[k]!;
+      if (inSorted && (!inExtra || before(keys[i]!, ids[i]!, extraKeys[k]!, extraIds[k]!))) {
+        yield [keys[i]!, ids[i]!];
+        i++;
+      } else {
+        yield [extraKeys[k]!, extraIds[k]!];
         j++;
       }
     }
