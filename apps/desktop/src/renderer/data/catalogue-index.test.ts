@@ -1,5 +1,6 @@
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PullDocument } from '@tz/core';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
@@ -56,6 +57,126 @@ describe('the catalogue index', () => {
     await (await db.variants.findOne('var_1').exec())!.remove();
     expect(index.hasVariants('prod_00007')).toBe(false);
     expect(index.withBarcode('6209990000011')?.variants).toEqual([]);
+    index.stop();
+  }, 60_000);
+});
+
+const variant = (overrides: Partial<PullDocument<'variants'>>): PullDocument<'variants'> => ({
+  id: 'var_1',
+  _deleted: false,
+  product: 'prod_sukari',
+  name: 'Nusu',
+  sku: null,
+  barcodes: [],
+  price: 1800,
+  active: true,
+  ...overrides,
+});
+
+describe('search from memory', () => {
+  async function built() {
+    db = await openDatabase({
+      name: `search${Date.now()}`,
+      storage: getRxStorageMemory(),
+      multiInstance: false,
+    });
+    await db.products.bulkInsert([
+      makeProduct({ id: 'prod_sukari', name: 'Sukari 1kg', sku: 'SUK-1', barcodes: ['6201000000001'] }),
+      makeProduct({ id: 'prod_brown', name: 'Sukari Brown', sku: 'BRN-1', barcodes: ['6201000000002'] }),
+      // Found by SKU only, and by barcode only.
+      makeProduct({ id: 'prod_tea', name: 'Chai', sku: 'suk-chai', barcodes: ['6202000000001'] }),
+      makeProduct({ id: 'prod_coded', name: 'Mchele', sku: null, barcodes: ['x', 'SUK99'] }),
+      makeProduct({ id: 'prod_old', name: 'Sukari ya zamani', active: false }),
+      makeProduct({ id: 'prod_gone', name: 'Kanga', active: false }),
+    ]);
+    await db.variants.bulkInsert([
+      variant({ id: 'var_half', name: 'Sukari nusu', barcodes: ['6201000000011'] }),
+      variant({ id: 'var_off', name: 'Sukari robo', active: false }),
+      // An active variant of an inactive product is not offered.
+      variant({ id: 'var_orphan', product: 'prod_gone', name: 'Sukari kanga' }),
+    ]);
+    const index = new CatalogueIndex({ products: db.products, variants: db.variants });
+    index.follow();
+    expect(index.search('sukari', 'sukari', 50)).toBeUndefined();
+    await index.ready();
+    return index;
+  }
+  const ids = (found: ReturnType<CatalogueIndex['search']>) => [
+    ...(found?.products.map((p) => p.id) ?? []),
+    ...(found?.variants.map((v) => v.id) ?? []),
+  ];
+
+  it('finds products before variants, by name, then SKU, then barcode, active only, up to the limit', async () => {
+    const index = await built();
+    // Keys compare by code unit, as IndexedDB orders them: "sukari 1kg" before "sukari brown".
+    expect(ids(index.search('suk', 'SUK', 50))).toEqual([
+      'prod_sukari',
+      'prod_brown',
+      'prod_tea',
+      'prod_coded',
+      'var_half',
+    ]);
+    // The SKU matched the name already: once only.
+    expect(ids(index.search('sukari', 'Sukari', 50))).toEqual(['prod_sukari', 'prod_brown', 'var_half']);
+    expect(ids(index.search('suk', 'SUK', 3))).toEqual(['prod_sukari', 'prod_brown', 'prod_tea']);
+    expect(ids(index.search('620100', '620100', 50))).toEqual(['prod_sukari', 'prod_brown', 'var_half']);
+    expect(ids(index.search('6201000000011', '6201000000011', 50))).toEqual(['var_half']);
+    expect(ids(index.search('zzz', 'zzz', 50))).toEqual([]);
+    expect(
+      index
+        .variantsOfProduct('prod_sukari')
+        ?.map((v) => v.id)
+        .sort(),
+    ).toEqual(['var_half', 'var_off']);
+    index.stop();
+  }, 30_000);
+
+  it('follows renames, new barcodes, deactivation and deletion', async () => {
+    const index = await built();
+    await db!.products.upsert(
+      makeProduct({ id: 'prod_brown', name: 'Unga Brown', sku: 'BRN-1', barcodes: ['777'] }),
+    );
+    await (await db!.products.findOne('prod_sukari').exec())!.patch({ active: false });
+    await (await db!.variants.findOne('var_half').exec())!.remove();
+    await db!.products.insert(makeProduct({ id: 'prod_new', name: 'Sukari mpya', sku: null, barcodes: [] }));
+    await db!.products.upsert(makeProduct({ id: 'prod_gone', name: 'Kanga', active: true }));
+    expect(ids(index.search('sukari', 'sukari', 50))).toEqual(['prod_new', 'var_orphan']);
+    expect(ids(index.search('unga', 'unga', 50))).toEqual(['prod_brown']);
+    expect(ids(index.search('6201000000002', '6201000000002', 50))).toEqual([]);
+    expect(ids(index.search('77', '77', 50))).toEqual(['prod_brown']);
+    index.stop();
+  }, 30_000);
+
+  it('keeps answering while thousands of writes wait to be sorted in, and after', async () => {
+    const index = await built();
+    const many = Array.from({ length: 6000 }, (_, i) =>
+      makeProduct({
+        id: `prod_m${String(i).padStart(4, '0')}`,
+        name: `Maziwa ${i}`,
+        sku: null,
+        barcodes: [code(i)],
+      }),
+    );
+    await db!.products.bulkInsert(many);
+    expect(ids(index.search('maziwa 123', 'maziwa 123', 50))).toEqual([
+      'prod_m0123',
+      'prod_m1230',
+      'prod_m1231',
+      'prod_m1232',
+      'prod_m1233',
+      'prod_m1234',
+      'prod_m1235',
+      'prod_m1236',
+      'prod_m1237',
+      'prod_m1238',
+      'prod_m1239',
+    ]);
+    // Renamed, most of them: the old names are dropped at a merge and never found.
+    await db!.products.bulkUpsert(many.slice(0, 5000).map((p) => ({ ...p, name: `Chumvi ${p.id}` })));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(ids(index.search('maziwa 123', 'maziwa 123', 50))).toEqual([]);
+    expect(ids(index.search('maziwa 5999', 'maziwa 5999', 50))).toEqual(['prod_m5999']);
+    expect(index.search('chumvi', 'chumvi', 50)?.products).toHaveLength(50);
     index.stop();
   }, 60_000);
 });

@@ -1,11 +1,13 @@
 /**
  * The catalogue (products and variants, the pulled fields only) in memory,
- * with a barcode map and which products have variants: a scan then touches
- * no storage at all. It is built in the background once the till is open,
- * from pages read straight from storage (plain data, no RxDocuments), and
- * kept current from the collections' change streams (other tabs' writes
- * included), the same events RxDB keeps its own caches with. Until it is
- * built, every method answers `undefined` and the caller asks the indexes.
+ * with a barcode map, which products have variants, and sorted name, SKU and
+ * barcode keys for prefix search (`prefix-keys.ts`): a scan or a search then
+ * touches no storage at all, and storage keeps no index of its own for them.
+ * It is built in the background once the till is open (or at once when a
+ * lookup asks first, `ready`), from pages read straight from storage (plain
+ * data, no RxDocuments), and kept current from the collections' change
+ * streams (other tabs' writes included), the same events RxDB keeps its own
+ * caches with. Until it is built, every method answers `undefined`.
  *
  * A barcode entry only says where to look: a lookup checks the document as
  * it is now still carries the barcode, so a barcode changed or a document
@@ -15,13 +17,33 @@
 import type { Subscription } from 'rxjs';
 import type { RxChangeEvent, RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
+import { PrefixKeys } from './prefix-keys.ts';
+import { normalise } from './schema.ts';
+import { readPage } from './stored-pages.ts';
+import type { Stored } from './stored-pages.ts';
 
 type Kind = 'products' | 'variants';
 type Product = PullDocument<'products'>;
 type Variant = PullDocument<'variants'>;
-type Stored = Record<string, unknown> & { id: string };
+type Field = 'name' | 'sku' | 'barcode';
 
 const PAGE = 2000;
+/** Waiting search keys are sorted in this long after the first of them (a sync's pages come in a run). */
+const MERGE_AFTER_MS = 250;
+const FIELDS: Field[] = ['name', 'sku', 'barcode'];
+
+/** The search keys of a document under one field. */
+function keysOf(doc: Product | Variant, field: Field): string[] {
+  if (field === 'barcode') return doc.barcodes;
+  const key = normalise(field === 'name' ? doc.name : (doc.sku ?? ''));
+  return key === '' ? [] : [key];
+}
+
+/** What `search` finds: products before variants, each by name, then SKU, then barcode. */
+export interface Found {
+  products: Product[];
+  variants: Variant[];
+}
 
 export class CatalogueIndex {
   private readonly products = new Map<string, Product>();
@@ -35,11 +57,26 @@ export class CatalogueIndex {
   /** Documents written while the build reads: a page read before the write must not undo it. */
   private readonly touched = new Set<string>();
   private readonly subscriptions: Subscription[] = [];
+  private readonly keys: Record<Kind, Record<Field, PrefixKeys>>;
+  private mergeTimer: ReturnType<typeof setTimeout> | undefined;
+  private building: Promise<void> | null = null;
   private built = false;
   private startedEmpty: Promise<boolean> = Promise.resolve(false);
   private closed = false;
 
-  constructor(private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>) {}
+  constructor(private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>) {
+    const keysFor = (kind: Kind) =>
+      Object.fromEntries(
+        FIELDS.map((field) => [
+          field,
+          new PrefixKeys((key, id) => {
+            const doc = kind === 'products' ? this.products.get(id) : this.variants.get(id);
+            return doc !== undefined && keysOf(doc, field).includes(key);
+          }),
+        ]),
+      ) as Record<Field, PrefixKeys>;
+    this.keys = { products: keysFor('products'), variants: keysFor('variants') };
+  }
 
   /** Follows the change streams; called before `build`, so nothing written meanwhile is missed. */
   follow(): void {
@@ -59,8 +96,18 @@ export class CatalogueIndex {
     );
   }
 
-  /** Reads what is stored, a page at a time; the methods answer once this resolves. */
-  async build(): Promise<void> {
+  /** Reads what is stored, a page at a time (once, however often it is called); the methods answer once this resolves. */
+  build(): Promise<void> {
+    this.building ??= this.read();
+    return this.building;
+  }
+
+  /** Resolves once built (`build` is started when nothing started it yet). */
+  ready(): Promise<void> {
+    return this.build();
+  }
+
+  private async read(): Promise<void> {
     // Nothing was stored when it began following (a new pairing): the first sync's events bring it all.
     if (await this.startedEmpty) {
       this.built = true;
@@ -68,29 +115,30 @@ export class CatalogueIndex {
       return;
     }
     for (const kind of ['variants', 'products'] as const) {
-      const collection = this.collections[kind];
-      let after = '';
-      for (;;) {
+      let after: string | null = '';
+      while (after !== null) {
         if (this.closed) return;
-        const query = collection
-          .find({ selector: { id: { $gt: after } }, sort: [{ id: 'asc' }], limit: PAGE })
-          .getPreparedQuery();
-        const { documents } = await collection.storageInstance.query(query);
-        for (const doc of documents as unknown as Stored[]) {
+        const page = await readPage(this.collections[kind], after, PAGE);
+        for (const doc of page.documents) {
           if (!this.touched.has(doc.id)) this.put(kind, doc);
         }
-        if (documents.length < PAGE) break;
-        after = (documents.at(-1) as unknown as Stored).id;
+        // A page's keys sorted in now: many small sorts between pauses, not one long one at the end.
+        this.mergeKeys();
+        after = page.next;
         // Let a scan or a key through between pages.
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
     }
+    this.mergeKeys();
     this.built = true;
     this.touched.clear();
+    // When it was ready, for the benchmark and the browser's performance panel.
+    performance.mark('catalogue-in-memory');
   }
 
   stop(): void {
     this.closed = true;
+    clearTimeout(this.mergeTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
@@ -118,6 +166,44 @@ export class CatalogueIndex {
     return this.built ? (this.variantsOf.get(product)?.size ?? 0) > 0 : undefined;
   }
 
+  /** A product's variants on this till, in any state; `undefined` until built. */
+  variantsOfProduct(product: string): Variant[] | undefined {
+    if (!this.built) return undefined;
+    const ids = [...(this.variantsOf.get(product) ?? [])];
+    return ids.map((id) => this.variants.get(id)).filter((v): v is Variant => v !== undefined);
+  }
+
+  /**
+   * The active products and the active variants of active products whose
+   * normalised name or SKU starts with `wanted`, or a barcode with `barcode`:
+   * products first, each kind by name, then SKU, then barcode, in key order,
+   * at most `limit` in all. `undefined` until built.
+   */
+  search(wanted: string, barcode: string, limit: number): Found | undefined {
+    if (!this.built) return undefined;
+    const found: Found = { products: [], variants: [] };
+    const prefixes: Record<Field, string> = { name: wanted, sku: wanted, barcode };
+    const seen = new Set<string>();
+    let left = limit;
+    for (const kind of ['products', 'variants'] as const) {
+      for (const field of FIELDS) {
+        if (left === 0 || prefixes[field] === '') continue;
+        for (const [key, id] of this.keys[kind][field].matching(prefixes[field])) {
+          const doc = kind === 'products' ? this.products.get(id) : this.variants.get(id);
+          // An entry only says where to look: the document as it is now must still carry that key.
+          if (!doc?.active || seen.has(`${kind}:${id}`)) continue;
+          if (!keysOf(doc, field).includes(key)) continue;
+          if (kind === 'variants' && !this.products.get((doc as Variant).product)?.active) continue;
+          seen.add(`${kind}:${id}`);
+          if (kind === 'products') found.products.push(doc as Product);
+          else found.variants.push(doc as Variant);
+          if (--left === 0) break;
+        }
+      }
+    }
+    return found;
+  }
+
   private forget(barcode: string, key: string): void {
     const entry = this.barcodes.get(barcode);
     if (entry === key) this.barcodes.delete(barcode);
@@ -136,14 +222,36 @@ export class CatalogueIndex {
   }
 
   private remove(kind: Kind, id: string): void {
+    const doc = kind === 'products' ? this.products.get(id) : this.variants.get(id);
+    if (!doc) return;
+    // Its keys and barcodes fail the check at the next lookup and are forgotten then.
+    for (const field of FIELDS) this.keys[kind][field].forget(keysOf(doc, field).length);
     if (kind === 'products') {
       this.products.delete(id);
       return;
     }
-    const variant = this.variants.get(id);
-    if (variant) this.variantsOf.get(variant.product)?.delete(id);
+    this.variantsOf.get((doc as Variant).product)?.delete(id);
     this.variants.delete(id);
-    // Its barcodes fail the check at the next lookup and are forgotten then.
+  }
+
+  /** Sorts the waiting search keys in; soon after a run of writes, and at the end of the build. */
+  private mergeKeys(): void {
+    clearTimeout(this.mergeTimer);
+    this.mergeTimer = undefined;
+    for (const kind of ['products', 'variants'] as const)
+      for (const field of FIELDS) this.keys[kind][field].merge();
+  }
+
+  /** Adds the keys `doc` carries that `before` did not, and counts those it no longer carries. */
+  private index(kind: Kind, doc: Product | Variant, before: Product | Variant | undefined): void {
+    for (const field of FIELDS) {
+      const now = keysOf(doc, field);
+      const then = before ? keysOf(before, field) : [];
+      for (const key of now) if (!then.includes(key)) this.keys[kind][field].add(key, doc.id);
+      this.keys[kind][field].forget(then.filter((key) => !now.includes(key)).length);
+    }
+    if (this.built && this.mergeTimer === undefined)
+      this.mergeTimer = setTimeout(() => this.mergeKeys(), MERGE_AFTER_MS);
   }
 
   private put(kind: Kind, doc: Stored): void {
@@ -160,19 +268,24 @@ export class CatalogueIndex {
       active: doc.active === true,
     };
     if (kind === 'products') {
-      this.products.set(doc.id, {
+      const before = this.products.get(doc.id);
+      const product: Product = {
         ...common,
         currency: s(doc.currency),
         tax_rate: s(doc.tax_rate) as Product['tax_rate'],
         category: text(doc.category),
         unit: s(doc.unit) as Product['unit'],
         track_stock: doc.track_stock === true,
-      });
+      };
+      this.products.set(doc.id, product);
+      this.index(kind, product, before);
     } else {
       const product = String(doc.product);
       const before = this.variants.get(doc.id);
       if (before && before.product !== product) this.variantsOf.get(before.product)?.delete(doc.id);
-      this.variants.set(doc.id, { ...common, product });
+      const variant: Variant = { ...common, product };
+      this.variants.set(doc.id, variant);
+      this.index(kind, variant, before);
       const siblings = this.variantsOf.get(product) ?? new Set<string>();
       siblings.add(doc.id);
       this.variantsOf.set(product, siblings);

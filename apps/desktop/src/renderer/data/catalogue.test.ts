@@ -34,7 +34,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 describe('catalogue search with 100,000 products', () => {
-  it('finds by name, SKU and barcode prefix, and by any barcode, from indexes', async () => {
+  it('finds by name, SKU and barcode prefix, and by any barcode, from memory', async () => {
     till = await openTestTill({ products: catalogue() });
     const { store } = till;
     await vi.waitFor(
@@ -52,7 +52,7 @@ describe('catalogue search with 100,000 products', () => {
 
     const [byBarcode, barcodeMs] = await timed(() => store.findByBarcode('6200000054321'));
     expect(byBarcode?.productId).toBe('prod_054321');
-    // A fourth barcode, past the indexed ones.
+    // A fourth barcode.
     const [extra, extraMs] = await timed(() => store.findByBarcode('6200000099007'));
     expect(extra?.productId).toBe('prod_099007');
     // Inactive products are not sold.
@@ -78,10 +78,10 @@ const variant = (overrides: Partial<PullDocument<'variants'>>): PullDocument<'va
   ...overrides,
 });
 
-// Both ways a barcode is found: the in-memory index once built, and the indexes before it is.
+// Read into memory on a timer, or by the first lookup, which waits for it.
 describe.each([
-  ['from the in-memory index', 0],
-  ['from the indexes, before the in-memory index is built', Infinity],
+  ['read into memory at once', 0],
+  ['read into memory by the first lookup', Infinity],
 ])('a product with variants (%s)', (_how, indexCatalogueAfterMs) => {
   it('is sold only as one of its variants, and follows variants added and removed', async () => {
     const kanga = makeProduct({ id: 'prod_kanga', name: 'Kanga', sku: 'KANGA', barcodes: ['6209990000001'] });

@@ -4,12 +4,18 @@
  * share it and elect one leader; only the leader pulls, pushes and prints
  * server jobs. RxDB's dev-mode is never loaded: it fetches a page from the
  * internet.
+ *
+ * A pulled collection stored under an older schema version is not migrated:
+ * the server owns its documents, so its storage is removed and it is pulled
+ * again from the start. `commands` and `kv` (unsynced sales, the cart, the
+ * device) are never touched by this.
  */
-import { addRxPlugin, createRxDatabase } from 'rxdb';
+import { addRxPlugin, createRxDatabase, getAllCollectionDocuments, removeCollectionStorages } from 'rxdb';
 import type { RxCollection, RxDatabase, RxStorage } from 'rxdb';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { PULL_COLLECTIONS } from '@tz/core';
 import type { PullCollection } from '@tz/core';
+import { KV } from './kv.ts';
 import { PULLED_SCHEMAS, commandSchema, kvSchema } from './schema.ts';
 import type { CommandDoc, KvDoc } from './schema.ts';
 
@@ -37,11 +43,37 @@ export async function openDatabase(options: {
     eventReduce: true,
     closeDuplicates: true,
   });
-  const pulled = Object.fromEntries(PULL_COLLECTIONS.map((name) => [name, { schema: PULLED_SCHEMAS[name] }]));
-  await db.addCollections({
-    ...pulled,
-    commands: { schema: commandSchema },
-    kv: { schema: kvSchema },
-  });
+  await db.addCollections({ commands: { schema: commandSchema }, kv: { schema: kvSchema } });
+  await dropOutdated(db);
+  // Nothing to migrate: an older version's storage is gone by now (RxDB's migration would need its plugin).
+  const pulled = Object.fromEntries(
+    PULL_COLLECTIONS.map((name) => [name, { schema: PULLED_SCHEMAS[name], autoMigrate: false }]),
+  );
+  await db.addCollections(pulled);
   return db;
+}
+
+/** Removes the pulled collections stored under an older schema version; they are pulled again. */
+async function dropOutdated(db: TillDatabase): Promise<string[]> {
+  const stored = await getAllCollectionDocuments(db.internalStore);
+  const outdated = PULL_COLLECTIONS.filter((name) =>
+    stored.some((doc) => doc.data.name === name && doc.data.version < PULLED_SCHEMAS[name].version),
+  );
+  if (outdated.length === 0) return [];
+  // Checkpoints first: a till stopped before the storage is gone finds it again next time and finishes.
+  const checkpoints = await db.kv.findByIds(outdated.map((name) => KV.pull(name))).exec();
+  await db.kv.bulkRemove([...checkpoints.keys()]);
+  for (const name of outdated) {
+    await removeCollectionStorages(
+      db.storage,
+      db.internalStore,
+      db.token,
+      db.name,
+      name,
+      db.multiInstance,
+      undefined,
+      db.hashFunction,
+    );
+  }
+  return outdated;
 }

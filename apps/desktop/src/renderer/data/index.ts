@@ -39,13 +39,13 @@ export interface OpenOptions extends TillStoreOptions {
   online?: () => boolean;
   /** False in tests and in a single-tab app; true in the browser, where tabs share the database. */
   multiInstance?: boolean;
-  /** When to read the catalogue's barcodes into memory after opening (ms); never when Infinity. */
+  /** When to read the catalogue into memory after opening (ms); when Infinity, at the first lookup. */
   indexCatalogueAfterMs?: number;
   /** Where cart edits wait for their write; localStorage in the browser. */
   editJournal?: EditJournal;
 }
 
-/** The till opens and draws first; then the barcodes are read into memory. */
+/** The till opens and draws first; then the catalogue is read into memory (a lookup before starts it). */
 const INDEX_AFTER_MS = 1000;
 
 const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;

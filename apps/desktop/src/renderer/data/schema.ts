@@ -6,8 +6,14 @@
  *
  * Pulled documents keep the server's fields; the pull modifier (`toLocal`)
  * adds lowercased search keys and flattens nullable fields that are indexed
- * (an index cannot hold null), so catalogue search and barcode lookup read an
- * index instead of scanning 100,000 products.
+ * (an index cannot hold null). Products and variants carry no secondary index:
+ * catalogue search and barcode lookup are answered from memory
+ * (`catalogue-index.ts`), and every index is work IndexedDB does for each of a
+ * first sync's 100,000 products.
+ *
+ * A pulled collection's `version` is raised when its schema changes: the
+ * stored one is then dropped and pulled again from the server, never migrated
+ * (`database.ts`).
  */
 import type { RxJsonSchema } from 'rxdb';
 import type { CommandType, PullCollection, PullDocument } from '@tz/core';
@@ -15,9 +21,6 @@ import type { CommandType, PullCollection, PullDocument } from '@tz/core';
 const id = { type: 'string', maxLength: 128 } as const;
 const key = { type: 'string', maxLength: 128 } as const;
 const any = {} as const;
-
-/** How many barcodes of a product or variant are indexed; the rest are found by `more_barcodes`. */
-export const INDEXED_BARCODES = 3;
 
 type Local<T> = T & Record<string, unknown>;
 
@@ -27,9 +30,10 @@ export type LocalDoc<C extends PullCollection> = Local<PullDocument<C>>;
 function pulled(
   properties: Record<string, unknown>,
   indexes: Array<string | string[]> = [],
+  version = 0,
 ): RxJsonSchema<Record<string, unknown>> {
   return {
-    version: 0,
+    version,
     primaryKey: 'id',
     type: 'object',
     properties: { id, ...properties },
@@ -39,19 +43,10 @@ function pulled(
   };
 }
 
-const catalogueKeys = {
-  name_key: key,
-  sku_key: key,
-  barcode0: key,
-  barcode1: key,
-  barcode2: key,
-  more_barcodes: { type: 'boolean' },
-} as const;
-const catalogueIndexes = ['name_key', 'sku_key', 'barcode0', 'barcode1', 'barcode2', 'more_barcodes'];
-
 export const PULLED_SCHEMAS: Record<PullCollection, RxJsonSchema<Record<string, unknown>>> = {
-  products: pulled({ ...catalogueKeys, active: { type: 'boolean' } }, catalogueIndexes),
-  variants: pulled({ ...catalogueKeys, product: key }, [...catalogueIndexes, 'product']),
+  // Version 0 indexed name, SKU and barcode keys (and variants' product).
+  products: pulled({ active: { type: 'boolean' } }, [], 1),
+  variants: pulled({ product: key }, [], 1),
   categories: pulled({}),
   stores: pulled({}),
   stock_levels: pulled({ product: key, variant_key: key, store: key }, [['product', 'variant_key', 'store']]),
@@ -65,27 +60,10 @@ export const PULLED_SCHEMAS: Record<PullCollection, RxJsonSchema<Record<string, 
 
 export const normalise = (text: string): string => text.trim().toLowerCase().slice(0, 120);
 
-function barcodeKeys(barcodes: readonly string[]) {
-  return {
-    barcode0: barcodes[0] ?? '',
-    barcode1: barcodes[1] ?? '',
-    barcode2: barcodes[2] ?? '',
-    more_barcodes: barcodes.length > INDEXED_BARCODES,
-  };
-}
-
 /** Adds the indexed keys to a pulled document (RxDB's pull `modifier`). */
 export function toLocal(collection: PullCollection, doc: Record<string, unknown>): Record<string, unknown> {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   switch (collection) {
-    case 'products':
-    case 'variants':
-      return {
-        ...doc,
-        name_key: normalise(text(doc.name)),
-        sku_key: normalise(text(doc.sku)),
-        ...barcodeKeys(Array.isArray(doc.barcodes) ? (doc.barcodes as string[]) : []),
-      };
     case 'stock_levels':
       return { ...doc, variant_key: text(doc.variant) };
     case 'customers':
