@@ -203,7 +203,7 @@ describe('the tills’ tRPC door', () => {
       commands: [sale],
     })) as PushResult;
     expect(made.results[0]).toMatchObject({ status: 'applied' });
-    const order = (made.results[0] as { result: { order: string } }).result.order;
+    const order = (made.results[0] as unknown as { result: { order: string } }).result.order;
 
     const refund: Command = {
       id: commandId(),
@@ -215,7 +215,7 @@ describe('the tills’ tRPC door', () => {
       id: commandId(),
       type: 'order.refund',
       created_at: Date.now(),
-      payload: { client_order_id: sale.payload.client_order_id as string },
+      payload: { client_order_id: `sale-${away.till.receipt_prefix}-000001` },
     };
     const voided: Command = {
       id: commandId(),
