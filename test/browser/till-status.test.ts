@@ -4,7 +4,8 @@
  * loopback proxy severed and `setOffline`), with the sale sold meanwhile counted
  * as not synced and the last sync kept; online again once it is back and the
  * sale went up; and server unreachable when the network is up but the server
- * is stopped.
+ * is stopped. An idle till notices a server gone silent within seconds, with
+ * no sale to push, and says online again soon after it answers again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -52,6 +53,38 @@ async function sell(page: Page): Promise<void> {
 }
 
 describe('the till status bar', () => {
+  it('an idle till says server unreachable within seconds of the server going silent, and online again when it answers', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const page = await openTill(context, till.pairing_url);
+      await waitForUnsynced(page, 0);
+      expect(await connectionShows(page, 'online')).toEqual({ text: 'Mtandaoni', onLine: true });
+      // Idle for longer than a ping's gap: a quiet, live server is no alarm.
+      await page.waitForTimeout(7000);
+      expect(await page.getAttribute('[data-testid=connection]', 'data-state')).toBe('online');
+
+      // The server goes silent: nothing answers and nothing closes. Nobody touches the till.
+      const silentAt = Date.now();
+      shop.proxy.stall();
+      await page.waitForSelector('[data-testid=connection][data-state=unreachable]', { timeout: 15_000 });
+      const noticed = Date.now() - silentAt;
+      expect(await page.textContent('[data-testid=connection]')).toBe('Seva haipatikani');
+
+      const backAt = Date.now();
+      shop.proxy.restore();
+      await page.waitForSelector('[data-testid=connection][data-state=online]', { timeout: 15_000 });
+      const back = Date.now() - backAt;
+      console.log(
+        `idle till: unreachable after ${noticed} ms of silence, online ${back} ms after the server answered`,
+      );
+      expect(noticed).toBeLessThan(12_000);
+      expect(back).toBeLessThan(12_000);
+    } finally {
+      shop.proxy.restore();
+      await context.close();
+    }
+  }, 240_000);
+
   it('shows online, offline with the network cut, and server unreachable with the server stopped', async () => {
     const { till, context } = await newTill(shop);
     try {

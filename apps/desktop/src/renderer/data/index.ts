@@ -33,7 +33,7 @@ export { currentBridge } from './hardware.ts';
 export interface OpenOptions extends TillStoreOptions {
   /** The server calls; the tRPC client over `serverUrl` when absent. */
   transport?: SyncTransport;
-  timing?: SyncTiming;
+  timing?: Partial<SyncTiming>;
   online?: () => boolean;
   /** False in tests and in a single-tab app; true in the browser, where tabs share the database. */
   multiInstance?: boolean;
