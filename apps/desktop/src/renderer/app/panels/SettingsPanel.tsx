@@ -6,6 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Cashier, SyncStatus, TillSettings } from '../../data/api.ts';
 import { formatDateTime, formatPercent, parsePercent, useI18n, type Language } from '../../i18n/index.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
 import { Dialog, Message, ServerRefusal } from '../components/Dialog.tsx';
 import { probeBridge, saveBridgeConfig, useBridgeKind, type Hardware } from '../hardware/bridge.ts';
 import { refusalText } from '../refusal.ts';
@@ -70,7 +71,10 @@ function SyncSection() {
         <ul className="refused-list">
           {sync.refused.map((command) => (
             <li key={command.id}>
-              <strong>{command.label ?? command.type}</strong>{' '}
+              <strong>
+                {t(`command_${command.type.replace('.', '_')}` as MessageKey)}
+                {command.label && ` ${command.label}`}
+              </strong>{' '}
               <span className="muted">{formatDateTime(command.createdAt)}</span>
               <ServerRefusal refusal={command.refusal} />
             </li>
