@@ -52,6 +52,8 @@ const DOCS = new Map([
   ['sale-sw-800x1280', 'till-sale-sw-tablet.png'],
   ['refund-sw-1280x800', 'till-refund-sw-tablet.png'],
   ['z-report-en-1366x768', 'till-z-report-en.png'],
+  ['variant-en-1366x768', 'till-variant-en.png'],
+  ['refused-sw-1366x768', 'till-refused-sw.png'],
 ]);
 const CASHIER_PIN = '4821';
 
