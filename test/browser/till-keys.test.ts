@@ -168,4 +168,51 @@ describe('the till keyboard', () => {
     await page.waitForSelector('text=Taslimu kamili', { timeout: 10_000 });
     expect(await page.textContent('[data-testid=language]')).toBe('English');
   });
+
+  it('shows every shortcut of the help without scrolling, at each counter size and in both languages', async () => {
+    const hidden: string[] = [];
+    for (const [width, height] of [
+      [1366, 768],
+      [1280, 800],
+      [800, 1280],
+    ] as const) {
+      for (const lang of ['sw', 'en']) {
+        const sized = await browser.newPage({ viewport: { width, height } });
+        try {
+          await sized.goto(`${preview.url}?lang=${lang}`);
+          await sized.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+          await sized.evaluate(() => {
+            window.preview!.setPairing('paired');
+            window.preview!.setCashier(true);
+            window.preview!.setShift(true);
+          });
+          await sized.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+          await sized.keyboard.press('F1');
+          await sized.waitForSelector('[data-testid=help] .shortcut', { timeout: 10_000 });
+          // Each shortcut lies wholly inside the help's visible body and the window, none cut off or past a fold.
+          const cut = await sized.$$eval('[data-testid=help] .shortcut', (rows) => {
+            const body = rows[0]!.closest('.dialog-body')!.getBoundingClientRect();
+            return rows
+              .filter((row) => {
+                const box = row.getBoundingClientRect();
+                const text = row.querySelector('dd')!;
+                return (
+                  box.top < body.top ||
+                  box.bottom > body.bottom + 0.5 ||
+                  box.bottom > window.innerHeight ||
+                  box.right > body.right + 0.5 ||
+                  text.scrollWidth > text.clientWidth + 1
+                );
+              })
+              .map((row) => row.textContent ?? '');
+          });
+          expect(await sized.$$eval('[data-testid=help] .shortcut', (rows) => rows.length)).toBe(23);
+          hidden.push(...cut.map((row) => `${width}x${height} ${lang}: ${row}`));
+        } finally {
+          await sized.close();
+        }
+      }
+    }
+    expect(hidden).toEqual([]);
+  });
 });

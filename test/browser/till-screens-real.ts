@@ -4,7 +4,9 @@
  * on the local bridge, the till's browser build in Debian's Chromium. For each
  * language and counter size a new till is paired from its pairing URL, signs
  * in, opens a shift, scans a cart and sells, asks for a refund (the manager's
- * PIN); then goes offline and sells 3; back online it closes the shift (Z report).
+ * PIN); shows a product's variants and the help; then goes offline and sells 3;
+ * back online it closes the shift (Z report). Last, a refund made offline of a
+ * sale the office voided meanwhile comes back refused.
  * Offline is what a shop's till sees when its network goes: the page is told it
  * has no network (CDP `Network.overrideNetworkState`, kept while the page lives)
  * and the loopback proxy to the server is severed, while the printer bridge on
@@ -50,6 +52,8 @@ const DOCS = new Map([
   ['sale-sw-800x1280', 'till-sale-sw-tablet.png'],
   ['refund-sw-1280x800', 'till-refund-sw-tablet.png'],
   ['z-report-en-1366x768', 'till-z-report-en.png'],
+  ['variant-en-1366x768', 'till-variant-en.png'],
+  ['refused-sw-1366x768', 'till-refused-sw.png'],
 ]);
 const CASHIER_PIN = '4821';
 
@@ -97,6 +101,14 @@ const CART = [
   '6201234500079',
   '6201234500093',
 ];
+/** A product sold only as one of its variants: its own barcode opens the picker. */
+const JUICE = { name: 'Juisi ya Azam 1L', price: 3_000, barcode: '6201234500338' };
+const JUICE_VARIANTS: Array<[string, number, string]> = [
+  ['Embe', 3_000, '6201234500345'],
+  ['Nanasi', 3_000, '6201234500352'],
+  ['Machungwa na Karoti', 3_200, '6201234500369'],
+  ['Pasheni', 3_000, '6201234500376'],
+];
 const OFFLINE_SALES = [['6201234500130'], ['6201234500154', '6201234500055'], ['6201234500062']];
 
 await ensureWebBuild((line) => console.log(line));
@@ -119,6 +131,19 @@ for (const [name, price, barcode] of CATALOGUE) {
     set_on_hand: 60,
     reason: 'count',
   });
+}
+const juice = await api.post('/v1/retail/products', {
+  name: JUICE.name,
+  price: JUICE.price,
+  barcodes: [JUICE.barcode],
+});
+for (const [name, price, barcode] of JUICE_VARIANTS) {
+  const variant = await api.post(`/v1/retail/products/${juice.body.id}/variants`, {
+    name,
+    price,
+    barcodes: [barcode],
+  });
+  if (variant.status !== 201) throw new Error(`variant ${name}: ${JSON.stringify(variant.body)}`);
 }
 for (const [name, role, pin] of [
   ['Neema Mushi', 'cashier', CASHIER_PIN],
@@ -254,6 +279,12 @@ try {
 
         for (const barcode of CART) await scan(page, barcode);
         await shot(page, 'sale');
+        await page.keyboard.press('Escape');
+        await typeTimed(page, JUICE.barcode, 5);
+        await page.waitForSelector('[data-testid=variant-dialog] .variant-list', { timeout: 10_000 });
+        await shot(page, 'variant');
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached', timeout: 10_000 });
         await page.keyboard.press('F10');
         await page.waitForSelector('[data-testid=cash-given]');
         await page.fill('[data-testid=cash-given]', '40000');
@@ -317,6 +348,33 @@ try {
         await counted.press('Enter');
         await page.waitForSelector('[data-testid=z-report]', { timeout: 20_000 });
         await shot(page, 'z-report');
+        await page.keyboard.press('Escape');
+
+        // Offline, the first sale is refunded on the till while the office voids it: back online, refused.
+        await network(false);
+        await page.keyboard.press('Alt+S');
+        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-actions button:first-child');
+        await page.waitForSelector('[data-testid=manager-action]');
+        await typeTimed(page, '9876', 150);
+        await page.waitForSelector('[data-testid=manager-action]', { state: 'detached', timeout: 10_000 });
+        await page.keyboard.press('Escape');
+        const orders = (await api.get('/v1/orders?limit=100')).body.data as Array<{
+          id: string;
+          till: string | null;
+          receipt_number: string;
+        }>;
+        const first = orders
+          .filter((order) => order.till === till.id)
+          .sort((a, b) => a.receipt_number.localeCompare(b.receipt_number))[0];
+        if (!first) throw new Error('the till’s first sale is not on the server');
+        const voided = await api.post(`/v1/orders/${first.id}/void`, { reason: 'Imefutwa ofisini' });
+        if (voided.status !== 200) throw new Error(`void: ${JSON.stringify(voided.body)}`);
+        await network(true);
+        await page.waitForSelector('[data-testid=status-bar] .refused', { timeout: 60_000 });
+        await shot(page, 'refused-bar');
+        await page.keyboard.press('Alt+T');
+        await page.waitForSelector('[data-testid=sync-section]');
+        await shot(page, 'refused');
       } finally {
         proxy.restore();
         await context.close();

@@ -4,10 +4,14 @@
  * loopback proxy severed and `setOffline`), with the sale sold meanwhile counted
  * as not synced and the last sync kept; online again once it is back and the
  * sale went up; and server unreachable when the network is up but the server
- * is stopped.
+ * is stopped. A printer bridge started after the till is found without a
+ * reload. An idle till notices a server gone silent within seconds, with
+ * no sale to push, and says online again soon after it answers again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
+import { startBridge, type Bridge } from '@tz/printers';
 import {
   goOffline,
   goOnline,
@@ -20,6 +24,15 @@ import {
 } from '../support/till-e2e.ts';
 
 let shop: TillShop;
+
+/** A port nothing listens on yet. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 beforeAll(async () => {
   shop = await startTillShop();
@@ -52,6 +65,72 @@ async function sell(page: Page): Promise<void> {
 }
 
 describe('the till status bar', () => {
+  it('finds a printer bridge started after the till, without a reload, and says so', async () => {
+    const port = await freePort();
+    const token = 'late-bridge-token-0123456789abcdef';
+    const made = await newTill(shop);
+    await made.context.close(); // its page would know the shop's running bridge
+    const { till } = made;
+    const context = await shop.browser.newContext({
+      proxy: { server: shop.proxy.url, bypass: `127.0.0.1:${port}` },
+      viewport: { width: 1366, height: 768 },
+    });
+    await context.addInitScript(
+      ({ url, token }) => localStorage.setItem('till.bridge', JSON.stringify({ url, token })),
+      { url: `http://127.0.0.1:${port}`, token },
+    );
+    let late: Bridge | undefined;
+    try {
+      const page = await context.newPage();
+      await page.goto(till.pairing_url);
+      await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
+      expect(await page.textContent('.status-bar .printer')).toBe('Hakuna printa');
+      await page.waitForTimeout(2500); // a look or two finds nothing
+      expect(await page.getAttribute('.status-bar .printer', 'class')).toContain('printer-none');
+
+      late = await startBridge({ port, origins: [shop.server.url], token });
+      const startedAt = Date.now();
+      await page.waitForSelector('.status-bar .printer.printer-http', { timeout: 20_000 });
+      console.log(`bridge started late: found ${Date.now() - startedAt} ms after it started`);
+      expect(await page.textContent('.status-bar .printer')).toBe('Printa: daraja la ndani');
+    } finally {
+      await context.close();
+      await late?.close();
+    }
+  }, 240_000);
+
+  it('an idle till says server unreachable within seconds of the server going silent, and online again when it answers', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const page = await openTill(context, till.pairing_url);
+      await waitForUnsynced(page, 0);
+      expect(await connectionShows(page, 'online')).toEqual({ text: 'Mtandaoni', onLine: true });
+      // Idle for longer than a ping's gap: a quiet, live server is no alarm.
+      await page.waitForTimeout(7000);
+      expect(await page.getAttribute('[data-testid=connection]', 'data-state')).toBe('online');
+
+      // The server goes silent: nothing answers and nothing closes. Nobody touches the till.
+      const silentAt = Date.now();
+      shop.proxy.stall();
+      await page.waitForSelector('[data-testid=connection][data-state=unreachable]', { timeout: 15_000 });
+      const noticed = Date.now() - silentAt;
+      expect(await page.textContent('[data-testid=connection]')).toBe('Seva haipatikani');
+
+      const backAt = Date.now();
+      shop.proxy.restore();
+      await page.waitForSelector('[data-testid=connection][data-state=online]', { timeout: 15_000 });
+      const back = Date.now() - backAt;
+      console.log(
+        `idle till: unreachable after ${noticed} ms of silence, online ${back} ms after the server answered`,
+      );
+      expect(noticed).toBeLessThan(12_000);
+      expect(back).toBeLessThan(12_000);
+    } finally {
+      shop.proxy.restore();
+      await context.close();
+    }
+  }, 240_000);
+
   it('shows online, offline with the network cut, and server unreachable with the server stopped', async () => {
     const { till, context } = await newTill(shop);
     try {

@@ -16,17 +16,25 @@ export interface LoopbackProxy {
   readonly refused: number;
   /** Cuts every open connection and refuses new ones until `restore()`. */
   sever(): void;
+  /**
+   * A server gone silent (its machine off, packets dropped): open connections
+   * and new ones stay open but carry nothing, neither answered nor closed,
+   * until `restore()`.
+   */
+  stall(): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function startLoopbackProxy(): Promise<LoopbackProxy> {
   let severed = false;
+  let stalled = false;
   let forwarded = 0;
   let refused = 0;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
+    if (stalled) socket.pause();
     socket.on('close', () => sockets.delete(socket));
   };
 
@@ -95,8 +103,14 @@ export async function startLoopbackProxy(): Promise<LoopbackProxy> {
       severed = true;
       for (const socket of sockets) socket.destroy();
     },
+    stall() {
+      stalled = true;
+      for (const socket of sockets) socket.pause();
+    },
     restore() {
       severed = false;
+      stalled = false;
+      for (const socket of sockets) socket.resume();
     },
     async close() {
       severed = true;

@@ -189,6 +189,60 @@ describe('the tills’ tRPC door', () => {
     expect(missing.results[0]).toMatchObject({ status: 'refused', error: { code: 'resource_missing' } });
   });
 
+  it('refuses a refund or void of another store’s sale, and leaves that sale as it was', async () => {
+    const other = await api.post('/v1/retail/stores', { name: 'Duka la Kariakoo' });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const there = await pairedClient();
+    const sold = await makeTill(api, { store: other.body.id });
+    const away = (await tillClient(null).mutation('sync.pair', { code: sold.pairing_code })) as {
+      credential: string;
+      till: { store: string; receipt_prefix: string };
+    };
+    const sale = saleCommand(away.till.store, `${away.till.receipt_prefix}-000001`);
+    const made = (await tillClient(away.credential).mutation('sync.push', {
+      commands: [sale],
+    })) as PushResult;
+    expect(made.results[0]).toMatchObject({ status: 'applied' });
+    const order = (made.results[0] as unknown as { result: { order: string } }).result.order;
+
+    const refund: Command = {
+      id: commandId(),
+      type: 'order.refund',
+      created_at: Date.now(),
+      payload: { order },
+    };
+    const byClientId: Command = {
+      id: commandId(),
+      type: 'order.refund',
+      created_at: Date.now(),
+      payload: { client_order_id: `sale-${away.till.receipt_prefix}-000001` },
+    };
+    const voided: Command = {
+      id: commandId(),
+      type: 'order.void',
+      created_at: Date.now(),
+      payload: { order },
+    };
+    const push = (await there.trpc.mutation('sync.push', {
+      commands: [refund, byClientId, voided],
+    })) as PushResult;
+    expect(push.results).toMatchObject([
+      { id: refund.id, status: 'refused', error: { code: 'resource_missing' } },
+      { id: byClientId.id, status: 'refused', error: { code: 'resource_missing' } },
+      { id: voided.id, status: 'refused', error: { code: 'resource_missing' } },
+    ]);
+    // Pushed again, the refusal is the stored one: the till keeps it as refused.
+    const again = (await there.trpc.mutation('sync.push', { commands: [voided] })) as PushResult;
+    expect(again.results[0]).toMatchObject({ status: 'refused', error: { code: 'resource_missing' } });
+    const after = await api.get(`/v1/orders/${order}`);
+    expect(after.body).toMatchObject({ status: 'paid', refunded_amount: 0 });
+    // The sale's own store refunds it.
+    const own = (await tillClient(away.credential).mutation('sync.push', {
+      commands: [{ ...refund, id: commandId() }],
+    })) as PushResult;
+    expect(own.results[0]).toMatchObject({ status: 'applied', result: { status: 'refunded' } });
+  });
+
   it('tells an online till within 2 s that a product changed, and resumes after the last id it saw', async () => {
     const { trpc } = await pairedClient();
     const hints: Array<{ id: string; data: ChangeHint }> = [];

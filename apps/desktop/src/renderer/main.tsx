@@ -26,7 +26,7 @@ async function start(): Promise<void> {
   const hardware = await findBridge();
   const store = await openTillStore({
     serverUrl: tillServerUrl(),
-    bridge: hardware.bridge,
+    bridge: hardware.watch,
     appVersion: import.meta.env.VITE_TILL_VERSION ?? '0.1.0',
   });
   const root = document.getElementById('root');

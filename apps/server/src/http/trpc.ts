@@ -55,10 +55,20 @@ function trpcCode(status: number): TRPC_ERROR_CODE_KEY {
   }
 }
 
+/** How often the live stream pings a till, and how long a till waits through silence. */
+export const SSE_PING_MS = 2000;
+export const SSE_SILENCE_MS = 5000;
+
 const asTrpcError = (error: AppError) =>
   new TRPCError({ code: trpcCode(error.kind.status), message: error.message, cause: error });
 
 const t = initTRPC.context<Context>().create({
+  // The live stream pings a quiet till; a till that hears nothing for longer
+  // than a few pings reconnects and checks whether the server is still there.
+  sse: {
+    ping: { enabled: true, intervalMs: SSE_PING_MS },
+    client: { reconnectAfterInactivityMs: SSE_SILENCE_MS },
+  },
   // The same words and codes as the REST API's error object; no stack, ever.
   errorFormatter({ shape, error }) {
     const cause = error.cause instanceof AppError ? error.cause : undefined;

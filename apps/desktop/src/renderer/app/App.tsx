@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Cashier, PairingState, Shift, TillStore, ZReport } from '../data/api.ts';
 import { useI18n } from '../i18n/index.tsx';
-import type { BridgeConfig, BridgeKind } from './hardware/bridge.ts';
+import { useBridgeKind, type Hardware } from './hardware/bridge.ts';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { isTextField } from './keyboard/shortcuts.ts';
 import { NoticeProvider, useNotify } from './notices.tsx';
@@ -20,11 +20,6 @@ import { SaleScreen } from './screens/SaleScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
-
-export interface Hardware {
-  kind: BridgeKind;
-  config: BridgeConfig | null;
-}
 
 type Panel = 'sales' | 'shift' | 'settings';
 
@@ -48,6 +43,7 @@ function Till({ hardware }: { hardware: Hardware }) {
   const [panel, setPanel] = useState<Panel | null>(null);
   const [help, setHelp] = useState(false);
   const [zReport, setZReport] = useState<ZReport | null>(null);
+  const bridgeKind = useBridgeKind(hardware.watch);
   const paired = pairing !== null && pairing.status !== 'unpaired';
   const selling = paired && cashier !== null;
 
@@ -166,11 +162,7 @@ function Till({ hardware }: { hardware: Hardware }) {
         </div>
       )}
       <main className="screen">{screen}</main>
-      <StatusBar
-        bridgeKind={hardware.kind}
-        paired={paired}
-        onOpenSync={() => paired && setPanel('settings')}
-      />
+      <StatusBar bridgeKind={bridgeKind} paired={paired} onOpenSync={() => paired && setPanel('settings')} />
       {panel === 'sales' && <SalesPanel onClose={() => setPanel(null)} onReprint={reprint} />}
       {panel === 'shift' && shift && (
         <ShiftPanel

@@ -21,6 +21,7 @@ import type {
   TillPayment,
 } from '@tz/core';
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
+import type { BridgeSource } from '../../shared/bridge-watch.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -374,8 +375,11 @@ export interface TillStoreOptions {
   storage?: RxStorage<unknown, unknown>;
   /** The database name; one per device. */
   name?: string;
-  /** The hardware bridge; `currentBridge()` when absent. */
-  bridge?: TillBridge | null;
+  /**
+   * The hardware bridge, or a source that keeps looking for one (`BridgeWatch`);
+   * `currentBridge()` when absent.
+   */
+  bridge?: TillBridge | BridgeSource | null;
   now?: () => number;
   appVersion?: string;
 }

@@ -33,6 +33,8 @@ export interface Context {
   now: () => number;
   transport: SyncTransport;
   bridge: () => TillBridge | null;
+  /** The bridge, looked for again first when there is none (a print about to say "no printer"). */
+  recheckBridge?: () => Promise<TillBridge | null>;
   appVersion: string;
   /** False when the browser knows it has no network. */
   online: () => boolean;

@@ -35,7 +35,7 @@ export { currentBridge } from './hardware.ts';
 export interface OpenOptions extends TillStoreOptions {
   /** The server calls; the tRPC client over `serverUrl` when absent. */
   transport?: SyncTransport;
-  timing?: SyncTiming;
+  timing?: Partial<SyncTiming>;
   online?: () => boolean;
   /** False in tests and in a single-tab app; true in the browser, where tabs share the database. */
   multiInstance?: boolean;
@@ -61,7 +61,10 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const kv = new Kv(db.kv);
   const now = options.now ?? Date.now;
   const credential = new BehaviorSubject<string | null>(null);
-  const bridge = options.bridge === undefined ? currentBridge : () => options.bridge ?? null;
+  const given = options.bridge;
+  const source = given && 'recheck' in given ? given : null;
+  const fixed = given && !('recheck' in given) ? given : null;
+  const bridge = source ? () => source.current() : given === undefined ? currentBridge : () => fixed;
   const index = new CatalogueIndex({ products: db.products, variants: db.variants });
   index.follow();
   const indexAfter = options.indexCatalogueAfterMs ?? INDEX_AFTER_MS;
@@ -77,6 +80,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     ids: makeIds(now),
     now,
     bridge,
+    ...(source ? { recheckBridge: () => source.recheck() } : {}),
     appVersion: options.appVersion ?? '0.1.0',
     online: options.online ?? browserOnline,
     transport:
@@ -90,6 +94,9 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const engine = new SyncEngine(ctx, options.timing);
   const printing = new ReceiptPrinting(ctx);
   const printJobs = new PrintJobWorker(ctx);
+  const stopBridgeWatch = source?.subscribe((found) => {
+    if (found.bridge) printJobs.bridgeFound();
+  });
   const startSyncing = async () => {
     credential.next(await session.loadCredential(ctx));
     await engine.start();
@@ -185,6 +192,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       clearTimeout(indexTimer);
       index.stop();
       revokedWatch.unsubscribe();
+      stopBridgeWatch?.();
       await printJobs.stop();
       await engine.stop();
       await db.close();

@@ -4,7 +4,7 @@
  * before anything reaches the printer, so a reload or a second tab never
  * prints it twice. The outcome goes back as a `print_job.result` command.
  */
-import { combineLatest, map } from 'rxjs';
+import { BehaviorSubject, combineLatest, map } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import type { PullDocument, ReceiptDocument } from '@tz/core';
 import type { PrintOutcome } from '../../shared/bridge.ts';
@@ -26,8 +26,14 @@ interface Attempt {
 export class PrintJobWorker {
   private subscription: Subscription | null = null;
   private queue: Promise<void> = Promise.resolve();
+  private readonly bridgeFound$ = new BehaviorSubject(0);
 
   constructor(private readonly ctx: Context) {}
+
+  /** A bridge was found: the jobs left pending for want of one are tried now. */
+  bridgeFound(): void {
+    this.bridgeFound$.next(this.bridgeFound$.value + 1);
+  }
 
   start(): void {
     if (this.subscription) return;
@@ -35,6 +41,7 @@ export class PrintJobWorker {
     this.subscription = combineLatest([
       this.ctx.db.print_jobs.find({ selector: { status: 'pending' } }).$,
       this.ctx.db.printers.find().$,
+      this.bridgeFound$,
     ]).subscribe(([docs]) => {
       for (const doc of docs) {
         const job = doc.toJSON() as unknown as Job;

@@ -2,6 +2,8 @@ import { filter, firstValueFrom } from 'rxjs';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
+import { BridgeWatch } from '../../shared/bridge-watch.ts';
+import type { DetectedBridge } from '../../shared/detect-bridge.ts';
 import { openTillStore } from './index.ts';
 import {
   TEST_TIMING,
@@ -114,6 +116,54 @@ describe('receipt printing', () => {
     await expect(sellOne(till, 'cash')).resolves.toMatchObject({ change: 1500 });
     const failed = await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'failed')));
     expect(failed).toMatchObject({ outcome: { reason: 'offline', message: 'bridge gone' } });
+  });
+});
+
+describe('a printer bridge missed at start', () => {
+  it('is looked for again when a receipt prints, and the jobs left waiting print once it is found', async () => {
+    const late = new FakeBridge();
+    let running = false;
+    const looks: number[] = [];
+    const watch = new BridgeWatch(
+      { kind: 'none', detail: 'No printer' },
+      {
+        // The bridge process is not up yet: only the look after it started finds it.
+        look: (timeoutMs): Promise<DetectedBridge> => {
+          looks.push(timeoutMs);
+          return Promise.resolve(
+            running
+              ? { kind: 'http', bridge: late, detail: 'found' }
+              : { kind: 'none', detail: 'No printer' },
+          );
+        },
+        retry: true,
+        firstDelayMs: 60_000,
+      },
+    );
+    till = await openTestTill(
+      {
+        products: [makeProduct()],
+        employees: [await makeEmployee()],
+        printers: [PRINTER],
+        print_jobs: [job('pj_5')],
+      },
+      { bridge: watch },
+    );
+    await pulled(till, 'print_jobs');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(late.printed).toEqual([]); // pending for want of a bridge
+
+    running = true;
+    const { sale } = await sellOne(till, 'cash');
+    await firstValueFrom(till.store.lastPrint$.pipe(filter((s) => s.status === 'printed')));
+    expect(looks.length).toBeGreaterThanOrEqual(1);
+    expect(watch.state.kind).toBe('http');
+    await settle(() =>
+      expect(late.printed.map((p) => p.what)).toEqual(
+        expect.arrayContaining([sale.receipt, 'kitchen ticket pj_5']),
+      ),
+    );
+    expect(late.printed).toHaveLength(2);
   });
 });
 

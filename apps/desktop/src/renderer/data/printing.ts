@@ -34,10 +34,15 @@ export class ReceiptPrinting {
 
   constructor(private readonly ctx: Context) {}
 
+  /** A bridge missed so far is looked for once more before a receipt is given up as unprintable. */
+  private async bridge() {
+    return this.ctx.bridge() ?? (await this.ctx.recheckBridge?.().catch(() => null)) ?? null;
+  }
+
   /** Prints, and opens the drawer when asked; resolves with the outcome, never rejects. */
   async print(receipt: ReceiptDocument, openDrawer: boolean): Promise<PrintOutcome | null> {
     const receiptNumber = receipt.receiptNumber;
-    const bridge = this.ctx.bridge();
+    const bridge = await this.bridge();
     const target = await receiptPrinter(this.ctx).catch(() => null);
     if (!bridge || !target) {
       this.state$.next({ status: 'no_printer', receiptNumber });
@@ -54,7 +59,7 @@ export class ReceiptPrinting {
   }
 
   async printText(text: string): Promise<PrintOutcome | null> {
-    const bridge = this.ctx.bridge();
+    const bridge = await this.bridge();
     const target = await receiptPrinter(this.ctx).catch(() => null);
     if (!bridge || !target) return null;
     return safePrint(() => bridge.printText(target, text));

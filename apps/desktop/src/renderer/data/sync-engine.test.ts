@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PUSH_BATCH_MAX } from '@tz/core';
 import type { Command, CommandResult } from '@tz/core';
 import type { TillStore } from './api.ts';
-import { makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
+import { TEST_TIMING, makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
 let till: TestTill | null = null;
@@ -172,5 +172,62 @@ describe('pull', () => {
     // The hint's pull starts after the last document already pulled.
     expect(productPulls.at(-1)?.checkpoint).toEqual({ seq: 1, id: 'prod_1' });
     expect((await store.search('SUK')).map((item) => item.productId)).toEqual(['prod_1', 'prod_2']);
+  });
+});
+
+describe('status while idle', () => {
+  const HEARTBEAT = { heartbeatMs: 50, maxHeartbeatMs: 200, heartbeatTimeoutMs: 400 };
+  async function idleOnline() {
+    const t = await openTestTill({ products: [makeProduct()] }, { timing: { ...TEST_TIMING, ...HEARTBEAT } });
+    await settle(async () => expect((await status(t.store)).connection).toBe('online'));
+    return t;
+  }
+  const troubled = (t: TestTill) => t.transport.handlers!.onError(new TypeError('network error'));
+  const connection = async (t: TestTill) => (await status(t.store)).connection;
+
+  it('says server unreachable soon after the live stream errs and the server does not answer', async () => {
+    till = await idleOnline();
+    const { transport } = till;
+    const reports = transport.reports.length;
+    transport.report = () => Promise.reject(new TypeError('fetch failed'));
+    troubled(till);
+    await settle(async () => expect(await connection(till!)).toBe('unreachable'));
+    expect((await status(till.store)).lastError).toBe('fetch failed');
+
+    // The server returns: with no sale to push and no stream, the next check finds it.
+    transport.report = (input) => {
+      transport.reports.push(input);
+      return Promise.resolve();
+    };
+    await settle(async () => expect(await connection(till!)).toBe('online'));
+    expect(transport.reports.length).toBeGreaterThan(reports);
+  });
+
+  it('says server unreachable when the server stops answering at all (a silent stream)', async () => {
+    till = await idleOnline();
+    const silent: Array<() => void> = [];
+    till.transport.report = () => new Promise<void>((resolve) => silent.push(resolve));
+    const at = Date.now();
+    troubled(till);
+    await settle(async () => expect(await connection(till!)).toBe('unreachable'));
+    expect(Date.now() - at).toBeGreaterThanOrEqual(HEARTBEAT.heartbeatTimeoutMs - 20);
+    for (const answer of silent) answer(); // lets the till close
+  });
+
+  it('raises no false alarm when the stream errs but a slow server still answers', async () => {
+    till = await idleOnline();
+    const { transport } = till;
+    const seen: string[] = [];
+    const watching = till.store.sync$.subscribe((s) => seen.push(s.connection));
+    transport.report = (input) =>
+      new Promise<void>((resolve) => setTimeout(resolve, HEARTBEAT.heartbeatTimeoutMs / 2)).then(() => {
+        transport.reports.push(input);
+      });
+    const reports = transport.reports.length;
+    troubled(till);
+    await settle(() => expect(transport.reports.length).toBeGreaterThan(reports));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    watching.unsubscribe();
+    expect(seen.filter((s) => s !== 'online')).toEqual([]);
   });
 });

@@ -8,7 +8,12 @@
  *
  * The status is what actually happened: `online` only after a call succeeded,
  * `unreachable` after one failed, `offline` when the browser says so, and the
- * unsynced count straight from the outbox.
+ * unsynced count straight from the outbox. An idle till learns the server went
+ * from its live stream: the server pings it every few seconds, so a stream
+ * that errs or falls silent is noticed at once; a cheap call (`sync.report`)
+ * then decides, so a slow but live server is no false alarm. While the server
+ * does not answer, that call is tried every few seconds, so the till says
+ * online again soon after it returns.
  */
 import { BehaviorSubject, Subject, combineLatest, filter, fromEvent, map, merge, of, startWith } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
@@ -30,6 +35,11 @@ export interface SyncTiming {
   intervalMs: number;
   /** A failed pull is tried again after this; a reconnect re-pulls sooner. */
   pullRetryMs: number;
+  /** While the server does not answer, it is asked again after this; doubling up to `maxHeartbeatMs`. */
+  heartbeatMs: number;
+  maxHeartbeatMs: number;
+  /** How long that call may take before the server counts as not answering. */
+  heartbeatTimeoutMs: number;
 }
 
 export const DEFAULT_TIMING: SyncTiming = {
@@ -37,6 +47,9 @@ export const DEFAULT_TIMING: SyncTiming = {
   maxBackoffMs: 60_000,
   intervalMs: 30_000,
   pullRetryMs: 15_000,
+  heartbeatMs: 2000,
+  maxHeartbeatMs: 10_000,
+  heartbeatTimeoutMs: 4000,
 };
 
 interface EngineState {
@@ -68,6 +81,11 @@ export class SyncEngine {
   private stopChanges: (() => void) | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
+  private heartbeatTimer: ReturnType<typeof setTimeout> | null = null;
+  private heartbeatDelay = 0;
+  private checking: Promise<boolean> | null = null;
+  private listenTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly timing: SyncTiming;
   private pushing: Promise<void> | null = null;
   private running = false;
   private readonly onOnline = () => {
@@ -79,8 +97,11 @@ export class SyncEngine {
 
   constructor(
     private readonly ctx: Context,
-    private readonly timing: SyncTiming = DEFAULT_TIMING,
-  ) {}
+    timing: Partial<SyncTiming> = {},
+  ) {
+    this.timing = { ...DEFAULT_TIMING, ...timing };
+    this.heartbeatDelay = this.timing.heartbeatMs;
+  }
 
   /** Starts syncing once this tab leads and the till is paired and not revoked. */
   async start(): Promise<void> {
@@ -93,19 +114,7 @@ export class SyncEngine {
     this.state$.next({ ...this.state$.value, leader: true, lastSyncAt: shared?.lastSyncAt ?? null });
     this.subscriptions.push(this.state$.subscribe((state) => void this.share(state)));
     this.startPulls(current);
-    this.stopChanges = this.ctx.transport.changes({
-      onHint: (hint) => {
-        this.succeeded();
-        for (const collection of hint.collections) this.pullOne(collection);
-        this.hints$.next(hint);
-      },
-      onStarted: () => {
-        this.succeeded();
-        this.pullAll();
-        this.schedule(0);
-      },
-      onError: (error) => void this.failed(error),
-    });
+    this.listen();
     this.subscriptions.push(this.ctx.db.commands.insert$.subscribe(() => this.schedule(0)));
     if (typeof window !== 'undefined') window.addEventListener('online', this.onOnline);
     this.schedule(0);
@@ -115,6 +124,10 @@ export class SyncEngine {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    if (this.listenTimer) clearTimeout(this.listenTimer);
+    this.listenTimer = null;
     this.stopChanges?.();
     this.stopChanges = null;
     for (const subscription of this.subscriptions) subscription.unsubscribe();
@@ -126,6 +139,100 @@ export class SyncEngine {
     this.pulls.clear();
     await Promise.all(pulls.map((pull) => pull.stop()));
     await this.pushing;
+  }
+
+  /** Follows the live stream; one that ended for good is opened again after a heartbeat's wait. */
+  private listen(): void {
+    if (!this.running) return;
+    this.stopChanges = this.ctx.transport.changes({
+      onHint: (hint) => {
+        this.succeeded();
+        for (const collection of hint.collections) this.pullOne(collection);
+        this.hints$.next(hint);
+      },
+      onStarted: () => {
+        this.succeeded();
+        this.pullAll();
+        this.schedule(0);
+      },
+      onError: (error) => this.streamTrouble(error),
+      onEnded: (error) => {
+        this.streamTrouble(error);
+        this.stopChanges = null;
+        if (!this.running || this.listenTimer) return;
+        this.listenTimer = setTimeout(() => {
+          this.listenTimer = null;
+          this.listen();
+        }, this.timing.heartbeatMs);
+      },
+    });
+  }
+
+  /**
+   * The stream erred or fell silent: that alone may be the stream, not the
+   * server. A revocation is final; otherwise a cheap call decides.
+   */
+  private streamTrouble(error: unknown): void {
+    if (classifyFailure(error) === 'revoked') {
+      void this.failed(error);
+      return;
+    }
+    if (this.state$.value.connection === 'online') void this.check(error);
+  }
+
+  /**
+   * Asks the server a cheap call (the till's report, which also keeps its
+   * `last_seen`): true when it answered in time. Failing, the status says
+   * unreachable and the call is tried again every few seconds.
+   */
+  private check(cause?: unknown): Promise<boolean> {
+    this.checking ??= this.heartbeat(cause).finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async heartbeat(cause: unknown): Promise<boolean> {
+    if (!this.running || !this.ctx.online()) return false;
+    const wasOnline = this.state$.value.connection === 'online';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const backlog = await this.ctx.db.commands.count({ selector: { status: 'pending' } }).exec();
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(cause instanceof Error ? cause : new Error('The server did not answer in time')),
+          this.timing.heartbeatTimeoutMs,
+        );
+      });
+      await Promise.race([this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog }), timeout]);
+    } catch (error) {
+      await this.failed(error);
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+    // A push that failed says so until a push goes through: the server answering is not enough.
+    if (wasOnline || this.failures === 0) this.succeeded();
+    if (!wasOnline) {
+      // Back: what waited goes up now, and what changed meanwhile comes down.
+      this.pullAll();
+      this.schedule(0);
+    }
+    return true;
+  }
+
+  /** While the server does not answer, asks it again with growing gaps (a few seconds at most). */
+  private watchServer(): void {
+    if (!this.running || this.heartbeatTimer) return;
+    const delay = this.heartbeatDelay;
+    this.heartbeatDelay = Math.min(this.timing.maxHeartbeatMs, delay * 2);
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeatTimer = null;
+      if (this.state$.value.connection === 'online') return;
+      void this.check().then((answered) => {
+        if (!answered) this.watchServer();
+      });
+    }, delay);
   }
 
   private startPulls(current: Device): void {
@@ -198,6 +305,9 @@ export class SyncEngine {
   }
 
   private succeeded(): void {
+    this.heartbeatDelay = this.timing.heartbeatMs;
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = null;
     if (this.state$.value.connection !== 'online' || this.state$.value.lastError !== null) {
       this.state$.next({ ...this.state$.value, connection: 'online', lastError: null });
     }
@@ -207,6 +317,7 @@ export class SyncEngine {
     const kind = classifyFailure(error);
     this.state$.next({ ...this.state$.value, connection: 'unreachable', lastError: failureMessage(error) });
     if (kind === 'revoked') await this.revoke();
+    else this.watchServer();
   }
 
   /** The server revoked this till: stop for good, keep every command. */

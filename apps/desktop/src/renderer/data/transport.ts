@@ -25,7 +25,10 @@ export interface ChangeHandlers {
   onHint(hint: ChangeHint): void;
   /** The stream (re)connected: anything missed while it was down must be pulled. */
   onStarted(): void;
+  /** The stream is in trouble (an error, or silence past the server's pings); it reconnects by itself. */
   onError(error: unknown): void;
+  /** The stream stopped for good (the server refused it): open a new one to hear more. */
+  onEnded?(error: unknown): void;
 }
 
 export interface SyncTransport {
@@ -111,7 +114,8 @@ export function trpcTransport(options: {
             const hint = 'data' in tracked && tracked.data ? tracked.data : (tracked as ChangeHint);
             handlers.onHint(hint);
           },
-          onError: (error: unknown) => handlers.onError(error),
+          // Only a stream that will not reconnect by itself ends here.
+          onError: (error: unknown) => (handlers.onEnded ?? handlers.onError)(error),
           onConnectionStateChange: (state: { state: string; error?: unknown }) => {
             if (state.state === 'connecting' && state.error) handlers.onError(state.error);
           },

@@ -220,6 +220,19 @@ export const en = {
 
   // refusals (TillRefusal codes)
   serverRefused: 'Refused by the server:',
+  // the server's refusals the till can put in the cashier's words (the server's own stay in the tooltip)
+  server_state_transition_invalid:
+    'The sale changed on the server meanwhile (voided or refunded there), so this cannot be done to it.',
+  server_resource_missing: 'The server has no such sale at this till’s store.',
+  server_payment_not_paid: 'The mobile money payment was not paid.',
+  // what each kind of change sent to the server is, in the list of refused ones
+  command_order_create: 'Sale',
+  command_order_refund: 'Refund',
+  command_order_void: 'Void',
+  command_shift_open: 'Shift opened',
+  command_shift_cash_movement: 'Pay in or pay out',
+  command_shift_close: 'Shift closed',
+  command_print_job_result: 'Print job result',
   refusal_not_paired: 'This till is not paired yet.',
   refusal_already_paired: 'This till is already paired.',
   refusal_pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',

@@ -211,6 +211,17 @@ export const sw = {
   keyPinEnter: 'Kwenye skrini ya kuingia: andika PIN, kisha Enter',
 
   serverRefused: 'Seva imekataa:',
+  server_state_transition_invalid:
+    'Mauzo haya yamebadilika kwenye seva (yamebatilishwa au kurejeshwa huko), kwa hiyo hili haliwezekani.',
+  server_resource_missing: 'Seva haina mauzo hayo kwenye duka la kaunta hii.',
+  server_payment_not_paid: 'Malipo ya pesa ya simu hayajalipwa.',
+  command_order_create: 'Mauzo',
+  command_order_refund: 'Kurejesha',
+  command_order_void: 'Kubatilisha',
+  command_shift_open: 'Kufungua zamu',
+  command_shift_cash_movement: 'Kuweka au kutoa fedha',
+  command_shift_close: 'Kufunga zamu',
+  command_print_job_result: 'Matokeo ya kuchapisha',
   refusal_not_paired: 'Kaunta hii bado haijaunganishwa.',
   refusal_already_paired: 'Kaunta hii tayari imeunganishwa.',
   refusal_pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',

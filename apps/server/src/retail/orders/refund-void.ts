@@ -11,7 +11,7 @@ import {
   type RetailOrderStatus,
   type VoidOrderCommand,
 } from '@tz/core';
-import type { Tenant } from '../../actor.ts';
+import type { Actor, Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
 import { recordEvent } from '../../services/events.ts';
 import { applyRule } from '../shared.ts';
@@ -27,11 +27,19 @@ interface LockedOrder {
   created_at: Date;
 }
 
-async function lockOrder(db: Queryable, scope: Tenant, id: string): Promise<LockedOrder> {
+/**
+ * Who refunds or voids: the merchant's tenant, and for a till its store. A
+ * till acts only on its own store's sales: another store's order is, to it,
+ * no order at all (as another merchant's is to an API key).
+ */
+export type OrderScope = Tenant & Pick<Actor, 'storeId'>;
+
+async function lockOrder(db: Queryable, scope: OrderScope, id: string): Promise<LockedOrder> {
   const found = await db.query<LockedOrder>(
     `SELECT id, store_id, status, paid_at, created_at FROM retail_orders
-     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 FOR UPDATE`,
-    [id, scope.merchantId, scope.livemode],
+     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND ($4::text IS NULL OR store_id = $4)
+     FOR UPDATE`,
+    [id, scope.merchantId, scope.livemode, scope.storeId ?? null],
   );
   if (!found.rows[0]) throw notFound('order', id);
   return found.rows[0];
@@ -56,7 +64,7 @@ export type RefundInput = RefundOrderCommand;
  */
 export async function refundOrder(
   db: Queryable,
-  scope: Tenant,
+  scope: OrderScope,
   id: string,
   input: RefundInput,
   now = new Date(),
@@ -137,7 +145,7 @@ export async function refundOrder(
  */
 export async function voidOrder(
   db: Queryable,
-  scope: Tenant,
+  scope: OrderScope,
   id: string,
   input: VoidOrderCommand,
   now = new Date(),

@@ -6,9 +6,9 @@
 import { useState, type FormEvent } from 'react';
 import type { Cashier, SyncStatus, TillSettings } from '../../data/api.ts';
 import { formatDateTime, formatPercent, parsePercent, useI18n, type Language } from '../../i18n/index.tsx';
-import type { Hardware } from '../App.tsx';
+import type { MessageKey } from '../../i18n/en.ts';
 import { Dialog, Message, ServerRefusal } from '../components/Dialog.tsx';
-import { probeBridge, saveBridgeConfig } from '../hardware/bridge.ts';
+import { probeBridge, saveBridgeConfig, useBridgeKind, type Hardware } from '../hardware/bridge.ts';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -71,7 +71,10 @@ function SyncSection() {
         <ul className="refused-list">
           {sync.refused.map((command) => (
             <li key={command.id}>
-              <strong>{command.label ?? command.type}</strong>{' '}
+              <strong>
+                {t(`command_${command.type.replace('.', '_')}` as MessageKey)}
+                {command.label && ` ${command.label}`}
+              </strong>{' '}
               <span className="muted">{formatDateTime(command.createdAt)}</span>
               <ServerRefusal refusal={command.refusal} />
             </li>
@@ -84,6 +87,7 @@ function SyncSection() {
 
 function HardwareSection({ hardware }: { hardware: Hardware }) {
   const { t } = useI18n();
+  const kind = useBridgeKind(hardware.watch);
   const [url, setUrl] = useState(hardware.config?.url ?? 'http://127.0.0.1:9101');
   const [token, setToken] = useState(hardware.config?.token ?? '');
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
@@ -100,14 +104,14 @@ function HardwareSection({ hardware }: { hardware: Hardware }) {
   return (
     <section className="card" data-testid="hardware-section">
       <h3>{t('hardwareTitle')}</h3>
-      <p data-testid="bridge-kind" data-kind={hardware.kind}>
-        {hardware.kind === 'ipc'
+      <p data-testid="bridge-kind" data-kind={kind}>
+        {kind === 'ipc'
           ? t('bridgeIpc')
-          : hardware.kind === 'http'
+          : kind === 'http'
             ? t('bridgeHttp', { url: hardware.config?.url ?? '' })
             : t('bridgeNone')}
       </p>
-      {hardware.kind !== 'ipc' && (
+      {kind !== 'ipc' && (
         <form className="stack" onSubmit={save}>
           <p className="muted">{t('bridgeHelp')}</p>
           <label>
@@ -136,7 +140,7 @@ function HardwareSection({ hardware }: { hardware: Hardware }) {
             <button type="submit" className="primary big" disabled={url.trim() === '' || token.trim() === ''}>
               {t('bridgeSave')}
             </button>
-            {hardware.kind === 'http' && (
+            {kind === 'http' && (
               <button
                 type="button"
                 className="big"

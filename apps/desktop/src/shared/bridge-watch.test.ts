@@ -1,0 +1,94 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBridge, type Bridge } from '@tz/printers';
+import { BridgeWatch } from './bridge-watch.ts';
+import { detectBridge, type DetectedBridge } from './detect-bridge.ts';
+
+/** A port nothing listens on yet (taken and freed again). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const TOKEN = 'bridge-watch-test-token-0123456789';
+const ORIGINS = ['http://127.0.0.1:4000'];
+
+describe('looking again for the printer bridge', () => {
+  let bridge: Bridge | undefined;
+  let watch: BridgeWatch | undefined;
+  afterEach(async () => {
+    watch?.stop();
+    await bridge?.close();
+    bridge = undefined;
+  });
+
+  async function watchFor(port: number, options: { firstDelayMs: number }) {
+    const settings = { bridgeUrl: `http://127.0.0.1:${port}`, bridgeToken: TOKEN };
+    const looks: number[] = [];
+    const look = (timeoutMs: number) => {
+      looks.push(timeoutMs);
+      return detectBridge(settings, { ipc: undefined, timeoutMs });
+    };
+    const first = await detectBridge(settings, { ipc: undefined, timeoutMs: 300 });
+    expect(first.kind).toBe('none');
+    watch = new BridgeWatch(first, { look, retry: true, maxDelayMs: 200, timeoutMs: 1000, ...options });
+    const seen: DetectedBridge['kind'][] = [];
+    watch.subscribe((found) => seen.push(found.kind));
+    return { looks, seen, watch };
+  }
+
+  it('finds a bridge started after the till, with backoff, and says so to whoever follows it', async () => {
+    const port = await freePort();
+    const { looks, seen, watch } = await watchFor(port, { firstDelayMs: 20 });
+    watch.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Missed looks came again, further apart each time (20, 40, 80 ms…), not in a tight loop.
+    expect(looks.length).toBeGreaterThanOrEqual(2);
+    expect(looks.length).toBeLessThan(6);
+    expect(watch.current()).toBeNull();
+
+    bridge = await startBridge({ port, origins: ORIGINS, token: TOKEN });
+    await expect.poll(() => watch.state.kind, { timeout: 3000, interval: 20 }).toBe('http');
+    expect(seen).toEqual(['none', 'http']);
+    expect(watch.current()?.kind).toBe('http');
+    // Found: it stops looking.
+    const after = looks.length;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(looks.length).toBe(after);
+  });
+
+  it('looks at once when a print finds no bridge, without waiting for the next look', async () => {
+    const port = await freePort();
+    const { looks, watch } = await watchFor(port, { firstDelayMs: 60_000 });
+    watch.start();
+    expect(await watch.recheck()).toBeNull();
+    expect(looks).toEqual([1000]);
+
+    bridge = await startBridge({ port, origins: ORIGINS, token: TOKEN });
+    const found = await watch.recheck();
+    expect(found?.kind).toBe('http');
+    expect(watch.state.kind).toBe('http');
+    expect(looks).toHaveLength(2);
+  });
+
+  it('never looks when there is nothing to look for', async () => {
+    let looked = 0;
+    const none: DetectedBridge = { kind: 'none', detail: 'No printer' };
+    const fixed = new BridgeWatch(none, {
+      look: () => {
+        looked += 1;
+        return Promise.resolve(none);
+      },
+      retry: false,
+      firstDelayMs: 1,
+    });
+    fixed.start();
+    expect(await fixed.recheck()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    fixed.stop();
+    expect(looked).toBe(0);
+  });
+});
