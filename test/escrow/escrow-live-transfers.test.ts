@@ -229,6 +229,27 @@ describe('live escrow transfers to mobile money through ClickPesa', () => {
     expect(await releasesOf(split)).toBe(1);
   });
 
+  it('keeps a transfer ClickPesa may hold sending, and the reconciler sends the same attempt again', async () => {
+    const { id, split } = await heldForPhone(FAKE_PAYOUT_PHONES.pays);
+    const reference = split.replace('_', '');
+    // The create answers 502 without creating it; the status query right after has no record of it.
+    fake.payouts.failNextCreate = 'reject-502';
+    await live.post(`/v1/escrow/${id}/release`);
+    await eventually(() =>
+      Promise.resolve(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/${reference}`))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Not failed: a release again under a new reference could pay twice if the first had arrived.
+    expect((await escrowOf(id)).splits[0]).toMatchObject({ status: 'sending', failure_code: null });
+    expect(fake.payouts.payouts.has(reference)).toBe(false);
+    await reconcile();
+    expect(fake.payouts.payouts.has(reference)).toBe(true);
+    const done = await settled(id);
+    expect(done).toMatchObject({ status: 'released', released_amount: 9_850 });
+    expect(await releasesOf(split)).toBe(1);
+    expect([...fake.payouts.payouts.keys()].filter((key) => key.startsWith(reference))).toEqual([reference]);
+  });
+
   it('answers 404 for a payout webhook naming an attempt of a split not made yet', async () => {
     const { split } = await heldForPhone(FAKE_PAYOUT_PHONES.pays);
     const body = fake.payouts.webhookBody({

@@ -1,6 +1,7 @@
 import { AppError } from '@tz/core';
 import { escrowTransferId, escrowTransferOf } from '@tz/core/providers/clickpesa';
 import type { Database } from '../db/database.ts';
+import { ClickPesaError } from '../providers/clickpesa.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
 import { notifyEventsWritten } from './events.ts';
@@ -83,9 +84,12 @@ export class EscrowTransfers {
 
   /**
    * Asks the live provider to pay the split's current attempt out; its outcome
-   * arrives through the payout sink. A provider that surely never got it returns
-   * the split to held. Sent again (a restart, the reconciler), an attempt keeps
-   * its id, so the provider refuses to create it twice.
+   * arrives through the payout sink. A provider that refused it, or surely never
+   * got it, returns the split to held. One that may hold it (it answered nothing
+   * telling, and had no record of it just after) leaves it sending: a failure
+   * then, and a release again, could pay twice. The reconciler asks again, and
+   * sends the same attempt again if it is still unknown; an attempt keeps its id,
+   * so the provider refuses to create it twice.
    */
   private async sendLive(currency: string, split: SplitRow): Promise<void> {
     const provider = this.liveProvider!;
@@ -104,6 +108,10 @@ export class EscrowTransfers {
           [split.id, split.transfer_attempt, reference],
         );
     } catch (error) {
+      if (error instanceof ClickPesaError && error.reached && error.status === undefined) {
+        this.log(error, `escrow transfer ${transferId} may have reached ${provider.name}; left sending`);
+        return;
+      }
       this.log(error, `provider ${provider.name} refused escrow transfer ${transferId}`);
       await this.applyProviderOutcome(transferId, {
         status: 'failed',
