@@ -3,6 +3,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/services/clock.ts';
 import { withMerchant, type SignedUp } from '../support/merchant.ts';
 import { eventually } from '../support/server.ts';
+import { isolatedDatabase } from '../webhooks/support.ts';
 import { makeSubscription } from './support.ts';
 
 /** Canceling now (what happens to the open invoice) and resuming, with the scheduler on a moved clock. */
@@ -16,11 +17,18 @@ const STAYS_PENDING = '255700000003';
 
 let server: RunningServer;
 let api: SignedUp['api'];
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 
 beforeAll(async () => {
-  ({ server, api } = await withMerchant({ clock, env: { SANDBOX_SETTLE_MS: '20' } }));
+  // A database of its own on PostgreSQL: another file's scheduler, on another moved clock, must not
+  // bill these subscriptions, nor this one's theirs.
+  database = await isolatedDatabase();
+  ({ server, api } = await withMerchant({ clock, env: { SANDBOX_SETTLE_MS: '20', ...database.env } }));
 }, 120_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await database?.drop();
+});
 
 const query = async <T = Record<string, unknown>>(text: string, values: unknown[]) =>
   (await server.database.pool.query(text, values)).rows as T[];
