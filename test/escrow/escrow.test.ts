@@ -397,11 +397,14 @@ describe('escrow: concurrency and reconciliation', () => {
     });
     const split = created.body.splits[0].id as string;
     // As if the process stopped between the release's commit and the transfer.
-    await server.database.pool.query(`UPDATE escrow_splits SET status = 'sending' WHERE id = $1`, [split]);
+    await server.database.pool.query(
+      `UPDATE escrow_splits SET status = 'sending', transfer_attempt = 1 WHERE id = $1`,
+      [split],
+    );
     await server.services.escrowTransfers.resume();
     const escrow = (await holder.api.get(`/v1/escrow/${created.body.id}`)).body;
     expect(escrow).toMatchObject({ status: 'released', held_amount: 0, released_amount: NET });
-    await server.services.escrowTransfers.applyOutcome(split, { status: 'succeeded', reference: 'again' });
+    await server.services.escrowTransfers.applyOutcome(split, 1, { status: 'succeeded', reference: 'again' });
     const posted = await server.database.pool.query(
       `SELECT 1 FROM ledger_transactions WHERE source_id = $1`,
       [split],

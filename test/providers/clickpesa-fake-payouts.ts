@@ -55,6 +55,11 @@ export function fakePayoutApi(
     payouts,
     /** ClickPesa's own balance, which a payout's preview checks. */
     float: 10_000_000,
+    /**
+     * The next create answers 502: without creating the payout (`reject-502`), or
+     * after creating it (`accept-then-502`): an answer that says nothing of the outcome.
+     */
+    failNextCreate: undefined as 'reject-502' | 'accept-then-502' | undefined,
     /** Settles a payout on the provider's side without sending the webhook (a lost callback). */
     settleSilently(orderReference: string, status: 'SUCCESS' | 'REVERSED', notes = '') {
       const payout = payouts.get(orderReference);
@@ -123,6 +128,12 @@ export function fakePayoutApi(
           });
           return true;
         }
+        const fault = api.failNextCreate;
+        api.failNextCreate = undefined;
+        if (fault === 'reject-502') {
+          refuse(502, 'Bad gateway');
+          return true;
+        }
         if (payouts.has(body.orderReference)) {
           refuse(409, 'Order reference already exists');
           return true;
@@ -148,6 +159,10 @@ export function fakePayoutApi(
             else api.settleSilently(payout.orderReference, 'SUCCESS');
             sendWebhook(api.webhookBody(payout)).catch(() => undefined);
           }, callbackDelayMs);
+        }
+        if (fault === 'accept-then-502') {
+          refuse(502, 'Bad gateway');
+          return true;
         }
         reply(200, {
           id: payout.id,

@@ -35,7 +35,18 @@ beforeAll(async () => {
   });
   expect(escrow.status, JSON.stringify(escrow.body)).toBe(201);
   const transactions = await api.get('/v1/transactions');
+  // A trial keeps it from falling due: only its id matters here (cancel, resume and the rest).
+  const subscription = await api.post('/v1/subscriptions', {
+    customer: customer.body.id,
+    amount: 15_000,
+    currency: 'TZS',
+    interval: 'month',
+    phone: '255700000001',
+    trial_period_days: 30,
+  });
+  expect(subscription.status, JSON.stringify(subscription.body)).toBe(201);
   ownerIds.push(
+    subscription.body.id,
     paid.body.id,
     escrow.body.id,
     escrow.body.splits[0].id,

@@ -12,6 +12,7 @@ const clock = movableClock(eat('2027-01-31T10:00:00'));
 
 let server: RunningServer;
 let api: SignedUp['api'];
+let owner: SignedUp['merchant'];
 let other: SignedUp;
 
 beforeAll(async () => {
@@ -19,6 +20,7 @@ beforeAll(async () => {
   const started = await withMerchant({ env: { SUBSCRIPTION_SCHEDULER: 'false' }, clock });
   server = started.server;
   api = started.api;
+  owner = started.merchant;
   other = await anotherMerchant(server);
 });
 afterAll(() => server?.close());
@@ -88,6 +90,69 @@ describe('subscriptions over the API', () => {
       [created.body.id],
     );
     expect(events.rows.map((r) => r.type)).toEqual(['subscription.created', 'subscription.canceled']);
+  });
+});
+
+describe('resuming a subscription set to cancel at period end', () => {
+  it('undoes the cancellation before the period ends, and refuses when nothing is scheduled', async () => {
+    const created = await makeSubscription(api, { trial_period_days: 7 });
+    const id: string = created.body.id;
+    await api.post(`/v1/subscriptions/${id}/cancel`, { at_period_end: true });
+    const resumed = await api.post(`/v1/subscriptions/${id}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toEqual({ ...created.body, cancel_at_period_end: false });
+    expect((await api.get(`/v1/subscriptions/${id}`)).body).toEqual(resumed.body);
+    const again = await api.post(`/v1/subscriptions/${id}/resume`);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ error: 'invalid_request_error', code: 'state_transition_invalid' });
+    expect(Object.keys(again.body.details)).toEqual(['cancel_at_period_end']);
+    // Scheduling and undoing a cancellation are not events; the cancellation itself is, when it happens.
+    const events = await server.database.pool.query(
+      `SELECT type FROM events WHERE data->'object'->>'id' = $1 ORDER BY seq`,
+      [id],
+    );
+    expect(events.rows.map((r) => r.type)).toEqual(['subscription.created']);
+  });
+
+  it('refuses a canceled subscription, naming its status', async () => {
+    const created = await makeSubscription(api, { trial_period_days: 7 });
+    await api.post(`/v1/subscriptions/${created.body.id}/cancel`);
+    const refused = await api.post(`/v1/subscriptions/${created.body.id}/resume`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'state_transition_invalid',
+      details: { status: "is 'canceled'" },
+    });
+    expect((await api.get(`/v1/subscriptions/${created.body.id}`)).body.status).toBe('canceled');
+  });
+
+  it('refuses once the period has ended, when the cancellation is taking effect', async () => {
+    const started = clock.now();
+    const created = await makeSubscription(api, { trial_period_days: 7 });
+    const id: string = created.body.id;
+    await api.post(`/v1/subscriptions/${id}/cancel`, { at_period_end: true });
+    try {
+      clock.set(new Date(created.body.trial_end * 1000));
+      const refused = await api.post(`/v1/subscriptions/${id}/resume`);
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.details)).toEqual(['current_period_end']);
+      expect((await api.get(`/v1/subscriptions/${id}`)).body.cancel_at_period_end).toBe(true);
+    } finally {
+      clock.set(started);
+    }
+  });
+
+  it('answers 404 to another merchant and to the other mode, changing nothing', async () => {
+    const mine = await makeSubscription(api, { trial_period_days: 3 });
+    await api.post(`/v1/subscriptions/${mine.body.id}/cancel`, { at_period_end: true });
+    // The same merchant's live key: the other mode.
+    const ownLive = client(server.url, owner.keys.secretLive);
+    for (const outsider of [other.api, ownLive]) {
+      const resume = await outsider.post(`/v1/subscriptions/${mine.body.id}/resume`);
+      expect(resume.status).toBe(404);
+      expect(resume.body).toMatchObject({ error: 'not_found', code: 'resource_missing' });
+    }
+    expect((await api.get(`/v1/subscriptions/${mine.body.id}`)).body.cancel_at_period_end).toBe(true);
   });
 });
 

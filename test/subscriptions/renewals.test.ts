@@ -4,6 +4,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/services/clock.ts';
 import { withMerchant, type SignedUp } from '../support/merchant.ts';
 import { eventually } from '../support/server.ts';
+import { isolatedDatabase } from '../webhooks/support.ts';
 import { makeSubscription } from './support.ts';
 
 const eat = (iso: string) => new Date(`${iso}+03:00`);
@@ -13,11 +14,18 @@ const clock = movableClock(eat('2027-01-31T10:00:00'));
 
 let server: RunningServer;
 let api: SignedUp['api'];
+let database: Awaited<ReturnType<typeof isolatedDatabase>>;
 
 beforeAll(async () => {
-  ({ server, api } = await withMerchant({ clock, env: { SANDBOX_SETTLE_MS: '20' } }));
+  // A database of its own on PostgreSQL: its runs move the clock over years, and would bill (slowly,
+  // at an hour's sandbox settlement) every subscription other files left due in a shared one.
+  database = await isolatedDatabase();
+  ({ server, api } = await withMerchant({ clock, env: { SANDBOX_SETTLE_MS: '20', ...database.env } }));
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await database?.drop();
+});
 
 const query = async <T = Record<string, unknown>>(text: string, values: unknown[]) =>
   (await server.database.pool.query(text, values)).rows as T[];

@@ -81,7 +81,7 @@ export async function startServer(
   // The live provider reports outcomes to the payment and payout services, which are built with it.
   const sink: OutcomeSink & PayoutOutcomeSink = {
     applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome),
-    // Escrow transfers to phones go out as payouts named by their split id (docs/ESCROW.md).
+    // Escrow transfers to phones go out as payouts named by their split and attempt (docs/ESCROW.md).
     applyPayoutOutcome: (id, outcome) =>
       id.startsWith(`${ID_PREFIXES.escrowSplit}_`)
         ? services.escrowTransfers.applyProviderOutcome(id, outcome)

@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, notFound } from '@tz/core';
 import {
-  escrowSplitIdFromOrderReference,
+  escrowTransferId,
+  escrowTransferOf,
   payerFailure,
   paymentIdFromOrderReference,
   payoutFailure,
@@ -154,8 +155,8 @@ async function applyPayoutCallback(
   logger: pino.Logger,
   data: z.infer<typeof callbackSchema>['data'],
 ): Promise<void> {
-  const splitId = escrowSplitIdFromOrderReference(data.orderReference);
-  if (splitId) return applyEscrowTransferCallback(services, data, splitId);
+  const transfer = escrowTransferOf(data.orderReference);
+  if (transfer) return applyEscrowTransferCallback(services, data, transfer);
   const payoutId = payoutIdFromOrderReference(data.orderReference);
   if (!payoutId) throw notFound('payout', data.orderReference);
   const found = await services.database.pool.query<{ id: string; status: string }>(
@@ -178,23 +179,28 @@ async function applyPayoutCallback(
 }
 
 /**
- * A payout whose order reference is an escrow split (`esp...`): a live transfer
- * from escrow to a phone. Not one of our live phone splits is 404; a repeat or
- * a late outcome for a split no longer sending changes nothing.
+ * A payout whose order reference is an escrow split's attempt (`esp...`,
+ * `esp...a2`): a live transfer from escrow to a phone. Not one of our live
+ * phone splits, or an attempt not made yet, is 404; a repeat, a late outcome
+ * for a split no longer sending, or one of an earlier attempt changes nothing.
  */
 async function applyEscrowTransferCallback(
   services: Services,
   data: z.infer<typeof callbackSchema>['data'],
-  splitId: string,
+  transfer: { splitId: string; attempt: number },
 ): Promise<void> {
   const found = await services.database.pool.query(
     `SELECT s.id FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
-     WHERE s.id = $1 AND s.phone IS NOT NULL AND e.livemode`,
-    [splitId],
+     WHERE s.id = $1 AND s.phone IS NOT NULL AND e.livemode AND s.transfer_attempt >= $2`,
+    [transfer.splitId, transfer.attempt],
   );
   if (found.rowCount === 0) throw notFound('escrow_split', data.orderReference);
   const outcome = payoutOutcomeOf(data);
-  if (outcome) await services.escrowTransfers.applyProviderOutcome(splitId, outcome);
+  if (outcome)
+    await services.escrowTransfers.applyProviderOutcome(
+      escrowTransferId(transfer.splitId, transfer.attempt),
+      outcome,
+    );
 }
 
 /** SUCCESS pays; FAILED, REFUNDED or REVERSED fails with a reason from the notes; interim statuses: none. */

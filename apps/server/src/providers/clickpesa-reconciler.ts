@@ -1,4 +1,4 @@
-import { PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
+import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
 import type { Database } from '../db/database.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
@@ -90,10 +90,10 @@ export interface EscrowTransferResender {
 }
 
 /**
- * Live escrow transfers still `sending` (sent as payouts with the split id as
- * order reference): a final status is applied through the payout sink, which
- * routes it to the escrow; one ClickPesa has no record of (the process stopped
- * before sending it) is sent again under the same order reference.
+ * Live escrow transfers still `sending` (sent as payouts named by the split and
+ * its current attempt): a final status is applied through the payout sink,
+ * which routes it to the escrow; one ClickPesa has no record of (the process
+ * stopped before sending it) is sent again under the same order reference.
  */
 export async function reconcileSendingEscrowTransfers(
   database: Database,
@@ -101,16 +101,17 @@ export async function reconcileSendingEscrowTransfers(
   transfers: EscrowTransferResender,
   log: (error: unknown, message: string) => void,
 ): Promise<number> {
-  const sending = await database.pool.query<{ id: string }>(
-    `SELECT s.id FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
+  const sending = await database.pool.query<{ id: string; transfer_attempt: number }>(
+    `SELECT s.id, s.transfer_attempt FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
      WHERE s.status = 'sending' AND e.livemode ORDER BY s.id LIMIT 100`,
   );
   for (const split of sending.rows) {
+    const transferId = escrowTransferId(split.id, split.transfer_attempt);
     try {
-      const view = await provider.reconcilePayout(split.id);
+      const view = await provider.reconcilePayout(transferId);
       if (view.state === 'unknown') await transfers.resume(true, [split.id]);
     } catch (error) {
-      log(error, `reconciling escrow transfer ${split.id} with ClickPesa failed`);
+      log(error, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
     }
   }
   return sending.rowCount ?? 0;

@@ -43,6 +43,8 @@ export interface SplitRow {
   status: EscrowSplitStatus;
   description: string | null;
   transfer_reference: string | null;
+  /** The transfer to the phone under way or last made (docs/ESCROW.md); 0 before the first. */
+  transfer_attempt: number;
   failure_code: string | null;
   failure_message: string | null;
   released_at: Date | null;
@@ -145,7 +147,10 @@ export async function postRelease(db: Queryable, escrow: EscrowRow, split: Split
   escrow.fee_collected = true;
 }
 
-/** Moves a split to its next state through the transition table. */
+/**
+ * Moves a split to its next state through the transition table. Going to
+ * `sending` starts a new transfer attempt, which has no provider reference yet.
+ */
 export async function moveSplit(
   db: Queryable,
   split: SplitRow,
@@ -156,7 +161,8 @@ export async function moveSplit(
   const updated = await db.query<SplitRow>(
     `UPDATE escrow_splits SET status = $2,
        released_at = CASE WHEN $2 = 'released' THEN now() END,
-       transfer_reference = coalesce($3, transfer_reference),
+       transfer_attempt = transfer_attempt + CASE WHEN $2 = 'sending' THEN 1 ELSE 0 END,
+       transfer_reference = CASE WHEN $2 = 'sending' THEN NULL ELSE coalesce($3, transfer_reference) END,
        failure_code = $4, failure_message = $5
      WHERE id = $1 RETURNING *`,
     [split.id, to, transfer.reference ?? null, transfer.failureCode ?? null, transfer.failureMessage ?? null],

@@ -1,5 +1,7 @@
 import { AppError } from '@tz/core';
+import { escrowTransferId, escrowTransferOf } from '@tz/core/providers/clickpesa';
 import type { Database } from '../db/database.ts';
+import { ClickPesaError } from '../providers/clickpesa.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
 import { notifyEventsWritten } from './events.ts';
@@ -39,9 +41,10 @@ export function sandboxTransferOutcome(splitId: string, phone: string): Transfer
  * `sending` when the release commits, the transfer is asked for after commit,
  * and its outcome posts the release (or returns the split to `held`) in one
  * transaction of its own. Test mode: the sandbox answers at once. Live mode:
- * the split is sent as a payout of the live payout provider, with the split id
- * as its id (ClickPesa's order reference `esp...`), so its callbacks and status
- * queries come back here (`applyProviderOutcome`); see docs/ESCROW.md.
+ * the split is sent as a payout of the live payout provider, named by the split
+ * and its attempt (`escrowTransferId`: ClickPesa's order reference `esp...`, then
+ * `esp...a2` after a failure), so its callbacks and status queries come back
+ * here (`applyProviderOutcome`), and only the current attempt's count; see docs/ESCROW.md.
  */
 export class EscrowTransfers {
   constructor(
@@ -66,7 +69,12 @@ export class EscrowTransfers {
       for (const split of splits) {
         try {
           if (escrow.livemode) await this.sendLive(escrow.currency, split);
-          else await this.applyOutcome(split.id, sandboxTransferOutcome(split.id, split.phone!));
+          else
+            await this.applyOutcome(
+              split.id,
+              split.transfer_attempt,
+              sandboxTransferOutcome(split.id, split.phone!),
+            );
         } catch (error) {
           this.log(error, `escrow transfer of split ${split.id} could not be recorded`);
         }
@@ -75,26 +83,37 @@ export class EscrowTransfers {
   }
 
   /**
-   * Asks the live provider to pay the split out; its outcome arrives through
-   * the payout sink. A provider that surely never got it returns the split to held.
+   * Asks the live provider to pay the split's current attempt out; its outcome
+   * arrives through the payout sink. A provider that refused it, or surely never
+   * got it, returns the split to held. One that may hold it (it answered nothing
+   * telling, and had no record of it just after) leaves it sending: a failure
+   * then, and a release again, could pay twice. The reconciler asks again, and
+   * sends the same attempt again if it is still unknown; an attempt keeps its id,
+   * so the provider refuses to create it twice.
    */
   private async sendLive(currency: string, split: SplitRow): Promise<void> {
     const provider = this.liveProvider!;
+    const transferId = escrowTransferId(split.id, split.transfer_attempt);
     try {
       const { reference } = await provider.sendPayout({
-        id: split.id,
+        id: transferId,
         amount: split.amount,
         currency,
         destination: { type: 'mobile_money', phone: split.phone! },
       });
       if (reference)
         await this.database.pool.query(
-          `UPDATE escrow_splits SET transfer_reference = $2 WHERE id = $1 AND transfer_reference IS NULL`,
-          [split.id, reference],
+          `UPDATE escrow_splits SET transfer_reference = $3
+           WHERE id = $1 AND transfer_attempt = $2 AND transfer_reference IS NULL`,
+          [split.id, split.transfer_attempt, reference],
         );
     } catch (error) {
-      this.log(error, `provider ${provider.name} refused escrow transfer ${split.id}`);
-      await this.applyProviderOutcome(split.id, {
+      if (error instanceof ClickPesaError && error.reached && error.status === undefined) {
+        this.log(error, `escrow transfer ${transferId} may have reached ${provider.name}; left sending`);
+        return;
+      }
+      this.log(error, `provider ${provider.name} refused escrow transfer ${transferId}`);
+      await this.applyProviderOutcome(transferId, {
         status: 'failed',
         reference: null,
         failureCode: 'provider_error',
@@ -105,8 +124,9 @@ export class EscrowTransfers {
 
   /**
    * Sends again the splits a stopped process left `sending`: in test mode all of
-   * them; in live mode those `unknown` names (the payout provider has no record
-   * of them; the same order reference keeps a repeat from paying twice).
+   * them; in live mode those `ids` names (the payout provider has no record
+   * of them). Each is sent as its current attempt: the same order reference
+   * keeps a repeat from paying twice.
    */
   async resume(livemode = false, ids?: readonly string[]): Promise<void> {
     try {
@@ -121,16 +141,26 @@ export class EscrowTransfers {
     }
   }
 
-  /** A payout provider's outcome for a split it was sent as (callback or status query). */
-  applyProviderOutcome(splitId: string, outcome: ProviderOutcome): Promise<void> {
+  /**
+   * A payout provider's outcome for a transfer it was sent as (callback or status
+   * query), by the transfer id (`escrowTransferId`: the split and the attempt).
+   */
+  applyProviderOutcome(transferId: string, outcome: ProviderOutcome): Promise<void> {
+    const transfer = escrowTransferOf(transferId);
+    if (!transfer) throw new Error(`${transferId} names no escrow transfer`);
     return this.applyOutcome(
-      splitId,
+      transfer.splitId,
+      transfer.attempt,
       outcome.status === 'paid' ? { status: 'succeeded', reference: outcome.reference } : outcome,
     );
   }
 
-  /** Applies a transfer's outcome; a repeated or late one (the split is no longer sending) changes nothing. */
-  async applyOutcome(splitId: string, outcome: TransferOutcome): Promise<void> {
+  /**
+   * Applies the outcome of one attempt at a split's transfer. A repeated or late
+   * one (the split is no longer sending), or one of an earlier attempt (the split
+   * failed and was released again since), changes nothing.
+   */
+  async applyOutcome(splitId: string, attempt: number, outcome: TransferOutcome): Promise<void> {
     if (outcome.status === 'pending') return;
     const changed = await this.database.transaction(async (tx) => {
       const found = await tx.query<EscrowRow>(
@@ -141,6 +171,17 @@ export class EscrowTransfers {
       if (!escrow) return false;
       const splits = await loadSplits(tx, [escrow.id]);
       const split = splits.find((s) => s.id === splitId)!;
+      if (split.transfer_attempt !== attempt) {
+        // An earlier attempt was settled as failed; its success now would mean money went out twice.
+        if (outcome.status === 'succeeded')
+          this.log(
+            new Error(
+              `attempt ${attempt} of ${splitId} reported paid; the split is at attempt ${split.transfer_attempt}`,
+            ),
+            `escrow transfer ${escrowTransferId(splitId, attempt)} succeeded after it was settled as failed`,
+          );
+        return false;
+      }
       if (split.status !== 'sending') return false;
       if (outcome.status === 'succeeded') {
         await postRelease(tx, escrow, split);

@@ -119,6 +119,7 @@ export class EscrowService {
       status: 'held',
       description: split.description ?? null,
       transfer_reference: null,
+      transfer_attempt: 0,
       failure_code: null,
       failure_message: null,
       released_at: null,

@@ -20,6 +20,7 @@ import { SubscriptionBilling } from '../subscriptions/billing.ts';
 import { invoicePortOver } from '../subscriptions/invoice-port.ts';
 import { SubscriptionScheduler } from '../subscriptions/scheduler.ts';
 import { SubscriptionService } from '../subscriptions/service.ts';
+import { voidAfterFailedCharge } from '../subscriptions/cancel-invoices.ts';
 
 /** Everything a route may call, wired once per server. */
 export interface Services {
@@ -98,6 +99,8 @@ export function createServices(
   invoices.onPaymentOutcome((tx, invoice, outcome) =>
     subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status),
   );
+  // A charge that fails after its subscription was canceled now: the invoice is voided then.
+  invoices.onPaymentOutcome(voidAfterFailedCharge(invoices));
   const subscriptionScheduler: SubscriptionScheduler = new SubscriptionScheduler(
     database,
     subscriptionBilling,
@@ -126,7 +129,7 @@ export function createServices(
     sandbox,
     liveProvider,
     publicUrl,
-    subscriptions: new SubscriptionService(clock, () => subscriptionScheduler.wake()),
+    subscriptions: new SubscriptionService(clock, invoices, () => subscriptionScheduler.wake()),
     subscriptionBilling,
     subscriptionScheduler,
   };

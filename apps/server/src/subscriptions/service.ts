@@ -1,5 +1,6 @@
 import {
   AppError,
+  assertResumable,
   assertSubscriptionTransition,
   invalidField,
   MAX_INTERVAL_COUNT,
@@ -16,6 +17,8 @@ import { assertCustomerExists } from '../services/customers.ts';
 import { recordEvent } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
 import { findOwned } from '../services/owned.ts';
+import type { InvoiceService } from '../invoices/service.ts';
+import { voidOpenInvoices } from './cancel-invoices.ts';
 import { subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
 
 export interface CreateSubscriptionInput {
@@ -52,8 +55,10 @@ export async function recordSubscriptionEvent(
 }
 
 /**
- * Cancels now: no period opens and no retry runs after this. An invoice already
- * open stays as it is; a charge already sent may still be paid.
+ * Cancels: no period opens and no retry runs after this; a charge already sent
+ * may still be paid. Canceling now by request also voids the open invoices
+ * (`SubscriptionService.cancel`); here, at period end or after the last retry,
+ * an invoice already open stays as it is.
  */
 export async function cancelSubscriptionRow(
   db: Queryable,
@@ -78,10 +83,11 @@ export async function cancelSubscriptionRow(
   return canceled;
 }
 
-/** The merchant's side of subscriptions: create, read, cancel. The scheduler does the rest. */
+/** The merchant's side of subscriptions: create, read, cancel, resume. The scheduler does the rest. */
 export class SubscriptionService {
   constructor(
     private readonly clock: Clock,
+    private readonly invoices: InvoiceService,
     /** Called after a commit that may have made a renewal due now. */
     private readonly onDue: () => void,
   ) {}
@@ -160,14 +166,18 @@ export class SubscriptionService {
 
   /**
    * Cancels now, or at the end of the current period (the trial's end while trialing):
-   * the scheduler cancels it then instead of opening the next period.
+   * the scheduler cancels it then instead of opening the next period. Canceling now
+   * voids the open invoices in the same transaction (`voidOpenInvoices`: one whose
+   * charge awaits its outcome is voided if that charge fails, and paid if it succeeds).
    */
   async cancel(db: Queryable, actor: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
     const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
       lock: true,
     });
     if (!atPeriodEnd) {
-      return subscriptionObject(await cancelSubscriptionRow(db, row, this.clock.now(), 'requested'));
+      const canceled = await cancelSubscriptionRow(db, row, this.clock.now(), 'requested');
+      await voidOpenInvoices(db, this.invoices, canceled);
+      return subscriptionObject(canceled);
     }
     assertSubscriptionTransition(row.status, 'canceled');
     if (row.next_renewal_at === null) {
@@ -177,6 +187,25 @@ export class SubscriptionService {
     }
     const updated = await db.query<SubscriptionRow>(
       `UPDATE subscriptions SET cancel_at_period_end = true WHERE id = $1 RETURNING *`,
+      [row.id],
+    );
+    return subscriptionObject(updated.rows[0]!);
+  }
+
+  /**
+   * Undoes a cancellation at period end before the period ends: the scheduler
+   * opens the next period then, as if it had never been asked for.
+   */
+  async resume(db: Queryable, actor: Tenant, id: string): Promise<SubscriptionObject> {
+    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
+      lock: true,
+    });
+    assertResumable(
+      { status: row.status, cancelAtPeriodEnd: row.cancel_at_period_end, periodEnd: row.next_renewal_at },
+      this.clock.now(),
+    );
+    const updated = await db.query<SubscriptionRow>(
+      `UPDATE subscriptions SET cancel_at_period_end = false WHERE id = $1 RETURNING *`,
       [row.id],
     );
     return subscriptionObject(updated.rows[0]!);

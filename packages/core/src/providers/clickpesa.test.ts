@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   checksumCanonicalForm,
+  escrowTransferId,
+  escrowTransferOf,
   initiationRefusal,
   orderReferenceFor,
   payerFailure,
@@ -43,6 +45,37 @@ describe('ClickPesa order references', () => {
     expect(paymentIdFromOrderReference('ORD123456')).toBeUndefined();
     expect(paymentIdFromOrderReference('cus_01jzq8n6w4x2m3k5p7r9s1t3v5')).toBeUndefined();
     expect(paymentIdFromOrderReference('pay_01jzq8n6w4x2m3k5p7r9s1t3v5x')).toBeUndefined();
+  });
+});
+
+describe('ClickPesa order references of escrow transfers', () => {
+  const split = 'esp_01jzq8n6w4x2m3k5p7r9s1t3v5';
+
+  it('keeps the split id for the first attempt and appends the attempt after it', () => {
+    expect(escrowTransferId(split, 1)).toBe(split);
+    expect(orderReferenceFor(escrowTransferId(split, 1))).toBe('esp01jzq8n6w4x2m3k5p7r9s1t3v5');
+    expect(orderReferenceFor(escrowTransferId(split, 2))).toBe('esp01jzq8n6w4x2m3k5p7r9s1t3v5a2');
+    expect(orderReferenceFor(escrowTransferId(split, 12))).toMatch(/^[0-9a-z]+$/);
+  });
+
+  it('maps every attempt’s id and order reference back to its split and attempt', () => {
+    for (const attempt of [1, 2, 9, 10, 137]) {
+      const id = escrowTransferId(split, attempt);
+      expect(escrowTransferOf(id)).toEqual({ splitId: split, attempt });
+      expect(escrowTransferOf(orderReferenceFor(id).toUpperCase())).toEqual({ splitId: split, attempt });
+    }
+  });
+
+  it('refuses references that are not an escrow transfer of ours', () => {
+    for (const reference of [
+      'pay01jzq8n6w4x2m3k5p7r9s1t3v5',
+      'esp01jzq8n6w4x2m3k5p7r9s1t3v',
+      'esp01jzq8n6w4x2m3k5p7r9s1t3v5a1',
+      'esp01jzq8n6w4x2m3k5p7r9s1t3v5a0',
+      'esp01jzq8n6w4x2m3k5p7r9s1t3v5a02',
+      'esp01jzq8n6w4x2m3k5p7r9s1t3v5b2',
+    ])
+      expect(escrowTransferOf(reference), reference).toBeUndefined();
   });
 });
 

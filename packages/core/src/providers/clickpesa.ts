@@ -129,12 +129,24 @@ export function payoutIdFromOrderReference(reference: string): string | undefine
 }
 
 /**
- * The escrow split an order reference stands for (`esp01jx...` -> `esp_01jx...`), or undefined:
- * a live transfer from escrow to a phone is sent as a payout whose order reference is its split id.
+ * A live transfer from escrow to a phone goes out as a payout whose id is its
+ * split's plus the attempt: the split id for the first (`esp_01jx...`, order
+ * reference `esp01jx...`), `a2`, `a3`... appended for each release again after
+ * a failure (`esp01jx...a2`). ClickPesa refuses an order reference twice, so a
+ * repeat of one attempt can never pay twice, and a new attempt gets a new one.
  */
-export function escrowSplitIdFromOrderReference(reference: string): string | undefined {
-  const match = /^esp_?([0-9a-z]{26})$/i.exec(reference.trim());
-  return match ? `esp_${match[1]!.toLowerCase()}` : undefined;
+export function escrowTransferId(splitId: string, attempt: number): string {
+  return attempt <= 1 ? splitId : `${splitId}a${attempt}`;
+}
+
+/**
+ * The split and attempt a transfer id or its order reference stands for
+ * (`esp01jx...a2` -> `esp_01jx...`, 2), or undefined when it is not one of ours.
+ */
+export function escrowTransferOf(reference: string): { splitId: string; attempt: number } | undefined {
+  const match = /^esp_?([0-9a-z]{26})(?:a([2-9]|[1-9][0-9]{1,5}))?$/i.exec(reference.trim());
+  if (!match) return undefined;
+  return { splitId: `esp_${match[1]!.toLowerCase()}`, attempt: match[2] ? Number(match[2]) : 1 };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { afterFailedCharge, DEFAULT_RETRY_DAYS } from './dunning.ts';
-import { assertSubscriptionTransition } from './status.ts';
+import { assertResumable, assertSubscriptionTransition } from './status.ts';
 
 describe('subscription states', () => {
   it('moves a failing subscription through past_due and never back out of canceled', () => {
@@ -11,6 +11,36 @@ describe('subscription states', () => {
     expect(() => assertSubscriptionTransition('canceled', 'active')).toThrow(AppError);
     expect(() => assertSubscriptionTransition('canceled', 'past_due')).toThrow(/cannot move from 'canceled'/);
     expect(() => assertSubscriptionTransition('active', 'trialing')).toThrow(AppError);
+  });
+});
+
+describe('resuming a subscription set to cancel at period end', () => {
+  const end = new Date('2027-03-01T08:00:00Z');
+  const before = new Date(end.getTime() - 1);
+  const refusal = (subscription: Parameters<typeof assertResumable>[0], now: Date) => {
+    try {
+      assertResumable(subscription, now);
+      return undefined;
+    } catch (error) {
+      return error instanceof AppError ? error.details : error;
+    }
+  };
+
+  it('undoes a cancellation scheduled for a period that has not ended, trialing or active or past due', () => {
+    for (const status of ['trialing', 'active', 'past_due'] as const)
+      expect(refusal({ status, cancelAtPeriodEnd: true, periodEnd: end }, before)).toBeUndefined();
+  });
+
+  it('names why it refuses: canceled, nothing scheduled, the period over', () => {
+    expect(refusal({ status: 'canceled', cancelAtPeriodEnd: false, periodEnd: null }, before)).toEqual({
+      status: "is 'canceled'",
+    });
+    expect(refusal({ status: 'active', cancelAtPeriodEnd: false, periodEnd: end }, before)).toHaveProperty(
+      'cancel_at_period_end',
+    );
+    expect(refusal({ status: 'active', cancelAtPeriodEnd: true, periodEnd: end }, end)).toHaveProperty(
+      'current_period_end',
+    );
   });
 });
 

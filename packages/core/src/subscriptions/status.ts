@@ -1,4 +1,5 @@
 import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * - `trialing`: before the first paid period; nothing is charged.
@@ -25,3 +26,38 @@ export function assertSubscriptionTransition(from: SubscriptionStatus, to: Subsc
 /** What happens after the last retry fails. */
 export const FINAL_FAILURE_ACTIONS = ['cancel', 'leave_unpaid'] as const;
 export type FinalFailureAction = (typeof FINAL_FAILURE_ACTIONS)[number];
+
+/** What resuming looks at: the status, the pending cancellation and when it takes effect. */
+export interface ResumableSubscription {
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd: boolean;
+  /** When the current period (or trial) ends: where a cancellation at period end happens. */
+  periodEnd: Date | null;
+}
+
+/**
+ * Resuming undoes a cancellation at period end before the period ends. Refused,
+ * naming why: a canceled subscription (final), one with no cancellation
+ * scheduled, one whose period already ended (the cancellation is taking effect).
+ */
+export function assertResumable(subscription: ResumableSubscription, now: Date): void {
+  if (subscription.status === 'canceled') {
+    throw new AppError('state_transition_invalid', 'A canceled subscription cannot be resumed', {
+      details: { status: "is 'canceled'" },
+    });
+  }
+  if (!subscription.cancelAtPeriodEnd || subscription.periodEnd === null) {
+    throw new AppError(
+      'state_transition_invalid',
+      'This subscription has no cancellation at period end to undo',
+      { details: { cancel_at_period_end: 'is false; nothing is scheduled to be undone' } },
+    );
+  }
+  if (subscription.periodEnd <= now) {
+    throw new AppError(
+      'state_transition_invalid',
+      'The period has ended; the cancellation at its end is taking effect',
+      { details: { current_period_end: `passed at ${subscription.periodEnd.toISOString()}` } },
+    );
+  }
+}

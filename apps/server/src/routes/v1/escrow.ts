@@ -104,7 +104,7 @@ export const escrowRoutes = [
     tag: 'Escrow',
     summary: 'Release an escrow, whole or by split',
     description:
-      'Releases the splits named in `splits` (split ids), or every held split when it is absent. A split to a merchant is credited to its available balance at once; one to a phone is `sending` until the provider confirms (test mode: 255700000002 fails and the split is held again, 255700000003 stays sending). The first release also takes the platform fee. A split that is not held is a 400 naming it.',
+      'Releases the splits named in `splits` (split ids), or every held split when it is absent. A split to a merchant is credited to its available balance at once; one to a phone is `sending` until the provider confirms (test mode: 255700000002 fails and the split is held again, 255700000003 stays sending). A split whose transfer failed is held again with `failure_code`; releasing it again sends a new transfer (in live mode under a new provider reference, so a repeat of one transfer never pays twice). The first release also takes the platform fee. A split that is not held is a 400 naming it.',
     auth: 'secret',
     params: idParams,
     body: z.strictObject({

@@ -109,12 +109,24 @@ export const subscriptionRoutes = [
     tag: 'Subscriptions',
     summary: 'Cancel a subscription',
     description:
-      'Cancels now (no further period opens and no retry runs; an invoice already open stays open), or with `at_period_end: true` when the current period (or trial) ends. Refused for a canceled subscription.',
+      'Cancels now: no further period opens, no retry runs, and each open invoice of the subscription is voided (`invoice.voided`); one whose charge is still awaiting its outcome is paid if that charge succeeds and voided if it fails. With `at_period_end: true`, cancels when the current period (or trial) ends instead (undo it with `POST /v1/subscriptions/{id}/resume`). Refused for a canceled subscription.',
     auth: 'secret',
     params: idParams,
     body: z.strictObject({ at_period_end: z.boolean().default(false) }),
     response: subscriptionSchema,
     handler: ({ params, body, auth, db, services }) =>
       services.subscriptions.cancel(db, auth, params.id, body.at_period_end),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/subscriptions/{id}/resume',
+    tag: 'Subscriptions',
+    summary: 'Resume a subscription set to cancel at period end',
+    description:
+      'Undoes `cancel` with `at_period_end: true` before the period ends: `cancel_at_period_end` is false again and the next period opens and is charged as if it had never been asked for. Refused (400 `state_transition_invalid`, naming why in `details`) for a canceled subscription (`status`), one with no cancellation scheduled (`cancel_at_period_end`), or once the period has ended (`current_period_end`).',
+    auth: 'secret',
+    params: idParams,
+    response: subscriptionSchema,
+    handler: ({ params, auth, db, services }) => services.subscriptions.resume(db, auth, params.id),
   }),
 ];
