@@ -164,6 +164,52 @@ describe('live payouts through ClickPesa', () => {
     await expectReconciled(server, merchant.id);
   });
 
+  it('keeps a payout pending, its money held, when the create answers 502 and ClickPesa has no record of it yet', async () => {
+    const before = await availableTzs(live);
+    fake.payouts.failNextCreate = 'reject-502';
+    const created = await payout(2_000, wallet(FAKE_PAYOUT_PHONES.pays));
+    const reference = created.body.id.replace('_', '');
+    await eventually(() =>
+      Promise.resolve(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/${reference}`))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Failing it now would free the 2,000 for another payout while this one may still pay.
+    expect((await live.get(`/v1/payouts/${created.body.id}`)).body).toMatchObject({
+      status: 'pending',
+      failure_code: null,
+    });
+    expect(await availableTzs(live)).toBe(before - 2_000);
+    const sink = {
+      applyOutcome: server.services.payments.applyOutcome.bind(server.services.payments),
+      applyPayoutOutcome: server.services.payouts.applyPayoutOutcome.bind(server.services.payouts),
+    };
+    const provider = new ClickPesaProvider(
+      clickPesaOptionsFrom(loadConfig(providerEnv(fake.url)))!,
+      sink,
+      () => {},
+    );
+    const reconcile = (giveUpAfterMs: number) =>
+      reconcilePendingClickPesaPayouts(
+        server.database,
+        provider,
+        sink,
+        (error) => {
+          throw error;
+        },
+        { minAgeMs: 0, giveUpAfterMs },
+      );
+    await reconcile(3_600_000);
+    expect((await live.get(`/v1/payouts/${created.body.id}`)).body.status).toBe('pending');
+    // Still unknown past the give-up age: it was never sent, and its money returns.
+    await reconcile(0);
+    expect((await live.get(`/v1/payouts/${created.body.id}`)).body).toMatchObject({
+      status: 'failed',
+      failure_code: 'provider_error',
+    });
+    expect(await availableTzs(live)).toBe(before);
+    await expectReconciled(server, merchant.id);
+  });
+
   it('refuses a forged payout webhook and ignores a repeat', async () => {
     const created = await payout(1_000, wallet(FAKE_PAYOUT_PHONES.silent));
     const reference = created.body.id.replace('_', '');

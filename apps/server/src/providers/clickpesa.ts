@@ -99,6 +99,15 @@ export class ClickPesaError extends Error {
   }
 }
 
+/**
+ * A send whose create call may have reached ClickPesa although nothing says so
+ * (an ambiguous answer, then no record of it just after). Failing it would
+ * free its money for a second send while the first may still pay; it stays
+ * in flight for the reconciler instead.
+ */
+export const mayHaveReached = (error: unknown): boolean =>
+  error instanceof ClickPesaError && error.reached && error.status === undefined;
+
 /** One entry of the payment status query (GET /payments/{orderReference}). */
 export interface ClickPesaPayment {
   id: string;

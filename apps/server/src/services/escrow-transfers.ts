@@ -1,7 +1,7 @@
 import { AppError } from '@tz/core';
 import { escrowTransferId, escrowTransferOf } from '@tz/core/providers/clickpesa';
 import type { Database } from '../db/database.ts';
-import { ClickPesaError } from '../providers/clickpesa.ts';
+import { mayHaveReached } from '../providers/clickpesa.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
 import { notifyEventsWritten } from './events.ts';
@@ -108,7 +108,7 @@ export class EscrowTransfers {
           [split.id, split.transfer_attempt, reference],
         );
     } catch (error) {
-      if (error instanceof ClickPesaError && error.reached && error.status === undefined) {
+      if (mayHaveReached(error)) {
         this.log(error, `escrow transfer ${transferId} may have reached ${provider.name}; left sending`);
         return;
       }

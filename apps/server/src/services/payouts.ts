@@ -19,6 +19,7 @@ import type {
 } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent } from './events.ts';
 import { findOwned } from './owned.ts';
+import { mayHaveReached } from '../providers/clickpesa.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
 import { markPaymentsPaidOut } from './payout-settlement.ts';
@@ -216,18 +217,28 @@ export class PayoutService implements PayoutOutcomeSink {
     return object;
   }
 
-  /** The provider is asked after commit; a refusal fails the payout and returns its amount. */
+  /**
+   * The provider is asked after commit; a refusal fails the payout and returns
+   * its amount. A send that may have reached the provider unseen stays pending
+   * for the reconciler (same order reference, so never paid twice).
+   */
   private send(provider: PayoutProvider, row: PayoutRow): Promise<void> {
     return startAtProvider(
       this.database,
       { table: 'payouts', id: row.id, provider: provider.name },
       () =>
-        provider.sendPayout({
-          id: row.id,
-          amount: row.amount,
-          currency: row.currency,
-          destination: destinationOf(row),
-        }),
+        provider
+          .sendPayout({
+            id: row.id,
+            amount: row.amount,
+            currency: row.currency,
+            destination: destinationOf(row),
+          })
+          .catch((error: unknown) => {
+            if (!mayHaveReached(error)) throw error;
+            this.log(error, `payout ${row.id} may have reached ${provider.name}; left pending`);
+            return { reference: null };
+          }),
       (outcome) => this.applyPayoutOutcome(row.id, outcome),
       this.log,
       'The provider could not start this payout',
