@@ -41,6 +41,8 @@ async function scanAndSee(code: string, total: string) {
 }
 
 async function signInAndOpenShift() {
+  // Keys typed before the PIN field is on screen and focused would go nowhere.
+  await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 10_000 });
   await page.keyboard.type('1234');
   await page.keyboard.press('Enter');
   await page.evaluate(() => window.preview!.setShift(true));
