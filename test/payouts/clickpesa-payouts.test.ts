@@ -34,6 +34,31 @@ const payout = (amount: number, destination: unknown) =>
 const calls = (orderReference: string) =>
   fake.requests.filter((r) => r.body?.orderReference === orderReference || r.path.endsWith(orderReference));
 
+/**
+ * One pass of the live payouts reconciler, through a provider of our own
+ * reporting to the server's services, as the server's reconciler does.
+ */
+function reconcilePayouts(giveUpAfterMs: number) {
+  const sink = {
+    applyOutcome: server.services.payments.applyOutcome.bind(server.services.payments),
+    applyPayoutOutcome: server.services.payouts.applyPayoutOutcome.bind(server.services.payouts),
+  };
+  const provider = new ClickPesaProvider(
+    clickPesaOptionsFrom(loadConfig(providerEnv(fake.url)))!,
+    sink,
+    () => {},
+  );
+  return reconcilePendingClickPesaPayouts(
+    server.database,
+    provider,
+    sink,
+    (error) => {
+      throw error;
+    },
+    { minAgeMs: 0, giveUpAfterMs },
+  );
+}
+
 describe('live payouts through ClickPesa', () => {
   it('previews, then creates a mobile money payout, and pays it on the PAYOUT INITIATED webhook', async () => {
     const before = await availableTzs(live);
@@ -136,26 +161,7 @@ describe('live payouts through ClickPesa', () => {
     const created = await payout(3_000, wallet(FAKE_PAYOUT_PHONES.silent));
     const reference = created.body.id.replace('_', '');
     await eventually(() => Promise.resolve(fake.payouts.payouts.get(reference)));
-    // A provider of our own, reporting to the server's services, as the server's reconciler does.
-    const sink = {
-      applyOutcome: server.services.payments.applyOutcome.bind(server.services.payments),
-      applyPayoutOutcome: server.services.payouts.applyPayoutOutcome.bind(server.services.payouts),
-    };
-    const provider = new ClickPesaProvider(
-      clickPesaOptionsFrom(loadConfig(providerEnv(fake.url)))!,
-      sink,
-      () => {},
-    );
-    const reconcile = () =>
-      reconcilePendingClickPesaPayouts(
-        server.database,
-        provider,
-        sink,
-        (error) => {
-          throw error;
-        },
-        { minAgeMs: 0, giveUpAfterMs: 3_600_000 },
-      );
+    const reconcile = () => reconcilePayouts(3_600_000);
     await reconcile();
     expect((await live.get(`/v1/payouts/${created.body.id}`)).body.status).toBe('pending');
     fake.payouts.settleSilently(reference, 'SUCCESS');
@@ -179,25 +185,7 @@ describe('live payouts through ClickPesa', () => {
       failure_code: null,
     });
     expect(await availableTzs(live)).toBe(before - 2_000);
-    const sink = {
-      applyOutcome: server.services.payments.applyOutcome.bind(server.services.payments),
-      applyPayoutOutcome: server.services.payouts.applyPayoutOutcome.bind(server.services.payouts),
-    };
-    const provider = new ClickPesaProvider(
-      clickPesaOptionsFrom(loadConfig(providerEnv(fake.url)))!,
-      sink,
-      () => {},
-    );
-    const reconcile = (giveUpAfterMs: number) =>
-      reconcilePendingClickPesaPayouts(
-        server.database,
-        provider,
-        sink,
-        (error) => {
-          throw error;
-        },
-        { minAgeMs: 0, giveUpAfterMs },
-      );
+    const reconcile = reconcilePayouts;
     await reconcile(3_600_000);
     expect((await live.get(`/v1/payouts/${created.body.id}`)).body.status).toBe('pending');
     // Still unknown past the give-up age: it was never sent, and its money returns.
