@@ -61,6 +61,9 @@ export class CatalogueIndex {
   private readonly keys: Record<Kind, Record<Field, PrefixKeys>>;
   private mergeTimer: ReturnType<typeof setTimeout> | undefined;
   private building: Promise<void> | null = null;
+  private scheduled: Promise<void> | null = null;
+  private buildTimer: ReturnType<typeof setTimeout> | undefined;
+  private startNow: () => void = () => undefined;
   private built = false;
   private startedEmpty: Promise<boolean> = Promise.resolve(false);
   private closed = false;
@@ -107,14 +110,30 @@ export class CatalogueIndex {
     return this.building;
   }
 
-  /** Resolves once built (`build` is started when nothing started it yet). */
+  /**
+   * Builds in `ms` (the sale screen draws first). A lookup meanwhile waits for
+   * that build rather than starting it at once: the first key of a scan is also
+   * a search, and a build begun then would compete with the scan the snapshot
+   * answers (`catalogue-snapshot.ts`).
+   */
+  buildAfter(ms: number): void {
+    this.scheduled ??= new Promise<void>((resolve) => {
+      this.startNow = resolve;
+      this.buildTimer = setTimeout(resolve, ms);
+    }).then(() => this.build());
+    this.scheduled.catch(() => undefined);
+  }
+
+  /** Resolves once built (`build` is started when nothing started it yet, nor is to). */
   ready(): Promise<void> {
-    return this.build();
+    return this.building ?? this.scheduled ?? this.build();
   }
 
   private async read(): Promise<void> {
     // Nothing was stored when it began following (a new pairing): the first sync's events bring it all.
     if (await this.startedEmpty) {
+      // Keys the sync's events brought before now wait unsorted: sort them in.
+      this.mergeKeys();
       this.built = true;
       this.touched.clear();
       this.snapshotFromHere();
@@ -162,6 +181,9 @@ export class CatalogueIndex {
 
   stop(): void {
     this.closed = true;
+    clearTimeout(this.buildTimer);
+    // A lookup waiting for the scheduled build is let go (the build stops at once when closed).
+    this.startNow();
     this.snapshot?.stop();
     clearTimeout(this.mergeTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();

@@ -14,7 +14,8 @@
  * barcode. Otherwise, or for a barcode the snapshot lacks, the lookup says
  * `undefined` and the scan waits for the catalogue as before. The snapshot
  * is taken from memory by the tab that pulls, when no page of its is being
- * written, once built and again when changes have settled.
+ * written, when changes have settled after the build (only when something
+ * changed since the one read at open), in an idle moment.
  *
  * Strings, not a map: a structured clone of two strings is a copy, where
  * 100,000 keys would be 100,000 objects to rebuild at every open.
@@ -154,7 +155,8 @@ export class CatalogueSnapshot {
   /** Where a snapshot is taken from once the catalogue is in memory (null until it is built). */
   takeFrom(source: () => SnapshotSource | null): void {
     this.source = source;
-    this.scheduleSave(0);
+    // Not at once: the first lookups after the build come first.
+    this.scheduleSave();
   }
 
   stop(): void {
@@ -171,7 +173,11 @@ export class CatalogueSnapshot {
     if (this.source === null || this.closed) return;
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
-      this.saving = this.saving.then(() => this.save()).catch(() => undefined);
+      // Encoding 100,000 barcodes holds the thread for tens of ms: when the page is idle.
+      const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 0));
+      idle(() => {
+        this.saving = this.saving.then(() => this.save()).catch(() => undefined);
+      });
     }, after);
   }
 

@@ -75,10 +75,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const index = new CatalogueIndex({ products: db.products, variants: db.variants }, snapshot);
   index.follow();
   const indexAfter = options.indexCatalogueAfterMs ?? INDEX_AFTER_MS;
-  const indexTimer =
-    indexAfter === Infinity
-      ? undefined
-      : setTimeout(() => void index.build().catch(() => undefined), indexAfter);
+  if (indexAfter !== Infinity) index.buildAfter(indexAfter);
   const ctx: Context = {
     db,
     kv,
@@ -196,7 +193,6 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),
     async close() {
-      clearTimeout(indexTimer);
       index.stop();
       revokedWatch.unsubscribe();
       stopBridgeWatch?.();
