@@ -155,6 +155,8 @@ export class CatalogueSnapshot {
   /** Where a snapshot is taken from once the catalogue is in memory (null until it is built). */
   takeFrom(source: () => SnapshotSource | null): void {
     this.source = source;
+    // Built: lookups go to memory now, and the few MB of string read at open can go.
+    this.loaded = Promise.resolve(null);
     // Not at once: the first lookups after the build come first.
     this.scheduleSave();
   }
