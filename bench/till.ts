@@ -28,7 +28,12 @@
  * 5. Ready to sell: BENCH_RELOADS reloads of the synced till, from navigation
  *    start to the sale screen with the search box focused. Floor: the same
  *    page's DOMContentLoaded. Then the time the catalogue is back in memory
- *    (the `catalogue-in-memory` mark; a search or scan before it waits for it).
+ *    (the `catalogue-in-memory` mark; a search before it waits for it). Reload
+ *    to first scan answered: a barcode typed the instant the sale screen is
+ *    ready, navigation start to its line in the DOM (answered from the
+ *    catalogue snapshot when it comes before the catalogue is in memory).
+ *    Each reload is followed by one with the snapshot removed from IndexedDB,
+ *    where the scan waits for the catalogue as it did before the snapshot.
  * 6. Memory: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize)
  *    and the renderer processes' resident memory (/proc, VmRSS), after the
  *    sync and at the end; floor: about:blank measured the same way.
@@ -36,7 +41,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/till.ts
  *
  * BENCH_PRODUCTS (default 100000), BENCH_SALES (default 1000), BENCH_CARTS (default 10),
- * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5).
+ * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5, each twice).
  * BENCH_PROFILE=<dir> profiles every other sale (its scans and F9, left out of the timings) with
  * CDP Profiler and writes where the time went there. BENCH_SYNC_ONLY=1 stops after step 1 (and
  * the memory after it); BENCH_DATABASE names the
@@ -147,6 +152,26 @@ async function watched(page: Page, key: string): Promise<{ key: number; dom: num
     w.benchKeys = [];
     return { key: pressed.at, ...seen };
   }, key);
+}
+
+/** The till's catalogue snapshot record in IndexedDB (`kv`, `catalogue:snapshot`): whether it is there, or removed. */
+function snapshotRecord(page: Page, action: 'get' | 'delete'): Promise<boolean> {
+  return page.evaluate(
+    ({ name, action }) =>
+      new Promise<boolean>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error ?? new Error('IndexedDB did not open'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const store = db.transaction('docs', 'readwrite').objectStore('docs');
+          const request =
+            action === 'get' ? store.count('catalogue:snapshot') : store.delete('catalogue:snapshot');
+          request.onsuccess = () => (db.close(), resolve(action === 'get' ? request.result === 1 : true));
+          request.onerror = () => (db.close(), reject(request.error ?? new Error('IndexedDB failed')));
+        };
+      }),
+    { name: 'rxdb-dexie-till--0--kv', action },
+  );
 }
 
 async function pressKey(cdp: CDPSession, key: string, code: string, keyCode: number) {
@@ -547,7 +572,23 @@ try {
   const ready: number[] = [];
   const loaded: number[] = [];
   const inMemoryAt: number[] = [];
-  for (let i = 0; i < reloadCount; i++) {
+  const firstScanAt: number[] = [];
+  const firstScanWait: number[] = [];
+  const firstScanEarly: boolean[] = [];
+  const withoutAt: number[] = [];
+  const withoutWait: number[] = [];
+  for (let i = 0; i < reloadCount * 2; i++) {
+    // Every other reload without the barcode snapshot (removed from IndexedDB): the scan then
+    // waits for the catalogue, as it did before the snapshot. The till saves it again once built.
+    const without = i % 2 === 1;
+    if (without) await snapshotRecord(page, 'delete');
+    else {
+      const started = performance.now();
+      while (!(await snapshotRecord(page, 'get'))) {
+        if (performance.now() - started > 60_000) throw new Error('no catalogue snapshot saved');
+        await sleep(100);
+      }
+    }
     await page.reload();
     await page.waitForFunction(
       () => (window as unknown as { benchReady: number | null }).benchReady !== null,
@@ -563,6 +604,20 @@ try {
     }));
     ready.push(times.ready);
     loaded.push(times.dcl);
+    // A scan typed the instant the sale screen is ready, before the catalogue is read back.
+    await arm(page, '[data-testid=cart] tbody tr', 1);
+    await typeTimed(page, barcodeOf(randomProduct()), 5);
+    const firstScan = await watched(page, 'Enter');
+    if (without) {
+      withoutAt.push(firstScan.dom);
+      withoutWait.push(firstScan.dom - firstScan.key);
+    } else {
+      firstScanAt.push(firstScan.dom);
+      firstScanWait.push(firstScan.dom - firstScan.key);
+      firstScanEarly.push(
+        await page.evaluate(() => performance.getEntriesByName('catalogue-in-memory').length === 0),
+      );
+    }
     // The catalogue read back into memory (a search or scan before it waits for it).
     const inMemory = await page.waitForFunction(
       () => performance.getEntriesByName('catalogue-in-memory')[0]?.startTime ?? null,
@@ -570,6 +625,8 @@ try {
       { timeout: 120_000, polling: 50 },
     );
     inMemoryAt.push(Number(await inMemory.jsonValue()));
+    await page.keyboard.press('Delete');
+    await page.waitForSelector('[data-testid=cart].empty');
   }
 
   const endHeap = await heapMb(page);
@@ -670,6 +727,38 @@ try {
       'ready to sell',
       `${fmt(rd.p50, 0)} ms`,
       stats(inMemoryAt).p50 / rd.p50,
+      '',
+    ),
+    row(
+      `Reload to first scan answered (navigation to line in the DOM, typed at ready), median / max; ${firstScanEarly.filter(Boolean).length} of ${firstScanEarly.length} before the catalogue was in memory`,
+      `${fmt(stats(firstScanAt).p50, 0)} / ${fmt(Math.max(...firstScanAt), 0)} ms`,
+      'ready to sell',
+      `${fmt(rd.p50, 0)} ms`,
+      stats(firstScanAt).p50 / rd.p50,
+      `< 2 s: ${met(Math.max(...firstScanAt) < 2000)}`,
+    ),
+    row(
+      'First scan after a reload, Enter to line in the DOM, median / max',
+      `${fmt(stats(firstScanWait).p50, 0)} / ${fmt(Math.max(...firstScanWait), 0)} ms`,
+      'scan to line, p50 (catalogue in memory)',
+      `${fmt(sd.p50)} ms`,
+      stats(firstScanWait).p50 / sd.p50,
+      '',
+    ),
+    row(
+      `The same without the snapshot (removed before the reload; the scan waits for the catalogue): reload to first scan answered, median / max (${withoutAt.length} reloads)`,
+      `${fmt(stats(withoutAt).p50, 0)} / ${fmt(Math.max(...withoutAt), 0)} ms`,
+      'with the snapshot',
+      `${fmt(stats(firstScanAt).p50, 0)} ms`,
+      stats(withoutAt).p50 / stats(firstScanAt).p50,
+      '',
+    ),
+    row(
+      'Without the snapshot: first scan, Enter to line in the DOM, median / max',
+      `${fmt(stats(withoutWait).p50, 0)} / ${fmt(Math.max(...withoutWait), 0)} ms`,
+      'with the snapshot',
+      `${fmt(stats(firstScanWait).p50, 0)} ms`,
+      stats(withoutWait).p50 / stats(firstScanWait).p50,
       '',
     ),
     row(

@@ -17,6 +17,7 @@
 import type { Subscription } from 'rxjs';
 import type { RxChangeEvent, RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
+import type { CatalogueSnapshot, EarlyFound } from './catalogue-snapshot.ts';
 import { PrefixKeys } from './prefix-keys.ts';
 import { normalise } from './schema.ts';
 import { readPage } from './stored-pages.ts';
@@ -60,11 +61,18 @@ export class CatalogueIndex {
   private readonly keys: Record<Kind, Record<Field, PrefixKeys>>;
   private mergeTimer: ReturnType<typeof setTimeout> | undefined;
   private building: Promise<void> | null = null;
+  private scheduled: Promise<void> | null = null;
+  private buildTimer: ReturnType<typeof setTimeout> | undefined;
+  private startNow: () => void = () => undefined;
   private built = false;
   private startedEmpty: Promise<boolean> = Promise.resolve(false);
   private closed = false;
 
-  constructor(private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>) {
+  constructor(
+    private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>,
+    /** Answers scans before the build (`catalogue-snapshot.ts`), and is taken again from this index once built. */
+    readonly snapshot: CatalogueSnapshot | null = null,
+  ) {
     const keysFor = (kind: Kind) =>
       Object.fromEntries(
         FIELDS.map((field) => [
@@ -102,16 +110,33 @@ export class CatalogueIndex {
     return this.building;
   }
 
-  /** Resolves once built (`build` is started when nothing started it yet). */
+  /**
+   * Builds in `ms` (the sale screen draws first). A lookup meanwhile waits for
+   * that build rather than starting it at once: the first key of a scan is also
+   * a search, and a build begun then would compete with the scan the snapshot
+   * answers (`catalogue-snapshot.ts`).
+   */
+  buildAfter(ms: number): void {
+    this.scheduled ??= new Promise<void>((resolve) => {
+      this.startNow = resolve;
+      this.buildTimer = setTimeout(resolve, ms);
+    }).then(() => this.build());
+    this.scheduled.catch(() => undefined);
+  }
+
+  /** Resolves once built (`build` is started when nothing started it yet, nor is to). */
   ready(): Promise<void> {
-    return this.build();
+    return this.building ?? this.scheduled ?? this.build();
   }
 
   private async read(): Promise<void> {
     // Nothing was stored when it began following (a new pairing): the first sync's events bring it all.
     if (await this.startedEmpty) {
+      // Keys the sync's events brought before now wait unsorted: sort them in.
+      this.mergeKeys();
       this.built = true;
       this.touched.clear();
+      this.snapshotFromHere();
       return;
     }
     for (const kind of ['variants', 'products'] as const) {
@@ -132,12 +157,34 @@ export class CatalogueIndex {
     this.mergeKeys();
     this.built = true;
     this.touched.clear();
+    this.snapshotFromHere();
     // When it was ready, for the benchmark and the browser's performance panel.
     performance.mark('catalogue-in-memory');
   }
 
+  private snapshotFromHere(): void {
+    this.snapshot?.takeFrom(() =>
+      this.built && !this.closed ? { barcodes: this.barcodes, variantsOf: this.variantsOf } : null,
+    );
+  }
+
+  /** Whether the catalogue is in memory (the methods below answer). */
+  isBuilt(): boolean {
+    return this.built;
+  }
+
+  /** A scan before the build, from the snapshot; `undefined` when built or when the snapshot cannot answer for sure. */
+  early(barcode: string): Promise<EarlyFound | undefined> {
+    if (this.built || !this.snapshot) return Promise.resolve(undefined);
+    return this.snapshot.lookup(barcode);
+  }
+
   stop(): void {
     this.closed = true;
+    clearTimeout(this.buildTimer);
+    // A lookup waiting for the scheduled build is let go (the build stops at once when closed).
+    this.startNow();
+    this.snapshot?.stop();
     clearTimeout(this.mergeTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
@@ -216,6 +263,7 @@ export class CatalogueIndex {
 
   private apply(kind: Kind, event: RxChangeEvent<Record<string, unknown>>): void {
     if (!this.built) this.touched.add(event.documentId);
+    this.snapshot?.changed();
     const doc = event.documentData as unknown as Stored;
     if (event.operation === 'DELETE' || doc._deleted === true) this.remove(kind, event.documentId);
     else this.put(kind, doc);
@@ -255,40 +303,21 @@ export class CatalogueIndex {
   }
 
   private put(kind: Kind, doc: Stored): void {
-    const s = (value: unknown) => this.share(String(value));
-    const text = (value: unknown) => (typeof value === 'string' ? value : null);
     const barcodes = Array.isArray(doc.barcodes) ? (doc.barcodes as string[]) : [];
-    const common = {
-      id: doc.id,
-      _deleted: false,
-      name: String(doc.name),
-      sku: text(doc.sku),
-      barcodes,
-      price: Number(doc.price),
-      active: doc.active === true,
-    };
     if (kind === 'products') {
       const before = this.products.get(doc.id);
-      const product: Product = {
-        ...common,
-        currency: s(doc.currency),
-        tax_rate: s(doc.tax_rate) as Product['tax_rate'],
-        category: text(doc.category),
-        unit: s(doc.unit) as Product['unit'],
-        track_stock: doc.track_stock === true,
-      };
+      const product = fromStored('products', doc, (value) => this.share(value));
       this.products.set(doc.id, product);
       this.index(kind, product, before);
     } else {
-      const product = String(doc.product);
+      const variant = fromStored('variants', doc, (value) => this.share(value));
       const before = this.variants.get(doc.id);
-      if (before && before.product !== product) this.variantsOf.get(before.product)?.delete(doc.id);
-      const variant: Variant = { ...common, product };
+      if (before && before.product !== variant.product) this.variantsOf.get(before.product)?.delete(doc.id);
       this.variants.set(doc.id, variant);
       this.index(kind, variant, before);
-      const siblings = this.variantsOf.get(product) ?? new Set<string>();
+      const siblings = this.variantsOf.get(variant.product) ?? new Set<string>();
       siblings.add(doc.id);
-      this.variantsOf.set(product, siblings);
+      this.variantsOf.set(variant.product, siblings);
     }
     const key = `${kind === 'variants' ? 'v' : 'p'}:${doc.id}`;
     for (const barcode of barcodes) {
@@ -305,4 +334,34 @@ export class CatalogueIndex {
     if (this.shared.size < 1000) this.shared.set(value, value);
     return value;
   }
+}
+
+/** A stored product or variant as the till sells it: the pulled fields only (`share` keeps repeated strings once). */
+export function fromStored(kind: 'products', doc: Stored, share?: (value: string) => string): Product;
+export function fromStored(kind: 'variants', doc: Stored, share?: (value: string) => string): Variant;
+export function fromStored(
+  kind: Kind,
+  doc: Stored,
+  share: (value: string) => string = (value) => value,
+): Product | Variant {
+  const s = (value: unknown) => share(String(value));
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const common = {
+    id: doc.id,
+    _deleted: false,
+    name: String(doc.name),
+    sku: text(doc.sku),
+    barcodes: Array.isArray(doc.barcodes) ? (doc.barcodes as string[]) : [],
+    price: Number(doc.price),
+    active: doc.active === true,
+  };
+  if (kind === 'variants') return { ...common, product: String(doc.product) };
+  return {
+    ...common,
+    currency: s(doc.currency),
+    tax_rate: s(doc.tax_rate) as Product['tax_rate'],
+    category: text(doc.category),
+    unit: s(doc.unit) as Product['unit'],
+    track_stock: doc.track_stock === true,
+  };
 }

@@ -3,7 +3,8 @@
  * a search walks its sorted name, SKU and barcode keys, a scan reads its
  * barcode map, and neither touches storage (only a product with tracked
  * stock reads its stock level). A lookup made before the catalogue is in
- * memory waits for it to be read (it is started then if it was not yet).
+ * memory waits for it to be read (it is started then if it was not yet),
+ * except a scan the snapshot of barcodes can answer.
  *
  * A product with variants is sold only as one of them (the server records
  * such a product sold as itself as `product_unavailable`): its item says
@@ -13,6 +14,7 @@ import type { MangoQuerySelector } from 'rxdb';
 import type { PullDocument } from '@tz/core';
 import type { CatalogueItem } from './api.ts';
 import { catalogueItem } from './catalogue-item.ts';
+import type { EarlyFound } from './catalogue-snapshot.ts';
 import { device } from './context.ts';
 import type { Context } from './context.ts';
 import { normalise } from './schema.ts';
@@ -76,10 +78,31 @@ export async function search(ctx: Context, text: string, limit = 50): Promise<Ca
   return [...fromProducts, ...fromVariants];
 }
 
-/** The product or variant with exactly this barcode (a variant's wins over its product's). */
+/** The first active variant of an active product, else the first active product, of those found early. */
+async function earlyItem(ctx: Context, early: EarlyFound): Promise<CatalogueItem | null> {
+  for (const { variant, parent } of early.variants) {
+    if (variant.active && parent?.active)
+      return catalogueItem(parent, variant, await onHand(ctx, parent, variant));
+  }
+  for (const { product, hasVariants } of early.products) {
+    if (product.active) return catalogueItem(product, null, await onHand(ctx, product, null), hasVariants);
+  }
+  return null;
+}
+
+/**
+ * The product or variant with exactly this barcode (a variant's wins over its
+ * product's). Before the catalogue is in memory, the snapshot of its barcodes
+ * answers when it can (`catalogue-snapshot.ts`), so a scan at once after
+ * opening does not wait for the whole catalogue.
+ */
 export async function findByBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
   const barcode = code.trim();
   if (barcode === '') return null;
+  if (!ctx.catalogue.isBuilt()) {
+    const early = await ctx.catalogue.early(barcode);
+    if (early) return earlyItem(ctx, early);
+  }
   await ctx.catalogue.ready();
   const found = ctx.catalogue.withBarcode(barcode);
   if (!found) return null;

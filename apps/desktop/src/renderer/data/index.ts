@@ -9,6 +9,7 @@ import { refund, reprintLast, voidSale, watchSales } from './after-sale.ts';
 import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
+import { CatalogueSnapshot } from './catalogue-snapshot.ts';
 import { refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
@@ -65,13 +66,16 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const source = given && 'recheck' in given ? given : null;
   const fixed = given && !('recheck' in given) ? given : null;
   const bridge = source ? () => source.current() : given === undefined ? currentBridge : () => fixed;
-  const index = new CatalogueIndex({ products: db.products, variants: db.variants });
+  const snapshot = new CatalogueSnapshot({
+    kv: db.kv,
+    products: db.products,
+    variants: db.variants,
+    isWriter: () => db.isLeader(),
+  });
+  const index = new CatalogueIndex({ products: db.products, variants: db.variants }, snapshot);
   index.follow();
   const indexAfter = options.indexCatalogueAfterMs ?? INDEX_AFTER_MS;
-  const indexTimer =
-    indexAfter === Infinity
-      ? undefined
-      : setTimeout(() => void index.build().catch(() => undefined), indexAfter);
+  if (indexAfter !== Infinity) index.buildAfter(indexAfter);
   const ctx: Context = {
     db,
     kv,
@@ -189,7 +193,6 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),
     async close() {
-      clearTimeout(indexTimer);
       index.stop();
       revokedWatch.unsubscribe();
       stopBridgeWatch?.();

@@ -37,6 +37,8 @@ export interface PullOptions {
   pairing: string;
   pageSize: number;
   fetch(checkpoint: Checkpoint | null, limit: number): Promise<PullResult>;
+  /** Told around each page written (products and variants: the catalogue snapshot must not answer meanwhile). */
+  writes?: { beforeWrite(): Promise<void>; afterWrite(): void };
 }
 
 export class CollectionPull {
@@ -91,7 +93,12 @@ export class CollectionPull {
             ? this.options.fetch(page.checkpoint, pageSize)
             : null;
         if (page.documents.length === 0) continue;
-        await writePage(this.options.target, collection, page.documents);
+        await this.options.writes?.beforeWrite();
+        try {
+          await writePage(this.options.target, collection, page.documents);
+        } finally {
+          this.options.writes?.afterWrite();
+        }
         await kv.set(KV.pull(collection), { pairing, checkpoint: page.checkpoint } satisfies SavedCheckpoint);
       }
     } finally {

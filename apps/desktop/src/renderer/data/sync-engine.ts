@@ -246,6 +246,9 @@ export class SyncEngine {
           pairing: current.pairing,
           pageSize: PULL_PAGE_MAX,
           fetch: (checkpoint, limit) => this.pull(collection, checkpoint, limit),
+          ...(this.ctx.catalogue.snapshot && (collection === 'products' || collection === 'variants')
+            ? { writes: this.ctx.catalogue.snapshot }
+            : {}),
         }),
       );
     }

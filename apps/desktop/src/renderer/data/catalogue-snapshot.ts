@@ -1,0 +1,242 @@
+/**
+ * A scan answered before the catalogue is in memory (`catalogue-index.ts`
+ * takes 7-10 s to read 100,000 products back after a reload): the barcode
+ * map and which products have variants, saved as one `kv` document of two
+ * strings, read in one storage read at open. A scan looks its barcode up in
+ * the string and reads only the documents it names, by primary key.
+ *
+ * Never the wrong item: a snapshot is used only while it is exactly as
+ * current as storage. The pull bumps a generation in `kv` before it writes a
+ * page of products or variants, and this tab forgets its snapshot then; a
+ * snapshot carries the generation it was taken at, and a lookup reads the
+ * generation again (straight from storage, beside the documents) and answers
+ * only when it still matches. Each document named must still carry the
+ * barcode. Otherwise, or for a barcode the snapshot lacks, the lookup says
+ * `undefined` and the scan waits for the catalogue as before. The snapshot
+ * is taken from memory by the tab that pulls, when no page of its is being
+ * written, when changes have settled after the build (only when something
+ * changed since the one read at open), in an idle moment.
+ *
+ * Strings, not a map: a structured clone of two strings is a copy, where
+ * 100,000 keys would be 100,000 objects to rebuild at every open.
+ */
+import type { RxCollection } from 'rxdb';
+import type { PullDocument } from '@tz/core';
+import { fromStored } from './catalogue-index.ts';
+import type { KvDoc } from './schema.ts';
+import type { Stored } from './stored-pages.ts';
+
+type Product = PullDocument<'products'>;
+type Variant = PullDocument<'variants'>;
+
+/** The `kv` keys (this file's own). */
+export const SNAPSHOT_KEY = 'catalogue:snapshot';
+export const GENERATION_KEY = 'catalogue:generation';
+
+/** Changes settle when none came for this long; then the snapshot is taken again. */
+const SAVE_AFTER_MS = 3000;
+
+export interface SnapshotValue {
+  generation: number;
+  /** `\n` + one line per barcode: `barcode\tkey key…\n`, keys `v:<id>` and `p:<id>` as in the index. */
+  barcodes: string;
+  /** `\n` + the ids of products with variants, each followed by `\n`. */
+  withVariants: string;
+}
+
+/** What a snapshot lookup found, each document read from storage now. */
+export interface EarlyFound {
+  variants: Array<{ variant: Variant; parent: Product | null }>;
+  products: Array<{ product: Product; hasVariants: boolean }>;
+}
+
+/** What the snapshot is taken from: the index's maps, once built. */
+export interface SnapshotSource {
+  barcodes: Map<string, string | string[]>;
+  variantsOf: Map<string, Set<string>>;
+}
+
+/** Characters that would break a line of the snapshot; such a barcode is left out (and waits for the build). */
+const SEPARATORS = /[\t\n ]/;
+
+export function encodeSnapshot(generation: number, source: SnapshotSource): SnapshotValue {
+  const lines: string[] = [''];
+  for (const [barcode, entry] of source.barcodes) {
+    const keys = typeof entry === 'string' ? [entry] : entry;
+    if (SEPARATORS.test(barcode) || keys.some((key) => SEPARATORS.test(key))) continue;
+    lines.push(`${barcode}\t${keys.join(' ')}`);
+  }
+  const withVariants = [''];
+  for (const [product, variants] of source.variantsOf) if (variants.size > 0) withVariants.push(product);
+  return { generation, barcodes: `${lines.join('\n')}\n`, withVariants: `${withVariants.join('\n')}\n` };
+}
+
+/** The keys the snapshot holds for a barcode, or null when it holds none. */
+export function keysIn(snapshot: SnapshotValue, barcode: string): string[] | null {
+  if (barcode === '' || SEPARATORS.test(barcode)) return null;
+  const at = snapshot.barcodes.indexOf(`\n${barcode}\t`);
+  if (at < 0) return null;
+  const start = at + barcode.length + 2;
+  return snapshot.barcodes.slice(start, snapshot.barcodes.indexOf('\n', start)).split(' ');
+}
+
+export interface SnapshotOptions {
+  kv: RxCollection<KvDoc>;
+  products: RxCollection<Record<string, unknown>>;
+  variants: RxCollection<Record<string, unknown>>;
+  /** Whether this tab pulls (its leader): only it knows when none of its pages is half written. */
+  isWriter: () => boolean;
+  saveAfterMs?: number;
+}
+
+export class CatalogueSnapshot {
+  private loaded: Promise<SnapshotValue | null>;
+  /** Pages of products or variants this tab is writing now. */
+  private writing = 0;
+  /** Something changed since the snapshot stored was taken (or none is stored). */
+  private dirty = false;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private source: (() => SnapshotSource | null) | null = null;
+  private closed = false;
+
+  constructor(private readonly options: SnapshotOptions) {
+    this.loaded = this.load();
+  }
+
+  private async load(): Promise<SnapshotValue | null> {
+    try {
+      const [stored, generation] = await Promise.all([this.read(SNAPSHOT_KEY), this.generation()]);
+      const value = stored as SnapshotValue | null;
+      if (value && value.generation === generation) return value;
+    } catch {
+      // Unreadable: the scans wait for the catalogue, as without one.
+    }
+    this.dirty = true;
+    return null;
+  }
+
+  /** A `kv` value read straight from storage, past RxDB's caches (another tab may have written it). */
+  private async read(key: string): Promise<unknown> {
+    const [doc] = await this.options.kv.storageInstance.findDocumentsById([key], false);
+    return doc ? doc.value : null;
+  }
+
+  private async generation(): Promise<number> {
+    return Number((await this.read(GENERATION_KEY)) ?? 0);
+  }
+
+  /** The pull is about to write a page of products or variants: nothing may answer from the snapshot from now. */
+  async beforeWrite(): Promise<void> {
+    this.writing++;
+    this.changed();
+    try {
+      const doc = await this.options.kv.findOne(GENERATION_KEY).exec();
+      if (doc) await doc.incrementalModify((data) => ({ ...data, value: Number(data.value) + 1 }));
+      else await this.options.kv.upsert({ id: GENERATION_KEY, value: 1 });
+    } catch (error) {
+      this.writing--;
+      throw error;
+    }
+  }
+
+  afterWrite(): void {
+    this.writing--;
+    this.scheduleSave();
+  }
+
+  /** A product or variant changed (in this tab or another): the snapshot read at open is not used again. */
+  changed(): void {
+    this.loaded = Promise.resolve(null);
+    this.dirty = true;
+    this.scheduleSave();
+  }
+
+  /** Where a snapshot is taken from once the catalogue is in memory (null until it is built). */
+  takeFrom(source: () => SnapshotSource | null): void {
+    this.source = source;
+    // Built: lookups go to memory now, and the few MB of string read at open can go.
+    this.loaded = Promise.resolve(null);
+    // Not at once: the first lookups after the build come first.
+    this.scheduleSave();
+  }
+
+  stop(): void {
+    this.closed = true;
+    clearTimeout(this.saveTimer);
+  }
+
+  /** Resolves when a save under way is done (tests). */
+  settled(): Promise<void> {
+    return this.saving;
+  }
+
+  private scheduleSave(after = this.options.saveAfterMs ?? SAVE_AFTER_MS): void {
+    if (this.source === null || this.closed) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      // Encoding 100,000 barcodes holds the thread for tens of ms: when the page is idle.
+      const idle = globalThis.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 0));
+      idle(() => {
+        this.saving = this.saving.then(() => this.save()).catch(() => undefined);
+      });
+    }, after);
+  }
+
+  private async save(): Promise<void> {
+    if (!this.dirty || this.closed || this.writing > 0 || !this.options.isWriter()) return;
+    this.dirty = false;
+    const generation = await this.generation();
+    // A page began while the generation was read: its documents may not be in memory yet.
+    const source = this.source?.();
+    if (this.writing > 0 || !source) {
+      this.dirty = true;
+      return;
+    }
+    await this.options.kv.upsert({ id: SNAPSHOT_KEY, value: encodeSnapshot(generation, source) });
+  }
+
+  /**
+   * The items with exactly this barcode, read from storage now, when the
+   * snapshot read at open answers for it with certainty; `undefined` when it
+   * cannot (no snapshot, a barcode it lacks, anything changed since).
+   */
+  async lookup(barcode: string): Promise<EarlyFound | undefined> {
+    const snapshot = await this.loaded;
+    const keys = snapshot ? keysIn(snapshot, barcode) : null;
+    if (!snapshot || !keys) return undefined;
+    const ids = (prefix: string) => keys.filter((key) => key.startsWith(prefix)).map((key) => key.slice(2));
+    const [variants, products, generation] = await Promise.all([
+      this.documents('variants', ids('v:')),
+      this.documents('products', ids('p:')),
+      this.generation(),
+    ]);
+    if (generation !== snapshot.generation || (await this.loaded) !== snapshot) return undefined;
+    const all = [...variants, ...products];
+    // Each must still be stored and still carry it; otherwise the snapshot is not what storage holds.
+    if (all.length !== keys.length || all.some((doc) => !doc.barcodes.includes(barcode))) return undefined;
+    const parentIds = [...new Set((variants as Variant[]).map((variant) => variant.product))];
+    const parents = new Map(
+      (await this.documents('products', parentIds)).map((product) => [product.id, product as Product]),
+    );
+    const hasVariants = (id: string) => snapshot.withVariants.includes(`\n${id}\n`);
+    return {
+      variants: (variants as Variant[]).map((variant) => ({
+        variant,
+        parent: parents.get(variant.product) ?? null,
+      })),
+      products: (products as Product[]).map((product) => ({ product, hasVariants: hasVariants(product.id) })),
+    };
+  }
+
+  /** Documents by primary key, in the order asked, the deleted left out. */
+  private async documents(kind: 'products' | 'variants', ids: string[]): Promise<Array<Product | Variant>> {
+    if (ids.length === 0) return [];
+    const rows = await this.options[kind].storageInstance.findDocumentsById(ids, false);
+    const byId = new Map(rows.map((row) => [String(row.id), row as unknown as Stored]));
+    return ids
+      .map((id) => byId.get(id))
+      .filter((row): row is Stored => row !== undefined && row._deleted !== true)
+      .map((row) => (kind === 'products' ? fromStored('products', row) : fromStored('variants', row)));
+  }
+}

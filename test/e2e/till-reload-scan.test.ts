@@ -1,0 +1,111 @@
+/**
+ * A scan at once after a reload, in Debian's Chromium: a till holding 20,000
+ * products (seeded by SQL, pulled by the till) is reloaded, and a barcode typed
+ * the instant the sale screen is ready gets its line before the catalogue is
+ * back in memory (the `catalogue-in-memory` mark), answered from the snapshot
+ * of barcodes (`catalogue-snapshot.ts`). Without it the scan waits for the
+ * whole catalogue.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { eventually } from '../support/server.ts';
+import { newTill, openTill, scan, startTillShop, type TillShop } from '../support/till-e2e.ts';
+
+const COUNT = 20_000;
+const barcodeOf = (n: number) => `629${String(n).padStart(10, '0')}`;
+
+let shop: TillShop;
+
+beforeAll(async () => {
+  shop = await startTillShop();
+  await shop.server.database.unhurried(async (client) => {
+    const { rows } = await client.query<{ merchant_id: string }>(
+      'SELECT merchant_id FROM retail_products WHERE id = $1',
+      [shop.product],
+    );
+    await client.query(
+      `INSERT INTO retail_products (id, merchant_id, livemode, name, sku, barcodes, price, currency, tax_rate, unit, track_stock, active)
+       SELECT 'prod_many' || lpad(i::text, 6, '0'), $1, false, 'Bidhaa ' || i, 'MANY-' || i,
+         ARRAY['629' || lpad(i::text, 10, '0')], 100 * i, 'TZS', 'standard', 'piece', false, true
+       FROM generate_series(1, $2) AS i`,
+      [rows[0]!.merchant_id, COUNT],
+    );
+  });
+}, 240_000);
+afterAll(async () => {
+  await shop?.close();
+});
+
+/** Reads a `kv` document of the till's from IndexedDB in the page. */
+function storedKv(page: Page, id: string): Promise<unknown> {
+  return page.evaluate(async (id) => {
+    const name = (await indexedDB.databases()).find((db) => db.name?.endsWith('--kv'))?.name;
+    if (!name) return null;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('IndexedDB did not open'));
+    });
+    try {
+      return await new Promise<unknown>((resolve) => {
+        const request = db.transaction('docs').objectStore('docs').get(id);
+        request.onsuccess = () => resolve((request.result as { value?: unknown } | undefined)?.value ?? null);
+        request.onerror = () => resolve(null);
+      });
+    } finally {
+      db.close();
+    }
+  }, id);
+}
+
+describe('a scan at once after a reload', () => {
+  it('gets its line before the catalogue of 20,000 products is back in memory', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const errors: string[] = [];
+      const page = await openTill(context, till.pairing_url, errors);
+      // Every product pulled, read into memory, and the snapshot of their barcodes saved.
+      await eventually(async () => {
+        const snapshot = (await storedKv(page, 'catalogue:snapshot')) as { barcodes?: string } | null;
+        return snapshot?.barcodes?.includes(`\n${barcodeOf(COUNT)}\t`) ? true : undefined;
+      }, 120_000);
+      await page.keyboard.press('Delete');
+      await page.waitForSelector('[data-testid=cart].empty', { timeout: 10_000 });
+
+      for (const n of [12_345, 777]) {
+        await page.reload();
+        // The sale screen is ready: the search box has the focus. Scan at once.
+        await page.waitForFunction(
+          () => document.activeElement === document.querySelector('[data-testid=search]'),
+          null,
+          { timeout: 30_000, polling: 5 },
+        );
+        expect(await page.evaluate(() => performance.getEntriesByName('catalogue-in-memory').length)).toBe(0);
+        await scan(page, barcodeOf(n));
+        const line = await page.waitForSelector(`[data-testid=cart] >> text=Bidhaa ${n}`, {
+          timeout: 30_000,
+        });
+        const answered = await page.evaluate(() => ({
+          at: performance.now(),
+          built: performance.getEntriesByName('catalogue-in-memory')[0]?.startTime ?? null,
+        }));
+        // The line came while the catalogue was still being read back.
+        expect(answered.built).toBeNull();
+        expect(await line.textContent()).toContain(`Bidhaa ${n}`);
+        expect(await page.textContent('[data-testid=total]')).toContain((100 * n).toLocaleString('en-US'));
+        await page.waitForFunction(
+          () => performance.getEntriesByName('catalogue-in-memory').length > 0,
+          null,
+          {
+            timeout: 60_000,
+          },
+        );
+        await page.keyboard.press('Delete');
+        await page.waitForSelector('[data-testid=cart].empty', { timeout: 10_000 });
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+});
