@@ -20,7 +20,7 @@ import { KV, Kv } from './kv.ts';
 import { startMobileMoney } from './payments.ts';
 import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
 import { ReceiptPrinting } from './printing.ts';
-import { completeSale } from './sale.ts';
+import { closeSales, completeSale } from './sale.ts';
 import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
@@ -185,6 +185,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       clearTimeout(indexTimer);
       index.stop();
       revokedWatch.unsubscribe();
+      closeSales(ctx);
       await printJobs.stop();
       await engine.stop();
       await db.close();
