@@ -7,7 +7,8 @@
  *
  * Storage round trips the screen waits for: the check that this cart was not
  * sold already (a read: only a crash before the cart was cleared leaves a
- * sold cart) and the insert. The sale lock is usually held already
+ * sold cart; it runs while the cart is priced and the receipt made) and the
+ * insert. The sale lock is usually held already
  * (`sale-lock.ts`), and the receipt number comes from memory under it
  * (`receipt-numbers.ts`), read from storage only when the lock changed hands.
  *
@@ -155,6 +156,10 @@ async function completeOne(
   if (!shift) throw new TillRefusal('shift_not_open', 'Open a shift before selling');
   if (cart.lines.length === 0 || cart.saleId === null)
     throw new TillRefusal('cart_empty', 'The cart is empty');
+  const saleId = cart.saleId;
+  // Started now, beside the pricing and the receipt; awaited (or its failure seen) below.
+  const soldAlready = saleOf(ctx, saleId);
+  soldAlready.catch(() => undefined);
 
   const pricingStore = store ?? { currency: 'TZS', vat_region: 'mainland' as const };
   const { priced, allocation, tenders } = await withRefusals(() => {
@@ -170,74 +175,84 @@ async function completeOne(
   await requirePaid(ctx, tenders);
 
   const soldAt = ctx.now();
-  const [already, receiptNumber, customer] = await Promise.all([
+  // The receipt and the command are made while the check that this cart was not sold already
+  // reads: the insert is the only step that waits for it.
+  const making = (async () => {
+    const [receiptNumber, customer] = await Promise.all([
+      nextReceiptNumber(ctx, till.receiptPrefix, turn),
+      cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
+    ]);
+    const receipt = await withRefusals(() =>
+      buildRetailReceipt({
+        order: priced,
+        tenders: allocation,
+        store: receiptSettings(store, till.merchant.businessName),
+        receiptNumber,
+        issuedAt: new Date(soldAt),
+        cashier: cashier.name,
+        till: till.name,
+        customer: (customer?.toJSON().name as string | null | undefined) ?? undefined,
+      }),
+    );
+    const payload = toOrderPayload(cart, {
+      clientOrderId: saleId,
+      store: till.store,
+      till: till.id,
+      cashier: cashier.id,
+      receiptNumber,
+      currency: priced.currency,
+      soldAt: unixSeconds(soldAt),
+      tenders,
+      shift: shift.id,
+    });
+    // The server will read it with this schema: a payload it would refuse is refused here instead.
+    const checked = commandPayloads['order.create'].safeParse(payload);
+    if (!checked.success)
+      throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
+
+    const paidBy = (method: string) =>
+      allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
+    const command: CommandDoc = {
+      id: ctx.ids.command(),
+      type: 'order.create',
+      created_at: soldAt,
+      payload: payload,
+      status: 'pending',
+      client_order_id: saleId,
+      shift: shift.id,
+      cashier: cashier.id,
+      receipt_number: receiptNumber,
+      receipt: receipt as unknown as Record<string, unknown>,
+      sale: {
+        total: priced.total,
+        currency: priced.currency,
+        cash: paidBy('cash'),
+        mobile_money: paidBy('mobile_money'),
+        card: paidBy('card'),
+        lines: priced.lines.map((line) => ({
+          unit: line.unit,
+          quantity_milli: line.quantityMilli,
+          total: line.total,
+          tax: line.tax,
+        })),
+      },
+      refund_amount: null,
+      result: null,
+      error: null,
+      synced_at: null,
+    };
+    return command;
+  })();
+  const [already, made] = await Promise.allSettled([soldAlready, making]);
+  if (already.status === 'rejected') throw already.reason;
+  if (already.value) {
     // This cart was already sold (the cart was not cleared before a crash): answer that sale.
-    saleOf(ctx, cart.saleId),
-    nextReceiptNumber(ctx, till.receiptPrefix, turn),
-    cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
-  ]);
-  if (already) {
-    const command = already;
+    const command = already.value;
     return { completed: { sale: saleFrom(command), change: 0, command }, tidy: removeSold(ctx, cart) };
   }
-  const receipt = await withRefusals(() =>
-    buildRetailReceipt({
-      order: priced,
-      tenders: allocation,
-      store: receiptSettings(store, till.merchant.businessName),
-      receiptNumber,
-      issuedAt: new Date(soldAt),
-      cashier: cashier.name,
-      till: till.name,
-      customer: (customer?.toJSON().name as string | null | undefined) ?? undefined,
-    }),
-  );
-  const payload = toOrderPayload(cart, {
-    clientOrderId: cart.saleId,
-    store: till.store,
-    till: till.id,
-    cashier: cashier.id,
-    receiptNumber,
-    currency: priced.currency,
-    soldAt: unixSeconds(soldAt),
-    tenders,
-    shift: shift.id,
-  });
-  // The server will read it with this schema: a payload it would refuse is refused here instead.
-  const checked = commandPayloads['order.create'].safeParse(payload);
-  if (!checked.success) throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
-
-  const paidBy = (method: string) =>
-    allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
-  const command: CommandDoc = {
-    id: ctx.ids.command(),
-    type: 'order.create',
-    created_at: soldAt,
-    payload: payload,
-    status: 'pending',
-    client_order_id: cart.saleId,
-    shift: shift.id,
-    cashier: cashier.id,
-    receipt_number: receiptNumber,
-    receipt: receipt as unknown as Record<string, unknown>,
-    sale: {
-      total: priced.total,
-      currency: priced.currency,
-      cash: paidBy('cash'),
-      mobile_money: paidBy('mobile_money'),
-      card: paidBy('card'),
-      lines: priced.lines.map((line) => ({
-        unit: line.unit,
-        quantity_milli: line.quantityMilli,
-        total: line.total,
-        tax: line.tax,
-      })),
-    },
-    refund_amount: null,
-    result: null,
-    error: null,
-    synced_at: null,
-  };
+  if (made.status === 'rejected') throw made.reason;
+  const command = made.value;
+  const receiptNumber = command.receipt_number!;
   await ctx.db.commands.insert(command);
   // The sale exists now; the cart and the last-sale pointer are separate documents, written after.
   return {
