@@ -44,7 +44,8 @@
  * BENCH_LINES (default 20), BENCH_SEARCHES (default 40), BENCH_RELOADS (default 5, each twice).
  * BENCH_PROFILE=<dir> profiles every other sale (its scans and F9, left out of the timings) with
  * CDP Profiler and writes where the time went there. BENCH_SYNC_ONLY=1 stops after step 1 (and
- * the memory after it); BENCH_DATABASE names the
+ * the memory after it); BENCH_SALE_TIMES=<file> writes each sale's F9 time there, in order;
+ * BENCH_DATABASE names the
  * scratch database (default bench_till), so runs on one PostgreSQL do not drop each other's.
  */
 import fs from 'node:fs';
@@ -484,6 +485,8 @@ try {
     await page.waitForSelector('[data-testid=cart].empty');
   }
   const salesSeconds = (performance.now() - salesStarted) / 1000;
+  // Each sale's F9 to sale-done in order (ms), to see which sales make the tail.
+  if (process.env.BENCH_SALE_TIMES) fs.writeFileSync(process.env.BENCH_SALE_TIMES, JSON.stringify(commit));
   console.error(`${saleCount} offline sales in ${fmt(salesSeconds)} s`);
   if (profileDir !== undefined) {
     scanProfile.write(profiled.scans);

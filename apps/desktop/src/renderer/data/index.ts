@@ -21,7 +21,7 @@ import { KV, Kv } from './kv.ts';
 import { startMobileMoney } from './payments.ts';
 import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
 import { ReceiptPrinting } from './printing.ts';
-import { completeSale } from './sale.ts';
+import { closeSales, completeSale } from './sale.ts';
 import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
@@ -196,6 +196,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       index.stop();
       revokedWatch.unsubscribe();
       stopBridgeWatch?.();
+      closeSales(ctx);
       await printJobs.stop();
       await engine.stop();
       await db.close();

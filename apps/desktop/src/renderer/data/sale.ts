@@ -5,22 +5,18 @@
  * sync status. Nothing else needs to be written for the sale to exist, so a
  * crash can never leave half a sale.
  *
- * The receipt number is taken (an atomic increment of a counter in `kv`)
- * before the command is inserted: a crash between the two leaves a gap in the
- * numbers, never the same number on two sales. It is taken while the till
- * checks this cart was not sold already (only a crash before the cart was
- * cleared leaves a sold cart), so that case leaves a gap too.
+ * Storage round trips the screen waits for: the check that this cart was not
+ * sold already (a read: only a crash before the cart was cleared leaves a
+ * sold cart; it runs while the cart is priced and the receipt made) and the
+ * insert. The sale lock is usually held already
+ * (`sale-lock.ts`), and the receipt number comes from memory under it
+ * (`receipt-numbers.ts`), read from storage only when the lock changed hands.
  *
  * The screen hears "done" as soon as the command is written; clearing the
- * sold lines from the cart follows, and the next sale waits for it.
+ * sold lines from the cart and writing the receipt counter follow, and the
+ * next sale (or another tab taking the lock) waits for them.
  */
-import {
-  allocateTenders,
-  buildRetailReceipt,
-  commandPayloads,
-  formatReceiptNumber,
-  priceCart,
-} from '@tz/core';
+import { allocateTenders, buildRetailReceipt, commandPayloads, priceCart } from '@tz/core';
 import type { PullDocument, ReceiptDocument, StoreReceiptSettings, TillPayment } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { CompletedSale, Sale, TenderEntry } from './api.ts';
@@ -29,13 +25,14 @@ import { pendingEdits } from './cart-edits.ts';
 import { currentStore, requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
+import { forgetNumbers, nextReceiptNumber, numberUsed } from './receipt-numbers.ts';
+import { saleLock } from './sale-lock.ts';
+import type { SaleLock } from './sale-lock.ts';
 import { toCartInput, toOrderPayload, toTenderInputs } from './order-mapping.ts';
 import type { CommandDoc } from './schema.ts';
 import { requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
 import { unixSeconds } from './shifts.ts';
-
-export const receiptCounterKey = (prefix: string) => `${KV.receiptCounter}:${prefix}`;
 
 /** The store as the receipt shows it; before the store has synced, the merchant's name. */
 function receiptSettings(store: PullDocument<'stores'> | null, fallbackName: string): StoreReceiptSettings {
@@ -61,11 +58,6 @@ function receiptSettings(store: PullDocument<'stores'> | null, fallbackName: str
   if (store.tin !== null) settings.tin = store.tin;
   if (store.vrn !== null) settings.vrn = store.vrn;
   return settings;
-}
-
-export async function nextReceiptNumber(ctx: Context, prefix: string): Promise<string> {
-  const sequence = await ctx.kv.update<number>(receiptCounterKey(prefix), 0, (last) => last + 1);
-  return formatReceiptNumber(prefix, sequence);
 }
 
 async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promise<void> {
@@ -94,18 +86,23 @@ export async function saleOf(ctx: Context, clientOrderId: string): Promise<Comma
   return sale ? (sale.toJSON() as CommandDoc) : null;
 }
 
-let saleChain: Promise<unknown> = Promise.resolve();
+const locks = new WeakMap<Context, SaleLock>();
 
-/**
- * One sale at a time per device: a double tap (or two tabs) on one cart makes
- * one sale. Web Locks reach across tabs; elsewhere an in-process queue.
- */
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
-  if (locks) return locks.request('till-sale', work) as Promise<T>;
-  const run = saleChain.then(work, work);
-  saleChain = run.catch(() => undefined);
-  return run;
+/** One sale at a time on this till, in this tab and across tabs (see `sale-lock.ts`). */
+function oneAtATime<T>(ctx: Context, work: (turn: number) => Promise<T>): Promise<T> {
+  let lock = locks.get(ctx);
+  if (!lock) {
+    lock = saleLock();
+    locks.set(ctx, lock);
+  }
+  return lock.run(work);
+}
+
+/** The till is closing: give the sale lock to whichever tab asks next. */
+export function closeSales(ctx: Context): void {
+  locks.get(ctx)?.close();
+  locks.delete(ctx);
+  forgetNumbers(ctx);
 }
 
 /** Awaits every promise at once; a failure is the first in list order, as if each were awaited in turn. */
@@ -132,8 +129,8 @@ export function completeSale(ctx: Context, tenders: Tenders): Promise<Completed>
   const run = pendingEdits(ctx)
     .settled()
     .then(() =>
-      oneAtATime(async () => {
-        const { completed, tidy } = await completeOne(ctx, tenders);
+      oneAtATime(ctx, async (turn) => {
+        const { completed, tidy } = await completeOne(ctx, tenders, turn);
         answer?.(completed);
         await tidy;
       }),
@@ -145,6 +142,7 @@ export function completeSale(ctx: Context, tenders: Tenders): Promise<Completed>
 async function completeOne(
   ctx: Context,
   asked: Tenders,
+  turn: number,
 ): Promise<{ completed: Completed; tidy: Promise<unknown> }> {
   // Independent reads together: most answer from RxDB's document cache, not IndexedDB.
   const [cashier, { till, revoked }, shift, cart, store] = await allInOrder([
@@ -158,6 +156,10 @@ async function completeOne(
   if (!shift) throw new TillRefusal('shift_not_open', 'Open a shift before selling');
   if (cart.lines.length === 0 || cart.saleId === null)
     throw new TillRefusal('cart_empty', 'The cart is empty');
+  const saleId = cart.saleId;
+  // Started now, beside the pricing and the receipt; awaited (or its failure seen) below.
+  const soldAlready = saleOf(ctx, saleId);
+  soldAlready.catch(() => undefined);
 
   const pricingStore = store ?? { currency: 'TZS', vat_region: 'mainland' as const };
   const { priced, allocation, tenders } = await withRefusals(() => {
@@ -173,79 +175,93 @@ async function completeOne(
   await requirePaid(ctx, tenders);
 
   const soldAt = ctx.now();
-  const [already, receiptNumber, customer] = await Promise.all([
+  // The receipt and the command are made while the check that this cart was not sold already
+  // reads: the insert is the only step that waits for it.
+  const making = (async () => {
+    const [receiptNumber, customer] = await Promise.all([
+      nextReceiptNumber(ctx, till.receiptPrefix, turn),
+      cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
+    ]);
+    const receipt = await withRefusals(() =>
+      buildRetailReceipt({
+        order: priced,
+        tenders: allocation,
+        store: receiptSettings(store, till.merchant.businessName),
+        receiptNumber,
+        issuedAt: new Date(soldAt),
+        cashier: cashier.name,
+        till: till.name,
+        customer: (customer?.toJSON().name as string | null | undefined) ?? undefined,
+      }),
+    );
+    const payload = toOrderPayload(cart, {
+      clientOrderId: saleId,
+      store: till.store,
+      till: till.id,
+      cashier: cashier.id,
+      receiptNumber,
+      currency: priced.currency,
+      soldAt: unixSeconds(soldAt),
+      tenders,
+      shift: shift.id,
+    });
+    // The server will read it with this schema: a payload it would refuse is refused here instead.
+    const checked = commandPayloads['order.create'].safeParse(payload);
+    if (!checked.success)
+      throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
+
+    const paidBy = (method: string) =>
+      allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
+    const command: CommandDoc = {
+      id: ctx.ids.command(),
+      type: 'order.create',
+      created_at: soldAt,
+      payload: payload,
+      status: 'pending',
+      client_order_id: saleId,
+      shift: shift.id,
+      cashier: cashier.id,
+      receipt_number: receiptNumber,
+      receipt: receipt as unknown as Record<string, unknown>,
+      sale: {
+        total: priced.total,
+        currency: priced.currency,
+        cash: paidBy('cash'),
+        mobile_money: paidBy('mobile_money'),
+        card: paidBy('card'),
+        lines: priced.lines.map((line) => ({
+          unit: line.unit,
+          quantity_milli: line.quantityMilli,
+          total: line.total,
+          tax: line.tax,
+        })),
+      },
+      refund_amount: null,
+      result: null,
+      error: null,
+      synced_at: null,
+    };
+    return command;
+  })();
+  const [already, made] = await Promise.allSettled([soldAlready, making]);
+  if (already.status === 'rejected') throw already.reason;
+  if (already.value) {
     // This cart was already sold (the cart was not cleared before a crash): answer that sale.
-    saleOf(ctx, cart.saleId),
-    nextReceiptNumber(ctx, till.receiptPrefix),
-    cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
-  ]);
-  if (already) {
-    const command = already;
+    const command = already.value;
     return { completed: { sale: saleFrom(command), change: 0, command }, tidy: removeSold(ctx, cart) };
   }
-  const receipt = await withRefusals(() =>
-    buildRetailReceipt({
-      order: priced,
-      tenders: allocation,
-      store: receiptSettings(store, till.merchant.businessName),
-      receiptNumber,
-      issuedAt: new Date(soldAt),
-      cashier: cashier.name,
-      till: till.name,
-      customer: (customer?.toJSON().name as string | null | undefined) ?? undefined,
-    }),
-  );
-  const payload = toOrderPayload(cart, {
-    clientOrderId: cart.saleId,
-    store: till.store,
-    till: till.id,
-    cashier: cashier.id,
-    receiptNumber,
-    currency: priced.currency,
-    soldAt: unixSeconds(soldAt),
-    tenders,
-    shift: shift.id,
-  });
-  // The server will read it with this schema: a payload it would refuse is refused here instead.
-  const checked = commandPayloads['order.create'].safeParse(payload);
-  if (!checked.success) throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
-
-  const paidBy = (method: string) =>
-    allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
-  const command: CommandDoc = {
-    id: ctx.ids.command(),
-    type: 'order.create',
-    created_at: soldAt,
-    payload: payload,
-    status: 'pending',
-    client_order_id: cart.saleId,
-    shift: shift.id,
-    cashier: cashier.id,
-    receipt_number: receiptNumber,
-    receipt: receipt as unknown as Record<string, unknown>,
-    sale: {
-      total: priced.total,
-      currency: priced.currency,
-      cash: paidBy('cash'),
-      mobile_money: paidBy('mobile_money'),
-      card: paidBy('card'),
-      lines: priced.lines.map((line) => ({
-        unit: line.unit,
-        quantity_milli: line.quantityMilli,
-        total: line.total,
-        tax: line.tax,
-      })),
-    },
-    refund_amount: null,
-    result: null,
-    error: null,
-    synced_at: null,
-  };
+  if (made.status === 'rejected') throw made.reason;
+  const command = made.value;
+  const receiptNumber = command.receipt_number!;
   await ctx.db.commands.insert(command);
   // The sale exists now; the cart and the last-sale pointer are separate documents, written after.
   return {
     completed: { sale: saleFrom(command), change: allocation.change, command },
-    tidy: Promise.all([removeSold(ctx, cart), ctx.kv.set(KV.lastSale, command.id)]),
+    tidy: Promise.all([
+      removeSold(ctx, cart),
+      ctx.kv.set(KV.lastSale, command.id),
+      numberUsed(ctx, receiptNumber, turn),
+    ]),
   };
 }
 
