@@ -35,8 +35,9 @@
  *    Each reload is followed by one with the snapshot removed from IndexedDB,
  *    where the scan waits for the catalogue as it did before the snapshot.
  * 6. Memory: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize)
- *    and the renderer processes' resident memory (/proc, VmRSS), after the
- *    sync and at the end; floor: about:blank measured the same way.
+ *    and the renderer processes' resident and proportional memory (/proc,
+ *    VmRSS and Pss), after the sync and at the end; floor: about:blank
+ *    measured the same way.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/till.ts
  *
@@ -180,8 +181,13 @@ async function pressKey(cdp: CDPSession, key: string, code: string, keyCode: num
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
 }
 
-/** Resident memory of every Chromium renderer process under `rootPid`, in MB (Linux /proc). */
-function rendererRssMb(rootPid: number): number {
+/**
+ * Memory of every Chromium renderer process under `rootPid`, in MB (Linux /proc): resident
+ * (`VmRSS`, which counts pages shared between processes once in each) and proportional (`Pss`
+ * from smaps_rollup: a shared page split between the processes that map it, so the sum is what
+ * the renderers really hold).
+ */
+function rendererMemoryMb(rootPid: number): { rss: number; pss: number } {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -193,13 +199,16 @@ function rendererRssMb(rootPid: number): number {
       // exited meanwhile
     }
   }
-  let kb = 0;
+  let rssKb = 0;
+  let pssKb = 0;
   const walk = (pid: number) => {
     for (const child of children.get(pid) ?? []) {
       try {
         if (fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) {
           const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child}/status`, 'utf8'));
-          kb += Number(rss?.[1] ?? 0);
+          rssKb += Number(rss?.[1] ?? 0);
+          const pss = /^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${child}/smaps_rollup`, 'utf8'));
+          pssKb += Number(pss?.[1] ?? 0);
         }
       } catch {
         // exited meanwhile
@@ -208,7 +217,7 @@ function rendererRssMb(rootPid: number): number {
     }
   };
   walk(rootPid);
-  return kb / 1024;
+  return { rss: rssKb / 1024, pss: pssKb / 1024 };
 }
 
 async function heapMb(page: Page): Promise<number> {
@@ -294,7 +303,7 @@ try {
   const blank = await blankContext.newPage();
   await blank.goto('about:blank');
   const blankHeap = await heapMb(blank);
-  const blankRss = browserPid ? rendererRssMb(browserPid) : NaN;
+  const blankMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
   await blankContext.close();
 
   const till = (await api('POST', '/v1/tills', { name: 'Kaunta 1', store })) as { pairing_url: string };
@@ -339,12 +348,12 @@ try {
   const syncMs = performance.now() - syncStarted;
   console.error(`synced ${productCount} products in ${fmt(syncMs / 1000)} s`);
   const syncedHeap = await heapMb(page);
-  const syncedRss = browserPid ? rendererRssMb(browserPid) : NaN;
+  const syncedMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
   if (syncOnly) {
     console.log(
       `First full sync of ${fmt(productCount, 0)} products: ${fmt(syncMs / 1000)} s; floor ${fmt(syncFloorMs / 1000, 2)} s; ` +
-        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB, resident ${fmt(syncedRss, 0)} MB ` +
-        `(about:blank ${fmt(blankHeap)} / ${fmt(blankRss, 0)} MB)`,
+        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB, resident ${fmt(syncedMemory.rss, 0)} MB, proportional ${fmt(syncedMemory.pss, 0)} MB ` +
+        `(about:blank ${fmt(blankHeap)} / ${fmt(blankMemory.rss, 0)} / ${fmt(blankMemory.pss, 0)} MB)`,
     );
     throw new SyncOnly();
   }
@@ -633,7 +642,7 @@ try {
   }
 
   const endHeap = await heapMb(page);
-  const endRss = browserPid ? rendererRssMb(browserPid) : NaN;
+  const endMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
   if (errors.length > 0) console.error('page errors:', errors);
   if (searchMissed.length > 0)
     console.error('searches with no list change after the last key:', searchMissed);
@@ -774,11 +783,19 @@ try {
     ),
     row(
       'Renderer processes resident (VmRSS) after sync / at the end',
-      `${fmt(syncedRss, 0)} / ${fmt(endRss, 0)} MB`,
+      `${fmt(syncedMemory.rss, 0)} / ${fmt(endMemory.rss, 0)} MB`,
       'about:blank',
-      `${fmt(blankRss, 0)} MB`,
-      endRss / blankRss,
-      `< 300 MB: ${met(Math.max(syncedRss, endRss) < 300)}`,
+      `${fmt(blankMemory.rss, 0)} MB`,
+      endMemory.rss / blankMemory.rss,
+      `< 300 MB: ${met(Math.max(syncedMemory.rss, endMemory.rss) < 300)}`,
+    ),
+    row(
+      'Renderer processes proportional (Pss, shared pages split) after sync / at the end',
+      `${fmt(syncedMemory.pss, 0)} / ${fmt(endMemory.pss, 0)} MB`,
+      'about:blank',
+      `${fmt(blankMemory.pss, 0)} MB`,
+      endMemory.pss / blankMemory.pss,
+      `< 300 MB: ${met(Math.max(syncedMemory.pss, endMemory.pss) < 300)}`,
     ),
   ];
   console.log(lines.join('\n').replaceAll('| NaN× |', '| |'));
