@@ -434,3 +434,44 @@ describe('escrow: concurrency and reconciliation', () => {
     expect(unbalanced.rows).toEqual([]);
   });
 });
+
+describe('escrow: reading one', () => {
+  it('shows an escrow and its splits from one snapshot, never half of a change committed between its reads', async () => {
+    const payment = await paidPayment(holder.api);
+    const created = await holder.api.post('/v1/escrow', {
+      payment,
+      splits: [{ phone: '+255 700 000 001', amount: NET, description: 'before' }],
+      metadata: { version: 'before' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    // A change to the escrow and its split, committed while a read is between its two statements:
+    // the splits table is locked, so the read gets the escrow and then waits for the splits.
+    type Escrow = { metadata: { version: string }; splits: Array<{ description: string }> };
+    type Answer = Awaited<ReturnType<typeof holder.api.get<Escrow>>>;
+    let reading: Promise<Answer> | undefined;
+    await server.database.transaction(async (tx) => {
+      await tx.query('LOCK TABLE escrow_splits IN ACCESS EXCLUSIVE MODE');
+      reading = holder.api.get<Escrow>(`/v1/escrow/${id}`);
+      if (process.env.DATABASE_URL) {
+        await eventually(async () => {
+          const waiting = await server.database.pool.query(
+            `SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'escrow_splits'::regclass`,
+          );
+          return (waiting.rowCount ?? 0) > 0 || undefined;
+        });
+      } else {
+        // The embedded database has one session: the read waits for this transaction as a whole.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      await tx.query(`UPDATE escrows SET metadata = '{"version": "after"}' WHERE id = $1`, [id]);
+      await tx.query(`UPDATE escrow_splits SET description = 'after' WHERE escrow_id = $1`, [id]);
+    });
+    const read: Answer = await (reading as Promise<Answer>);
+    expect(read.status).toBe(200);
+    // Both before, or both after: never the escrow of one moment with the splits of another.
+    expect([read.body.metadata.version, read.body.splits[0]!.description]).toEqual(
+      read.body.metadata.version === 'before' ? ['before', 'before'] : ['after', 'after'],
+    );
+  });
+});

@@ -158,9 +158,15 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     };
 
     if (!isWrite) {
-      const answer = await run(services.database.pool, () => {
+      const noDeferring = () => {
         throw new Error(`${route.method} ${route.path} is a read: it cannot defer work`);
-      });
+      };
+      const answer = route.snapshotRead
+        ? await services.database.transaction(async (tx) => {
+            await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+            return run(tx, noDeferring);
+          })
+        : await run(services.database.pool, noDeferring);
       ctx.status = answer.status;
       ctx.body = answer.body;
       if (route.contentType) ctx.type = route.contentType;

@@ -53,6 +53,11 @@ export interface RouteSpec<
   contentType?: 'application/pdf';
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
+  /**
+   * A read of an object kept in several tables (an escrow and its splits): its
+   * statements share one snapshot, so it never shows half of a change.
+   */
+  snapshotRead?: boolean;
   description?: string;
   /**
    * What an Idempotency-Key stores for replay, for a response holding a secret

@@ -86,6 +86,7 @@ export const escrowRoutes = [
       payment: z.string().max(255).optional(),
     }),
     response: listEnvelope(escrowSchema),
+    snapshotRead: true,
     handler: ({ query, auth, db, services }) => services.escrow.list(db, auth, query),
   }),
   defineRoute({
@@ -96,6 +97,7 @@ export const escrowRoutes = [
     auth: 'secret',
     params: idParams,
     response: escrowSchema,
+    snapshotRead: true,
     handler: ({ params, auth, db, services }) => services.escrow.retrieve(db, auth, params.id),
   }),
   defineRoute({
