@@ -290,18 +290,8 @@ export class InvoiceService {
   }
 
   /** Records one event of `type` for each row, in one statement. */
-  async emitMany(db: Queryable, type: EventType, rows: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
-    const objects = rows.map(this.toObject);
-    await recordEvents(
-      db,
-      rows.map((row, i) => ({
-        merchantId: row.merchant_id,
-        livemode: row.livemode,
-        type,
-        object: objects[i]!,
-      })),
-    );
-    return objects;
+  emitMany(db: Queryable, type: EventType, rows: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
+    return recordEvents(db, type, rows, this.toObject);
   }
 
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */

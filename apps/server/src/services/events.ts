@@ -40,9 +40,19 @@ export async function recordEvent(db: Queryable, input: EventInput): Promise<str
   return id;
 }
 
-/** Writes many events in one statement, in the order given; as `recordEvent`, in the change's transaction. */
-export async function recordEvents(db: Queryable, inputs: readonly EventInput[]): Promise<void> {
-  if (inputs.length === 0) return;
+/**
+ * One `type` event for each of `rows` (whose object `toObject` builds), in one
+ * statement, in the order given; as `recordEvent`, in the change's
+ * transaction. Returns the objects.
+ */
+export async function recordEvents<R extends { merchant_id: string; livemode: boolean }, O extends object>(
+  db: Queryable,
+  type: EventType,
+  rows: readonly R[],
+  toObject: (row: R) => O,
+): Promise<O[]> {
+  const objects = rows.map((row) => toObject(row));
+  if (rows.length === 0) return objects;
   await write(
     db,
     {
@@ -54,12 +64,13 @@ export async function recordEvents(db: Queryable, inputs: readonly EventInput[])
        ORDER BY n`,
     },
     [
-      inputs.map(() => newId('event')),
-      inputs.map((e) => e.merchantId),
-      inputs.map((e) => e.livemode),
-      inputs.map((e) => e.type),
+      rows.map(() => newId('event')),
+      rows.map((row) => row.merchant_id),
+      rows.map((row) => row.livemode),
+      rows.map(() => type),
       API_VERSION,
-      inputs.map((e) => JSON.stringify({ object: e.object })),
+      objects.map((object) => JSON.stringify({ object })),
     ],
   );
+  return objects;
 }

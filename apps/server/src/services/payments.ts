@@ -229,16 +229,7 @@ export class PaymentService implements OutcomeSink {
         column((r) => r.invoice_id),
       ],
     );
-    const objects = rows.map(this.toObject);
-    await recordEvents(
-      db,
-      rows.map((row, i) => ({
-        merchantId: row.merchant_id,
-        livemode: row.livemode,
-        type: 'payment.created' as const,
-        object: objects[i]!,
-      })),
-    );
+    const objects = await recordEvents(db, 'payment.created', rows, this.toObject);
     for (const { provider, row } of started) afterCommit(() => this.initiate(provider, row));
     return objects;
   }
