@@ -35,9 +35,11 @@
  *    Each reload is followed by one with the snapshot removed from IndexedDB,
  *    where the scan waits for the catalogue as it did before the snapshot.
  * 6. Memory: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize)
- *    and the renderer processes' resident and proportional memory (/proc,
- *    VmRSS and Pss), after the sync and at the end; floor: about:blank
- *    measured the same way.
+ *    and, from /proc, the resident (VmRSS), proportional (Pss) and private
+ *    (RssAnon + VmSwap) memory of the till page's renderer process (the one
+ *    busy while the page spins) and of all renderer processes (with the
+ *    spare ones Chromium keeps), after the sync and at the end; floor:
+ *    about:blank measured the same way.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/till.ts
  *
@@ -181,13 +183,17 @@ async function pressKey(cdp: CDPSession, key: string, code: string, keyCode: num
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
 }
 
-/**
- * Memory of every Chromium renderer process under `rootPid`, in MB (Linux /proc): resident
- * (`VmRSS`, which counts pages shared between processes once in each) and proportional (`Pss`
- * from smaps_rollup: a shared page split between the processes that map it, so the sum is what
- * the renderers really hold).
- */
-function rendererMemoryMb(rootPid: number): { rss: number; pss: number } {
+interface Memory {
+  /** Resident: pages shared between processes are counted once in each (`VmRSS`). */
+  rss: number;
+  /** Proportional: a shared page split between the processes that map it (`Pss`). */
+  pss: number;
+  /** Private: memory no other process maps (`RssAnon` + `VmSwap`, Chromium's "memory footprint"). */
+  own: number;
+}
+
+/** Memory of each Chromium renderer process under `rootPid`, by pid, in MB (Linux /proc). */
+function rendererMemory(rootPid: number): Map<number, Memory> {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -199,16 +205,19 @@ function rendererMemoryMb(rootPid: number): { rss: number; pss: number } {
       // exited meanwhile
     }
   }
-  let rssKb = 0;
-  let pssKb = 0;
+  const renderers = new Map<number, Memory>();
+  const kb = (text: string, field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
   const walk = (pid: number) => {
     for (const child of children.get(pid) ?? []) {
       try {
         if (fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) {
-          const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child}/status`, 'utf8'));
-          rssKb += Number(rss?.[1] ?? 0);
-          const pss = /^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${child}/smaps_rollup`, 'utf8'));
-          pssKb += Number(pss?.[1] ?? 0);
+          const status = fs.readFileSync(`/proc/${child}/status`, 'utf8');
+          renderers.set(child, {
+            rss: kb(status, 'VmRSS') / 1024,
+            pss: kb(fs.readFileSync(`/proc/${child}/smaps_rollup`, 'utf8'), 'Pss') / 1024,
+            own: (kb(status, 'RssAnon') + kb(status, 'VmSwap')) / 1024,
+          });
         }
       } catch {
         // exited meanwhile
@@ -217,8 +226,63 @@ function rendererMemoryMb(rootPid: number): { rss: number; pss: number } {
     }
   };
   walk(rootPid);
-  return { rss: rssKb / 1024, pss: pssKb / 1024 };
+  return renderers;
 }
+
+/** CPU time (utime + stime, in clock ticks) of each renderer process under `rootPid`. */
+function rendererCpu(rootPid: number): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const pid of rendererMemory(rootPid).keys()) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return cpu;
+}
+
+/**
+ * The page's own renderer process: the one whose CPU time grows while the page spins for
+ * 300 ms (Chromium reuses a spare renderer for a new page, so "the newest" would be wrong).
+ */
+async function pageRenderer(page: Page, rootPid: number): Promise<number> {
+  const before = rendererCpu(rootPid);
+  await page.evaluate(() => {
+    const end = performance.now() + 300;
+    while (performance.now() < end) {
+      // spin
+    }
+  });
+  let busiest = { pid: -1, ticks: -1 };
+  for (const [pid, ticks] of rendererCpu(rootPid)) {
+    const grew = ticks - (before.get(pid) ?? 0);
+    if (grew > busiest.ticks) busiest = { pid, ticks: grew };
+  }
+  return busiest.pid;
+}
+
+/** Memory of the page's renderer process, and of all renderers (with the spare ones Chromium keeps) summed. */
+function pageMemory(rootPid: number, pagePid: number): { page: Memory; all: Memory } {
+  const none: Memory = { rss: NaN, pss: NaN, own: NaN };
+  const now = rendererMemory(rootPid);
+  const all = [...now.values()].reduce(
+    (total, one) => ({ rss: total.rss + one.rss, pss: total.pss + one.pss, own: total.own + one.own }),
+    { rss: 0, pss: 0, own: 0 },
+  );
+  return { page: now.get(pagePid) ?? none, all };
+}
+
+const MEMORY_KINDS: Array<[keyof Memory, string]> = [
+  ['rss', 'resident (VmRSS)'],
+  ['pss', 'proportional (Pss)'],
+  ['own', 'private (RssAnon + VmSwap)'],
+];
+
+const memoryText = (memory: Memory) =>
+  `${fmt(memory.rss, 0)} MB resident, ${fmt(memory.pss, 0)} MB proportional, ${fmt(memory.own, 0)} MB private`;
 
 async function heapMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
@@ -296,14 +360,14 @@ try {
 
   browser = await launchChromium();
   // Chromium runs under this process; its renderers are found by walking down from here.
-  const browserPid = fs.existsSync('/proc/self/stat') ? process.pid : undefined;
+  const browserPid = process.pid;
 
   // Memory floor: about:blank, measured the same way.
   const blankContext = await browser.newContext();
   const blank = await blankContext.newPage();
   await blank.goto('about:blank');
   const blankHeap = await heapMb(blank);
-  const blankMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
+  const blankMemory = pageMemory(browserPid, await pageRenderer(blank, browserPid));
   await blankContext.close();
 
   const till = (await api('POST', '/v1/tills', { name: 'Kaunta 1', store })) as { pairing_url: string };
@@ -348,12 +412,14 @@ try {
   const syncMs = performance.now() - syncStarted;
   console.error(`synced ${productCount} products in ${fmt(syncMs / 1000)} s`);
   const syncedHeap = await heapMb(page);
-  const syncedMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
+  const tillPid = await pageRenderer(page, browserPid);
+  const syncedMemory = pageMemory(browserPid, tillPid);
   if (syncOnly) {
     console.log(
       `First full sync of ${fmt(productCount, 0)} products: ${fmt(syncMs / 1000)} s; floor ${fmt(syncFloorMs / 1000, 2)} s; ` +
-        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB, resident ${fmt(syncedMemory.rss, 0)} MB, proportional ${fmt(syncedMemory.pss, 0)} MB ` +
-        `(about:blank ${fmt(blankHeap)} / ${fmt(blankMemory.rss, 0)} / ${fmt(blankMemory.pss, 0)} MB)`,
+        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB; the page's renderer ${memoryText(syncedMemory.page)}; ` +
+        `all renderers ${memoryText(syncedMemory.all)} (about:blank: heap ${fmt(blankHeap)} MB; ` +
+        `its renderer ${memoryText(blankMemory.page)}; all ${memoryText(blankMemory.all)})`,
     );
     throw new SyncOnly();
   }
@@ -642,7 +708,7 @@ try {
   }
 
   const endHeap = await heapMb(page);
-  const endMemory = browserPid ? rendererMemoryMb(browserPid) : { rss: NaN, pss: NaN };
+  const endMemory = pageMemory(browserPid, await pageRenderer(page, browserPid));
   if (errors.length > 0) console.error('page errors:', errors);
   if (searchMissed.length > 0)
     console.error('searches with no list change after the last key:', searchMissed);
@@ -781,21 +847,20 @@ try {
       endHeap / blankHeap,
       `< 300 MB: ${met(Math.max(syncedHeap, endHeap) < 300)}`,
     ),
-    row(
-      'Renderer processes resident (VmRSS) after sync / at the end',
-      `${fmt(syncedMemory.rss, 0)} / ${fmt(endMemory.rss, 0)} MB`,
-      'about:blank',
-      `${fmt(blankMemory.rss, 0)} MB`,
-      endMemory.rss / blankMemory.rss,
-      `< 300 MB: ${met(Math.max(syncedMemory.rss, endMemory.rss) < 300)}`,
-    ),
-    row(
-      'Renderer processes proportional (Pss, shared pages split) after sync / at the end',
-      `${fmt(syncedMemory.pss, 0)} / ${fmt(endMemory.pss, 0)} MB`,
-      'about:blank',
-      `${fmt(blankMemory.pss, 0)} MB`,
-      endMemory.pss / blankMemory.pss,
-      `< 300 MB: ${met(Math.max(syncedMemory.pss, endMemory.pss) < 300)}`,
+    ...MEMORY_KINDS.flatMap(([kind, label]) =>
+      (['page', 'all'] as const).map((part) => {
+        const [synced, end, blank] = [syncedMemory, endMemory, blankMemory].map(
+          (memory) => memory[part][kind],
+        );
+        return row(
+          `${part === 'page' ? "The till page's renderer process" : 'All renderer processes'}, ${label}, after sync / at the end`,
+          `${fmt(synced!, 0)} / ${fmt(end!, 0)} MB`,
+          'about:blank',
+          `${fmt(blank!, 0)} MB`,
+          end! / blank!,
+          `< 300 MB: ${met(Math.max(synced!, end!) < 300)}`,
+        );
+      }),
     ),
   ];
   console.log(lines.join('\n').replaceAll('| NaN× |', '| |'));

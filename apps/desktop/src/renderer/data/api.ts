@@ -108,7 +108,10 @@ export interface CatalogueItem {
   taxClass: 'standard' | 'zero_rated' | 'exempt';
   category: string | null;
   trackStock: boolean;
-  /** On hand in this till's store, in thousandths; null when not tracked or unknown. */
+  /**
+   * On hand in this till's store, in thousandths; null when not tracked or not read (an item
+   * found by barcode goes into the cart, which shows no stock, so its level is not read).
+   */
   onHandMilli: number | null;
   /** A product sold only as one of its variants (`variantsOf`), never as itself. */
   hasVariants?: boolean;

@@ -97,6 +97,31 @@ export class PendingEdits {
   }
 }
 
+let paint: Promise<void> | null = null;
+
+/**
+ * Resolves once the next frame has been drawn, or after 50 ms when none comes
+ * (a hidden page draws no frames); at once where nothing draws (tests in
+ * Node). Edits made before one frame share its promise, so their writes start
+ * in the order the edits were made.
+ */
+export function afterPaint(): Promise<void> {
+  if (typeof requestAnimationFrame !== 'function') return Promise.resolve();
+  paint ??= new Promise<void>((resolve) => {
+    const done = () => {
+      paint = null;
+      resolve();
+    };
+    const fallback = setTimeout(done, 50);
+    // Animation frame callbacks run just before the frame is drawn; the task after it comes after.
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      setTimeout(done, 0);
+    });
+  });
+  return paint;
+}
+
 function lineOf(cart: StoredCart, key: string): CartLine {
   const line = cart.lines.find((candidate) => candidate.key === key);
   if (!line) throw new TillRefusal('not_found', 'That line is no longer in the cart');

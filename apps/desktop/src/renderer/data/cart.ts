@@ -3,20 +3,20 @@
  * priced by core's `priceCart` on every change. Every edit is priced before it
  * is written, so a stored cart always prices.
  */
-import { combineLatest, from, map, of, shareReplay, switchMap, tap } from 'rxjs';
+import { combineLatest, distinctUntilChanged, map, of, shareReplay, switchMap, tap } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { Cart, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
-import { findByBarcode } from './catalogue.ts';
+import { findByBarcode, findByBarcodeNow } from './catalogue.ts';
 import { currentStore, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
 import { EMPTY_CART, toCartInput } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
 import { approveByManager, requireCashier } from './session.ts';
-import { applyRecord, pendingEdits } from './cart-edits.ts';
+import { afterPaint, applyRecord, pendingEdits } from './cart-edits.ts';
 import type { KeptCart } from './cart-edits.ts';
 import type { CartEdit, EditRecord } from './edit-journal.ts';
 
@@ -42,19 +42,23 @@ export async function loadCart(ctx: Context): Promise<StoredCart> {
  * Applies an edit atomically; the edited cart must price or nothing is written.
  * In order, all before the first await: the edit is recorded in the journal
  * (`edit-journal.ts`, synchronous), shown (`cart-edits.ts`), then written.
- * Its record goes once the write has landed or been refused.
+ * Its record goes once the write has landed or been refused. `allowed`, when
+ * given, is checked before the write: an edit it refuses leaves the screen.
  */
-function edit(ctx: Context, change: CartEdit): Promise<void> {
+function edit(ctx: Context, change: CartEdit, allowed?: () => Promise<unknown>): Promise<void> {
   const record: EditRecord = { id: ctx.ids.local(), saleId: ctx.ids.clientOrder(), edit: change };
   ctx.journal.put(record);
-  return write(ctx, record);
+  return write(ctx, record, allowed);
 }
 
-function write(ctx: Context, record: EditRecord): Promise<void> {
+function write(ctx: Context, record: EditRecord, allowed?: () => Promise<unknown>): Promise<void> {
   const pending = pendingEdits(ctx);
   const entry = pending.start(record.id, (current) => applyRecord(current, record));
   const written = (async () => {
     try {
+      // The edit is on screen and in the journal: its write waits for the frame that shows it.
+      await afterPaint();
+      await allowed?.();
       const store = await pricingStore(ctx);
       await withRefusals(() =>
         ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
@@ -86,28 +90,44 @@ export async function replayEdits(ctx: Context): Promise<void> {
   await Promise.all(ctx.journal.records().map((record) => write(ctx, record).catch(() => undefined)));
 }
 
+/**
+ * The cart on screen. An edit shows in the same task it was made in: nothing
+ * between the edit and the screen waits for storage (the attached customer is
+ * read once when it changes, not at every edit).
+ */
 export function watchCart(ctx: Context): Observable<Cart> {
   const store$ = ctx.kv
     .watch<{ till: { store: string } }>(KV.device)
     .pipe(switchMap((device) => (device ? ctx.db.stores.findOne(device.till.store).$ : of(null))));
   const pending = pendingEdits(ctx);
   const stored$ = ctx.kv.watch<KeptCart>(KV.cart).pipe(
-    map((cart) => {
-      return cart ?? EMPTY_CART;
-    }),
+    map((cart) => cart ?? EMPTY_CART),
     tap(() => pending.stored()),
   );
-  return combineLatest([stored$, pending.changed$, store$]).pipe(
-    switchMap(([stored, , storeDoc]) => {
+  const shown$ = combineLatest([stored$, pending.changed$, store$]).pipe(
+    map(([stored, , storeDoc]) => {
       const store = storeDoc ? (storeDoc.toJSON() as unknown as PricingStore) : FALLBACK_STORE;
-      const cart = pending.shown(stored, (next) => priceCart(toCartInput(next, store)));
-      const customer$ = cart.customer
-        ? from(ctx.db.customers.findOne(cart.customer).exec()).pipe(
-            map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'customers'>) : null)),
-          )
-        : of(null);
-      return customer$.pipe(map((customer) => priced(cart, store, customer)));
+      return { cart: pending.shown(stored, (next) => priceCart(toCartInput(next, store))), store };
     }),
+    // Replayed, so the customer's pipeline below sees the cart that came before it subscribed.
+    shareReplay({ bufferSize: 1, refCount: true }),
+  );
+  const customer$ = shown$.pipe(
+    map(({ cart }) => cart.customer),
+    distinctUntilChanged(),
+    switchMap((id) =>
+      id
+        ? ctx.db.customers
+            .findOne(id)
+            .$.pipe(map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'customers'>) : null)))
+        : of(null),
+    ),
+  );
+  return combineLatest([shown$, customer$]).pipe(
+    // Until a newly attached customer is read, the cart shows without one rather than waiting.
+    map(([{ cart, store }, customer]) =>
+      priced(cart, store, customer?.id === cart.customer ? customer : null),
+    ),
     // One pipeline for every screen, so each stored cart is counted once.
     shareReplay({ bufferSize: 1, refCount: true }),
   );
@@ -128,16 +148,26 @@ function priced(cart: StoredCart, store: PricingStore, customer: PullDocument<'c
   }
 }
 
-export async function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: number): Promise<void> {
-  if (item.hasVariants) throw new TillRefusal('choose_variant', 'This product is sold by its variants');
-  await requireCashier(ctx);
-  await edit(ctx, { kind: 'add', item, quantityMilli: quantityMilli ?? 1000, key: ctx.ids.local() });
+/**
+ * Adds an item, on screen before this returns: a scan answered from memory is
+ * drawn in the frame after its Enter. Only a signed-in cashier sells; that is
+ * checked before the write (the sale screen, where items are added, is only
+ * open to one).
+ */
+export function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: number): Promise<void> {
+  if (item.hasVariants) {
+    return Promise.reject(new TillRefusal('choose_variant', 'This product is sold by its variants'));
+  }
+  const change: CartEdit = { kind: 'add', item, quantityMilli: quantityMilli ?? 1000, key: ctx.ids.local() };
+  return edit(ctx, change, () => requireCashier(ctx));
 }
 
-export async function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
-  const item = await findByBarcode(ctx, code);
-  if (item && !item.hasVariants) await addItem(ctx, item);
-  return item;
+/** Adds the item with this barcode, at once when the catalogue is in memory. */
+export function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
+  const add = (item: CatalogueItem | null) =>
+    item && !item.hasVariants ? addItem(ctx, item).then(() => item) : Promise.resolve(item);
+  const known = findByBarcodeNow(ctx, code);
+  return known === undefined ? findByBarcode(ctx, code).then(add) : add(known);
 }
 
 export async function setQuantity(ctx: Context, key: string, quantityMilli: number): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * Finding what to sell, from the catalogue in memory (`catalogue-index.ts`):
  * a search walks its sorted name, SKU and barcode keys, a scan reads its
- * barcode map, and neither touches storage (only a product with tracked
- * stock reads its stock level). A lookup made before the catalogue is in
+ * barcode map, and neither touches storage (only a search result with
+ * tracked stock reads its stock level, to show it; a scan's item goes into
+ * the cart, which shows none, so a scan is answered without waiting). A
+ * lookup made before the catalogue is in
  * memory waits for it to be read (it is started then if it was not yet),
  * except a scan the snapshot of barcodes can answer.
  *
@@ -78,37 +80,61 @@ export async function search(ctx: Context, text: string, limit = 50): Promise<Ca
   return [...fromProducts, ...fromVariants];
 }
 
-/** The first active variant of an active product, else the first active product, of those found early. */
-async function earlyItem(ctx: Context, early: EarlyFound): Promise<CatalogueItem | null> {
-  for (const { variant, parent } of early.variants) {
-    if (variant.active && parent?.active)
-      return catalogueItem(parent, variant, await onHand(ctx, parent, variant));
+/**
+ * The first active variant of an active product, else the first active product, of those found.
+ * An item found by barcode goes straight into the cart, which shows no stock, so no stock level
+ * is read: that keeps a scan free of storage reads.
+ */
+function barcodeItem(found: EarlyFound): CatalogueItem | null {
+  for (const { variant, parent } of found.variants) {
+    if (variant.active && parent?.active) return catalogueItem(parent, variant, null);
   }
-  for (const { product, hasVariants } of early.products) {
-    if (product.active) return catalogueItem(product, null, await onHand(ctx, product, null), hasVariants);
+  for (const { product, hasVariants } of found.products) {
+    if (product.active) return catalogueItem(product, null, null, hasVariants);
   }
   return null;
 }
 
+/** What the catalogue in memory holds for a barcode (a variant's wins over its product's). */
+function inMemory(ctx: Context, barcode: string): EarlyFound {
+  const found = ctx.catalogue.withBarcode(barcode);
+  return {
+    variants: (found?.variants ?? []).map((variant) => ({
+      variant,
+      parent: ctx.catalogue.product(variant.product) ?? null,
+    })),
+    products: (found?.products ?? []).map((product) => ({
+      product,
+      hasVariants: ctx.catalogue.hasVariants(product.id) === true,
+    })),
+  };
+}
+
 /**
- * The product or variant with exactly this barcode (a variant's wins over its
- * product's). Before the catalogue is in memory, the snapshot of its barcodes
- * answers when it can (`catalogue-snapshot.ts`), so a scan at once after
- * opening does not wait for the whole catalogue.
+ * The product or variant with exactly this barcode, without waiting: `undefined` while the
+ * catalogue is not in memory yet (then `findByBarcode` answers). A scan answered here is on
+ * screen in the frame after its Enter.
+ */
+export function findByBarcodeNow(ctx: Context, code: string): CatalogueItem | null | undefined {
+  const barcode = code.trim();
+  if (barcode === '') return null;
+  return ctx.catalogue.isBuilt() ? barcodeItem(inMemory(ctx, barcode)) : undefined;
+}
+
+/**
+ * The product or variant with exactly this barcode. Before the catalogue is in memory, the
+ * snapshot of its barcodes answers when it can (`catalogue-snapshot.ts`), so a scan at once
+ * after opening does not wait for the whole catalogue.
  */
 export async function findByBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
   const barcode = code.trim();
   if (barcode === '') return null;
   if (!ctx.catalogue.isBuilt()) {
     const early = await ctx.catalogue.early(barcode);
-    if (early) return earlyItem(ctx, early);
+    if (early) return barcodeItem(early);
   }
   await ctx.catalogue.ready();
-  const found = ctx.catalogue.withBarcode(barcode);
-  if (!found) return null;
-  const fromVariants = await variantItems(ctx, found.variants);
-  if (fromVariants[0]) return fromVariants[0];
-  return (await productItems(ctx, found.products))[0] ?? null;
+  return barcodeItem(inMemory(ctx, barcode));
 }
 
 /** What to offer for a product with variants: its variants for sale, by name. */

@@ -5,7 +5,23 @@
  */
 import { monotonicFactory } from 'ulid';
 
-const next = monotonicFactory();
+/**
+ * ULID's random part from a buffer of cryptographic random numbers filled 1,024 at a time: by
+ * default it asks Web Crypto once per character, which made ids a visible part of a scan's time.
+ */
+function bufferedRandom(): () => number {
+  const buffer = new Uint32Array(1024);
+  let used = buffer.length;
+  return () => {
+    if (used === buffer.length) {
+      crypto.getRandomValues(buffer);
+      used = 0;
+    }
+    return buffer[used++]! / 2 ** 32;
+  };
+}
+
+const next = monotonicFactory(bufferedRandom());
 
 export function makeIds(now: () => number) {
   return {

@@ -43,9 +43,10 @@ export function useScanner(onScan: (code: string) => void, active = true): void 
       if (verdict.kind !== 'scan') return;
       event.preventDefault();
       event.stopImmediatePropagation();
+      // The scan first: the field's input event then draws both changes in one render.
+      handler.current(verdict.code);
       if (snapshot) restoreField(snapshot);
       snapshot = null;
-      handler.current(verdict.code);
     };
     window.addEventListener('keydown', onKeyDown, { capture: true });
     return () => window.removeEventListener('keydown', onKeyDown, { capture: true });
