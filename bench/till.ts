@@ -8,8 +8,10 @@
  *
  * 1. First full sync: from opening the pairing URL until the till's IndexedDB
  *    products store (RxDB's Dexie database `rxdb-dexie-till--1--products`)
- *    counts every product. Floor: a bare keyset SELECT loop over the same rows
- *    in pages of 1,000 (what the server cannot go below).
+ *    counts every product. Floors: a bare keyset SELECT loop over the same rows
+ *    in pages of 1,000 (what the server cannot go below), and IndexedDB alone
+ *    in the same page: the stored product records read and put again, 1,000 a
+ *    transaction, and the same documents as one record per 1,000.
  * 2. With the context offline (setOffline and a severed loopback proxy):
  *    BENCH_SALES sales through the UI, the first BENCH_CARTS of them with
  *    BENCH_LINES scanned lines, the rest with one. Scan to line: the Enter that
@@ -229,6 +231,66 @@ function rendererMemory(rootPid: number): Map<number, Memory> {
   return renderers;
 }
 
+/**
+ * What IndexedDB alone costs the first sync, in the till's page: `count` of the till's stored
+ * product documents (copies of the first 1,000, new ids) written to a scratch database in
+ * transactions of 1,000, each id read first as a write that may replace must (the least a store
+ * of one record per product pays), and the same documents as one record per 1,000.
+ */
+async function indexedDbFloor(page: Page, productsDatabase: string, count: number) {
+  return page.evaluate(
+    async ({ productsDatabase, count }) => {
+      const open = (name: string, create: boolean) =>
+        new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open(name);
+          request.onupgradeneeded = () => {
+            if (create) request.result.createObjectStore('docs', { keyPath: 'id' });
+          };
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error ?? new Error('IndexedDB did not open'));
+        });
+      const done = (tx: IDBTransaction) =>
+        new Promise<void>((resolve, reject) => {
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error ?? new Error('IndexedDB failed'));
+        });
+      const source = await open(productsDatabase, false);
+      const sample = await new Promise<Array<Record<string, unknown>>>((resolve) => {
+        const request = source.transaction('docs').objectStore('docs').getAll(null, 1000);
+        request.onsuccess = () => resolve(request.result as Array<Record<string, unknown>>);
+      });
+      source.close();
+      const copy = (n: number) => ({
+        ...sample[n % sample.length],
+        id: `floor_${String(n).padStart(8, '0')}`,
+      });
+      const timed = async (write: (store: IDBObjectStore, first: number) => void) => {
+        indexedDB.deleteDatabase('bench-sync-floor');
+        const db = await open('bench-sync-floor', true);
+        const started = performance.now();
+        for (let first = 0; first < count; first += 1000) {
+          const tx = db.transaction('docs', 'readwrite');
+          write(tx.objectStore('docs'), first);
+          await done(tx);
+        }
+        const ms = performance.now() - started;
+        db.close();
+        indexedDB.deleteDatabase('bench-sync-floor');
+        return ms;
+      };
+      const records = await timed((store, first) => {
+        for (let n = first; n < first + 1000; n++) store.get(`floor_${String(n).padStart(8, '0')}`);
+        for (let n = first; n < first + 1000; n++) store.put(copy(n));
+      });
+      const pages = await timed((store, first) => {
+        store.put({ id: `page_${first}`, docs: Array.from({ length: 1000 }, (_, i) => copy(first + i)) });
+      });
+      return { records, pages };
+    },
+    { productsDatabase, count },
+  );
+}
+
 /** CPU time (utime + stime, in clock ticks) of each renderer process under `rootPid`. */
 function rendererCpu(rootPid: number): Map<number, number> {
   const cpu = new Map<number, number>();
@@ -414,10 +476,12 @@ try {
   const syncedHeap = await heapMb(page);
   const tillPid = await pageRenderer(page, browserPid);
   const syncedMemory = pageMemory(browserPid, tillPid);
+  const storeFloor = await indexedDbFloor(page, productsDatabase, productCount);
   if (syncOnly) {
     console.log(
       `First full sync of ${fmt(productCount, 0)} products: ${fmt(syncMs / 1000)} s; floor ${fmt(syncFloorMs / 1000, 2)} s; ` +
-        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; renderer heap ${fmt(syncedHeap)} MB; the page's renderer ${memoryText(syncedMemory.page)}; ` +
+        `ratio ${(syncMs / syncFloorMs).toFixed(1)}×; IndexedDB floor ${fmt(storeFloor.records / 1000)} s ` +
+        `(read and put ${fmt(productCount, 0)} records), ${fmt(storeFloor.pages / 1000, 2)} s as pages of 1,000; renderer heap ${fmt(syncedHeap)} MB; the page's renderer ${memoryText(syncedMemory.page)}; ` +
         `all renderers ${memoryText(syncedMemory.all)} (about:blank: heap ${fmt(blankHeap)} MB; ` +
         `its renderer ${memoryText(blankMemory.page)}; all ${memoryText(blankMemory.all)})`,
     );
@@ -742,6 +806,22 @@ try {
       `${fmt(syncFloorMs / 1000, 2)} s`,
       syncMs / syncFloorMs,
       `< 20 s: ${met(syncMs < 20_000)}`,
+    ),
+    row(
+      'The same, against IndexedDB alone',
+      `${fmt(syncMs / 1000)} s`,
+      `bare IndexedDB: read and put ${fmt(productCount, 0)} stored product records, 1,000 a transaction`,
+      `${fmt(storeFloor.records / 1000)} s`,
+      syncMs / storeFloor.records,
+      '',
+    ),
+    row(
+      'IndexedDB with the same documents as one record per 1,000',
+      `${fmt(storeFloor.pages / 1000, 2)} s`,
+      'one record per product (above)',
+      `${fmt(storeFloor.records / 1000)} s`,
+      storeFloor.pages / storeFloor.records,
+      '',
     ),
     row(
       `Scan to line in the DOM, p50 / p99 (${sd.n} scans)`,
