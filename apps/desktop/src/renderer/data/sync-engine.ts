@@ -388,28 +388,37 @@ export class SyncEngine {
     }
   }
 
-  /** Writes each result onto its command; returns how many were answered. */
+  /**
+   * Writes each result onto its command; returns how many were answered. The writes are made
+   * together, so RxDB's write queue puts a batch's results into one or two storage writes, not
+   * one each.
+   */
   private async record(
     pending: ReadonlyArray<{ id: string; incrementalPatch(patch: Partial<CommandDoc>): Promise<unknown> }>,
     results: readonly CommandResult[],
   ): Promise<number> {
     const byId = new Map(results.map((result) => [result.id, result]));
+    const writes: Array<Promise<unknown>> = [];
     let answered = 0;
     for (const doc of pending) {
       const result = byId.get(doc.id);
       if (!result) continue;
       // Refused only because this till was revoked: the sale stays unsynced on the till, not refused.
       if (result.status === 'refused' && result.error.code === 'till_revoked') {
+        await Promise.all(writes);
         await this.revoke();
         return answered;
       }
       answered += 1;
-      await doc.incrementalPatch(
-        result.status === 'applied'
-          ? { status: 'applied', result: result.result, error: null, synced_at: this.ctx.now() }
-          : { status: 'refused', error: result.error, synced_at: this.ctx.now() },
+      writes.push(
+        doc.incrementalPatch(
+          result.status === 'applied'
+            ? { status: 'applied', result: result.result, error: null, synced_at: this.ctx.now() }
+            : { status: 'refused', error: result.error, synced_at: this.ctx.now() },
+        ),
       );
     }
+    await Promise.all(writes);
     return answered;
   }
 
