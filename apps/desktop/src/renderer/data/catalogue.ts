@@ -4,9 +4,9 @@
  * barcode map, and neither touches storage (only a search result with
  * tracked stock reads its stock level, to show it; a scan's item goes into
  * the cart, which shows none, so a scan is answered without waiting). A
- * lookup made before the catalogue is in
- * memory waits for it to be read (it is started then if it was not yet),
- * except a scan the snapshot of barcodes can answer.
+ * lookup made before the catalogue is in memory waits for it to be read (it
+ * is started then if it was not yet), except a scan the snapshot of barcodes
+ * can answer.
  *
  * A product with variants is sold only as one of them (the server records
  * such a product sold as itself as `product_unavailable`): its item says
