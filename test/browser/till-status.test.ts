@@ -9,7 +9,7 @@
  * no sale to push, and says online again soon after it answers again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
+import { freePort } from '../support/process.ts';
 import type { Page } from 'playwright-core';
 import { startBridge, type Bridge } from '@tz/printers';
 import {
@@ -24,15 +24,6 @@ import {
 } from '../support/till-e2e.ts';
 
 let shop: TillShop;
-
-/** A port nothing listens on yet. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   shop = await startTillShop();

@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../../../test/support/process.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from '@tz/printers';
 import { BridgeWatch } from './bridge-watch.ts';
 import { detectBridge, type DetectedBridge } from './detect-bridge.ts';
-
-/** A port nothing listens on yet (taken and freed again). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const TOKEN = 'bridge-watch-test-token-0123456789';
 const ORIGINS = ['http://127.0.0.1:4000'];

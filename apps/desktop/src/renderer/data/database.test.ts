@@ -6,10 +6,9 @@ import { PULL_COLLECTIONS } from '@tz/core';
 import type { TillStore } from './api.ts';
 import { openDatabase } from './database.ts';
 import type { TillCollections } from './database.ts';
-import { openTillStore } from './index.ts';
 import { PULLED_SCHEMAS, commandSchema, kvSchema } from './schema.ts';
 import type { CommandDoc } from './schema.ts';
-import { FakeBridge, FakeTransport, PAIRING, STORE, TEST_TIMING, makeProduct, settle } from './testing.ts';
+import { FakeBridge, PAIRING, STORE, makeCommand, makeProduct, reopenTestTill, settle } from './testing.ts';
 
 const key = { type: 'string', maxLength: 128 } as const;
 
@@ -60,23 +59,7 @@ const oldKeys = (barcodes: string[], name: string) => ({
   more_barcodes: false,
 });
 
-const pending: CommandDoc = {
-  id: 'cmd_01JAAAAAAAAAAAAAAAAAAAAAAA',
-  type: 'order.create',
-  created_at: 1_700_000_000_000,
-  payload: { client_order_id: 'sale_1' },
-  status: 'pending',
-  client_order_id: 'sale_1',
-  shift: 'shift_1',
-  cashier: 'emp_1',
-  receipt_number: 'T01-000001',
-  receipt: null,
-  sale: null,
-  refund_amount: null,
-  result: null,
-  error: null,
-  synced_at: null,
-};
+const pending: CommandDoc = makeCommand();
 
 let store: TillStore | null = null;
 afterEach(async () => {
@@ -157,19 +140,10 @@ describe('a database made by the version before', () => {
     const storage = getRxStorageMemory();
     const name = `resync${Date.now()}`;
     await oldTill(name, storage);
-    const transport = new FakeTransport();
     const fresh = makeProduct({ id: 'prod_fresh', name: 'Unga wa sembe', barcodes: ['6200000000002'] });
-    transport.documents = { stores: [STORE], products: [fresh] };
-    store = await openTillStore({
-      serverUrl: 'http://127.0.0.1:0',
-      storage,
-      name,
-      multiInstance: false,
-      transport,
-      bridge: new FakeBridge(),
-      online: () => true,
-      timing: TEST_TIMING,
-    });
+    const reopened = await reopenTestTill({ products: [fresh] }, { storage, name, bridge: new FakeBridge() });
+    store = reopened.store;
+    const { transport } = reopened;
     await settle(async () =>
       expect((await store!.findByBarcode('6200000000002'))?.productId).toBe('prod_fresh'),
     );

@@ -4,16 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TillStore } from './api.ts';
 import { memoryJournal } from './edit-journal.ts';
 import type { EditJournal, EditRecord } from './edit-journal.ts';
-import { openTillStore } from './index.ts';
-import {
-  FakeTransport,
-  STORE,
-  TEST_TIMING,
-  makeEmployee,
-  makeProduct,
-  openTestTill,
-  settle,
-} from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, reopenTestTill, settle } from './testing.ts';
 
 const BARCODE = '6201234500017';
 let open: TillStore[] = [];
@@ -34,18 +25,7 @@ async function tillWithJournal(journal: EditJournal) {
   await first.store.openShift(10_000);
   const item = (await first.store.findByBarcode(BARCODE))!;
   const reopen = async () => {
-    const transport = new FakeTransport();
-    transport.documents = { stores: [STORE], ...seed };
-    const store = await openTillStore({
-      serverUrl: 'http://127.0.0.1:0',
-      storage,
-      name,
-      multiInstance: false,
-      transport,
-      online: () => true,
-      timing: TEST_TIMING,
-      editJournal: journal,
-    });
+    const { store } = await reopenTestTill(seed, { storage, name, editJournal: journal });
     open.push(store);
     return store;
   };

@@ -7,16 +7,7 @@ import type { TillDatabase } from './database.ts';
 import { Kv } from './kv.ts';
 import { lastUsedSequence, nextReceiptNumber, numberUsed, receiptCounterKey } from './receipt-numbers.ts';
 import { saleLock } from './sale-lock.ts';
-import { openTillStore } from './index.ts';
-import {
-  FakeTransport,
-  STORE,
-  TEST_TIMING,
-  makeEmployee,
-  makeProduct,
-  openTestTill,
-  settle,
-} from './testing.ts';
+import { makeCommand, makeEmployee, makeProduct, openTestTill, reopenTestTill, settle } from './testing.ts';
 
 const BARCODE = '6201234500017';
 const open: Array<{ close(): Promise<unknown> }> = [];
@@ -37,22 +28,9 @@ async function till() {
   const name = `numbers${Math.random().toString(36).slice(2, 8)}`;
   const seed = { products: [makeProduct()], employees: [await makeEmployee()] };
   const start = async (first: boolean) => {
-    let store: TillStore;
-    if (first) {
-      store = (await openTestTill(seed, { storage, name })).store;
-    } else {
-      const transport = new FakeTransport();
-      transport.documents = { stores: [STORE], ...seed };
-      store = await openTillStore({
-        serverUrl: 'http://127.0.0.1:0',
-        storage,
-        name,
-        multiInstance: false,
-        transport,
-        online: () => true,
-        timing: TEST_TIMING,
-      });
-    }
+    const store = first
+      ? (await openTestTill(seed, { storage, name })).store
+      : (await reopenTestTill(seed, { storage, name })).store;
     await settle(async () => expect(await store.findByBarcode(BARCODE)).not.toBeNull());
     await store.signIn('1234');
     if (first) await store.openShift(10_000);
@@ -131,23 +109,15 @@ describe('receipt numbers across two tabs sharing one database', () => {
       const receiptNumber = await nextReceiptNumber(ctx, 'T01', turn);
       if (options.crashBeforeInsert) return null;
       seq += 1;
-      await db.commands.insert({
-        id: `cmd_${String(seq).padStart(8, '0')}`,
-        type: 'order.create',
-        created_at: seq,
-        payload: {},
-        status: 'pending',
-        client_order_id: `sale_${seq}`,
-        shift: 'shift_1',
-        cashier: 'emp_1',
-        receipt_number: receiptNumber,
-        receipt: null,
-        sale: null,
-        refund_amount: null,
-        result: null,
-        error: null,
-        synced_at: null,
-      });
+      await db.commands.insert(
+        makeCommand({
+          id: `cmd_${String(seq).padStart(8, '0')}`,
+          created_at: seq,
+          payload: {},
+          client_order_id: `sale_${seq}`,
+          receipt_number: receiptNumber,
+        }),
+      );
       if (!options.crashAfterInsert) await numberUsed(ctx, receiptNumber, turn);
       return receiptNumber;
     });

@@ -23,6 +23,7 @@ import type { PrintOutcome, PrinterTarget, TillBridge } from '../../shared/bridg
 import type { TillStore } from './api.ts';
 import { openTillStore } from './index.ts';
 import type { OpenOptions } from './index.ts';
+import type { CommandDoc } from './schema.ts';
 import type { ChangeHandlers, SyncTransport } from './transport.ts';
 
 export const PAIRING: PairResult = {
@@ -210,6 +211,28 @@ export interface TestTill {
   clock: Clock;
 }
 
+/** A pending sale command as the outbox holds it; `overrides` change any field. */
+export function makeCommand(overrides: Partial<CommandDoc> = {}): CommandDoc {
+  return {
+    id: 'cmd_01JAAAAAAAAAAAAAAAAAAAAAAA',
+    type: 'order.create',
+    created_at: 1_700_000_000_000,
+    payload: { client_order_id: 'sale_1' },
+    status: 'pending',
+    client_order_id: 'sale_1',
+    shift: 'shift_1',
+    cashier: 'emp_1',
+    receipt_number: 'T01-000001',
+    receipt: null,
+    sale: null,
+    refund_amount: null,
+    result: null,
+    error: null,
+    synced_at: null,
+    ...overrides,
+  };
+}
+
 /** A paired till on memory storage; the server's documents are seeded through a pull. */
 export async function openTestTill(
   seed: Partial<Record<PullCollection, unknown[]>> = {},
@@ -233,6 +256,27 @@ export async function openTestTill(
   });
   await store.pair('ABCD-1234');
   return { store, transport, bridge, clock };
+}
+
+/**
+ * Opens again, on its storage and name, a till paired earlier (a reload): it is not paired again,
+ * and a new transport serves the store and `seed`. Real time and no bridge unless `options` say.
+ */
+export async function reopenTestTill(
+  seed: Partial<Record<PullCollection, unknown[]>>,
+  options: Partial<OpenOptions> & Pick<OpenOptions, 'storage' | 'name'>,
+): Promise<{ store: TillStore; transport: FakeTransport }> {
+  const transport = new FakeTransport();
+  transport.documents = { stores: [STORE], ...seed };
+  const store = await openTillStore({
+    serverUrl: 'http://127.0.0.1:0',
+    multiInstance: false,
+    transport,
+    online: () => true,
+    timing: TEST_TIMING,
+    ...options,
+  });
+  return { store, transport };
 }
 
 /** Waits until the till has pulled a collection and had a moment to write what it got. */
