@@ -2,9 +2,10 @@ import type { Page } from 'playwright-core';
 
 /**
  * What IndexedDB alone costs the first sync, in the till's page: `count` of the till's stored
- * product documents (copies of the first 1,000, new ids) written to a scratch database in
+ * product documents (copies of the first page's 1,000, new ids) written to a scratch database in
  * transactions of 1,000, each id read first as a write that may replace must (the least a store
- * of one record per product pays), and the same documents as one record per 1,000.
+ * of one record per product pays), and the same documents as one record per 1,000 (as the till
+ * stores them).
  */
 export async function indexedDbFloor(page: Page, productsDatabase: string, count: number) {
   return page.evaluate(
@@ -24,9 +25,11 @@ export async function indexedDbFloor(page: Page, productsDatabase: string, count
           tx.onerror = () => reject(tx.error ?? new Error('IndexedDB failed'));
         });
       const source = await open(productsDatabase, false);
+      // The first stored page's products (the till stores them 1,000 to a record).
       const sample = await new Promise<Array<Record<string, unknown>>>((resolve) => {
-        const request = source.transaction('docs').objectStore('docs').getAll(null, 1000);
-        request.onsuccess = () => resolve(request.result as Array<Record<string, unknown>>);
+        const request = source.transaction('docs').objectStore('docs').getAll(null, 1);
+        request.onsuccess = () =>
+          resolve((request.result[0] as { items: Array<Record<string, unknown>> }).items);
       });
       source.close();
       const copy = (n: number) => ({

@@ -2,10 +2,11 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import { CatalogueIndex } from './catalogue-index.ts';
+import { compactIfGrown, readPages } from './catalogue-pages.ts';
 import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
-import { toLocal } from './schema.ts';
-import { makeProduct } from './testing.ts';
+import { KV, Kv } from './kv.ts';
+import { makeProduct, storeCatalogue } from './testing.ts';
 
 let db: TillDatabase | null = null;
 afterEach(async () => {
@@ -23,30 +24,31 @@ describe('the catalogue index', () => {
       multiInstance: false,
     });
     const products = Array.from({ length: 4500 }, (_, i) =>
-      toLocal('products', makeProduct({ id: `prod_${String(i).padStart(5, '0')}`, barcodes: [code(i)] })),
+      makeProduct({ id: `prod_${String(i).padStart(5, '0')}`, barcodes: [code(i)] }),
     );
-    await db.products.bulkInsert(products);
-    await db.variants.insert(
-      toLocal('variants', {
-        id: 'var_1',
-        _deleted: false,
-        product: 'prod_00007',
-        name: 'Kubwa',
-        sku: null,
-        barcodes: ['6209990000011'],
-        price: 5000,
-        active: true,
-      }),
-    );
+    await storeCatalogue(db.products, products);
+    // A later page's copy is the current one.
+    await storeCatalogue(db.products, [makeProduct({ id: 'prod_00002', barcodes: ['6209990000002'] })]);
+    const kubwa = {
+      id: 'var_1',
+      _deleted: false,
+      product: 'prod_00007',
+      name: 'Kubwa',
+      sku: null,
+      barcodes: ['6209990000011'],
+      price: 5000,
+      active: true,
+    };
+    await storeCatalogue(db.variants, [kubwa]);
     const index = new CatalogueIndex({ products: db.products, variants: db.variants });
     index.follow();
     expect(index.withBarcode(code(1))).toBeUndefined();
     const building = index.build();
     // Written while the build reads: the write wins over the page read before it.
-    await db.products.upsert(
-      toLocal('products', makeProduct({ id: 'prod_04499', barcodes: ['6209990009999'] })),
-    );
+    await storeCatalogue(db.products, [makeProduct({ id: 'prod_04499', barcodes: ['6209990009999'] })]);
     await building;
+    expect(index.withBarcode(code(2))?.products).toEqual([]);
+    expect(index.withBarcode('6209990000002')?.products.map((p) => p.id)).toEqual(['prod_00002']);
     expect(index.withBarcode(code(4321))?.products.map((p) => p.id)).toEqual(['prod_04321']);
     expect(index.withBarcode('6209990009999')?.products.map((p) => p.id)).toEqual(['prod_04499']);
     expect(index.withBarcode(code(4499))?.products).toEqual([]);
@@ -54,11 +56,51 @@ describe('the catalogue index', () => {
     expect(index.hasVariants('prod_00007')).toBe(true);
     expect(index.hasVariants('prod_00008')).toBe(false);
     // Deleted after: gone from the answers.
-    await (await db.variants.findOne('var_1').exec())!.remove();
+    await storeCatalogue(db.variants, [{ ...kubwa, _deleted: true }]);
     expect(index.hasVariants('prod_00007')).toBe(false);
     expect(index.withBarcode('6209990000011')?.variants).toEqual([]);
     index.stop();
   }, 60_000);
+
+  it('answers the same through a compaction of the stored pages, and a build after it too', async () => {
+    db = await openDatabase({
+      name: `compact${Date.now()}`,
+      storage: getRxStorageMemory(),
+      multiInstance: false,
+    });
+    const kv = new Kv(db.kv);
+    for (let n = 0; n < 60; n++)
+      await storeCatalogue(db.products, [
+        makeProduct({ id: `prod_${n % 20}`, name: `Chai ${n}`, barcodes: [code(n)] }),
+      ]);
+    await storeCatalogue(db.products, [makeProduct({ id: 'prod_7', _deleted: true })]);
+    const index = new CatalogueIndex({ products: db.products, variants: db.variants });
+    index.follow();
+    await index.build();
+    const answers = (of: CatalogueIndex) => ({
+      found: of
+        .search('chai', 'chai', 50)
+        ?.products.map((p) => `${p.id} ${p.name}`)
+        .sort(),
+      old: of.withBarcode(code(3))?.products,
+      current: of.withBarcode(code(43))?.products.map((p) => p.id),
+      deleted: of.product('prod_7'),
+    });
+    const before = answers(index);
+    expect(before.found).toHaveLength(19);
+    expect(before).toMatchObject({ old: [], current: ['prod_3'], deleted: null });
+
+    await kv.set(KV.cataloguePages('products'), 1);
+    expect(await compactIfGrown(db.products, 'products', kv)).toBe(true);
+    expect(await readPages(db.products, '')).toHaveLength(1);
+    expect(answers(index)).toEqual(before);
+    const rebuilt = new CatalogueIndex({ products: db.products, variants: db.variants });
+    rebuilt.follow();
+    await rebuilt.build();
+    expect(answers(rebuilt)).toEqual(before);
+    index.stop();
+    rebuilt.stop();
+  }, 30_000);
 });
 
 const variant = (overrides: Partial<PullDocument<'variants'>>): PullDocument<'variants'> => ({
@@ -80,7 +122,7 @@ describe('search from memory', () => {
       storage: getRxStorageMemory(),
       multiInstance: false,
     });
-    await db.products.bulkInsert([
+    await storeCatalogue(db.products, [
       makeProduct({ id: 'prod_sukari', name: 'Sukari 1kg', sku: 'SUK-1', barcodes: ['6201000000001'] }),
       makeProduct({ id: 'prod_brown', name: 'Sukari Brown', sku: 'BRN-1', barcodes: ['6201000000002'] }),
       // Found by SKU only, and by barcode only.
@@ -89,7 +131,7 @@ describe('search from memory', () => {
       makeProduct({ id: 'prod_old', name: 'Sukari ya zamani', active: false }),
       makeProduct({ id: 'prod_gone', name: 'Kanga', active: false }),
     ]);
-    await db.variants.bulkInsert([
+    await storeCatalogue(db.variants, [
       variant({ id: 'var_half', name: 'Sukari nusu', barcodes: ['6201000000011'] }),
       variant({ id: 'var_off', name: 'Sukari robo', active: false }),
       // An active variant of an inactive product is not offered.
@@ -133,13 +175,17 @@ describe('search from memory', () => {
 
   it('follows renames, new barcodes, deactivation and deletion', async () => {
     const index = await built();
-    await db!.products.upsert(
+    await storeCatalogue(db!.products, [
       makeProduct({ id: 'prod_brown', name: 'Unga Brown', sku: 'BRN-1', barcodes: ['777'] }),
-    );
-    await (await db!.products.findOne('prod_sukari').exec())!.patch({ active: false });
-    await (await db!.variants.findOne('var_half').exec())!.remove();
-    await db!.products.insert(makeProduct({ id: 'prod_new', name: 'Sukari mpya', sku: null, barcodes: [] }));
-    await db!.products.upsert(makeProduct({ id: 'prod_gone', name: 'Kanga', active: true }));
+      makeProduct({ id: 'prod_sukari', name: 'Sukari 1kg', sku: 'SUK-1', active: false }),
+    ]);
+    await storeCatalogue(db!.variants, [
+      variant({ id: 'var_half', name: 'Sukari nusu', barcodes: ['6201000000011'], _deleted: true }),
+    ]);
+    await storeCatalogue(db!.products, [
+      makeProduct({ id: 'prod_new', name: 'Sukari mpya', sku: null, barcodes: [] }),
+      makeProduct({ id: 'prod_gone', name: 'Kanga', active: true }),
+    ]);
     expect(ids(index.search('sukari', 'sukari', 50))).toEqual(['prod_new', 'var_orphan']);
     expect(ids(index.search('unga', 'unga', 50))).toEqual(['prod_brown']);
     expect(ids(index.search('6201000000002', '6201000000002', 50))).toEqual([]);
@@ -157,7 +203,7 @@ describe('search from memory', () => {
         barcodes: [code(i)],
       }),
     );
-    await db!.products.bulkInsert(many);
+    await storeCatalogue(db!.products, many);
     expect(ids(index.search('maziwa 123', 'maziwa 123', 50))).toEqual([
       'prod_m0123',
       'prod_m1230',
@@ -172,7 +218,10 @@ describe('search from memory', () => {
       'prod_m1239',
     ]);
     // Renamed, most of them: the old names are dropped at a merge and never found.
-    await db!.products.bulkUpsert(many.slice(0, 5000).map((p) => ({ ...p, name: `Chumvi ${p.id}` })));
+    await storeCatalogue(
+      db!.products,
+      many.slice(0, 5000).map((p) => ({ ...p, name: `Chumvi ${p.id}` })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(ids(index.search('maziwa 123', 'maziwa 123', 50))).toEqual([]);
     expect(ids(index.search('maziwa 5999', 'maziwa 5999', 50))).toEqual(['prod_m5999']);

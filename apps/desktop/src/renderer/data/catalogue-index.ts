@@ -4,10 +4,10 @@
  * barcode keys for prefix search (`prefix-keys.ts`): a scan or a search then
  * touches no storage at all, and storage keeps no index of its own for them.
  * It is built in the background once the till is open (or at once when a
- * lookup asks first, `ready`), from pages read straight from storage (plain
- * data, no RxDocuments), and kept current from the collections' change
- * streams (other tabs' writes included), the same events RxDB keeps its own
- * caches with. Until it is built, every method answers `undefined`.
+ * lookup asks first, `ready`), from the stored pages (`catalogue-pages.ts`)
+ * read in key order, and kept current from the collections' change streams
+ * (other tabs' writes included): each page written is a run of documents to
+ * apply in order. Until it is built, every method answers `undefined`.
  *
  * A barcode entry only says where to look: a lookup checks the document as
  * it is now still carries the barcode, so a barcode changed or a document
@@ -17,18 +17,19 @@
 import type { Subscription } from 'rxjs';
 import type { RxChangeEvent, RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
+import { readPages } from './catalogue-pages.ts';
+import type { CataloguePage, Stored } from './catalogue-pages.ts';
 import type { CatalogueSnapshot, EarlyFound } from './catalogue-snapshot.ts';
 import { PrefixKeys } from './prefix-keys.ts';
 import { normalise } from './schema.ts';
-import { readPage } from './stored-pages.ts';
-import type { Stored } from './stored-pages.ts';
 
 type Kind = 'products' | 'variants';
 type Product = PullDocument<'products'>;
 type Variant = PullDocument<'variants'>;
 type Field = 'name' | 'sku' | 'barcode';
 
-const PAGE = 2000;
+/** Stored pages read at a time while building (up to 1,000 documents each). */
+const PAGES_AT_ONCE = 2;
 /** Waiting search keys are sorted in this long after the first of them (a sync's pages come in a run). */
 const MERGE_AFTER_MS = 250;
 const FIELDS: Field[] = ['name', 'sku', 'barcode'];
@@ -39,6 +40,9 @@ function keysOf(doc: Product | Variant, field: Field): string[] {
   const key = normalise(field === 'name' ? doc.name : (doc.sku ?? ''));
   return key === '' ? [] : [key];
 }
+
+/** A document's key in the barcode map and `pageOf`: `v:<id>` for variants, `p:<id>` for products. */
+const keyOf = (kind: Kind, id: string) => `${kind === 'variants' ? 'v' : 'p'}:${id}`;
 
 /** What `search` finds: products before variants, each by name, then SKU, then barcode. */
 export interface Found {
@@ -53,6 +57,8 @@ export class CatalogueIndex {
   private readonly barcodes = new Map<string, string | string[]>();
   /** product → its variants on this till (in any state: the server then sells it only by variant). */
   private readonly variantsOf = new Map<string, Set<string>>();
+  /** `p:<id>` or `v:<id>` → the key of the stored page its current state came from (for the snapshot). */
+  private readonly pageOf = new Map<string, string>();
   /** Repeated short strings (currency, unit, tax rate) kept once, not once per product. */
   private readonly shared = new Map<string, string>();
   /** Documents written while the build reads: a page read before the write must not undo it. */
@@ -143,13 +149,12 @@ export class CatalogueIndex {
       let after: string | null = '';
       while (after !== null) {
         if (this.closed) return;
-        const page = await readPage(this.collections[kind], after, PAGE);
-        for (const doc of page.documents) {
-          if (!this.touched.has(doc.id)) this.put(kind, doc);
-        }
-        // A page's keys sorted in now: many small sorts between pauses, not one long one at the end.
+        const pages = await readPages(this.collections[kind], after, PAGES_AT_ONCE);
+        // In key order: a later page's copy of a document is newer.
+        for (const page of pages) this.applyPage(kind, page, false);
+        // These pages' keys sorted in now: many small sorts between pauses, not one long one at the end.
         this.mergeKeys();
-        after = page.next;
+        after = pages.length < PAGES_AT_ONCE ? null : pages.at(-1)!.id;
         // Let a scan or a key through between pages.
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
@@ -164,7 +169,14 @@ export class CatalogueIndex {
 
   private snapshotFromHere(): void {
     this.snapshot?.takeFrom(() =>
-      this.built && !this.closed ? { barcodes: this.barcodes, variantsOf: this.variantsOf } : null,
+      this.built && !this.closed
+        ? {
+            barcodes: this.barcodes,
+            variantsOf: this.variantsOf,
+            pageOf: this.pageOf,
+            parentOf: (variant) => this.variants.get(variant)?.product,
+          }
+        : null,
     );
   }
 
@@ -262,15 +274,36 @@ export class CatalogueIndex {
   }
 
   private apply(kind: Kind, event: RxChangeEvent<Record<string, unknown>>): void {
-    if (!this.built) this.touched.add(event.documentId);
     this.snapshot?.changed();
-    const doc = event.documentData as unknown as Stored;
-    if (event.operation === 'DELETE' || doc._deleted === true) this.remove(kind, event.documentId);
-    else this.put(kind, doc);
+    const page = event.documentData as unknown as CataloguePage & { _deleted?: boolean };
+    if (event.operation === 'DELETE' || page._deleted === true) {
+      // Unpairing removes every page. A compaction removes old pages after writing their
+      // documents to new ones: a document whose current copy is elsewhere stays.
+      const items = page.items ?? (event.previousDocumentData as unknown as CataloguePage | undefined)?.items;
+      for (const doc of items ?? [])
+        if (this.pageOf.get(keyOf(kind, doc.id)) === page.id) this.remove(kind, doc.id);
+      return;
+    }
+    this.applyPage(kind, page, true);
+  }
+
+  /**
+   * Applies a page's documents in order. From the change stream (`written`),
+   * each is newer than anything the build may still read, so the build leaves
+   * it alone (`touched`); the build in turn skips a document already touched.
+   */
+  private applyPage(kind: Kind, page: CataloguePage, written: boolean): void {
+    for (const doc of page.items) {
+      if (written && !this.built) this.touched.add(doc.id);
+      else if (!written && this.touched.has(doc.id)) continue;
+      if (doc._deleted === true) this.remove(kind, doc.id);
+      else this.put(kind, doc, page.id);
+    }
   }
 
   private remove(kind: Kind, id: string): void {
     const doc = kind === 'products' ? this.products.get(id) : this.variants.get(id);
+    this.pageOf.delete(keyOf(kind, id));
     if (!doc) return;
     // Its keys and barcodes fail the check at the next lookup and are forgotten then.
     for (const field of FIELDS) this.keys[kind][field].forget(keysOf(doc, field).length);
@@ -302,7 +335,7 @@ export class CatalogueIndex {
       this.mergeTimer = setTimeout(() => this.mergeKeys(), MERGE_AFTER_MS);
   }
 
-  private put(kind: Kind, doc: Stored): void {
+  private put(kind: Kind, doc: Stored, page: string): void {
     const barcodes = Array.isArray(doc.barcodes) ? (doc.barcodes as string[]) : [];
     if (kind === 'products') {
       const before = this.products.get(doc.id);
@@ -319,7 +352,8 @@ export class CatalogueIndex {
       siblings.add(doc.id);
       this.variantsOf.set(variant.product, siblings);
     }
-    const key = `${kind === 'variants' ? 'v' : 'p'}:${doc.id}`;
+    const key = keyOf(kind, doc.id);
+    this.pageOf.set(key, page);
     for (const barcode of barcodes) {
       const entry = this.barcodes.get(barcode);
       if (entry === undefined) this.barcodes.set(barcode, key);

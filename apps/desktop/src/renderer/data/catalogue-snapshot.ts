@@ -3,7 +3,8 @@
  * takes 7-10 s to read 100,000 products back after a reload): the barcode
  * map and which products have variants, saved as one `kv` document of two
  * strings, read in one storage read at open. A scan looks its barcode up in
- * the string and reads only the documents it names, by primary key.
+ * the string and reads only the stored pages it names (`catalogue-pages.ts`),
+ * by key.
  *
  * Never the wrong item: a snapshot is used only while it is exactly as
  * current as storage. The pull bumps a generation in `kv` before it writes a
@@ -23,8 +24,9 @@
 import type { RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
 import { fromStored } from './catalogue-index.ts';
+import { pagesById } from './catalogue-pages.ts';
+import type { Stored } from './catalogue-pages.ts';
 import type { KvDoc } from './schema.ts';
-import type { Stored } from './stored-pages.ts';
 
 type Product = PullDocument<'products'>;
 type Variant = PullDocument<'variants'>;
@@ -38,7 +40,10 @@ const SAVE_AFTER_MS = 3000;
 
 export interface SnapshotValue {
   generation: number;
-  /** `\n` + one line per barcode: `barcode\tkey key…\n`, keys `v:<id>` and `p:<id>` as in the index. */
+  /**
+   * `\n` + one line per barcode: `barcode\tentry entry…\n`, an entry `p:<id>@<page>` or
+   * `v:<id>@<page>@<its product's page>`: the index's key and the stored pages to read.
+   */
   barcodes: string;
   /** `\n` + the ids of products with variants, each followed by `\n`. */
   withVariants: string;
@@ -54,24 +59,38 @@ export interface EarlyFound {
 export interface SnapshotSource {
   barcodes: Map<string, string | string[]>;
   variantsOf: Map<string, Set<string>>;
+  /** `p:<id>` / `v:<id>` → the page holding its current state. */
+  pageOf: Map<string, string>;
+  /** A variant's product id. */
+  parentOf(variant: string): string | undefined;
 }
 
 /** Characters that would break a line of the snapshot; such a barcode is left out (and waits for the build). */
-const SEPARATORS = /[\t\n ]/;
+const SEPARATORS = /[\t\n @]/;
 
 export function encodeSnapshot(generation: number, source: SnapshotSource): SnapshotValue {
   const lines: string[] = [''];
+  const where = (key: string): string | null => {
+    const page = source.pageOf.get(key);
+    if (page === undefined || SEPARATORS.test(page)) return null;
+    if (key.startsWith('p:')) return `${key}@${page}`;
+    const parent = source.parentOf(key.slice(2));
+    const parentPage = (parent && source.pageOf.get(`p:${parent}`)) ?? '';
+    return SEPARATORS.test(parentPage) ? null : `${key}@${page}@${parentPage}`;
+  };
   for (const [barcode, entry] of source.barcodes) {
     const keys = typeof entry === 'string' ? [entry] : entry;
     if (SEPARATORS.test(barcode) || keys.some((key) => SEPARATORS.test(key))) continue;
-    lines.push(`${barcode}\t${keys.join(' ')}`);
+    const entries = keys.map(where);
+    if (entries.some((found) => found === null)) continue;
+    lines.push(`${barcode}\t${entries.join(' ')}`);
   }
   const withVariants = [''];
   for (const [product, variants] of source.variantsOf) if (variants.size > 0) withVariants.push(product);
   return { generation, barcodes: `${lines.join('\n')}\n`, withVariants: `${withVariants.join('\n')}\n` };
 }
 
-/** The keys the snapshot holds for a barcode, or null when it holds none. */
+/** The entries the snapshot holds for a barcode, or null when it holds none. */
 export function keysIn(snapshot: SnapshotValue, barcode: string): string[] | null {
   if (barcode === '' || SEPARATORS.test(barcode)) return null;
   const at = snapshot.barcodes.indexOf(`\n${barcode}\t`);
@@ -203,40 +222,51 @@ export class CatalogueSnapshot {
    */
   async lookup(barcode: string): Promise<EarlyFound | undefined> {
     const snapshot = await this.loaded;
-    const keys = snapshot ? keysIn(snapshot, barcode) : null;
-    if (!snapshot || !keys) return undefined;
-    const ids = (prefix: string) => keys.filter((key) => key.startsWith(prefix)).map((key) => key.slice(2));
-    const [variants, products, generation] = await Promise.all([
-      this.documents('variants', ids('v:')),
-      this.documents('products', ids('p:')),
+    const entries = snapshot ? keysIn(snapshot, barcode)?.map(parseEntry) : null;
+    if (!snapshot || !entries) return undefined;
+    const variantEntries = entries.filter((entry) => entry.kind === 'v');
+    const productPages = entries.flatMap((entry) => (entry.kind === 'p' ? [entry.page] : [entry.parentPage]));
+    const [variantPages, productPagesRead, generation] = await Promise.all([
+      pagesById(this.options.variants, [...new Set(variantEntries.map((entry) => entry.page))]),
+      pagesById(this.options.products, [...new Set(productPages.filter((page) => page !== ''))]),
       this.generation(),
     ]);
     if (generation !== snapshot.generation || (await this.loaded) !== snapshot) return undefined;
-    const all = [...variants, ...products];
-    // Each must still be stored and still carry it; otherwise the snapshot is not what storage holds.
-    if (all.length !== keys.length || all.some((doc) => !doc.barcodes.includes(barcode))) return undefined;
-    const parentIds = [...new Set((variants as Variant[]).map((variant) => variant.product))];
-    const parents = new Map(
-      (await this.documents('products', parentIds)).map((product) => [product.id, product as Product]),
-    );
-    const hasVariants = (id: string) => snapshot.withVariants.includes(`\n${id}\n`);
-    return {
-      variants: (variants as Variant[]).map((variant) => ({
-        variant,
-        parent: parents.get(variant.product) ?? null,
-      })),
-      products: (products as Product[]).map((product) => ({ product, hasVariants: hasVariants(product.id) })),
+    const item = (pages: Map<string, { items: Stored[] }>, page: string, id: string) => {
+      const found = pages.get(page)?.items.find((doc) => doc.id === id);
+      return found && found._deleted !== true ? found : undefined;
     };
+    const variants: EarlyFound['variants'] = [];
+    const products: EarlyFound['products'] = [];
+    for (const entry of entries) {
+      const doc = item(entry.kind === 'v' ? variantPages : productPagesRead, entry.page, entry.id);
+      // Each must still be stored and still carry it; otherwise the snapshot is not what storage holds.
+      if (!doc || !Array.isArray(doc.barcodes) || !doc.barcodes.includes(barcode)) return undefined;
+      if (entry.kind === 'p') {
+        products.push({
+          product: fromStored('products', doc),
+          hasVariants: snapshot.withVariants.includes(`\n${doc.id}\n`),
+        });
+        continue;
+      }
+      const variant = fromStored('variants', doc);
+      const parent = item(productPagesRead, entry.parentPage, variant.product);
+      variants.push({ variant, parent: parent ? fromStored('products', parent) : null });
+    }
+    // Variants first, as the index answers.
+    return { variants, products };
   }
+}
 
-  /** Documents by primary key, in the order asked, the deleted left out. */
-  private async documents(kind: 'products' | 'variants', ids: string[]): Promise<Array<Product | Variant>> {
-    if (ids.length === 0) return [];
-    const rows = await this.options[kind].storageInstance.findDocumentsById(ids, false);
-    const byId = new Map(rows.map((row) => [String(row.id), row as unknown as Stored]));
-    return ids
-      .map((id) => byId.get(id))
-      .filter((row): row is Stored => row !== undefined && row._deleted !== true)
-      .map((row) => (kind === 'products' ? fromStored('products', row) : fromStored('variants', row)));
-  }
+interface Entry {
+  kind: 'p' | 'v';
+  id: string;
+  page: string;
+  parentPage: string;
+}
+
+/** `p:<id>@<page>` or `v:<id>@<page>@<parent's page>`. */
+function parseEntry(entry: string): Entry {
+  const [key = '', page = '', parentPage = ''] = entry.split('@');
+  return { kind: key.startsWith('v:') ? 'v' : 'p', id: key.slice(2), page, parentPage };
 }

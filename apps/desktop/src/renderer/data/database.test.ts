@@ -8,56 +8,33 @@ import { openDatabase } from './database.ts';
 import type { TillCollections } from './database.ts';
 import { PULLED_SCHEMAS, commandSchema, kvSchema } from './schema.ts';
 import type { CommandDoc } from './schema.ts';
-import { FakeBridge, PAIRING, STORE, makeCommand, makeProduct, reopenTestTill, settle } from './testing.ts';
+import {
+  FakeBridge,
+  PAIRING,
+  STORE,
+  makeCommand,
+  makeProduct,
+  reopenTestTill,
+  settle,
+  storeCatalogue,
+} from './testing.ts';
 
 const key = { type: 'string', maxLength: 128 } as const;
 
-/** Products and variants as version 0 stored them: six search keys, each indexed. */
-function versionZero(
-  extra: Record<string, unknown>,
-  extraIndexes: string[],
-): RxJsonSchema<Record<string, unknown>> {
-  const indexes = [
-    'name_key',
-    'sku_key',
-    'barcode0',
-    'barcode1',
-    'barcode2',
-    'more_barcodes',
-    ...extraIndexes,
-  ];
-  return {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: key,
-      name_key: key,
-      sku_key: key,
-      barcode0: key,
-      barcode1: key,
-      barcode2: key,
-      more_barcodes: { type: 'boolean' },
-      ...extra,
-    },
-    required: ['id', ...indexes],
-    indexes,
-  };
-}
+/** Products and variants as version 1 stored them: a record per document. */
+const versionOne = (extra: Record<string, unknown>): RxJsonSchema<Record<string, unknown>> => ({
+  version: 1,
+  primaryKey: 'id',
+  type: 'object',
+  properties: { id: key, ...extra },
+  required: ['id'],
+  indexes: [],
+});
 
 const OLD: Record<'products' | 'variants', RxJsonSchema<Record<string, unknown>>> = {
-  products: versionZero({ active: { type: 'boolean' } }, []),
-  variants: versionZero({ product: key }, ['product']),
+  products: versionOne({ active: { type: 'boolean' } }),
+  variants: versionOne({ product: key }),
 };
-
-const oldKeys = (barcodes: string[], name: string) => ({
-  name_key: name.toLowerCase(),
-  sku_key: '',
-  barcode0: barcodes[0] ?? '',
-  barcode1: '',
-  barcode2: '',
-  more_barcodes: false,
-});
 
 const pending: CommandDoc = makeCommand();
 
@@ -74,14 +51,14 @@ async function oldTill(name: string, storage: ReturnType<typeof getRxStorageMemo
     ...Object.fromEntries(
       PULL_COLLECTIONS.map((c) => [
         c,
-        { schema: c === 'products' || c === 'variants' ? OLD[c] : PULLED_SCHEMAS[c] },
+        { schema: c === 'products' || c === 'variants' ? OLD[c] : PULLED_SCHEMAS[c], autoMigrate: false },
       ]),
     ),
     commands: { schema: commandSchema },
     kv: { schema: kvSchema },
   });
   const old = makeProduct({ id: 'prod_old', name: 'Sukari ya zamani', barcodes: ['6200000000001'] });
-  await db.products.insert({ ...old, ...oldKeys(old.barcodes, old.name) });
+  await db.products.insert(old);
   await db.stores.insert(STORE);
   await db.commands.insert(pending);
   const till = {
@@ -122,13 +99,13 @@ describe('a database made by the version before', () => {
           .filter((doc) => doc.data.name === 'products' || doc.data.name === 'variants')
           .map((doc) => doc.key)
           .sort(),
-      ).toEqual(['products-1', 'variants-1']);
+      ).toEqual(['products-2', 'variants-2']);
     } finally {
       await db.close();
     }
     // Opened again: nothing more is dropped.
     const again = await openDatabase({ name, storage, multiInstance: false });
-    await again.products.insert(makeProduct({ id: 'prod_new' }));
+    await storeCatalogue(again.products, [makeProduct({ id: 'prod_new' })]);
     await again.close();
     const third = await openDatabase({ name, storage, multiInstance: false });
     expect(await third.products.count().exec()).toBe(1);

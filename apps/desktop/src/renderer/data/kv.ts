@@ -26,6 +26,8 @@ export const KV = {
   payment: (id: string) => `payment:${id}`,
   /** Where the pull of a collection stopped. */
   pull: (collection: string) => `pull:${collection}`,
+  /** How many catalogue pages the last compaction left (`catalogue-pages.ts`). */
+  cataloguePages: (kind: string) => `catalogue:pages:${kind}`,
 } as const;
 
 export class Kv {

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Checkpoint, PullDocument, PullResult } from '@tz/core';
 import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
+import { compactedKey, readPages, SLACK } from './catalogue-pages.ts';
+import type { Stored } from './catalogue-pages.ts';
 import { KV, Kv } from './kv.ts';
 import { CollectionPull } from './pull.ts';
 import { makeProduct } from './testing.ts';
@@ -66,8 +68,15 @@ async function setUp(pairing = 'pair_1') {
       pageSize: 3,
       fetch: feed.page,
     });
-  const stored = async () =>
-    (await db!.products.find({ sort: [{ id: 'asc' }] }).exec()).map((doc) => doc.toJSON());
+  /** The products as the catalogue's pages give them: each one's last copy, the deleted left out. */
+  const stored = async () => {
+    const current = new Map<string, Stored>();
+    for (const page of await readPages(db!.products, ''))
+      for (const item of page.items) current.set(item.id, item);
+    return [...current.values()]
+      .filter((doc) => doc._deleted !== true)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+  };
   return { kv, feed, puller, stored };
 }
 
@@ -124,7 +133,69 @@ describe('pulling a collection', () => {
     const docs = await stored();
     expect(docs.map((doc) => doc.id)).toEqual(['prod_1', 'prod_2', 'prod_4', 'prod_5']);
     expect(docs[1]).toMatchObject({ name: 'Sukari 2kg', price: 7000 });
-    expect(await db!.products.count().exec()).toBe(4);
+    // One stored page per pulled page, under its checkpoint.
+    expect((await readPages(db!.products, '')).map((page) => page.id)).toEqual([
+      '0000000000000003:prod_3',
+      '0000000000000004:prod_4',
+      '0000000000000007:prod_5',
+    ]);
+  });
+
+  it('compacts the catalogue when live edits have grown it past twice its size, losing no state', async () => {
+    const { kv, feed, puller, stored } = await setUp();
+    for (let n = 1; n <= 10; n++) feed.change(product(n));
+    const pull = puller();
+    await pull.run();
+    // The first sync left 4 pages: noted as the compacted size.
+    expect(await kv.get(KV.cataloguePages('products'))).toBe(4);
+    // A live edit a pull: a page each. prod_3 is deleted early on and never edited.
+    const edits = 2 * 4 + SLACK + 1 - 4;
+    const edited = (edit: number) => [1, 2, 4, 5, 6, 7, 8, 9, 10][edit % 9]!;
+    for (let edit = 1; edit <= edits; edit++) {
+      feed.change(product(edited(edit), { price: 1000 + edit }));
+      if (edit === 7) feed.change(product(3, { _deleted: true }));
+      await pull.run();
+    }
+    const pages = await readPages(db!.products, '');
+    expect(pages.map((page) => page.id)).toEqual([`0000000000000048:prod_${edited(edits)}+000000000000`]);
+    expect(await kv.get(KV.cataloguePages('products'))).toBe(1);
+    // Every product's last state, the deletion kept.
+    const expected = new Map<string, number>();
+    for (let edit = 1; edit <= edits; edit++) expected.set(`prod_${edited(edit)}`, 1000 + edit);
+    const docs = await stored();
+    expect(docs.map((doc) => doc.id)).not.toContain('prod_3');
+    expect(docs).toHaveLength(9);
+    for (const doc of docs) expect(doc.price).toBe(expected.get(doc.id) ?? 3500);
+    // The next edit is a page after the compacted ones.
+    feed.change(product(5, { name: 'Baadaye' }));
+    await pull.run();
+    expect((await stored()).find((doc) => doc.id === 'prod_5')).toMatchObject({ name: 'Baadaye' });
+  });
+
+  it("keys a compaction's pages after those it replaces and before the next pulled page, at a fixed length", () => {
+    const first = compactedKey('0000000000000048:prod_5', 0);
+    const again = compactedKey(first, 1);
+    expect(first).toBe('0000000000000048:prod_5+000000000000');
+    expect(again).toBe('0000000000000048:prod_5+000001000001');
+    expect(compactedKey(again, 0)).toHaveLength(again.length);
+    const keys = ['0000000000000049:prod_1', again, '0000000000000048:prod_5', first];
+    expect([...keys].sort()).toEqual(['0000000000000048:prod_5', first, again, '0000000000000049:prod_1']);
+  });
+
+  it('stores the other collections one record per document', async () => {
+    const { kv, feed } = await setUp();
+    feed.change(product(1));
+    feed.change(product(2));
+    feed.change(product(1, { _deleted: true }));
+    await new CollectionPull({
+      collection: 'categories',
+      target: db!.categories,
+      kv,
+      pairing: 'pair_1',
+      pageSize: 10,
+      fetch: feed.page,
+    }).run();
+    expect((await db!.categories.find().exec()).map((doc) => doc.id)).toEqual(['prod_2']);
   });
 
   it('resumes after a failed page from the last page written, skipping and doubling nothing', async () => {

@@ -13,12 +13,16 @@
  * these documents and the till never edits them, so there is nothing to merge:
  * the server's state replaces the till's.
  *
+ * Products and variants go to storage as pages (`catalogue-pages.ts`): one
+ * record per pulled page, under its checkpoint.
+ *
  * The checkpoint is saved in `kv` after the page's documents are written: a
  * till stopped between the two pulls that page again and writes the same
  * state again, so nothing is skipped or doubled.
  */
-import type { BulkWriteRow, RxCollection, RxDocumentData, RxStorageWriteErrorConflict } from 'rxdb';
+import type { RxCollection } from 'rxdb';
 import type { Checkpoint, PullCollection, PullResult } from '@tz/core';
+import { compactIfGrown, pageKey, writeOver } from './catalogue-pages.ts';
 import { KV } from './kv.ts';
 import type { Kv } from './kv.ts';
 import { toLocal } from './schema.ts';
@@ -95,7 +99,7 @@ export class CollectionPull {
         if (page.documents.length === 0) continue;
         await this.options.writes?.beforeWrite();
         try {
-          await writePage(this.options.target, collection, page.documents);
+          await writeOver(this.options.target, collection, records(collection, page));
         } finally {
           this.options.writes?.afterWrite();
         }
@@ -105,28 +109,15 @@ export class CollectionPull {
       // A page fetched ahead and not written is dropped: the next round starts from the checkpoint.
       void next?.catch(() => undefined);
     }
+    if (isCatalogue(collection) && !this.stopped)
+      await compactIfGrown(this.options.target, collection, kv, this.options.writes);
   }
 }
 
-/** Writes the server's documents over whatever the collection holds for their ids. */
-async function writePage(
-  target: RxCollection<Record<string, unknown>>,
-  collection: PullCollection,
-  documents: Array<Record<string, unknown>>,
-): Promise<void> {
-  let rows: Array<BulkWriteRow<Record<string, unknown>>> = documents.map((doc) => ({
-    document: { ...toLocal(collection, doc), _attachments: {} } as RxDocumentData<Record<string, unknown>>,
-  }));
-  // A document the collection holds is refused with its stored state (409): write it on top of that.
-  for (let attempt = 0; rows.length > 0; attempt++) {
-    const { error } = await target.storageInstance.bulkWrite(rows, 'till-pull');
-    const held = error.filter(
-      (e): e is RxStorageWriteErrorConflict<Record<string, unknown>> => e.status === 409,
-    );
-    if (held.length < error.length || attempt === 3) {
-      const failed = error.find((e) => e.status !== 409) ?? error[0]!;
-      throw new Error(`Could not store pulled ${collection} ${failed.documentId} (${failed.status})`);
-    }
-    rows = held.map((e) => ({ document: e.writeRow.document, previous: e.documentInDb }));
-  }
+const isCatalogue = (collection: PullCollection) => collection === 'products' || collection === 'variants';
+
+/** What a pulled page is stored as: one page record for the catalogue, one record per document for the rest. */
+function records(collection: PullCollection, page: PullResult): Array<Record<string, unknown>> {
+  if (isCatalogue(collection)) return [{ id: pageKey(page.checkpoint!), items: page.documents }];
+  return page.documents.map((doc) => toLocal(collection, doc));
 }

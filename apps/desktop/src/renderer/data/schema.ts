@@ -6,10 +6,10 @@
  *
  * Pulled documents keep the server's fields; the pull modifier (`toLocal`)
  * adds lowercased search keys and flattens nullable fields that are indexed
- * (an index cannot hold null). Products and variants carry no secondary index:
- * catalogue search and barcode lookup are answered from memory
- * (`catalogue-index.ts`), and every index is work IndexedDB does for each of a
- * first sync's 100,000 products.
+ * (an index cannot hold null). Products and variants are stored as pages of
+ * up to 1,000 (`catalogue-pages.ts`) with no index: catalogue search and
+ * barcode lookup are answered from memory (`catalogue-index.ts`), and each
+ * record is work IndexedDB does in a first sync of 100,000 products.
  *
  * A pulled collection's `version` is raised when its schema changes: the
  * stored one is then dropped and pulled again from the server, never migrated
@@ -43,10 +43,13 @@ function pulled(
   };
 }
 
+/** A page of the catalogue: up to 1,000 products or variants as the server sent them. */
+const pages = (version: number) => pulled({ items: { type: 'array' } }, [], version);
+
 export const PULLED_SCHEMAS: Record<PullCollection, RxJsonSchema<Record<string, unknown>>> = {
-  // Version 0 indexed name, SKU and barcode keys (and variants' product).
-  products: pulled({ active: { type: 'boolean' } }, [], 1),
-  variants: pulled({ product: key }, [], 1),
+  // Version 0 indexed name, SKU and barcode keys (and variants' product); version 1 held a record per document.
+  products: pages(2),
+  variants: pages(2),
   categories: pulled({}),
   stores: pulled({}),
   stock_levels: pulled({ product: key, variant_key: key, store: key }, [['product', 'variant_key', 'store']]),

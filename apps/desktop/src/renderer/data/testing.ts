@@ -19,8 +19,10 @@ import type {
   PullResult,
   TillPayment,
 } from '@tz/core';
+import type { RxCollection } from 'rxdb';
 import type { PrintOutcome, PrinterTarget, TillBridge } from '../../shared/bridge.ts';
 import type { TillStore } from './api.ts';
+import { PAGE_ITEMS, pageKey } from './catalogue-pages.ts';
 import { openTillStore } from './index.ts';
 import type { OpenOptions } from './index.ts';
 import type { CommandDoc } from './schema.ts';
@@ -64,6 +66,24 @@ export function makeProduct(overrides: Partial<PullDocument<'products'>> = {}): 
     active: true,
     ...overrides,
   };
+}
+
+/** Page keys for `storeCatalogue`: after any a test's feed makes (its sequence counts from 1). */
+let catalogueSeq = 1_000_000;
+
+/**
+ * Stores products or variants as the pull does, a page of up to 1,000 at a
+ * time, each page after every page stored before it: the newest state of a
+ * document is the one stored last (`{ ...doc, _deleted: true }` deletes it).
+ */
+export async function storeCatalogue(
+  collection: RxCollection<Record<string, unknown>>,
+  docs: Array<PullDocument<'products'> | PullDocument<'variants'>>,
+): Promise<void> {
+  for (let first = 0; first < docs.length; first += PAGE_ITEMS) {
+    const items = docs.slice(first, first + PAGE_ITEMS);
+    await collection.insert({ id: pageKey({ seq: ++catalogueSeq, id: items.at(-1)!.id }), items });
+  }
 }
 
 export async function makeEmployee(
