@@ -38,6 +38,18 @@ describe('the till served at /till/', () => {
     expect(await paired.text()).toBe(html);
   });
 
+  it('is a production build, though built here under the test runner (NODE_ENV=test)', async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const html = await (await fetch(`${server.url}/till/`)).text();
+    const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const code = await (await fetch(new URL(entry!, server.url))).text();
+    expect(code.length).toBeGreaterThan(10_000);
+    // React's development copy and its JSX runtime: several times slower, never sent to a till.
+    expect(code).not.toContain('jsxDEV');
+    expect(code).not.toContain('react_stack_bottom_frame');
+  });
+
   it('sends the service worker uncached with the /till/ scope, and hashed assets as immutable', async () => {
     const worker = await fetch(`${server.url}/till/sw.js`);
     expect(worker.status).toBe(200);

@@ -3,10 +3,18 @@
  * or older than anything it is built from, so `npm start` on a fresh clone
  * serves `/till/` with no manual step. Run by `npm start` (prestart) and by the
  * browser tests; does nothing when the build is current.
+ *
+ * Always a production build, in a process of its own: Vite takes the bundle's
+ * NODE_ENV from the environment, and the test runner sets it to `test`, which
+ * built React's development copy (several times slower) that `npm start` then
+ * found current and served.
  */
+import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const desktop = fileURLToPath(new URL('..', import.meta.url));
 const repo = path.resolve(desktop, '../..');
@@ -17,6 +25,8 @@ const SOURCES = [
   path.join(desktop, 'package.json'),
   path.join(repo, 'packages/core/src'),
   path.join(repo, 'package-lock.json'),
+  // How it builds: a build made the way this file did before is made again.
+  fileURLToPath(import.meta.url),
 ];
 const BUILT = path.join(desktop, 'dist/web/index.html');
 
@@ -38,8 +48,15 @@ export async function ensureWebBuild(log: (line: string) => void = () => undefin
   const sources = Math.max(...(await Promise.all(SOURCES.map(newestChange))));
   if (built > sources) return false;
   log(built === 0 ? 'Building the till (first start)…' : 'The till changed: rebuilding…');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(desktop, 'vite.config.ts'), logLevel: 'warn' });
+  const vite = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('vite/package.json')),
+    'bin/vite.js',
+  );
+  await promisify(execFile)(
+    process.execPath,
+    [vite, 'build', '--config', path.join(desktop, 'vite.config.ts'), '--logLevel', 'warn'],
+    { cwd: repo, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 * 1024 * 1024 },
+  );
   return true;
 }
 
