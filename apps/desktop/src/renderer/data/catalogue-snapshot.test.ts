@@ -102,8 +102,9 @@ describe('the catalogue snapshot', () => {
       parentOf: (id) => (id === 'var_2' ? 'prod_2' : undefined),
     });
     expect(value.generation).toBe(7);
-    expect(keysIn(value, '620123')).toEqual(['p:prod_1@pg1']);
-    expect(keysIn(value, '6201234')).toEqual(['p:prod_2@pg1', 'v:var_2@pv1@pg1']);
+    expect(keysIn(value, '620123')).toEqual(['p:prod_1@0']);
+    expect(keysIn(value, '6201234')).toEqual(['p:prod_2@0', 'v:var_2@1@0']);
+    expect(value.pages).toEqual(['pg1', 'pv1']);
     expect(keysIn(value, '620999')).toBeNull();
     // A prefix of a barcode is not the barcode.
     expect(keysIn(value, '62012')).toBeNull();
@@ -201,6 +202,15 @@ describe('the catalogue snapshot', () => {
       products: [{ product: { id: 'prod_2' }, hasVariants: true }],
     });
     expect(await findByBarcode(fresh.ctx, '6200000000002')).toMatchObject({ variantId: 'var_2' });
+  });
+
+  it('does not use a snapshot saved before it named pages by place', async () => {
+    await reloadedTill();
+    const saved = (await storedSnapshot(db!))!;
+    expect(await open(db!, false).index.early('6200000000001')).toBeDefined();
+    const { pages: _pages, ...older } = saved;
+    await db!.kv.upsert({ id: SNAPSHOT_KEY, value: older });
+    expect(await open(db!, false).index.early('6200000000001')).toBeUndefined();
   });
 
   it('forgets the snapshot read at open when a product changes in another tab', async () => {

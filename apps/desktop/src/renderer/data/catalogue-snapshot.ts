@@ -19,7 +19,8 @@
  * changed since the one read at open), in an idle moment.
  *
  * Strings, not a map: a structured clone of two strings is a copy, where
- * 100,000 keys would be 100,000 objects to rebuild at every open.
+ * 100,000 keys would be 100,000 objects to rebuild at every open. The lines
+ * name stored pages by their place in a short list of page keys, not by key.
  */
 import type { RxCollection } from 'rxdb';
 import type { PullDocument } from '@tz/core';
@@ -42,9 +43,12 @@ export interface SnapshotValue {
   generation: number;
   /**
    * `\n` + one line per barcode: `barcode\tentry entry…\n`, an entry `p:<id>@<page>` or
-   * `v:<id>@<page>@<its product's page>`: the index's key and the stored pages to read.
+   * `v:<id>@<page>@<its product's page>`: the index's key and where in `pages` the keys of
+   * the stored pages to read are.
    */
   barcodes: string;
+  /** The keys of the stored pages the lines name (a few hundred, each named by its place here). */
+  pages: string[];
   /** `\n` + the ids of products with variants, each followed by `\n`. */
   withVariants: string;
 }
@@ -70,13 +74,23 @@ const SEPARATORS = /[\t\n @]/;
 
 export function encodeSnapshot(generation: number, source: SnapshotSource): SnapshotValue {
   const lines: string[] = [''];
+  const pages: string[] = [];
+  const placeOf = new Map<string, number>();
+  const place = (page: string): number => {
+    let at = placeOf.get(page);
+    if (at === undefined) {
+      at = pages.push(page) - 1;
+      placeOf.set(page, at);
+    }
+    return at;
+  };
   const where = (key: string): string | null => {
     const page = source.pageOf.get(key);
-    if (page === undefined || SEPARATORS.test(page)) return null;
-    if (key.startsWith('p:')) return `${key}@${page}`;
+    if (page === undefined) return null;
+    if (key.startsWith('p:')) return `${key}@${place(page)}`;
     const parent = source.parentOf(key.slice(2));
-    const parentPage = (parent && source.pageOf.get(`p:${parent}`)) ?? '';
-    return SEPARATORS.test(parentPage) ? null : `${key}@${page}@${parentPage}`;
+    const parentPage = parent && source.pageOf.get(`p:${parent}`);
+    return `${key}@${place(page)}@${parentPage ? place(parentPage) : ''}`;
   };
   for (const [barcode, entry] of source.barcodes) {
     const keys = typeof entry === 'string' ? [entry] : entry;
@@ -87,7 +101,12 @@ export function encodeSnapshot(generation: number, source: SnapshotSource): Snap
   }
   const withVariants = [''];
   for (const [product, variants] of source.variantsOf) if (variants.size > 0) withVariants.push(product);
-  return { generation, barcodes: `${lines.join('\n')}\n`, withVariants: `${withVariants.join('\n')}\n` };
+  return {
+    generation,
+    barcodes: `${lines.join('\n')}\n`,
+    withVariants: `${withVariants.join('\n')}\n`,
+    pages,
+  };
 }
 
 /** The entries the snapshot holds for a barcode, or null when it holds none. */
@@ -127,7 +146,8 @@ export class CatalogueSnapshot {
     try {
       const [stored, generation] = await Promise.all([this.read(SNAPSHOT_KEY), this.generation()]);
       const value = stored as SnapshotValue | null;
-      if (value && value.generation === generation) return value;
+      // One saved before it named pages by place (no `pages`) is not used.
+      if (value && value.generation === generation && Array.isArray(value.pages)) return value;
     } catch {
       // Unreadable: the scans wait for the catalogue, as without one.
     }
@@ -222,7 +242,7 @@ export class CatalogueSnapshot {
    */
   async lookup(barcode: string): Promise<EarlyFound | undefined> {
     const snapshot = await this.loaded;
-    const entries = snapshot ? keysIn(snapshot, barcode)?.map(parseEntry) : null;
+    const entries = snapshot ? keysIn(snapshot, barcode)?.map((entry) => parseEntry(entry, snapshot)) : null;
     if (!snapshot || !entries) return undefined;
     const variantEntries = entries.filter((entry) => entry.kind === 'v');
     const productPages = entries.flatMap((entry) => (entry.kind === 'p' ? [entry.page] : [entry.parentPage]));
@@ -264,8 +284,14 @@ interface Entry {
   parentPage: string;
 }
 
-/** `p:<id>@<page>` or `v:<id>@<page>@<parent's page>`. */
-function parseEntry(entry: string): Entry {
+/** `p:<id>@<place>` or `v:<id>@<place>@<parent's place>`, each place in `snapshot.pages` ('' where there is none). */
+function parseEntry(entry: string, snapshot: SnapshotValue): Entry {
   const [key = '', page = '', parentPage = ''] = entry.split('@');
-  return { kind: key.startsWith('v:') ? 'v' : 'p', id: key.slice(2), page, parentPage };
+  const at = (place: string) => (place === '' ? '' : (snapshot.pages[Number(place)] ?? ''));
+  return {
+    kind: key.startsWith('v:') ? 'v' : 'p',
+    id: key.slice(2),
+    page: at(page),
+    parentPage: at(parentPage),
+  };
 }
