@@ -15,7 +15,7 @@
  * into full pages, and the old pages removed, in one storage write.
  */
 import type { BulkWriteRow, RxCollection, RxDocumentData, RxStorageWriteErrorConflict } from 'rxdb';
-import type { Checkpoint } from '@tz/core';
+import type { Checkpoint, PullCollection } from '@tz/core';
 import { KV } from './kv.ts';
 import type { Kv } from './kv.ts';
 
@@ -31,6 +31,10 @@ export interface CataloguePage {
 export const PAGE_ITEMS = 1000;
 /** Small pages (a live edit each) allowed beyond twice the compacted count before compacting. */
 export const SLACK = 32;
+
+/** Whether a pulled collection is stored as pages (products and variants). */
+export const isCatalogue = (collection: PullCollection): collection is 'products' | 'variants' =>
+  collection === 'products' || collection === 'variants';
 
 /** A pulled page's key: its checkpoint, zero-padded so keys sort in the feed's order. */
 export function pageKey(checkpoint: Checkpoint): string {

@@ -22,7 +22,7 @@
  */
 import type { RxCollection } from 'rxdb';
 import type { Checkpoint, PullCollection, PullResult } from '@tz/core';
-import { compactIfGrown, pageKey, writeOver } from './catalogue-pages.ts';
+import { compactIfGrown, isCatalogue, pageKey, writeOver } from './catalogue-pages.ts';
 import { KV } from './kv.ts';
 import type { Kv } from './kv.ts';
 import { toLocal } from './schema.ts';
@@ -113,8 +113,6 @@ export class CollectionPull {
       await compactIfGrown(this.options.target, collection, kv, this.options.writes);
   }
 }
-
-const isCatalogue = (collection: PullCollection) => collection === 'products' || collection === 'variants';
 
 /** What a pulled page is stored as: one page record for the catalogue, one record per document for the rest. */
 function records(collection: PullCollection, page: PullResult): Array<Record<string, unknown>> {

@@ -23,6 +23,7 @@ import type { RefusedCommand, SyncStatus } from './api.ts';
 import { device } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { KV } from './kv.ts';
+import { isCatalogue } from './catalogue-pages.ts';
 import { CollectionPull } from './pull.ts';
 import type { CommandDoc } from './schema.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
@@ -246,7 +247,7 @@ export class SyncEngine {
           pairing: current.pairing,
           pageSize: PULL_PAGE_MAX,
           fetch: (checkpoint, limit) => this.pull(collection, checkpoint, limit),
-          ...(this.ctx.catalogue.snapshot && (collection === 'products' || collection === 'variants')
+          ...(this.ctx.catalogue.snapshot && isCatalogue(collection)
             ? { writes: this.ctx.catalogue.snapshot }
             : {}),
         }),
