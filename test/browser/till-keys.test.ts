@@ -114,6 +114,36 @@ describe('the till keyboard', () => {
     expect(await page.textContent('[data-testid=unsynced]')).toBe('1 not synced');
   });
 
+  it('keeps the line the arrows select in view, below the header, when the cart is longer than its box', async () => {
+    await signInAndOpenShift();
+    await page.evaluate(() => window.preview!.fillCart());
+    await page.waitForSelector('[data-testid=cart] tbody tr:nth-child(5)', { timeout: 10_000 });
+    // A box two lines high stands for a long sale on a short screen.
+    await page.addStyleTag({ content: '[data-testid=cart] { height: 160px; flex: none; }' });
+    // The selected line's name once it lies wholly between the column headings and the box's bottom.
+    const selectedInView = () =>
+      page.waitForFunction(
+        () => {
+          const cart = document.querySelector('[data-testid=cart]')!;
+          const row = cart.querySelector('tr.selected');
+          if (!row) return null;
+          const top = cart.querySelector('th')!.getBoundingClientRect().bottom;
+          const bottom = cart.getBoundingClientRect().bottom;
+          const at = row.getBoundingClientRect();
+          return (
+            at.top >= top - 0.5 && at.bottom <= bottom + 0.5 && row.querySelector('.line-name')!.textContent
+          );
+        },
+        null,
+        { timeout: 10_000 },
+      );
+    await page.$eval('[data-testid=cart]', (cart) => cart.scrollTo(0, cart.scrollHeight));
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowUp');
+    expect(await (await selectedInView()).jsonValue()).toBe('Sukari Kilombero 1kg');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+    expect(await (await selectedInView()).jsonValue()).toBe('Mkate wa Kawaida Azam');
+  });
+
   it('closes the sale-done dialog with an Esc that comes the moment the dialog is on screen', async () => {
     await signInAndOpenShift();
     for (let sale = 1; sale <= 3; sale++) {

@@ -1,7 +1,8 @@
 /** The sale's lines: the selected one is marked (F4, F6, Delete and +/− act on it). */
-import { memo, useEffect, useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { Cart, CartLine } from '../../data/api.ts';
 import { formatMoney, formatQuantityMilli, useI18n } from '../../i18n/index.tsx';
+import { useKeptInView } from '../components/kept-in-view.ts';
 
 /** Memoised: the sale screen renders at every key typed into the search box, the cart only when it changes. */
 export const CartTable = memo(function CartTable({
@@ -21,9 +22,7 @@ export const CartTable = memo(function CartTable({
 }) {
   const { t } = useI18n();
   const selectedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    selectedRow.current?.scrollIntoView({ block: 'nearest' });
-  }, [selectedKey, lines.length]);
+  useKeptInView(selectedRow, `${selectedKey}:${lines.length}`);
   if (lines.length === 0) {
     return (
       <div className="cart empty" data-testid="cart">

@@ -3,9 +3,10 @@
  * query (the store never scans the catalogue), so the list stays short and
  * is rendered whole.
  */
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import type { CatalogueItem } from '../../data/api.ts';
 import { formatMoney, formatQuantityMilli, useI18n } from '../../i18n/index.tsx';
+import { useKeptInView } from '../components/kept-in-view.ts';
 
 export function SearchResults({
   query,
@@ -22,9 +23,7 @@ export function SearchResults({
 }) {
   const { t } = useI18n();
   const active = useRef<HTMLLIElement>(null);
-  useEffect(() => {
-    active.current?.scrollIntoView({ block: 'nearest' });
-  }, [index]);
+  useKeptInView(active, index);
   if (results.length === 0) {
     return (
       <div className="results" data-testid="results">
