@@ -1,49 +1,57 @@
 import type { BrowserContext } from 'playwright-core';
 import { typeTimed } from '../../test/support/keyboard.ts';
+import { arm, recordKeys, watched } from './page-watch.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The least a scan to a line on screen costs in this browser: the same keys, at a scanner's
  * pace, typed into the focused field of a bare page that appends a line at Enter and clears
- * the field. Its digits are drawn as they land, as in the till's search box, so frames are
- * running when the Enter comes; its frame time is what the display's rhythm costs alone.
+ * the field, watched as the till's scans are (`arm`, the keys, `watched`: a key's wait for
+ * its frame depends on when it lands in the frame, and so on the harness's round trips).
+ * Its digits are drawn as they land, as in the till's search box, so frames are running
+ * when the Enter comes; its frame time is what the display's rhythm costs alone.
+ * Then `lone`: an Enter alone, at a random moment of the frame, into the same page.
  */
 export async function bareScanFloor(
   context: BrowserContext,
   scans: number,
   barcode: () => string,
-): Promise<{ dom: number[]; frame: number[] }> {
+): Promise<{ dom: number[]; frame: number[]; lone: number[] }> {
   const page = await context.newPage();
   await page.setContent(`<input id="field" autofocus><ul id="lines"></ul>`);
+  // tsx names inner functions with esbuild's `__name`, which functions sent to the page need too.
+  await page.evaluate('globalThis.__name = (fn) => fn');
+  await page.evaluate(recordKeys);
   await page.evaluate(() => {
-    const w = window as unknown as { scanTimes: Array<{ dom: number; frame: number }> };
-    w.scanTimes = [];
     const field = document.getElementById('field') as HTMLInputElement;
     const lines = document.getElementById('lines')!;
-    window.addEventListener(
-      'keydown',
-      (event) => {
-        if (event.key !== 'Enter') return;
-        const at = performance.now();
-        event.preventDefault();
-        const line = document.createElement('li');
-        line.textContent = field.value;
-        lines.prepend(line);
-        field.value = '';
-        const dom = performance.now();
-        requestAnimationFrame(() => w.scanTimes.push({ dom: dom - at, frame: performance.now() - at }));
-      },
-      true,
-    );
+    window.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      const line = document.createElement('li');
+      line.textContent = field.value;
+      lines.prepend(line);
+      field.value = '';
+    });
   });
   await page.focus('#field');
+  const result = { dom: [] as number[], frame: [] as number[], lone: [] as number[] };
+  let count = 0;
   for (let i = 0; i < scans; i++) {
+    await arm(page, '#lines li', ++count);
     await typeTimed(page, barcode(), 5);
-    // The till's loop makes two round trips between scans; a similar pause here.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    const seen = await watched(page, 'Enter');
+    result.dom.push(seen.dom - seen.key);
+    result.frame.push(seen.frame - seen.key);
   }
-  const times = await page.evaluate(
-    () => (window as unknown as { scanTimes: Array<{ dom: number; frame: number }> }).scanTimes,
-  );
+  for (let i = 0; i < scans; i++) {
+    await arm(page, '#lines li', ++count);
+    await sleep(Math.random() * 17);
+    await typeTimed(page, '', 5);
+    const seen = await watched(page, 'Enter');
+    result.lone.push(seen.frame - seen.key);
+  }
   await page.close();
-  return { dom: times.map((t) => t.dom), frame: times.map((t) => t.frame) };
+  return result;
 }

@@ -1,0 +1,56 @@
+/**
+ * Watching a page for a key's effect, the same way for the till and for the bare pages its
+ * floors are measured on: the page time of the key (`recordKeys`, capture phase, before the
+ * page's own handlers), of the DOM change it made, and of the next animation frame.
+ */
+import type { Page } from 'playwright-core';
+
+/** In the page: the time of each keydown, before the page's own handlers see it. */
+export function recordKeys(): void {
+  const w = window as unknown as { benchKeys: Array<{ key: string; at: number }> };
+  w.benchKeys = [];
+  window.addEventListener(
+    'keydown',
+    (event) => w.benchKeys.push({ key: event.key, at: performance.now() }),
+    true,
+  );
+}
+
+/**
+ * Arms a watch in the page: resolves with the page time at which `selector`
+ * first matches at least `count` elements (after a DOM change), and the next
+ * animation frame after that.
+ */
+export async function arm(page: Page, selector: string, count: number): Promise<void> {
+  await page.evaluate(
+    ({ selector, count }) => {
+      const w = window as unknown as { benchWatch: Promise<{ dom: number; frame: number }> };
+      w.benchWatch = new Promise((resolve) => {
+        const check = () => {
+          if (document.querySelectorAll(selector).length < count) return false;
+          const dom = performance.now();
+          observer.disconnect();
+          requestAnimationFrame(() => resolve({ dom, frame: performance.now() }));
+          return true;
+        };
+        const observer = new MutationObserver(check);
+        if (!check()) observer.observe(document.body, { childList: true, subtree: true });
+      });
+    },
+    { selector, count },
+  );
+}
+
+/** The watch's answer and the time of the last `key` pressed since the last answer (`recordKeys`). */
+export async function watched(page: Page, key: string): Promise<{ key: number; dom: number; frame: number }> {
+  return page.evaluate(async (key) => {
+    const w = window as unknown as {
+      benchWatch: Promise<{ dom: number; frame: number }>;
+      benchKeys: Array<{ key: string; at: number }>;
+    };
+    const seen = await w.benchWatch;
+    const pressed = w.benchKeys.filter((k) => k.key === key).at(-1)!;
+    w.benchKeys = [];
+    return { key: pressed.at, ...seen };
+  }, key);
+}
