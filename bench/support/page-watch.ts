@@ -16,21 +16,33 @@ export function recordKeys(): void {
   );
 }
 
+interface Watched {
+  dom: number;
+  frame: number;
+  painted: number;
+}
+
 /**
  * Arms a watch in the page: resolves with the page time at which `selector`
- * first matches at least `count` elements (after a DOM change), and the next
- * animation frame after that.
+ * first matches at least `count` elements (after a DOM change), the next
+ * animation frame after that, and the task after that frame (`painted`: the
+ * frame's own work, its layout and paint, is done by then).
  */
 export async function arm(page: Page, selector: string, count: number): Promise<void> {
   await page.evaluate(
     ({ selector, count }) => {
-      const w = window as unknown as { benchWatch: Promise<{ dom: number; frame: number }> };
+      const w = window as unknown as { benchWatch: Promise<Watched> };
       w.benchWatch = new Promise((resolve) => {
         const check = () => {
           if (document.querySelectorAll(selector).length < count) return false;
           const dom = performance.now();
           observer.disconnect();
-          requestAnimationFrame(() => resolve({ dom, frame: performance.now() }));
+          requestAnimationFrame(() => {
+            const frame = performance.now();
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve({ dom, frame, painted: performance.now() });
+            channel.port2.postMessage(null);
+          });
           return true;
         };
         const observer = new MutationObserver(check);
@@ -42,10 +54,10 @@ export async function arm(page: Page, selector: string, count: number): Promise<
 }
 
 /** The watch's answer and the time of the last `key` pressed since the last answer (`recordKeys`). */
-export async function watched(page: Page, key: string): Promise<{ key: number; dom: number; frame: number }> {
+export async function watched(page: Page, key: string): Promise<Watched & { key: number }> {
   return page.evaluate(async (key) => {
     const w = window as unknown as {
-      benchWatch: Promise<{ dom: number; frame: number }>;
+      benchWatch: Promise<Watched>;
       benchKeys: Array<{ key: string; at: number }>;
     };
     const seen = await w.benchWatch;

@@ -17,7 +17,7 @@ export async function bareScanFloor(
   context: BrowserContext,
   scans: number,
   barcode: () => string,
-): Promise<{ dom: number[]; frame: number[]; lone: number[] }> {
+): Promise<{ dom: number[]; frame: number[]; painted: number[]; lone: number[] }> {
   const page = await context.newPage();
   await page.setContent(`<input id="field" autofocus><ul id="lines"></ul>`);
   // tsx names inner functions with esbuild's `__name`, which functions sent to the page need too.
@@ -36,7 +36,12 @@ export async function bareScanFloor(
     });
   });
   await page.focus('#field');
-  const result = { dom: [] as number[], frame: [] as number[], lone: [] as number[] };
+  const result = {
+    dom: [] as number[],
+    frame: [] as number[],
+    painted: [] as number[],
+    lone: [] as number[],
+  };
   let count = 0;
   for (let i = 0; i < scans; i++) {
     await arm(page, '#lines li', ++count);
@@ -44,6 +49,7 @@ export async function bareScanFloor(
     const seen = await watched(page, 'Enter');
     result.dom.push(seen.dom - seen.key);
     result.frame.push(seen.frame - seen.key);
+    result.painted.push(seen.painted - seen.key);
   }
   for (let i = 0; i < scans; i++) {
     await arm(page, '#lines li', ++count);

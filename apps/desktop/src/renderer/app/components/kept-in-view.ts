@@ -1,14 +1,13 @@
 import { type RefObject, useEffect } from 'react';
 
 /**
- * Scrolls `element` into view whenever `key` changes. The scroll waits for the
- * next frame: a scroll needs the page laid out, and laying it out inside the
- * key's own task (a scan's Enter) made that task long enough to miss the frame
- * it would have been drawn in.
+ * Scrolls `element` into view whenever `key` changes. The scroll stays in the
+ * task of the key that changed it (a scan's Enter): moved into the next frame,
+ * it left the line in the DOM sooner but drawn later, since the frame then
+ * did the layout the task had done while waiting for it (docs/BENCHMARKS.md).
  */
 export function useKeptInView(element: RefObject<HTMLElement | null>, key: string | number): void {
   useEffect(() => {
-    const frame = requestAnimationFrame(() => element.current?.scrollIntoView({ block: 'nearest' }));
-    return () => cancelAnimationFrame(frame);
+    element.current?.scrollIntoView({ block: 'nearest' });
   }, [element, key]);
 }
