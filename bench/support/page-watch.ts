@@ -1,7 +1,8 @@
 /**
  * Watching a page for a key's effect, the same way for the till and for the bare pages its
  * floors are measured on: the page time of the key (`recordKeys`, capture phase, before the
- * page's own handlers), of the DOM change it made, and of the next animation frame.
+ * page's own handlers), of the DOM change it made, of the next animation frame, and of the
+ * task after that frame.
  */
 import type { Page } from 'playwright-core';
 
