@@ -17,7 +17,8 @@
  *    BENCH_LINES scanned lines, the rest with one. Scan to line: the Enter that
  *    ends a scan (5 ms a key, a scanner's pace) to the cart row in the DOM and
  *    to the next animation frame, and to the task after that frame (its layout
- *    and paint done), all in the page's clock. Floors: a key the
+ *    and paint done), all in the page's clock; and whether the line came in the
+ *    first frame to begin after the Enter (by that frame's own start time). Floors: a key the
  *    page ignores (Shift) to the next frame; after everything else, the same
  *    scans into a bare page, and an Enter alone at a random moment of the
  *    frame into it (bench/support/scan-floor.ts). Local commit: F9 to
@@ -432,6 +433,7 @@ try {
   const scanDom: number[] = [];
   const scanFrame: number[] = [];
   const scanPainted: number[] = [];
+  const scanBegan: number[] = [];
   const commit: number[] = [];
   const scanProfile = new ProfileTally('scan', profileDir ?? '');
   const saleProfile = new ProfileTally('sale', profileDir ?? '');
@@ -459,6 +461,7 @@ try {
       scanDom.push(seen.dom - seen.key);
       scanFrame.push(seen.frame - seen.key);
       scanPainted.push(seen.painted - seen.key);
+      scanBegan.push(seen.began - seen.key);
     }
     await arm(page, '[data-testid=sale-done]', 1);
     const done = await maybeProfiled(saleProfile, async () => {
@@ -636,6 +639,7 @@ try {
         dom: scanDom,
         frame: scanFrame,
         painted: scanPainted,
+        began: scanBegan,
         floor: frameFloor,
         bare: scanFloor,
       }),
@@ -662,6 +666,9 @@ try {
   // The share of frames later than the goal: at 60 Hz a key that just missed one waits ~16.7 ms.
   const over16 = (times: number[]) =>
     `${fmt((100 * times.filter((ms) => ms > 16).length) / times.length)} % over 16 ms`;
+  // A line in the first frame to begin after its Enter begins within one interval of it (0.5 ms for jitter).
+  const laterFrame = (began: number[]) =>
+    `${began.filter((ms) => ms > frameInterval + 0.5).length} of ${began.length}`;
   const cm = stats(commit);
   const pf = stats(idbPut.put);
   const sl = stats(searchLast);
@@ -720,6 +727,14 @@ try {
       'the bare page, the same',
       `${fmt(bp.p50)} / ${fmt(bp.p99)} ms`,
       sp.p99 / bp.p99,
+      '',
+    ),
+    row(
+      `Scans whose line came in a later frame than the first to begin after the Enter (that frame's own start over one interval after the key)`,
+      laterFrame(scanBegan),
+      'the bare page, the same',
+      laterFrame(scanFloor.began),
+      NaN,
       '',
     ),
     row(

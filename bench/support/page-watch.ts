@@ -20,14 +20,17 @@ export function recordKeys(): void {
 interface Watched {
   dom: number;
   frame: number;
+  began: number;
   painted: number;
 }
 
 /**
  * Arms a watch in the page: resolves with the page time at which `selector`
  * first matches at least `count` elements (after a DOM change), the next
- * animation frame after that, and the task after that frame (`painted`: the
- * frame's own work, its layout and paint, is done by then).
+ * animation frame after that (`frame`: when its callbacks run; `began`: the
+ * frame's own start, the time the browser gives them), and the task after
+ * that frame (`painted`: the frame's own work, its layout and paint, is done
+ * by then).
  */
 export async function arm(page: Page, selector: string, count: number): Promise<void> {
   await page.evaluate(
@@ -38,10 +41,10 @@ export async function arm(page: Page, selector: string, count: number): Promise<
           if (document.querySelectorAll(selector).length < count) return false;
           const dom = performance.now();
           observer.disconnect();
-          requestAnimationFrame(() => {
+          requestAnimationFrame((began) => {
             const frame = performance.now();
             const channel = new MessageChannel();
-            channel.port1.onmessage = () => resolve({ dom, frame, painted: performance.now() });
+            channel.port1.onmessage = () => resolve({ dom, frame, began, painted: performance.now() });
             channel.port2.postMessage(null);
           });
           return true;

@@ -17,7 +17,7 @@ export async function bareScanFloor(
   context: BrowserContext,
   scans: number,
   barcode: () => string,
-): Promise<{ dom: number[]; frame: number[]; painted: number[]; lone: number[] }> {
+): Promise<{ dom: number[]; frame: number[]; began: number[]; painted: number[]; lone: number[] }> {
   const page = await context.newPage();
   await page.setContent(`<input id="field" autofocus><ul id="lines"></ul>`);
   // tsx names inner functions with esbuild's `__name`, which functions sent to the page need too.
@@ -39,6 +39,7 @@ export async function bareScanFloor(
   const result = {
     dom: [] as number[],
     frame: [] as number[],
+    began: [] as number[],
     painted: [] as number[],
     lone: [] as number[],
   };
@@ -49,6 +50,7 @@ export async function bareScanFloor(
     const seen = await watched(page, 'Enter');
     result.dom.push(seen.dom - seen.key);
     result.frame.push(seen.frame - seen.key);
+    result.began.push(seen.began - seen.key);
     result.painted.push(seen.painted - seen.key);
   }
   for (let i = 0; i < scans; i++) {

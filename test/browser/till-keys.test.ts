@@ -114,7 +114,7 @@ describe('the till keyboard', () => {
     expect(await page.textContent('[data-testid=unsynced]')).toBe('1 not synced');
   });
 
-  it('keeps the line the arrows select in view, below the header, when the cart is longer than its box', async () => {
+  it('keeps the selected line in view below the header, moved by the arrows or added by a scan, in a cart longer than its box', async () => {
     await signInAndOpenShift();
     await page.evaluate(() => window.preview!.fillCart());
     await page.waitForSelector('[data-testid=cart] tbody tr:nth-child(5)', { timeout: 10_000 });
@@ -142,6 +142,18 @@ describe('the till keyboard', () => {
     expect(await (await selectedInView()).jsonValue()).toBe('Sukari Kilombero 1kg');
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
     expect(await (await selectedInView()).jsonValue()).toBe('Mkate wa Kawaida Azam');
+
+    // A scan adds a line at the end and selects it: in view, and again after the cashier scrolled up.
+    const scanned = async (code: string, name: string) => {
+      await typeTimed(page, code, 5);
+      await page.waitForSelector(`[data-testid=cart] tr.selected >> text=${name}`, { timeout: 10_000 });
+    };
+    await scanned('6009801234567', 'Unga wa Sembe');
+    expect(await (await selectedInView()).jsonValue()).toBe('Unga wa Sembe Azam 2kg');
+    await page.$eval('[data-testid=cart]', (cart) => cart.scrollBy(0, -cart.scrollHeight));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    await scanned('6201111000013', 'Maji Kilimanjaro');
+    expect(await (await selectedInView()).jsonValue()).toBe('Maji Kilimanjaro 1.5L');
   });
 
   it('closes the sale-done dialog with an Esc that comes the moment the dialog is on screen', async () => {
