@@ -18,8 +18,8 @@
  *    ends a scan (5 ms a key, a scanner's pace) to the cart row in the DOM and
  *    to the next animation frame, and to the task after that frame (its layout
  *    and paint done), all in the page's clock; and whether the line came in the
- *    first frame to begin after the Enter (by that frame's own start time). Floors: a key the
- *    page ignores (Shift) to the next frame; after everything else, the same
+ *    first frame to begin after the Enter (by that frame's own start time).
+ *    Floors: a key the page ignores (Shift) to the next frame; after everything else, the same
  *    scans into a bare page, and an Enter alone at a random moment of the
  *    frame into it (bench/support/scan-floor.ts). Local commit: F9 to
  *    [data-testid=sale-done] in the DOM. Floor: a bare IndexedDB put of a
@@ -730,7 +730,7 @@ try {
       '',
     ),
     row(
-      `Scans whose line came in a later frame than the first to begin after the Enter (that frame's own start over one interval after the key)`,
+      `Scans whose line came in a later frame than the first to begin after the Enter (its frame began over one frame interval after the key)`,
       laterFrame(scanBegan),
       'the bare page, the same',
       laterFrame(scanFloor.began),
