@@ -15,6 +15,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/subscriptions.ts
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
@@ -29,8 +30,6 @@ const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const subscriptions = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const connections = 16;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const database = await benchDatabase(baseUrl, 'bench_subscriptions');
 const env = {

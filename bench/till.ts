@@ -58,6 +58,7 @@
  * scratch database (default bench_till), so runs on one PostgreSQL do not drop each other's.
  */
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
@@ -99,7 +100,6 @@ const stats = (values: number[]) => ({
 });
 const barcodeOf = (n: number) => `620${String(n).padStart(10, '0')}`;
 const randomProduct = () => 1 + Math.floor(Math.random() * productCount);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** In every page: when the till became ready to sell (the time of each key is `recordKeys`'). */
 function installProbe() {

@@ -16,6 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { benchDatabase, freePort, machine, signUpMerchant, startProcess } from './support/harness.ts';
 
@@ -49,7 +50,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const okPort = await freePort();
 const hangPort = await freePort();

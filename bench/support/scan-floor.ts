@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext } from 'playwright-core';
 import { typeTimed } from '../../test/support/keyboard.ts';
 import { arm, recordKeys, watched } from './page-watch.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The least a scan to a line on screen costs in this browser: the same keys, at a scanner's
