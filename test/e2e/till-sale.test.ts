@@ -55,6 +55,11 @@ describe('a sale at the till', () => {
       expect(orders[0].receipt_number).toMatch(/^T\d{2}-\d{6}$/);
       // The status bar says so once the sale is synced (the page is in Swahili by default).
       await waitForUnsynced(page, 0, 20_000);
+      // The shift panel (Alt+Z) reads the shift's sales itself: the float of 20,000 and the sale.
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
+      await page.keyboard.press('Alt+Z');
+      await page.waitForSelector('[data-testid=shift-panel] >> text=23,500', { timeout: 10_000 });
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -4,7 +4,7 @@
  * checks only. Carts are priced by core's `priceCart`, as the real store does.
  * Never shipped: only the preview page under test/browser/till-preview uses it.
  */
-import { BehaviorSubject, of, timer, map, takeWhile, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, of, timer, map, takeWhile, type Observable } from 'rxjs';
 import {
   priceCart,
   type Discount,
@@ -358,6 +358,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         ),
       );
     },
+    shiftOpen$: shift$.pipe(
+      map((shift) => shift !== null),
+      distinctUntilChanged(),
+    ),
     shift$,
     openShift: (openingFloat) => {
       const shift: Shift = {

@@ -4,7 +4,7 @@
  * Settings and Help open over whatever screen is showing.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { Cashier, PairingState, Shift, TillStore, ZReport } from '../data/api.ts';
+import type { Cashier, PairingState, TillStore, ZReport } from '../data/api.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useBridgeKind, type Hardware } from './hardware/bridge.ts';
 import { HelpOverlay } from './HelpOverlay.tsx';
@@ -39,7 +39,7 @@ function Till({ hardware }: { hardware: Hardware }) {
   const notify = useNotify();
   const pairing = useObservable<PairingState | null>(store.pairing$, null);
   const cashier = useObservable<Cashier | null>(store.cashier$, null);
-  const shift = useObservable<Shift | null>(store.shift$, null);
+  const shiftOpen = useObservable<boolean>(store.shiftOpen$, false);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [help, setHelp] = useState(false);
   const [zReport, setZReport] = useState<ZReport | null>(null);
@@ -78,7 +78,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       const action: Record<string, (() => void) | undefined> = {
         l: toggleLanguage,
         s: selling ? () => setPanel('sales') : undefined,
-        z: selling && shift ? () => setPanel('shift') : undefined,
+        z: selling && shiftOpen ? () => setPanel('shift') : undefined,
         t: paired ? () => setPanel('settings') : undefined,
         r: selling ? reprint : undefined,
         o: selling ? signOut : undefined,
@@ -91,13 +91,13 @@ function Till({ hardware }: { hardware: Hardware }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [toggleLanguage, selling, shift, paired, reprint, signOut]);
+  }, [toggleLanguage, selling, shiftOpen, paired, reprint, signOut]);
 
   let screen;
   if (pairing === null) screen = <div className="splash">{t('appName')}</div>;
   else if (pairing.status === 'unpaired') screen = <PairScreen />;
   else if (!cashier) screen = <SignInScreen till={pairing.till} />;
-  else if (!shift) screen = <OpenShiftScreen cashier={cashier} />;
+  else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
   else screen = <SaleScreen blocked={panel !== null || help || zReport !== null} />;
 
   return (
@@ -110,7 +110,7 @@ function Till({ hardware }: { hardware: Hardware }) {
             ? 'pair'
             : !cashier
               ? 'sign-in'
-              : !shift
+              : !shiftOpen
                 ? 'open-shift'
                 : 'sale'
       }
@@ -128,7 +128,7 @@ function Till({ hardware }: { hardware: Hardware }) {
               {t('menuSales')} <kbd>Alt+S</kbd>
             </button>
           )}
-          {selling && shift && (
+          {selling && shiftOpen && (
             <button type="button" onClick={() => setPanel('shift')}>
               {t('shiftTitle')} <kbd>Alt+Z</kbd>
             </button>
@@ -164,9 +164,8 @@ function Till({ hardware }: { hardware: Hardware }) {
       <main className="screen">{screen}</main>
       <StatusBar bridgeKind={bridgeKind} paired={paired} onOpenSync={() => paired && setPanel('settings')} />
       {panel === 'sales' && <SalesPanel onClose={() => setPanel(null)} onReprint={reprint} />}
-      {panel === 'shift' && shift && (
+      {panel === 'shift' && shiftOpen && (
         <ShiftPanel
-          shift={shift}
           onClose={() => setPanel(null)}
           onClosed={(report) => {
             setPanel(null);

@@ -356,6 +356,9 @@ export interface TillStore {
   /** Online only: refused `offline`/`unreachable` with a reason; emits the payment until it ends. */
   startMobileMoney(request: MobileMoneyRequest): Promise<Observable<TillPayment>>;
 
+  /** Whether a shift is open: what the screens switch on, without re-reading the shift's sales at each one. */
+  readonly shiftOpen$: Observable<boolean>;
+  /** The open shift with its totals, summed from every command of the shift at each change: watch it only where shown. */
   readonly shift$: Observable<Shift | null>;
   openShift(openingFloat: number): Promise<Shift>;
   cashMovement(kind: 'pay_in' | 'pay_out', amount: number, reason: string): Promise<void>;

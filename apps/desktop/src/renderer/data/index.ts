@@ -181,6 +181,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     refund: (request) => refund(ctx, request),
     voidSale: (request) => voidSale(ctx, request),
     startMobileMoney: (request) => startMobileMoney(ctx, request, engine.paymentHints$),
+    shiftOpen$: shifts.watchShiftOpen(ctx),
     shift$: shifts.watchShift(ctx),
     openShift: (float) => shifts.openShift(ctx, float),
     cashMovement: (kind, amount, reason) => shifts.cashMovement(ctx, kind, amount, reason),

@@ -132,6 +132,23 @@ describe('a shift', () => {
     });
   });
 
+  it('says whether it is open once per open and close, not at every sale', async () => {
+    till = await ready();
+    const { store } = till;
+    const seen: boolean[] = [];
+    const watching = store.shiftOpen$.subscribe((open) => seen.push(open));
+    await settle(() => expect(seen).toEqual([false]));
+    await store.openShift(0);
+    await settle(() => expect(seen).toEqual([false, true]));
+    for (const code of ['222', '6201234500017']) {
+      await store.addBarcode(code);
+      await store.payCashExact();
+    }
+    await store.closeShift(7000);
+    await settle(() => expect(seen).toEqual([false, true, false]));
+    watching.unsubscribe();
+  });
+
   it('refuses a second open shift', async () => {
     till = await ready();
     await till.store.openShift(0);

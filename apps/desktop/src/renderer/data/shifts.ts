@@ -3,7 +3,7 @@
  * the cash counted. Each step is a command; the open shift itself lives in
  * `kv` so the Z report can be made offline from the commands of the shift.
  */
-import { map, of, switchMap } from 'rxjs';
+import { distinctUntilChanged, map, of, switchMap } from 'rxjs';
 import type { Observable } from 'rxjs';
 import type { Shift, ZReport } from './api.ts';
 import { TillRefusal } from './api.ts';
@@ -187,6 +187,13 @@ function summarise(shift: OpenShift, commands: readonly CommandDoc[]): Shift {
 export async function currentShift(ctx: Context): Promise<Shift | null> {
   const shift = await ctx.kv.get<OpenShift>(KV.shift);
   return shift ? summarise(shift, await shiftCommands(ctx, shift.id)) : null;
+}
+
+export function watchShiftOpen(ctx: Context): Observable<boolean> {
+  return ctx.kv.watch<OpenShift>(KV.shift).pipe(
+    map((shift) => Boolean(shift)),
+    distinctUntilChanged(),
+  );
 }
 
 export function watchShift(ctx: Context): Observable<Shift | null> {

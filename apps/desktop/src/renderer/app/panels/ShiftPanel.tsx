@@ -9,16 +9,16 @@ import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
 export function ShiftPanel({
-  shift,
   onClose,
   onClosed,
 }: {
-  shift: Shift;
   onClose: () => void;
   onClosed: (report: ZReport) => void;
 }) {
   const store = useStore();
   const { t } = useI18n();
+  // Watched here, while the panel is open: it sums every sale of the shift at each change.
+  const shift = useObservable<Shift | null>(store.shift$, null);
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
   const currency = shop?.currency ?? 'TZS';
   const [kind, setKind] = useState<'pay_in' | 'pay_out'>('pay_in');
@@ -49,6 +49,7 @@ export function ShiftPanel({
       .then(onClosed, (failure: unknown) => setMessage({ text: refusalText(t, failure), kind: 'error' }));
   };
 
+  if (!shift) return null;
   return (
     <Dialog title={t('shiftTitle')} onClose={onClose} wide testId="shift-panel">
       <p className="muted">
