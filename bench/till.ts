@@ -74,7 +74,7 @@ import { PULLED_SCHEMAS } from '../apps/desktop/src/renderer/data/schema.ts';
 import { ProfileTally } from './support/cpu-profile.ts';
 import { indexedDbFloor } from './support/indexeddb-floor.ts';
 import { barePointerFloor, bareScanFloor } from './support/scan-floor.ts';
-import { arm, recordKeys, watched } from './support/page-watch.ts';
+import { arm, recordKeys, timedScan, watched } from './support/page-watch.ts';
 import { pageMemory, pageRenderer, type Memory } from './support/renderer-memory.ts';
 import { GOODS, benchDatabase, machine, seedProducts, signUpMerchant } from './support/harness.ts';
 
@@ -460,9 +460,7 @@ try {
     let n = randomProduct();
     while (used.has(n)) n = randomProduct();
     used.add(n);
-    await arm(page, '[data-testid=cart] tbody tr', line);
-    await typeTimed(page, barcodeOf(n), 5);
-    return watched(page, 'Enter');
+    return timedScan(page, '[data-testid=cart] tbody tr', line, barcodeOf(n));
   };
   // By its Enter, as the dialog offers: the pointer never enters the page, as in the bare page's.
   const closeSaleDone = async () => {
@@ -618,9 +616,7 @@ try {
     ready.push(times.ready);
     loaded.push(times.dcl);
     // A scan typed the instant the sale screen is ready, before the catalogue is read back.
-    await arm(page, '[data-testid=cart] tbody tr', 1);
-    await typeTimed(page, barcodeOf(randomProduct()), 5);
-    const firstScan = await watched(page, 'Enter');
+    const firstScan = await timedScan(page, '[data-testid=cart] tbody tr', 1, barcodeOf(randomProduct()));
     if (without) {
       withoutAt.push(firstScan.dom);
       withoutWait.push(firstScan.dom - firstScan.key);

@@ -5,6 +5,7 @@
  * task after that frame.
  */
 import type { Page } from 'playwright-core';
+import { typeTimed } from '../../test/support/keyboard.ts';
 
 /** In the page: the time of each keydown, before the page's own handlers see it. */
 export function recordKeys(): void {
@@ -69,4 +70,16 @@ export async function watched(page: Page, key: string): Promise<Watched & { key:
     w.benchKeys = [];
     return { key: pressed.at, ...seen };
   }, key);
+}
+
+/** One scan timed: the watch armed for `count` matches of `selector`, `code` and Enter typed at a scanner's pace (5 ms a key). */
+export async function timedScan(
+  page: Page,
+  selector: string,
+  count: number,
+  code: string,
+): Promise<Watched & { key: number }> {
+  await arm(page, selector, count);
+  await typeTimed(page, code, 5);
+  return watched(page, 'Enter');
 }

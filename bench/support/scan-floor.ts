@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { typeTimed } from '../../test/support/keyboard.ts';
-import { arm, recordKeys, watched } from './page-watch.ts';
+import { arm, recordKeys, timedScan, watched } from './page-watch.ts';
 
 /**
  * A bare page with a focused field that adds a line at Enter and clears the field: on top of
@@ -36,7 +36,7 @@ async function barePage(context: BrowserContext, scrolling: boolean): Promise<Pa
 
 /**
  * The least a scan to a line on screen costs in this browser: the same keys, at a scanner's
- * pace, typed into the focused field of a bare page that appends a line at Enter and clears
+ * pace, typed into the focused field of a bare page that adds a line at Enter and clears
  * the field, watched as the till's scans are (`arm`, the keys, `watched`: a key's wait for
  * its frame depends on when it lands in the frame, and so on the harness's round trips).
  * Its digits are drawn as they land, as in the till's search box, so frames are running
@@ -58,9 +58,7 @@ export async function bareScanFloor(
   };
   let count = 0;
   for (let i = 0; i < scans; i++) {
-    await arm(page, '#lines li', ++count);
-    await typeTimed(page, barcode(), 5);
-    const seen = await watched(page, 'Enter');
+    const seen = await timedScan(page, '#lines li', ++count, barcode());
     result.dom.push(seen.dom - seen.key);
     result.frame.push(seen.frame - seen.key);
     result.began.push(seen.began - seen.key);
@@ -95,9 +93,7 @@ export async function barePointerFloor(
   const result = { frame: [] as number[], began: [] as number[] };
   for (let i = 0; i < scans; i++) {
     if (i % perList === 0) await page.evaluate(() => document.getElementById('lines')!.replaceChildren());
-    await arm(page, '#lines li', (i % perList) + 1);
-    await typeTimed(page, barcode(), 5);
-    const seen = await watched(page, 'Enter');
+    const seen = await timedScan(page, '#lines li', (i % perList) + 1, barcode());
     result.frame.push(seen.frame - seen.key);
     result.began.push(seen.began - seen.key);
   }
