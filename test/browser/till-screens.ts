@@ -20,7 +20,8 @@ const SIZES = [
   { name: '1366x768', width: 1366, height: 768 },
   { name: '1280x800', width: 1280, height: 800 },
   { name: '800x1280', width: 800, height: 1280 },
-];
+  { name: '360x740', width: 360, height: 740 },
+].filter((size) => !process.env.SIZES || process.env.SIZES.split(',').includes(size.name));
 
 type Step = (page: Page) => Promise<void>;
 const control =
@@ -93,6 +94,12 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.click('text=/^(Refund|Rejesha)$/'),
   ],
   shift: [...signedIn, press('Alt+Z')],
+  'z-report': [
+    ...signedIn,
+    press('Alt+Z'),
+    (page) => page.locator('[data-testid=shift-panel] form').last().locator('input').fill('950000'),
+    (page) => page.locator('[data-testid=shift-panel] button[type=submit].danger').click(),
+  ],
   settings: [...signedIn, press('Alt+T')],
   help: [...signedIn, press('F1')],
   revoked: [

@@ -61,8 +61,10 @@ describe('a shift from open to Z report', () => {
 
     const line = (quantity: number) => [{ product: product.id, quantity }];
     const inShift = { shift, till: till.id };
+    // Two sales name the cashier who rang them up; the rest name nobody.
     const cashSale = await sell(api, {
       ...inShift,
+      cashier: cashier.id,
       lines: line(2),
       tenders: [{ method: 'cash', amount: 10_000 }],
     });
@@ -86,6 +88,7 @@ describe('a shift from open to Z report', () => {
     expect((await api.post(`/v1/orders/${voided.body.id}/void`, {})).status).toBe(200);
     const refunded = await sell(api, {
       ...inShift,
+      cashier: cashier.id,
       lines: line(2),
       tenders: [{ method: 'cash', amount: 8_000 }],
     });
@@ -181,6 +184,10 @@ describe('a shift from open to Z report', () => {
           counted: 12_000,
           difference: 0,
         },
+      ],
+      cashiers: [
+        { cashier: cashier.id, order_count: 2, sales: 16_000, refunds: 4_000 },
+        { cashier: null, order_count: 2, sales: 16_000, refunds: 0 },
       ],
     });
     const retrieved = (await api.get(`/v1/retail/shifts/${shift}`)).body;

@@ -6,6 +6,7 @@
  */
 import { BehaviorSubject, distinctUntilChanged, of, timer, map, takeWhile, type Observable } from 'rxjs';
 import {
+  itemCount,
   priceCart,
   type Discount,
   type PullDocument,
@@ -309,7 +310,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
           cashier: 'Neema',
           label: label ?? cart.lines[0]?.item.name ?? id,
           total: cart.priced.total,
-          lineCount: cart.lines.length,
+          itemCount: itemCount(cart.priced.lines),
         },
       ]);
       cart$.next(emptyCart());
@@ -340,6 +341,19 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     reprintLast: () => Promise.resolve(sales$.value.length === 0 ? null : { ok: true, paperNearEnd: false }),
     sales$,
     refund: () => Promise.resolve(),
+    refundQuote: (clientOrderId, lines) => {
+      const receipt = sales$.value.find((sale) => sale.clientOrderId === clientOrderId)?.receipt;
+      const all = receipt?.lines ?? [];
+      const picked = lines ?? all.map((line, at) => ({ line: at, quantityMilli: line.quantityMilli }));
+      const amount = picked.reduce((sum, { line, quantityMilli }) => {
+        const sold = all[line];
+        return sold ? sum + Math.round((sold.total * quantityMilli) / sold.quantityMilli) : sum;
+      }, 0);
+      return Promise.resolve({
+        amount: picked.length > 0 ? amount : null,
+        left: all.map((line) => line.quantityMilli),
+      });
+    },
     voidSale: () => Promise.resolve(),
     startMobileMoney: (request): Promise<Observable<TillPayment>> => {
       if (sync$.value.connection !== 'online') return Promise.reject(refusal('offline', 'offline'));
@@ -410,6 +424,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         expectedCash: shift.expectedCash + 909_100,
         countedCash,
         difference: countedCash - (shift.expectedCash + 909_100),
+        cashiers: [
+          { name: shift.cashier, count: 30, sales: 901_300, refunds: 3_200 },
+          { name: 'Baraka', count: 12, sales: 353_000, refunds: 0 },
+        ],
       });
     },
     sync$,

@@ -74,8 +74,18 @@ export const zReportObject = (report: ZReport) => ({
     counted: line.counted,
     difference: line.difference,
   })),
+  cashiers: report.cashiers.map((part) => ({
+    cashier: part.cashier,
+    order_count: part.orderCount,
+    sales: part.sales,
+    refunds: part.refunds,
+  })),
 });
 export type ZReportObject = ReturnType<typeof zReportObject>;
+
+/** A report kept at close before reports split sales by cashier has no parts: an empty list says so. */
+const keptReport = (report: ZReportObject | null): ZReportObject | null =>
+  report && { ...report, cashiers: report.cashiers ?? [] };
 
 export const shiftObject = (row: ShiftRow, movements: MovementRow[], report: ZReportObject | null) => ({
   id: row.id,
@@ -134,12 +144,13 @@ async function computeReport(
     status: ZReportOrder['status'];
     change_due: number;
     refunded_amount: number;
+    cashier: string | null;
     tenders: Array<{ method: TenderMethod; amount: number }>;
   }>(
-    `SELECT o.status, o.change_due, o.refunded_amount,
+    `SELECT o.status, o.change_due, o.refunded_amount, o.cashier,
        (SELECT coalesce(json_agg(json_build_object('method', t.method, 'amount', t.amount) ORDER BY t.position), '[]')
           FROM retail_order_tenders t WHERE t.order_id = o.id) AS tenders
-     FROM retail_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3`,
+     FROM retail_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3 ORDER BY o.seq`,
     [row.id, row.merchant_id, row.livemode],
   );
   return zReport({
@@ -149,6 +160,7 @@ async function computeReport(
       tenders: order.tenders,
       changeDue: order.change_due,
       refundedAmount: order.refunded_amount,
+      cashier: order.cashier,
     })),
     cashMovements: movements,
     counted,
@@ -280,7 +292,8 @@ export async function closeShift(db: Queryable, till: TillActor, input: ShiftClo
 /** A closed shift answers with the report kept at close; an open one with the running figures. */
 async function shiftWithReport(db: Queryable, row: ShiftRow): Promise<ShiftObject> {
   const movements = await movementsOf(db, row.id);
-  const report = row.z_report ?? zReportObject(await computeReport(db, row, movements, undefined));
+  const report =
+    keptReport(row.z_report) ?? zReportObject(await computeReport(db, row, movements, undefined));
   return shiftObject(row, movements, report);
 }
 
@@ -316,5 +329,5 @@ export async function shiftListObjects(db: Queryable, rows: ShiftRow[]): Promise
     list.push(movement);
     byShift.set(movement.shift_id, list);
   }
-  return rows.map((row) => shiftObject(row, byShift.get(row.id) ?? [], row.z_report));
+  return rows.map((row) => shiftObject(row, byShift.get(row.id) ?? [], keptReport(row.z_report)));
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { MAX_AMOUNT } from '../money.ts';
-import { priceCart } from './pricing.ts';
+import { itemCount, priceCart } from './pricing.ts';
 import type { CartInput, CartLineInput, Discount, PricedCart, ProductId } from './pricing.ts';
 
 const productId = (n: number | string): ProductId => `prod_${n}` as ProductId;
@@ -443,5 +443,19 @@ describe('priceCart invariants over random carts', () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe('itemCount', () => {
+  it('counts pieces one each and a weighed or measured line once', () => {
+    expect(
+      itemCount([
+        { unit: 'piece', quantityMilli: 3000 },
+        { unit: 'kg', quantityMilli: 1250 },
+        { unit: 'piece', quantityMilli: 1000 },
+        { unit: 'litre', quantityMilli: 500 },
+      ]),
+    ).toBe(6);
+    expect(itemCount([])).toBe(0);
   });
 });

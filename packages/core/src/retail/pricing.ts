@@ -37,6 +37,17 @@ export type VariantId = Id<'variant'>;
 export type QuantityUnit = 'piece' | 'kg' | 'litre' | 'metre';
 export const QUANTITY_UNITS = ['piece', 'kg', 'litre', 'metre'] as const satisfies readonly QuantityUnit[];
 
+/**
+ * The number of items a cashier and a customer count: pieces one each, and a
+ * weighed or measured line (1.25 kg of sugar) one item.
+ */
+export function itemCount(lines: ReadonlyArray<{ unit: QuantityUnit; quantityMilli: number }>): number {
+  return lines.reduce(
+    (count, line) => count + (line.unit === 'piece' ? Math.round(line.quantityMilli / 1000) : 1),
+    0,
+  );
+}
+
 /** Largest quantity on one line: one million units. */
 export const MAX_QUANTITY_MILLI = 1_000_000_000;
 

@@ -132,4 +132,28 @@ describe('Z report', () => {
     expect(report.countedTotal).toBeNull();
     for (const line of report.lines) expect(line.sales).toBe(line.taken - line.change);
   });
+
+  it('splits one till shift by the cashiers who sold in it, and the parts add up to the whole', () => {
+    const report = zReport({
+      openingFloat: 10_000,
+      orders: [
+        sale({ cashier: 'emp_asha', tenders: [{ method: 'cash', amount: 5_000 }], changeDue: 500 }),
+        sale({ cashier: 'emp_baraka', tenders: [{ method: 'mobile_money', amount: 7_000 }] }),
+        sale({ cashier: 'emp_asha', status: 'partially_refunded', refundedAmount: 1_000 }),
+        sale({ cashier: 'emp_baraka', status: 'voided', tenders: [{ method: 'cash', amount: 99_000 }] }),
+        sale({ tenders: [{ method: 'card', amount: 2_000 }] }),
+      ],
+      cashMovements: [],
+    });
+    expect(report.cashiers).toEqual([
+      { cashier: 'emp_asha', orderCount: 2, sales: 14_500, refunds: 1_000 },
+      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0 },
+      { cashier: null, orderCount: 1, sales: 2_000, refunds: 0 },
+    ]);
+    const sum = (key: 'orderCount' | 'sales' | 'refunds') =>
+      report.cashiers.reduce((total, part) => total + part[key], 0);
+    expect(sum('orderCount')).toBe(report.orderCount);
+    expect(sum('sales')).toBe(report.salesTotal);
+    expect(sum('refunds')).toBe(report.refundsTotal);
+  });
 });

@@ -12,6 +12,8 @@
  * - Cash expected = opening float + cash sales − cash refunds + pay-ins − pay-outs.
  * - A method with no count has `counted` and `difference` null and stays out
  *   of the counted totals.
+ * - A shift belongs to a till (its drawer): every cashier who signs in while it
+ *   is open sells into it, and `cashiers` shows each one's sales and refunds.
  */
 import type { TenderMethod } from './tender.ts';
 
@@ -24,6 +26,8 @@ export interface ZReportOrder {
   /** Change given back in cash. */
   changeDue: number;
   refundedAmount: number;
+  /** Who rang the sale up; null or absent when the till did not say. */
+  cashier?: string | null;
 }
 
 export interface ZReportInput {
@@ -54,6 +58,15 @@ export interface ZReportLine {
   difference: number | null;
 }
 
+/** One cashier's part of the shift: their sales (tenders less change) and the refunds of them. */
+export interface ZReportCashier {
+  /** The cashier's id as the orders name it; null for sales that name nobody. */
+  cashier: string | null;
+  orderCount: number;
+  sales: number;
+  refunds: number;
+}
+
 export interface ZReport {
   orderCount: number;
   voidedCount: number;
@@ -66,6 +79,8 @@ export interface ZReport {
   countedTotal: number | null;
   /** Sum of the counted methods' differences; null when none was counted. */
   differenceTotal: number | null;
+  /** Per cashier, in the order they first sold in the shift. */
+  cashiers: ZReportCashier[];
 }
 
 type PerMethod = Record<TenderMethod, number>;
@@ -91,6 +106,7 @@ export function zReport(input: ZReportInput): ZReport {
   const refunds = zero();
   let orderCount = 0;
   let voidedCount = 0;
+  const cashiers = new Map<string | null, ZReportCashier>();
   for (const order of input.orders) {
     if (order.status === 'voided') {
       voidedCount++;
@@ -107,6 +123,12 @@ export function zReport(input: ZReportInput): ZReport {
     paid.cash -= order.changeDue;
     const back = refundsByMethod(order.refundedAmount, paid);
     for (const method of TENDER_METHODS) refunds[method] += back[method];
+    const who = order.cashier ?? null;
+    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0 };
+    part.orderCount++;
+    part.sales += TENDER_METHODS.reduce((total, method) => total + paid[method], 0);
+    part.refunds += order.refundedAmount;
+    cashiers.set(who, part);
   }
   let payIns = 0;
   let payOuts = 0;
@@ -152,5 +174,6 @@ export function zReport(input: ZReportInput): ZReport {
     expectedTotal: sum(lines.map((line) => line.expected)),
     countedTotal: none ? null : sum(countedLines.map((line) => line.counted ?? 0)),
     differenceTotal: none ? null : sum(countedLines.map((line) => line.difference ?? 0)),
+    cashiers: [...cashiers.values()],
   };
 }

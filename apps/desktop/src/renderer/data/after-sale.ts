@@ -9,7 +9,7 @@ import type { Observable } from 'rxjs';
 import { planRefund, remainingRefundLines } from '@tz/core';
 import type { PullDocument, ReceiptDocument, RefundableLine } from '@tz/core';
 import { TillRefusal } from './api.ts';
-import type { RefundRequest, Sale, VoidRequest } from './api.ts';
+import type { RefundQuote, RefundRequest, Sale, VoidRequest } from './api.ts';
 import { requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
@@ -87,6 +87,22 @@ export async function refund(ctx: Context, request: RefundRequest): Promise<void
     cashier: cashier.id,
     refund_amount: plan.amount,
   });
+}
+
+export async function refundQuote(
+  ctx: Context,
+  clientOrderId: string,
+  wanted?: RefundRequest['lines'],
+): Promise<RefundQuote> {
+  const lines = refundable(await saleCommand(ctx, clientOrderId), await actsOn(ctx, clientOrderId));
+  const left = lines.map((line) => line.quantityMilli - line.refundedQuantityMilli);
+  const request = wanted ?? remainingRefundLines(lines);
+  try {
+    return { amount: planRefund(lines, request).amount, left };
+  } catch {
+    // Nothing picked, or more than is left: the form says so; the refund itself names the field.
+    return { amount: null, left };
+  }
 }
 
 export async function voidSale(ctx: Context, request: VoidRequest): Promise<void> {

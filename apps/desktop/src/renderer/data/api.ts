@@ -143,7 +143,8 @@ export interface ParkedCart {
   cashier: string;
   label: string;
   total: number;
-  lineCount: number;
+  /** Pieces, with a weighed line counted once (`itemCount`). */
+  itemCount: number;
 }
 
 // ------------------------------------------------------------------- tenders
@@ -212,6 +213,14 @@ export interface RefundRequest {
   managerPin: string;
 }
 
+/** What a refund would give back, before it is made. */
+export interface RefundQuote {
+  /** The refund of the lines asked (all that is left when none are named); null when they cannot be refunded. */
+  amount: number | null;
+  /** Per line of the sale, in thousandths, what is not yet refunded. */
+  left: number[];
+}
+
 export interface VoidRequest {
   clientOrderId: string;
   reason?: string;
@@ -248,6 +257,8 @@ export interface ZReport {
   countedCash: number;
   /** counted − expected: negative when cash is short. */
   difference: number;
+  /** The shift is the till's: each cashier who sold in it, with their sales and the refunds of them. */
+  cashiers: Array<{ name: string; count: number; sales: number; refunds: number }>;
 }
 
 // ---------------------------------------------------------------------- sync
@@ -351,6 +362,8 @@ export interface TillStore {
   reprintLast(): Promise<PrintOutcome | null>;
   readonly sales$: Observable<Sale[]>;
   refund(request: RefundRequest): Promise<void>;
+  /** Prices a refund without making it: the form shows what it gives back as lines are picked. */
+  refundQuote(clientOrderId: string, lines?: RefundRequest['lines']): Promise<RefundQuote>;
   voidSale(request: VoidRequest): Promise<void>;
 
   /** Online only: refused `offline`/`unreachable` with a reason; emits the payment until it ends. */

@@ -5,7 +5,7 @@
  */
 import { combineLatest, distinctUntilChanged, map, of, shareReplay, switchMap, tap } from 'rxjs';
 import type { Observable } from 'rxjs';
-import { priceCart } from '@tz/core';
+import { itemCount, priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { Cart, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
@@ -250,22 +250,24 @@ export async function clearCart(ctx: Context): Promise<void> {
   await replaceCart(ctx, EMPTY_CART);
 }
 
-interface ParkedDoc extends Omit<ParkedCart, 'id'> {
+interface ParkedDoc extends Omit<ParkedCart, 'id' | 'itemCount'> {
   cart: StoredCart;
+  /** Absent on carts parked before items were counted by unit. */
+  itemCount?: number;
 }
 
 export async function park(ctx: Context, label?: string): Promise<void> {
   const cashier = await requireCashier(ctx);
   const cart = await loadCart(ctx);
   if (cart.lines.length === 0) throw new TillRefusal('cart_empty', 'There is nothing to park');
-  const total = priceCart(toCartInput(cart, await pricingStore(ctx))).total;
+  const priced = priceCart(toCartInput(cart, await pricingStore(ctx)));
   const parked: ParkedDoc = {
     cart,
     parkedAt: ctx.now(),
     cashier: cashier.name,
     label: label ?? '',
-    total,
-    lineCount: cart.lines.length,
+    total: priced.total,
+    itemCount: itemCount(priced.lines),
   };
   await ctx.kv.set(KV.parked(ctx.ids.local()), parked);
   await clearCart(ctx);
@@ -288,7 +290,7 @@ export function watchParked(ctx: Context): Observable<ParkedCart[]> {
         cashier: value.cashier,
         label: value.label,
         total: value.total,
-        lineCount: value.lineCount,
+        itemCount: value.itemCount ?? value.cart.lines.length,
       })),
     ),
   );

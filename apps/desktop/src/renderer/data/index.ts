@@ -5,7 +5,7 @@
 import { BehaviorSubject, distinctUntilChanged, map, switchMap } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
-import { refund, reprintLast, voidSale, watchSales } from './after-sale.ts';
+import { refund, refundQuote, reprintLast, voidSale, watchSales } from './after-sale.ts';
 import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
@@ -179,6 +179,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     reprintLast: () => reprintLast(ctx, printing),
     sales$: watchSales(ctx),
     refund: (request) => refund(ctx, request),
+    refundQuote: (clientOrderId, lines) => refundQuote(ctx, clientOrderId, lines),
     voidSale: (request) => voidSale(ctx, request),
     startMobileMoney: (request) => startMobileMoney(ctx, request, engine.paymentHints$),
     shiftOpen$: shifts.watchShiftOpen(ctx),

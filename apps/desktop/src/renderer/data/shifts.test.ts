@@ -29,6 +29,7 @@ async function ready() {
     employees: [
       await makeEmployee(),
       await makeEmployee({ id: 'emp_boss', name: 'Juma', role: 'manager', pinCode: '9876' }),
+      await makeEmployee({ id: 'emp_baraka', name: 'Baraka', pinCode: '5555' }),
     ],
   });
   await settle(async () => expect(await t.store.findByBarcode('222')).not.toBeNull());
@@ -149,10 +150,59 @@ describe('a shift', () => {
     watching.unsubscribe();
   });
 
+  it('is the till’s: a second cashier sells into the open shift, and the Z report splits it by cashier', async () => {
+    till = await ready();
+    const { store } = till;
+    await store.openShift(10_000);
+    await store.addBarcode('222');
+    await store.payCashExact();
+    await settle(async () => expect((await firstValueFrom(store.sync$)).unsynced).toBe(0));
+    await store.signOut();
+    await store.signIn('5555');
+    // No float to count: the drawer's shift is still open.
+    expect(await firstValueFrom(store.shiftOpen$)).toBe(true);
+    await store.addBarcode('222');
+    await store.addBarcode('6201234500017');
+    await store.payCashExact();
+    const report = await store.closeShift(10_000 + 2000 + 2000 + 3500);
+    expect(report.difference).toBe(0);
+    expect(report.cashiers).toEqual([
+      { name: 'Asha', count: 1, sales: 2000, refunds: 0 },
+      { name: 'Baraka', count: 1, sales: 5500, refunds: 0 },
+    ]);
+    expect(pushed(till, 'shift.open')).toHaveLength(1);
+  });
+
   it('refuses a second open shift', async () => {
     till = await ready();
     await till.store.openShift(0);
     await expect(till.store.openShift(0)).rejects.toMatchObject({ code: 'shift_already_open' });
+  });
+});
+
+describe('a refund quote', () => {
+  it('prices the picked lines as the refund will, and what is left after a refund', async () => {
+    till = await ready();
+    const { store } = till;
+    await store.openShift(0);
+    await store.addBarcode('222');
+    await store.addBarcode('222');
+    const { sale } = await store.payCashExact();
+    expect(await store.refundQuote(sale.clientOrderId)).toEqual({ amount: 4000, left: [2000] });
+    expect(await store.refundQuote(sale.clientOrderId, [{ line: 0, quantityMilli: 1000 }])).toEqual({
+      amount: 2000,
+      left: [2000],
+    });
+    await store.refund({
+      clientOrderId: sale.clientOrderId,
+      lines: [{ line: 0, quantityMilli: 1000 }],
+      managerPin: '9876',
+    });
+    expect(await store.refundQuote(sale.clientOrderId)).toEqual({ amount: 2000, left: [1000] });
+    expect(await store.refundQuote(sale.clientOrderId, [{ line: 0, quantityMilli: 2000 }])).toEqual({
+      amount: null,
+      left: [1000],
+    });
   });
 });
 

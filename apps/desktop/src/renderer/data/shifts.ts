@@ -157,6 +157,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
         tenders,
         changeDue: cashHanded - command.sale!.cash,
         refundedAmount,
+        cashier: command.cashier || null,
       };
     });
   return zReport({
@@ -231,6 +232,7 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
   await ctx.kv.remove(KV.shift);
   const byMethod = { cash: 0, mobile_money: 0, card: 0 };
   for (const line of report.lines) byMethod[line.method] = line.sales;
+  const names = await cashierNames(ctx, commands);
   return {
     shift: shift.id,
     cashier: shift.cashierName,
@@ -250,7 +252,33 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
     expectedCash: cash.expected,
     countedCash,
     difference: cash.difference ?? countedCash - cash.expected,
+    cashiers: report.cashiers.map((part) => ({
+      name: (part.cashier && names.get(part.cashier)) ?? part.cashier ?? '',
+      count: part.orderCount,
+      sales: part.sales,
+      refunds: part.refunds,
+    })),
   };
+}
+
+/**
+ * Each cashier's name as their sales' receipts printed it (so a cashier
+ * deactivated since still has one), else as the till knows the employee.
+ */
+async function cashierNames(ctx: Context, commands: readonly CommandDoc[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const command of commands) {
+    const printed = command.receipt?.cashier;
+    if (command.cashier && typeof printed === 'string' && printed) names.set(command.cashier, printed);
+  }
+  const missing = [...new Set(commands.map((command) => command.cashier))].filter(
+    (id) => id && !names.has(id),
+  );
+  if (missing.length > 0) {
+    const employees = await ctx.db.employees.findByIds(missing).exec();
+    for (const [id, doc] of employees) names.set(id, doc.toJSON().name as string);
+  }
+  return names;
 }
 
 /** The Z report as plain text for the receipt printer. */
@@ -277,6 +305,9 @@ export function zReportText(report: ZReport): string {
     row('Expected cash', report.expectedCash),
     row('Counted cash', report.countedCash),
     row('Difference', report.difference),
+    ...(report.cashiers.length > 1
+      ? ['', ...report.cashiers.map((part) => row(`${part.name} (${part.count})`, part.sales))]
+      : []),
     `${report.currency}`,
     '',
   ].join('\n');

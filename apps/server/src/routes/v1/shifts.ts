@@ -33,6 +33,21 @@ const zReportSchema = z
         difference: amount.nullable().describe('counted − expected: positive is over, negative short'),
       }),
     ),
+    cashiers: z
+      .array(
+        z.object({
+          cashier: z
+            .string()
+            .nullable()
+            .describe('The employee (emp_…) who rang the sales up; null when unnamed'),
+          order_count: amount,
+          sales: amount.describe('What the tenders paid to their sales, less change'),
+          refunds: amount.describe('Refunds of their sales recorded by the close'),
+        }),
+      )
+      .describe(
+        'A shift is the till’s drawer: every cashier who signs in while it is open sells into it. Their parts, in the order they first sold',
+      ),
   })
   .describe('The Z report');
 
@@ -41,7 +56,7 @@ const shiftSchema = z.object({
   object: z.literal('shift'),
   till: z.string(),
   store: z.string(),
-  cashier: z.string().describe('The employee (emp_…) who opened it'),
+  cashier: z.string().describe('The employee (emp_…) who opened it and counted its float'),
   status: z.enum(SHIFT_STATUSES),
   currency: currencyOut,
   opening_float: amount,

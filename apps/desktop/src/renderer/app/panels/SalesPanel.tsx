@@ -3,8 +3,8 @@
  * (waiting to sync, synced, or refused with the server's reason), and refund
  * or void with a manager's PIN, online or offline.
  */
-import { useState, type FormEvent } from 'react';
-import type { Cashier, Sale } from '../../data/api.ts';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Cashier, RefundQuote, Sale } from '../../data/api.ts';
 import {
   formatDateTime,
   formatMoney,
@@ -123,14 +123,40 @@ function ManagerAction({
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const receiptLines = sale.receipt.lines;
-  // What to refund per line, as typed; all of every line to begin with.
-  const [amounts, setAmounts] = useState<string[]>(() =>
-    receiptLines.map((line) => formatQuantityMilli(line.quantityMilli, line.quantityMilli % 1000 === 0)),
+  // What to refund per line, as typed; all that is left of every line to begin with.
+  const [amounts, setAmounts] = useState<string[] | null>(null);
+  const [quote, setQuote] = useState<RefundQuote | null>(null);
+  // An empty field or a 0 keeps the line; anything else must be a quantity.
+  const picked = (amounts ?? []).map((text) =>
+    /^\s*0*([.,]0*)?\s*$/.test(text) ? 0 : parseQuantityMilli(text, false),
   );
-  const picked = amounts.map((text) => (text.trim() === '' ? 0 : parseQuantityMilli(text, false)));
-  const whole = picked.every((milli, index) => milli === receiptLines[index]?.quantityMilli);
+  const left = quote?.left ?? [];
+  const whole = amounts !== null && picked.every((milli, index) => milli === left[index]);
   const lines = picked.flatMap((milli, line) => (milli ? [{ line, quantityMilli: milli }] : []));
-  const valid = action === 'void' || (!picked.includes(null) && lines.length > 0);
+  const linesKey = JSON.stringify(lines);
+  // Priced by the store as the refund will be, again whenever the picked lines change.
+  useEffect(() => {
+    if (action !== 'refund') return;
+    let current = true;
+    const asked = amounts === null ? undefined : (JSON.parse(linesKey) as typeof lines);
+    store.refundQuote(sale.clientOrderId, asked).then(
+      (next) => {
+        if (!current) return;
+        setQuote(next);
+        setAmounts(
+          (typed) => typed ?? next.left.map((milli) => formatQuantityMilli(milli, milli % 1000 === 0)),
+        );
+      },
+      () => current && setQuote(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [linesKey, action, sale.clientOrderId]);
+  const tooMany = picked.some((milli, index) => (milli ?? 0) > (left[index] ?? 0));
+  const valid =
+    action === 'void' ||
+    (amounts !== null && !picked.includes(null) && !tooMany && lines.length > 0 && quote?.amount !== null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!valid) return;
@@ -162,7 +188,12 @@ function ManagerAction({
       {/* A refund's lines on the left and the approval on the right: on a landscape tablet the button stays in view. */}
       <form className={action === 'refund' ? 'manager-action refund' : 'manager-action'} onSubmit={submit}>
         <div className="stack">
-          <p className="echo">{formatMoney(sale.total - sale.refundedAmount, sale.currency)}</p>
+          <p className="echo" data-testid="action-amount">
+            {formatMoney(
+              action === 'refund' ? (quote?.amount ?? 0) : sale.total - sale.refundedAmount,
+              sale.currency,
+            )}
+          </p>
           {action === 'refund' && receiptLines.length > 0 && (
             <fieldset className="refund-lines">
               <legend>{t('refundLines')}</legend>
@@ -173,10 +204,12 @@ function ManagerAction({
                   </span>
                   <input
                     inputMode="decimal"
-                    value={amounts[index] ?? ''}
-                    aria-invalid={picked[index] === null}
+                    value={amounts?.[index] ?? ''}
+                    aria-invalid={picked[index] === null || (picked[index] ?? 0) > (left[index] ?? 0)}
                     onChange={(event) =>
-                      setAmounts(amounts.map((text, at) => (at === index ? event.target.value : text)))
+                      setAmounts(
+                        (amounts ?? []).map((text, at) => (at === index ? event.target.value : text)),
+                      )
                     }
                   />
                 </label>

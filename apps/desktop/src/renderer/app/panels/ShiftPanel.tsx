@@ -128,13 +128,15 @@ export function ShiftPanel({
 export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: () => void }) {
   const { t } = useI18n();
   const money = (amount: number) => formatMoney(amount, report.currency);
-  const rows: Array<[string, string]> = [
+  const sales: Array<[string, string]> = [
     [t('zSales', { count: report.sales.count }), money(report.sales.total)],
     [t('cash'), money(report.byMethod.cash)],
     [t('mobileMoney'), money(report.byMethod.mobile_money)],
     [t('card'), money(report.byMethod.card)],
     [t('zRefunds', { count: report.refunds.count }), money(report.refunds.total)],
     [t('zVoids'), String(report.voids)],
+  ];
+  const drawer: Array<[string, string]> = [
     [t('openingFloat'), money(report.openingFloat)],
     [t('payIn'), money(report.payIns)],
     [t('payOut'), money(report.payOuts)],
@@ -142,22 +144,41 @@ export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: (
     [t('countedCash'), money(report.countedCash)],
     [t('zDifference'), money(report.difference)],
   ];
+  const figures = (rows: Array<[string, string]>, last = '') => (
+    <dl className="figures z">
+      {rows.map(([label, value], index) => (
+        <div key={label} className={index === rows.length - 1 ? last : ''}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
   return (
-    <Dialog title={t('zReport')} onClose={onClose} testId="z-report">
+    <Dialog title={t('zReport')} onClose={onClose} wide testId="z-report">
       <p className="muted">
         {report.cashier} · {formatDateTime(report.openedAt)} – {formatDateTime(report.closedAt)}
       </p>
-      <dl className="figures z">
-        {rows.map(([label, value], index) => (
-          <div
-            key={label}
-            className={index === rows.length - 1 ? (report.difference < 0 ? 'bad strong' : 'strong') : ''}
-          >
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <div className="columns z-columns">
+        <section>
+          {figures(sales)}
+          {report.cashiers.length > 0 && (
+            <>
+              <h3 className="z-heading">{t('zByCashier')}</h3>
+              {figures(
+                report.cashiers.map((part) => [
+                  t('zCashierSales', { name: part.name, count: part.count }),
+                  money(part.sales),
+                ]),
+              )}
+            </>
+          )}
+        </section>
+        <section>
+          <h3 className="z-heading">{t('zDrawer')}</h3>
+          {figures(drawer, report.difference < 0 ? 'bad strong' : 'strong')}
+        </section>
+      </div>
       <button type="button" className="primary big" onClick={onClose} autoFocus>
         {t('done')}
       </button>

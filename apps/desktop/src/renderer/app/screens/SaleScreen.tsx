@@ -3,7 +3,7 @@
  * the total, which never leaves the screen. Scans land here wherever focus is.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { PullDocument } from '@tz/core';
+import { itemCount, type PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Kbd } from '../components/Dialog.tsx';
@@ -253,7 +253,7 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
           <span className="total-label">{t('total')}</span>
           <span className="total-amount">{formatMoney(total, currency)}</span>
           <span className="total-sub">
-            {t('itemsCount', { count: lines.length })}
+            {t('itemsCount', { count: cart ? itemCount(cart.priced.lines) : 0 })}
             {cart &&
               cart.priced.taxTotal > 0 &&
               ` · ${t('tax')} ${formatMoney(cart.priced.taxTotal, currency)}`}

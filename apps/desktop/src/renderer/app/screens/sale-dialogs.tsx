@@ -318,7 +318,7 @@ export function ParkedDialog({
                   <strong>{cart.label}</strong>
                   <span className="muted">
                     {formatTime(cart.parkedAt)} · {cart.cashier} ·{' '}
-                    {t('itemsCount', { count: cart.lineCount })}
+                    {t('itemsCount', { count: cart.itemCount })}
                   </span>
                   <span className="strong">{formatMoney(cart.total)}</span>
                   <span className="pill">{t('resume')}</span>
