@@ -76,7 +76,14 @@ import { indexedDbFloor } from './support/indexeddb-floor.ts';
 import { barePointerFloor, bareScanFloor } from './support/scan-floor.ts';
 import { arm, recordKeys, timedScan, watched } from './support/page-watch.ts';
 import { pageMemory, pageRenderer, type Memory } from './support/renderer-memory.ts';
-import { GOODS, benchDatabase, machine, seedProducts, signUpMerchant } from './support/harness.ts';
+import {
+  BENCH_SECRETS_KEY,
+  GOODS,
+  benchDatabase,
+  machine,
+  seedProducts,
+  signUpMerchant,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -197,6 +204,7 @@ const server = await startServer({
   PORT: '0',
   HOST: '127.0.0.1',
   DATABASE_URL: target.url,
+  SECRETS_KEY: BENCH_SECRETS_KEY,
   LOG_LEVEL: 'fatal',
   RATE_LIMIT_MAX: '100000000',
   PUBLIC_RATE_LIMIT_MAX: '100000000',

@@ -18,7 +18,14 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { benchDatabase, freePort, machine, signUpMerchant, startProcess } from './support/harness.ts';
+import {
+  BENCH_SECRETS_KEY,
+  benchDatabase,
+  freePort,
+  machine,
+  signUpMerchant,
+  startProcess,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -129,6 +136,7 @@ const server = await startProcess(
   {
     PORT: String(port),
     DATABASE_URL: database.url,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     LOG_LEVEL: 'error',
     RATE_LIMIT_MAX: '100000000',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

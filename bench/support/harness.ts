@@ -8,6 +8,9 @@ import { freePort } from '../../test/support/process.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
+/** The key bench servers seal webhook secrets with: PostgreSQL requires one (README "Secrets at rest"). */
+export const BENCH_SECRETS_KEY = Buffer.alloc(32, 5).toString('base64');
+
 export interface Measurement {
   name: string;
   requestsPerSecond: number;
@@ -108,7 +111,7 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const child = await startProcess(
     'apps/server/src/main.ts',
-    { PORT: String(port), LOG_LEVEL: 'error', ...env },
+    { PORT: String(port), LOG_LEVEL: 'error', SECRETS_KEY: BENCH_SECRETS_KEY, ...env },
     async () => (await fetch(`${url}/healthz`)).ok,
   );
   return { url, child };

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, eventually } from '../support/server.ts';
+import { client, eventually, TEST_SECRETS_KEY } from '../support/server.ts';
 import { freePort } from '../support/process.ts';
 
 /**
@@ -30,7 +30,11 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  // PostgreSQL needs the secrets key (README "Configuration"); the embedded database makes its own.
+  if (process.env.TEST_DATABASE_URL) {
+    env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+    env.SECRETS_KEY = TEST_SECRETS_KEY;
+  }
   child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

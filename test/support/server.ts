@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
 import type { Clock } from '../../apps/server/src/services/clock.ts';
 
+/** The key the test servers seal webhook secrets with: every process on one PostgreSQL database needs the same. */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /**
  * A real server on an ephemeral port: PostgreSQL when the run has a database
  * (DATABASE_URL set), embedded PGlite in memory otherwise.
@@ -22,6 +25,7 @@ export async function startTestServer(
       PUBLIC_RATE_LIMIT_MAX: '10000',
       RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
       ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+      SECRETS_KEY: TEST_SECRETS_KEY,
       ...env,
     },
     options,

@@ -76,7 +76,12 @@ describe('durable delivery', () => {
       cleanups.push(() => b.close());
     } else {
       // The embedded database belongs to one process: a second dispatcher beside the server's stands in for a second process.
-      const second = new WebhookDispatcher(a.database, a.config, pino({ level: 'silent' }));
+      const second = new WebhookDispatcher(
+        a.database,
+        a.config,
+        a.services.secretBox,
+        pino({ level: 'silent' }),
+      );
       second.start();
       cleanups.push(() => second.stop());
     }

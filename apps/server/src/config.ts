@@ -14,6 +14,9 @@ const configSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./.data'),
+  // The key webhook secrets are sealed with at rest (base64 of 32 bytes), or a file holding it (README).
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_FILE: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   // PostgreSQL sessions: the longest statement, and the longest a session may idle inside a transaction.
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_500),

@@ -1,9 +1,12 @@
 import { startServer } from './server.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { SecretsKeyError } from './services/secrets-at-rest.ts';
 
 const server = await startServer().catch((error: unknown) => {
   // A refusal to start says why in one line; anything else keeps its stack.
-  console.error(error instanceof DataDirInUseError ? error.message : error);
+  console.error(
+    error instanceof DataDirInUseError || error instanceof SecretsKeyError ? error.message : error,
+  );
   process.exit(1);
 });
 const stop = () => {

@@ -21,6 +21,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { ReferralEarner } from './referrals/earner.ts';
 import { OverdueInvoices } from './invoices/overdue.ts';
 import { systemClock, type Clock } from './services/clock.ts';
+import { openSecretBox, type SecretBox } from './services/secrets-at-rest.ts';
 
 export interface RunningServer {
   url: string;
@@ -58,12 +59,16 @@ export async function startServer(
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   if (!config.PUBLIC_URL) config.publicUrl = `http://${config.HOST}:${port}`;
-  let database: Database;
+  let database: Database | undefined;
+  let secretBox: SecretBox;
   try {
     database = await openDatabaseWithRetry(config, logger, (message) => {
       problem = message;
     });
+    // Secrets are sealed with a key kept outside the database: a key that does not fit refuses to start.
+    secretBox = await openSecretBox(config, database);
   } catch (error) {
+    await database?.close().catch(() => undefined);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
@@ -88,7 +93,7 @@ export async function startServer(
         : services.payouts.applyPayoutOutcome(id, outcome),
   };
   const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, log, clickPesa, clock);
+  const services = createServices(config, database, rateLimits, secretBox, log, clickPesa, clock);
   const app = createApp({
     services,
     rateLimits,
@@ -121,7 +126,7 @@ export async function startServer(
   // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
   const referralEarner = new ReferralEarner(database, (error) => log(error, 'referral earning failed'));
   referralEarner.start();
-  const dispatcher = new WebhookDispatcher(database, config, logger);
+  const dispatcher = new WebhookDispatcher(database, config, secretBox, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
   if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
   const reconciler = clickPesa

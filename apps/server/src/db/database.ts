@@ -1,11 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runner } from 'node-pg-migrate';
-import { lockDataDir } from './data-dir-lock.ts';
+import { openEmbedded } from './embedded.ts';
 
 /**
  * int8 (counts, amounts, sums cast to bigint) as a JS number, exactly or not at
@@ -211,34 +209,15 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  let embedded: { pglite: PGlite; socket: PGLiteSocketServer; lock?: { release(): void } } | undefined;
-  let connectionString = options.url;
-  let poolMax = options.poolMax;
-  if (!connectionString) {
-    const onDisk = options.dataDir !== 'memory://';
-    if (onDisk) await mkdir(options.dataDir, { recursive: true });
-    const lock = onDisk ? lockDataDir(options.dataDir) : undefined;
-    let pglite: PGlite;
-    let socket: PGLiteSocketServer;
-    try {
-      pglite = await PGlite.create(onDisk ? options.dataDir : undefined);
-      // Above 1 connection so pool clients do not reset each other; queries are serialised inside.
-      socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
-      await socket.start();
-    } catch (error) {
-      lock?.release();
-      throw error;
-    }
-    connectionString = `postgres://postgres@${socket.getServerConn()}/postgres?sslmode=disable`;
-    embedded = { pglite, socket, ...(lock ? { lock } : {}) };
-    // One session underneath: statements from two connections interleave in it
-    // (an unnamed statement parsed on one is bound on the other), so all queries
-    // share one connection, and nothing waits on a second client inside a transaction.
-    poolMax = 1;
-  }
+  const embedded = options.url ? undefined : await openEmbedded(options.dataDir);
+  const connectionString = options.url;
+  // One session underneath the embedded database: statements from two connections interleave in
+  // it (an unnamed statement parsed on one is bound on the other), so all queries share one
+  // connection, and nothing waits on a second client inside a transaction.
+  const poolMax = embedded ? 1 : options.poolMax;
   const statementTimeoutMs = options.statementTimeoutMs ?? 3_500;
   const pool = new pg.Pool({
-    connectionString,
+    ...(embedded ? embedded.connection : { connectionString }),
     // Statements sent without waiting for the previous answer (see PipelinedConnection).
     pipeline: true,
     max: poolMax,
@@ -315,11 +294,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     async close() {
       await pool.end();
-      if (embedded) {
-        await embedded.socket.stop();
-        await embedded.pglite.close();
-        embedded.lock?.release();
-      }
+      await embedded?.close();
     },
   };
   return database;

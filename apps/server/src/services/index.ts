@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimits } from './rate-limits.ts';
+import type { SecretBox } from './secrets-at-rest.ts';
 import type { PaymentProvider, PayoutProvider } from '../providers/provider.ts';
 import { SandboxProvider } from '../providers/sandbox.ts';
 import { AppInstallations } from './apps.ts';
@@ -27,6 +28,8 @@ export interface Services {
   config: Config;
   database: Database;
   rateLimits: RateLimits;
+  /** Seals and opens the secrets kept in the database (webhook signing secrets). */
+  secretBox: SecretBox;
   merchants: MerchantService;
   /** Which apps each merchant has installed, per mode (cached briefly per process). */
   apps: AppInstallations;
@@ -59,6 +62,7 @@ export function createServices(
   config: Config,
   database: Database,
   rateLimits: RateLimits,
+  secretBox: SecretBox,
   log: (error: unknown, message: string) => void,
   liveProvider?: PaymentProvider & PayoutProvider,
   clock: Clock = systemClock,
@@ -112,6 +116,7 @@ export function createServices(
     config,
     database,
     rateLimits,
+    secretBox,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
     loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),

@@ -10,6 +10,7 @@ import {
 } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { SecretBox } from '../services/secrets-at-rest.ts';
 import { API_VERSION, onEventsWritten } from '../services/events.ts';
 import { unixSeconds } from '../services/time.ts';
 import { WebhookSender, type AttemptResult } from './sender.ts';
@@ -129,6 +130,7 @@ export class WebhookDispatcher {
   constructor(
     private readonly database: Database,
     private readonly config: Config,
+    private readonly secretBox: SecretBox,
     private readonly logger: pino.Logger,
   ) {
     this.sender = new WebhookSender({
@@ -335,7 +337,13 @@ export class WebhookDispatcher {
       let result: AttemptResult;
       try {
         const body = eventEnvelope(delivery);
-        const headers = await deliveryHeaders(delivery, delivery.attempt_count + 1, body);
+        const open = (sealed: string) => this.secretBox.open(sealed, delivery.endpoint_id);
+        const signing = {
+          ...delivery,
+          secret: open(delivery.secret),
+          previous_secret: delivery.previous_secret && open(delivery.previous_secret),
+        };
+        const headers = await deliveryHeaders(signing, delivery.attempt_count + 1, body);
         result = await this.sender.send(delivery.url, body, headers, abort.signal);
       } finally {
         // The slot frees even when the attempt could not be made (its lease then lapses and a later pass retries).

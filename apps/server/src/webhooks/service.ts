@@ -5,6 +5,7 @@ import type { Actor } from '../actor.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
 import { EVENT_TYPES, type EventType } from '../services/event-types.ts';
 import { recordEvent } from '../services/events.ts';
+import type { SecretBox } from '../services/secrets-at-rest.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
@@ -174,23 +175,30 @@ export const withoutSecret = <T extends { secret?: string | undefined }>(endpoin
   return rest;
 };
 
-export async function createEndpoint(db: Queryable, auth: Actor, input: EndpointInput, config: Config) {
+export async function createEndpoint(
+  db: Queryable,
+  auth: Actor,
+  input: EndpointInput,
+  config: Config,
+  secretBox: SecretBox,
+) {
   assertEventTypes(input.events, 'events', true);
   const url = await assertWebhookUrlAllowed(input.url, {
     livemode: auth.livemode,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
   const secret = generateWebhookSecret();
+  const id = newId('webhookEndpoint');
   const inserted = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, events, secret)
      VALUES ($3, $1, $2, $4, $5, $6, $7) RETURNING *`,
     [
       ...scope(auth),
-      newId('webhookEndpoint'),
+      id,
       url,
       input.description ?? null,
       normaliseEvents(input.events),
-      secret,
+      secretBox.seal(secret, id),
     ],
   );
   return endpointObject(inserted.rows[0]!, undefined, secret);
@@ -282,7 +290,13 @@ export async function deleteEndpoint(db: Queryable, auth: Actor, id: string) {
  * webhook-signature only) for WEBHOOK_ROTATION_GRACE_SECONDS; a second rotation
  * within that time replaces it.
  */
-export async function rotateSecret(db: Queryable, auth: Actor, id: string, config: Config) {
+export async function rotateSecret(
+  db: Queryable,
+  auth: Actor,
+  id: string,
+  config: Config,
+  secretBox: SecretBox,
+) {
   const row = await endpointRow(db, auth, id, true);
   const secret = generateWebhookSecret();
   const grace = config.WEBHOOK_ROTATION_GRACE_SECONDS;
@@ -292,7 +306,7 @@ export async function rotateSecret(db: Queryable, auth: Actor, id: string, confi
        previous_secret_expires_at = CASE WHEN $3 > 0 THEN now() + make_interval(secs => $3) END,
        updated_at = now()
      WHERE id = $1 RETURNING *`,
-    [row.id, secret, grace],
+    [row.id, secretBox.seal(secret, row.id), grace],
   );
   const next = updated.rows[0]!;
   return endpointObject(next, (await healthOf(db, [next.id])).get(next.id), secret);

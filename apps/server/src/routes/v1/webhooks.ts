@@ -114,7 +114,8 @@ export const webhookRoutes = [
     body: z.strictObject({ url, events: eventList, description: z.string().max(500).optional() }),
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ body, auth, db, services }) => createEndpoint(db, auth, body, services.config),
+    handler: ({ body, auth, db, services }) =>
+      createEndpoint(db, auth, body, services.config, services.secretBox),
   }),
   defineRoute({
     method: 'GET',
@@ -182,7 +183,8 @@ export const webhookRoutes = [
     params: idParams,
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ params, auth, db, services }) => rotateSecret(db, auth, params.id, services.config),
+    handler: ({ params, auth, db, services }) =>
+      rotateSecret(db, auth, params.id, services.config, services.secretBox),
   }),
   defineRoute({
     method: 'GET',
