@@ -70,10 +70,13 @@ describe('webhook secrets sealed with a key kept outside the database', () => {
     expect(() => server.services.secretBox.open(sealed, 'we_two')).toThrow(SecretsKeyError);
   });
 
-  it('requires a key with PostgreSQL, where every process must share it', async () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+  it('requires a key with PostgreSQL and no data folder, where no process could share it', async () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      DATA_DIR: 'memory://',
+    });
     await expect(openSecretBox(config, server.database)).rejects.toThrow(
-      'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL',
+      'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL and DATA_DIR=memory://',
     );
   });
 });
@@ -116,5 +119,18 @@ describe('the embedded database’s secrets key', () => {
     );
     await unlink(keyFile);
     await expect(openSecretBox(config, database)).rejects.toThrow(`${keyFile} is missing`);
+  }, 180_000);
+
+  it('is made in DATA_DIR with PostgreSQL too, so `DATABASE_URL=… npm start` needs nothing more', async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'tz-key-'));
+    database = await openDatabase({ dataDir: 'memory://', poolMax: 2 });
+    await migrate(database);
+    // The data folder need not exist yet with PostgreSQL.
+    const folder = path.join(dataDir, 'data');
+    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', DATA_DIR: folder });
+    const box = await openSecretBox(config, database);
+    expect((await stat(path.join(folder, 'secrets.key'))).mode & 0o777).toBe(0o600);
+    const sealed = box.seal('whsec_pg', 'we_pg');
+    expect((await openSecretBox(config, database)).open(sealed, 'we_pg')).toBe('whsec_pg');
   }, 180_000);
 });

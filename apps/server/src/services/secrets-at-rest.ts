@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -52,9 +52,9 @@ export const isSealed = (stored: string): boolean => stored.startsWith(SEALED);
 
 /**
  * The secrets key: `SECRETS_KEY` (base64 of 32 bytes), else the file
- * `SECRETS_KEY_FILE`, which the embedded database defaults to
- * `DATA_DIR/secrets.key` and creates (owner-only) on its first start. PostgreSQL
- * deployments must give one of them, the same to every process. Checked against
+ * `SECRETS_KEY_FILE`, which defaults to `DATA_DIR/secrets.key`, created
+ * (owner-only) on the first start. Processes on several machines sharing one
+ * PostgreSQL database must be given the same key. Checked against
  * the fingerprint the database keeps; then any secret still stored in clear is
  * sealed.
  */
@@ -76,9 +76,7 @@ export async function openSecretBox(config: Config, database: Database): Promise
 }
 
 const defaultKeyFile = (config: Config) =>
-  !config.DATABASE_URL && config.DATA_DIR !== 'memory://'
-    ? path.resolve(config.DATA_DIR, 'secrets.key')
-    : undefined;
+  config.DATA_DIR !== 'memory://' ? path.resolve(config.DATA_DIR, 'secrets.key') : undefined;
 
 const keySource = (config: Config) =>
   config.SECRETS_KEY ? 'SECRETS_KEY' : `The key in ${config.SECRETS_KEY_FILE ?? defaultKeyFile(config)}`;
@@ -89,28 +87,39 @@ async function secretsKey(config: Config, sealedBefore: boolean): Promise<Buffer
   if (!file) {
     if (config.DATABASE_URL) {
       throw new SecretsKeyError(
-        'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL: every process needs the same key ' +
+        'SECRETS_KEY (or SECRETS_KEY_FILE) is required with DATABASE_URL and DATA_DIR=memory://: every process needs the same key ' +
           'to seal and open webhook secrets. Make one with `openssl rand -base64 32`.',
       );
     }
     return randomBytes(KEY_BYTES); // an in-memory database lives and dies with this process
   }
-  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (existing !== undefined) {
-    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
-    return decodeKey(existing.trim(), file);
-  }
+  const existing = await readKeyFile(file);
+  if (existing !== undefined) return existing;
   if (sealedBefore) {
     throw new SecretsKeyError(
       `${file} is missing, and this database's secrets were sealed with the key it held: restore it.`,
     );
   }
   const key = randomBytes(KEY_BYTES);
-  await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  return key;
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const made = await writeFile(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' }).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return false; // another process on this machine made it first
+      throw error;
+    },
+  );
+  return made ? key : ((await readKeyFile(file)) ?? key);
+}
+
+async function readKeyFile(file: string): Promise<Buffer | undefined> {
+  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (existing === undefined) return undefined;
+  if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+  return decodeKey(existing.trim(), file);
 }
 
 function decodeKey(text: string, source: string): Buffer {
