@@ -9,7 +9,7 @@ import {
   type Posting,
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Actor } from '../actor.ts';
+import type { Actor, Tenant } from '../actor.ts';
 import { unixSeconds } from './time.ts';
 
 /** A line of `balance_transaction_lines`: one balance one ledger transaction moved. */
@@ -125,10 +125,10 @@ function placeholders(rows: unknown[][]): string {
   return rows.map((row) => `(${row.map(() => `$${++n}`).join(', ')})`).join(', ');
 }
 
-export const transactionsSource = (actor: Actor) => ({
+export const transactionsSource = (tenant: Tenant) => ({
   table: 'balance_transaction_lines',
   where: 'merchant_id = $1 AND livemode = $2',
-  params: [actor.merchantId, actor.livemode],
+  params: [tenant.merchantId, tenant.livemode],
 });
 
 interface BalanceAmount {
