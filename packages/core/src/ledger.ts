@@ -17,16 +17,18 @@ export type LedgerAccount =
   | 'provider_clearing';
 
 /** What moved money: each is unique per source, so a movement posts once. */
-export type LedgerTransactionType =
-  | 'payment'
-  | 'refund'
-  | 'payout'
-  | 'payout_paid'
-  | 'payout_reversal'
-  | 'escrow_hold'
-  | 'escrow_release'
-  | 'escrow_refund'
-  | 'referral_earning';
+export const LEDGER_TRANSACTION_TYPES = [
+  'payment',
+  'refund',
+  'payout',
+  'payout_paid',
+  'payout_reversal',
+  'escrow_hold',
+  'escrow_release',
+  'escrow_refund',
+  'referral_earning',
+] as const;
+export type LedgerTransactionType = (typeof LEDGER_TRANSACTION_TYPES)[number];
 
 export interface Posting {
   account: LedgerAccount;
@@ -111,6 +113,68 @@ export function escrowReleasePostings(
 /** What was not released goes back to the payer through the provider. */
 export function escrowRefundPostings(currency: Currency, amount: number): Posting[] {
   return escrowReleasePostings(currency, amount, { account: 'provider_clearing' });
+}
+
+/**
+ * The balances `GET /v1/balance` reports, each the sum of one merchant account.
+ * `merchant_payouts_in_transit` is none of them: a payout leaves `available`
+ * when it is made.
+ */
+export const MERCHANT_BALANCES = ['available', 'pending', 'escrow', 'referral'] as const;
+export type MerchantBalance = (typeof MERCHANT_BALANCES)[number];
+
+/** The account each balance sums. */
+export const BALANCE_ACCOUNTS = {
+  available: 'merchant_available',
+  pending: 'merchant_pending',
+  escrow: 'merchant_escrow',
+  referral: 'merchant_referral',
+} as const satisfies Record<MerchantBalance, LedgerAccount>;
+
+const BALANCE_OF_ACCOUNT = new Map<LedgerAccount, MerchantBalance>(
+  MERCHANT_BALANCES.map((balance) => [BALANCE_ACCOUNTS[balance], balance]),
+);
+
+/** One line of a merchant's transaction list: how one ledger transaction moved one of its balances. */
+export interface BalanceMovement {
+  merchantId: string;
+  balance: MerchantBalance;
+  currency: Currency;
+  /** What moved before the fee (a payment's gross); `amount - fee = net`. */
+  amount: number;
+  fee: number;
+  /** The signed change to `balance`: per balance and currency, the nets sum to the balance. */
+  net: number;
+  /** The transaction's merchant's first line: it carries the transaction's id and its fee. */
+  main: boolean;
+}
+
+/**
+ * The lines a ledger transaction adds to merchants' transaction lists: one per
+ * posting on a balance account, on that posting's merchant (a hold moves two of
+ * its merchant's balances; a release to a merchant moves the holder's escrow and
+ * the recipient's available). A transaction that moves none of its merchant's
+ * balances (a paid payout, which left `available` when it was made) still shows,
+ * at 0 on `available`, so each movement of the merchant's money is listed.
+ */
+export function balanceMovements(entry: {
+  merchantId: string;
+  currency: Currency;
+  fee: number;
+  postings: ReadonlyArray<Posting>;
+}): BalanceMovement[] {
+  const lines: BalanceMovement[] = [];
+  const line = (merchantId: string, balance: MerchantBalance, currency: Currency, net: number) => {
+    const main = merchantId === entry.merchantId && !lines.some((l) => l.main);
+    const fee = main ? entry.fee : 0;
+    lines.push({ merchantId, balance, currency, amount: net + fee, fee, net, main });
+  };
+  for (const posting of entry.postings) {
+    const balance = BALANCE_OF_ACCOUNT.get(posting.account);
+    if (balance) line(posting.merchantId ?? entry.merchantId, balance, posting.currency, posting.amount);
+  }
+  if (!lines.some((l) => l.main)) line(entry.merchantId, 'available', entry.currency, 0);
+  return lines;
 }
 
 export function isBalanced(postings: readonly Posting[]): boolean {

@@ -1,11 +1,22 @@
-import { AppError, newId, type Currency, type LedgerTransactionType, type Posting } from '@tz/core';
+import {
+  AppError,
+  BALANCE_ACCOUNTS,
+  balanceMovements,
+  newId,
+  type Currency,
+  type LedgerTransactionType,
+  type MerchantBalance,
+  type Posting,
+} from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Actor } from '../actor.ts';
+import type { Actor, Tenant } from '../actor.ts';
 import { unixSeconds } from './time.ts';
 
+/** A line of `balance_transaction_lines`: one balance one ledger transaction moved. */
 interface TransactionRow {
   id: string;
   livemode: boolean;
+  balance: MerchantBalance;
   type: LedgerTransactionType;
   source_id: string;
   currency: string;
@@ -20,6 +31,7 @@ export const transactionObject = (row: TransactionRow) => ({
   id: row.id,
   object: 'transaction' as const,
   type: row.type,
+  balance: row.balance,
   source: row.source_id,
   amount: row.amount,
   fee: row.fee,
@@ -36,7 +48,7 @@ export interface LedgerEntry {
   type: LedgerTransactionType;
   sourceId: string;
   currency: Currency;
-  /** Signed from the merchant's view: a refund is negative. */
+  /** Signed from the merchant's view, before the fee: a refund is negative. */
   amount: number;
   fee: number;
   description: string | null;
@@ -44,7 +56,10 @@ export interface LedgerEntry {
   postings: Array<Posting & { merchantId?: string }>;
 }
 
-/** Writes a ledger transaction and its postings; the database refuses it unless they sum to zero. */
+/**
+ * Writes a ledger transaction, its postings (the database refuses them unless
+ * they sum to zero) and its lines in the merchants' transaction lists.
+ */
 export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promise<string> {
   const id = newId('ledgerTransaction');
   // Nothing reads these back: in a transaction they leave with its next read or its COMMIT.
@@ -65,31 +80,55 @@ export async function postLedgerEntry(db: Queryable, entry: LedgerEntry): Promis
       entry.description,
     ],
   );
-  const values: unknown[] = [];
-  const rows = entry.postings.map((posting, i) => {
-    values.push(
-      id,
-      posting.merchantId ?? entry.merchantId,
-      entry.livemode,
-      posting.account,
-      posting.currency,
-      posting.amount,
-    );
-    const base = i * 6;
-    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`;
-  });
+  const postings = entry.postings.map((posting) => [
+    id,
+    posting.merchantId ?? entry.merchantId,
+    entry.livemode,
+    posting.account,
+    posting.currency,
+    posting.amount,
+  ]);
   await write(
     db,
-    `INSERT INTO ledger_postings (transaction_id, merchant_id, livemode, account, currency, amount) VALUES ${rows.join(', ')}`,
-    values,
+    `INSERT INTO ledger_postings (transaction_id, merchant_id, livemode, account, currency, amount)
+     VALUES ${placeholders(postings)}`,
+    postings.flat(),
   );
+  await writeBalanceLines(db, id, entry);
   return id;
 }
 
-export const transactionsSource = (actor: Actor) => ({
-  table: 'ledger_transactions',
+/** The transaction's lines, in posting order; the main line carries its id (docs/LEDGER.md). */
+async function writeBalanceLines(db: Queryable, transactionId: string, entry: LedgerEntry): Promise<void> {
+  const lines = balanceMovements(entry).map((line) => [
+    line.main ? transactionId : `${transactionId}_${line.balance}`,
+    transactionId,
+    line.merchantId,
+    entry.livemode,
+    line.balance,
+    line.currency,
+    line.amount,
+    line.fee,
+    line.net,
+  ]);
+  await write(
+    db,
+    `INSERT INTO balance_transactions (id, transaction_id, merchant_id, livemode, balance, currency, amount, fee, net)
+     VALUES ${placeholders(lines)}`,
+    lines.flat(),
+  );
+}
+
+/** `($1, $2), ($3, $4)` for rows of values, numbered in the order `rows.flat()` gives them. */
+function placeholders(rows: unknown[][]): string {
+  let n = 0;
+  return rows.map((row) => `(${row.map(() => `$${++n}`).join(', ')})`).join(', ');
+}
+
+export const transactionsSource = (tenant: Tenant) => ({
+  table: 'balance_transaction_lines',
   where: 'merchant_id = $1 AND livemode = $2',
-  params: [actor.merchantId, actor.livemode],
+  params: [tenant.merchantId, tenant.livemode],
 });
 
 interface BalanceAmount {
@@ -101,19 +140,20 @@ interface BalanceAmount {
 export async function balanceOf(db: Queryable, actor: Actor) {
   const sums = await db.query<{ account: string; currency: string; total: number }>(
     `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
-     WHERE merchant_id = $1 AND livemode = $2
-       AND account IN ('merchant_available', 'merchant_pending', 'merchant_referral', 'merchant_escrow')
+     WHERE merchant_id = $1 AND livemode = $2 AND account = ANY($3)
      GROUP BY account, currency ORDER BY currency`,
-    [actor.merchantId, actor.livemode],
+    [actor.merchantId, actor.livemode, Object.values(BALANCE_ACCOUNTS)],
   );
-  const pick = (account: string): BalanceAmount[] =>
-    sums.rows.filter((r) => r.account === account).map((r) => ({ amount: r.total, currency: r.currency }));
+  const pick = (balance: MerchantBalance): BalanceAmount[] =>
+    sums.rows
+      .filter((r) => r.account === BALANCE_ACCOUNTS[balance])
+      .map((r) => ({ amount: r.total, currency: r.currency }));
   return {
     object: 'balance' as const,
-    available: pick('merchant_available'),
-    pending: pick('merchant_pending'),
-    referral: pick('merchant_referral'),
-    escrow: pick('merchant_escrow'),
+    available: pick('available'),
+    pending: pick('pending'),
+    referral: pick('referral'),
+    escrow: pick('escrow'),
     livemode: actor.livemode,
   };
 }

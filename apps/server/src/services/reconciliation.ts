@@ -1,3 +1,4 @@
+import { BALANCE_ACCOUNTS, MERCHANT_BALANCES } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 
 /**
@@ -14,7 +15,8 @@ export interface Discrepancy {
     | 'posting_unexplained'
     | 'account_mismatch'
     | 'available_negative'
-    | 'money_unaccounted';
+    | 'money_unaccounted'
+    | 'listing_mismatch';
   merchant_id: string;
   livemode: boolean | null;
   currency: string | null;
@@ -29,6 +31,10 @@ type Amounts = string;
 
 const postingsOf = (account: string): Amounts =>
   `SELECT merchant_id, livemode, currency, amount FROM ledger_postings WHERE account = '${account}'`;
+
+/** The transaction-list lines on one balance (`balance_transactions`, docs/LEDGER.md). */
+const linesOf = (balance: string): Amounts =>
+  `SELECT merchant_id, livemode, currency, net FROM balance_transactions WHERE balance = '${balance}'`;
 
 /** Escrow splits released, joined to their escrow (`e`, the holder's). */
 const SPLITS_RELEASED = `escrow_splits s JOIN escrows e ON e.id = s.escrow_id WHERE s.status = 'released'`;
@@ -244,5 +250,14 @@ export async function reconcile(db: Queryable, merchantId?: string): Promise<Dis
     scope,
   );
   keyed('money_unaccounted', `money in = ${Object.keys(MONEY_ACCOUNTED).join(' + ')}`, identity.rows);
+
+  // What a merchant rebuilds from GET /v1/transactions is what GET /v1/balance sums.
+  for (const balance of MERCHANT_BALANCES) {
+    const rows = await db.query<KeyedRow>(
+      compare(sumPerKey([postingsOf(BALANCE_ACCOUNTS[balance])]), sumPerKey([linesOf(balance)])),
+      scope,
+    );
+    keyed('listing_mismatch', balance, rows.rows);
+  }
   return found;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEDGER_TRANSACTION_TYPES, MERCHANT_BALANCES } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
@@ -7,19 +8,18 @@ import { requestLogObject, requestLogsSource } from '../../services/request-logs
 import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 
 const transactionSchema = z.object({
-  id: z.string().describe('Begins with txn_'),
+  id: z
+    .string()
+    .describe(
+      'Begins with txn_. A transaction that moves two balances (an escrow hold: available and escrow) lists as two lines, the second’s id ending in _<balance>',
+    ),
   object: z.literal('transaction'),
-  type: z.enum([
-    'payment',
-    'refund',
-    'payout',
-    'payout_paid',
-    'payout_reversal',
-    'escrow_hold',
-    'escrow_release',
-    'escrow_refund',
-    'referral_earning',
-  ]),
+  type: z.enum(LEDGER_TRANSACTION_TYPES),
+  balance: z
+    .enum(MERCHANT_BALANCES)
+    .describe(
+      'The balance of `GET /v1/balance` this line moves: per balance and currency, the sum of `net` over all lines is that balance',
+    ),
   source: z
     .string()
     .describe(
@@ -29,10 +29,10 @@ const transactionSchema = z.object({
     .number()
     .int()
     .describe(
-      'Signed as the available balance moves: refunds and payouts are negative, a failed payout’s return positive, a paid payout 0 (it left at creation)',
+      'Signed as `balance` moves, before the fee (a payment’s gross): refunds, payouts, escrow holds (on available) and money leaving escrow are negative, a failed payout’s return positive, a paid payout 0 (it left available at creation)',
     ),
-  fee: z.number().int(),
-  net: z.number().int(),
+  fee: z.number().int().describe('Our fee, signed like `amount` (a refund returns it); `net = amount - fee`'),
+  net: z.number().int().describe('The signed change to `balance`'),
   currency: z.string(),
   description: z.string().nullable(),
   livemode,
@@ -62,6 +62,8 @@ export const ledgerRoutes = [
     path: '/transactions',
     tag: 'Balance',
     summary: 'List ledger transactions',
+    description:
+      'One line per balance each movement of money moves, newest first. Summing `net` per `balance` and `currency` rebuilds `GET /v1/balance` (docs/LEDGER.md).',
     auth: 'secret',
     query: listQuery,
     response: listEnvelope(transactionSchema),
@@ -73,7 +75,7 @@ export const ledgerRoutes = [
     tag: 'Balance',
     summary: 'Retrieve ledger and referral balance',
     description:
-      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending`, `referral` and `escrow` (held in escrow until released or refunded).',
+      'Per currency, summed from the ledger: `available` (paid, net of fees and refunds), `pending`, `referral` and `escrow` (held in escrow until released or refunded). Each is the sum of `net` over the `GET /v1/transactions` lines with that `balance` and currency.',
     auth: 'secret',
     response: z.object({
       object: z.literal('balance'),
