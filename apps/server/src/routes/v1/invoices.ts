@@ -3,7 +3,9 @@ import {
   currencySchema,
   INVOICE_STATUSES,
   MAX_AMOUNT,
+  MAX_INVOICE_DESCRIPTION,
   MAX_INVOICE_LINES,
+  MAX_INVOICE_MEMO,
   MAX_INVOICE_QUANTITY,
   MAX_UNIX_SECONDS,
   TAX_CLASSES,
@@ -19,7 +21,7 @@ import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas
 
 const lineIn = z
   .strictObject({
-    description: z.string().trim().min(1).max(500),
+    description: z.string().trim().min(1).max(MAX_INVOICE_DESCRIPTION),
     quantity: z.number().int().min(1).max(MAX_INVOICE_QUANTITY).default(1),
     unit_amount: z
       .number()
@@ -42,7 +44,7 @@ const lineIn = z
 const editable = {
   vat_region: z.enum(VAT_REGIONS).optional().describe('Where the supply is taxed; default mainland'),
   lines: z.array(lineIn).max(MAX_INVOICE_LINES).optional(),
-  memo: z.string().max(2000).optional(),
+  memo: z.string().max(MAX_INVOICE_MEMO).optional(),
   due_date: z
     .number()
     .int()
