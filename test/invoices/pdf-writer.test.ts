@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { invoicePdf, type DocumentView } from '../../apps/server/src/invoices/documents.ts';
+import { documentPdf, type DocumentView } from '../../apps/server/src/invoices/documents.ts';
 import { textWidth, wrap } from '../../apps/server/src/invoices/pdf.ts';
 import { largestInvoiceView, spacedInvoiceView } from './largest.ts';
 
 /** The middle of three timings of rendering `view`, after one to warm up. */
 function renderMs(view: DocumentView): number {
-  invoicePdf(view, 'en');
+  documentPdf('invoice', view, 'en');
   const times = [0, 1, 2].map(() => {
     const started = performance.now();
-    invoicePdf(view, 'en');
+    documentPdf('invoice', view, 'en');
     return performance.now() - started;
   });
   return times.sort((a, b) => a - b)[1]!;
