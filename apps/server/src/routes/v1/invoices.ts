@@ -232,7 +232,7 @@ export const invoiceRoutes = [
     path: '/invoices/{id}/pdf',
     summary: 'The invoice as a PDF',
     description:
-      'Lines, VAT by rate, totals, amount due, memo and the hosted page’s URL. `lang` is `en` (default) or `sw`. Drafts have none.',
+      'Lines, VAT by rate, totals, amount due, memo and the hosted page’s URL. `lang` is `en` (default) or `sw`. Drafts have none. Rendered once and kept until what it shows changes (paid, void, written off); 503 `service_unavailable` with `Retry-After` while too many documents are being rendered.',
     handler: ({ params, query, auth, db, services }) =>
       services.invoices.document(db, auth, params.id, 'invoice', query.lang),
   }),
@@ -241,7 +241,7 @@ export const invoiceRoutes = [
     path: '/invoices/{id}/receipt/pdf',
     summary: 'The receipt of a paid invoice as a PDF',
     description:
-      'What was paid, when and by which payment. 400 `payment_not_paid` until the invoice is paid. `lang` is `en` (default) or `sw`.',
+      'What was paid, when and by which payment. 400 `payment_not_paid` until the invoice is paid. `lang` is `en` (default) or `sw`. Rendered once and kept; 503 `service_unavailable` with `Retry-After` while too many documents are being rendered.',
     handler: ({ params, query, auth, db, services }) =>
       services.invoices.document(db, auth, params.id, 'receipt', query.lang),
   }),
