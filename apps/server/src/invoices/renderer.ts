@@ -91,6 +91,7 @@ class Slot {
             }),
           );
         }, this.options.timeoutMs);
+        worker.ref();
         worker.postMessage({ kind: job.kind, view: job.view, language: job.language } satisfies RenderJob);
       },
       () => undefined, // `fail` has settled the job
@@ -102,6 +103,8 @@ class Slot {
     const { job, timer } = this.running;
     clearTimeout(timer);
     this.running = null;
+    // An idle thread does not keep the process alive; one rendering does.
+    worker.unref();
     if ('pdf' in answer)
       job.resolve(Buffer.from(answer.pdf.buffer, answer.pdf.byteOffset, answer.pdf.byteLength));
     else job.reject(new Error(`PDF render failed: ${answer.error}`));
