@@ -25,8 +25,9 @@ beforeAll(async () => {
     unit_amount: 1_180,
   }));
   largest = [];
-  for (let i = 0; i < 4; i++) largest.push((await openInvoice(api, customer, { lines, memo: view.memo })).id);
-});
+  for (let i = 0; i < 3; i++) largest.push((await openInvoice(api, customer, { lines, memo: view.memo })).id);
+  // A server and three of the largest invoices: slow on a loaded host.
+}, 120_000);
 afterAll(() => server?.close());
 
 const fetchPdf = (id: string, lang = 'en') =>
