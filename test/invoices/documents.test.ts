@@ -105,6 +105,39 @@ describe('invoice PDFs', () => {
     expect(text).toMatch(/Total\s+TZS 5,050,000/);
   });
 
+  it('renders a finalised invoice once, and again only when what it shows changes', async () => {
+    const open = await openInvoice(api, customer);
+    const renders = () => server.services.pdfRenderer.rendered;
+    const before = renders();
+    const first = await fetchPdf(`/v1/invoices/${open.id}/pdf`);
+    expect(renders()).toBe(before + 1);
+    const again = await fetchPdf(`/v1/invoices/${open.id}/pdf`);
+    expect(again.status).toBe(200);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    // The hosted page serves the same stored copy.
+    const token = open.hosted_invoice_url.split('/').pop();
+    expect((await fetchPdf(`/invoice/${token}/pdf?lang=en`, false)).bytes.equals(first.bytes)).toBe(true);
+    expect(renders()).toBe(before + 1);
+    // Each language is its own document.
+    await fetchPdf(`/v1/invoices/${open.id}/pdf?lang=sw`);
+    expect(renders()).toBe(before + 2);
+
+    // Paid, it shows so: rendered again once, then served as stored.
+    await api.post(`/v1/invoices/${open.id}/pay`, {});
+    await invoiceInStatus(api, open.id, 'paid');
+    const paid = await fetchPdf(`/v1/invoices/${open.id}/pdf`);
+    expect(renders()).toBe(before + 3);
+    expect(await pdfText(paid.bytes)).toMatch(/Amount due\s+TZS 0/);
+    expect(await pdfText(first.bytes)).toMatch(/Amount due\s+TZS 28,600/);
+    await fetchPdf(`/v1/invoices/${open.id}/pdf`);
+    const stored = await server.database.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM invoice_documents WHERE invoice_id = $1`,
+      [open.id],
+    );
+    expect(renders()).toBe(before + 3);
+    expect(stored.rows[0]!.n).toBe(2);
+  });
+
   it('has none for a draft, and none of another merchant’s invoice', async () => {
     const draft = await draftInvoice(api, customer);
     expect((await fetchPdf(`/v1/invoices/${draft.id}/pdf`)).status).toBe(400);

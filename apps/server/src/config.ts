@@ -63,6 +63,10 @@ const configSchema = z.object({
     .default([1, 3, 5]),
   SUBSCRIPTION_SCHEDULER: bool.default(true),
   SUBSCRIPTION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  // Invoice PDFs (docs/INVOICES.md "PDFs"): worker threads, renders that may wait for one, one render's limit.
+  PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  PDF_QUEUE_MAX: z.coerce.number().int().min(0).max(1_000).default(16),
+  PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // Live provider (ClickPesa, docs/PROVIDERS.md); unset means live payments are refused as unavailable.
   PROVIDER_BASE_URL: z.string().url().optional(),
   PROVIDER_CLIENT_ID: z.string().optional(),

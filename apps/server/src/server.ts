@@ -160,6 +160,7 @@ export async function startServer(
       await dispatcher.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.pdfRenderer.close();
       await services.requestLogs.flush();
       await rateLimits.close();
       await database.close();

@@ -1,12 +1,45 @@
-/** The invoice and its receipt as PDFs, laid out on the small writer in `pdf.ts`. */
-import { eastAfricaDate, formatAmount, formatBasisPoints } from '@tz/core';
+/**
+ * The invoice and its receipt as PDFs, laid out on the small writer in `pdf.ts`.
+ * Runs in the PDF workers (`renderer.ts`): it imports only the parts of core the
+ * layout needs, so a worker starts quickly.
+ */
+import { formatAmount } from '@tz/core/money';
+import { formatBasisPoints } from '@tz/core/retail/integer-math';
+import { eastAfricaDate } from '@tz/core/retail/time';
 import { INVOICE_LABELS, statusLabel, type InvoiceLanguage } from './labels.ts';
 import type { InvoiceRow } from './object.ts';
 import { PAGE, PdfDocument, wrap } from './pdf.ts';
 
-/** What a document shows besides the invoice itself. */
+export type DocumentKind = 'invoice' | 'receipt';
+
+/**
+ * The invoice's fields a document may show. The view holds these and nothing
+ * else, so its fingerprint changes exactly when a stored copy would look
+ * different (`stored-documents.ts`); a field the layout starts to use is added here.
+ */
+const SHOWN = [
+  'number',
+  'status',
+  'currency',
+  'lines',
+  'tax_breakdown',
+  'subtotal',
+  'total',
+  'amount_paid',
+  'memo',
+  'due_at',
+  'created_at',
+  'finalized_at',
+] as const satisfies ReadonlyArray<keyof InvoiceRow>;
+
+export type ShownInvoice = Pick<InvoiceRow, (typeof SHOWN)[number]>;
+
+export const shownInvoice = (row: InvoiceRow): ShownInvoice =>
+  Object.fromEntries(SHOWN.map((field) => [field, row[field]])) as ShownInvoice;
+
+/** Everything a document shows. */
 export interface DocumentView {
-  invoice: InvoiceRow;
+  invoice: ShownInvoice;
   businessName: string;
   customer: { name: string | null; email: string | null; phone: string | null };
   /** The payment that paid it, once paid. */
@@ -129,7 +162,7 @@ function render(view: DocumentView, language: InvoiceLanguage, title: string, no
   return pdf.toBuffer(`${title} ${view.invoice.number ?? ''}`);
 }
 
-export function invoicePdf(view: DocumentView, language: InvoiceLanguage): Buffer {
+function invoicePdf(view: DocumentView, language: InvoiceLanguage): Buffer {
   const labels = INVOICE_LABELS[language];
   const { invoice } = view;
   const notes = [statusLabel(labels, invoice.status)];
@@ -140,7 +173,7 @@ export function invoicePdf(view: DocumentView, language: InvoiceLanguage): Buffe
   return render(view, language, labels.invoice, notes);
 }
 
-export function receiptPdf(view: DocumentView, language: InvoiceLanguage): Buffer {
+function receiptPdf(view: DocumentView, language: InvoiceLanguage): Buffer {
   const labels = INVOICE_LABELS[language];
   const { payment } = view;
   return render(view, language, labels.receipt, [
@@ -154,3 +187,7 @@ export function receiptPdf(view: DocumentView, language: InvoiceLanguage): Buffe
       : []),
   ]);
 }
+
+/** The document of `kind` in `language`. */
+export const documentPdf = (kind: DocumentKind, view: DocumentView, language: InvoiceLanguage): Buffer =>
+  kind === 'receipt' ? receiptPdf(view, language) : invoicePdf(view, language);

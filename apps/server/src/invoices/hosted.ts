@@ -3,71 +3,14 @@
  * no key; the customer sees what they owe, pays by mobile money through the
  * same charge as the API, and downloads the PDFs.
  */
-import { AppError, notFound, type Currency } from '@tz/core';
+import { notFound, type Currency } from '@tz/core';
 import type { Actor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { PaymentObject } from '../services/payments.ts';
-import { invoicePdf, receiptPdf, type DocumentView } from './documents.ts';
+import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
-import { hostedInvoiceUrl, type InvoiceRow } from './object.ts';
+import type { InvoiceRow } from './object.ts';
 import type { InvoiceObject, InvoiceService } from './service.ts';
-
-export type DocumentKind = 'invoice' | 'receipt';
-
-/** What the documents show besides the invoice: the business, the customer, the paying payment. */
-async function documentView(db: Queryable, row: InvoiceRow, hostedUrl: string | null): Promise<DocumentView> {
-  const found = await db.query<{
-    business_name: string;
-    name: string | null;
-    email: string | null;
-    phone: string | null;
-  }>(
-    `SELECT m.business_name, c.name, c.email, c.phone FROM merchants m JOIN customers c ON c.id = $2
-     WHERE m.id = $1`,
-    [row.merchant_id, row.customer_id],
-  );
-  const parties = found.rows[0]!;
-  let payment: DocumentView['payment'] = null;
-  if (row.status === 'paid' && row.payment_id) {
-    const paid = await db.query<{
-      id: string;
-      phone: string;
-      paid_at: Date;
-      provider_reference: string | null;
-    }>('SELECT id, phone, paid_at, provider_reference FROM payments WHERE id = $1', [row.payment_id]);
-    const p = paid.rows[0];
-    if (p) payment = { id: p.id, phone: p.phone, paidAt: p.paid_at, reference: p.provider_reference };
-  }
-  return {
-    invoice: row,
-    businessName: parties.business_name,
-    customer: { name: parties.name, email: parties.email, phone: parties.phone },
-    payment,
-    hostedUrl,
-  };
-}
-
-/** The invoice's PDF; the receipt only once it is paid. */
-export async function renderDocument(
-  db: Queryable,
-  row: InvoiceRow,
-  kind: DocumentKind,
-  language: InvoiceLanguage,
-  hostedUrl: string | null,
-): Promise<Buffer> {
-  if (kind === 'receipt' && row.status !== 'paid') {
-    throw new AppError('payment_not_paid', 'An invoice has a receipt only once it is paid', {
-      details: { status: `is '${row.status}'` },
-    });
-  }
-  if (kind === 'invoice' && row.status === 'draft') {
-    throw new AppError('state_transition_invalid', 'A draft has no PDF yet; finalise it first', {
-      details: { status: "is 'draft'" },
-    });
-  }
-  const view = await documentView(db, row, hostedUrl);
-  return kind === 'receipt' ? receiptPdf(view, language) : invoicePdf(view, language);
-}
 
 /** What the hosted page shows and polls. */
 export interface HostedView {
@@ -90,10 +33,7 @@ export interface HostedView {
 }
 
 export class HostedInvoices {
-  constructor(
-    private readonly invoices: InvoiceService,
-    private readonly publicUrl: () => string,
-  ) {}
+  constructor(private readonly invoices: InvoiceService) {}
 
   private async row(db: Queryable, token: string, lock = false): Promise<InvoiceRow> {
     const found = await db.query<InvoiceRow>(
@@ -161,7 +101,7 @@ export class HostedInvoices {
     const row = await this.row(db, token);
     return {
       number: row.number ?? row.id,
-      pdf: await renderDocument(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl())),
+      pdf: await this.invoices.documentOf(db, row, kind, language),
     };
   }
 }

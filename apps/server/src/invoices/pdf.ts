@@ -2,8 +2,10 @@
  * A small PDF writer: A4 pages of text and rules in the two standard Helvetica
  * faces every PDF reader has, so no font is embedded and no library is needed.
  * Text is WinAnsi-encoded (Latin-1 plus typographic quotes and dashes); any
- * other character prints as `?`.
+ * other character prints as `?`. Page contents are Flate-compressed.
  */
+
+import { deflateSync } from 'node:zlib';
 
 export const PAGE = { width: 595, height: 842, margin: 48 } as const;
 
@@ -30,53 +32,78 @@ const WIN_ANSI_EXTRA: Record<string, number> = {
   '—': 0x97,
 };
 
-/** One byte per character in WinAnsi. */
-function winAnsi(text: string): number[] {
-  return [...text].map((char) => {
-    const code = char.codePointAt(0) ?? 63;
-    if ((code >= 32 && code <= 126) || (code >= 160 && code <= 255)) return code;
-    return WIN_ANSI_EXTRA[char] ?? 63;
-  });
+/** The WinAnsi byte of one character. */
+function winAnsiCode(char: string): number {
+  const code = char.codePointAt(0) ?? 63;
+  if ((code >= 32 && code <= 126) || (code >= 160 && code <= 255)) return code;
+  return WIN_ANSI_EXTRA[char] ?? 63;
 }
+
+/** Advance width in thousandths of the font size. */
+const units = (code: number): number => WIDTHS[code - 32] ?? 556;
+
+const textUnits = (text: string): number => {
+  let sum = 0;
+  for (const char of text) sum += units(winAnsiCode(char));
+  return sum;
+};
 
 export function textWidth(text: string, size: number): number {
-  const units = winAnsi(text).reduce((sum, code) => sum + (WIDTHS[code - 32] ?? 556), 0);
-  return (units * size) / 1000;
+  return (textUnits(text) * size) / 1000;
 }
 
-/** Splits text into lines no wider than `width`, breaking at spaces (and inside words too long). */
+/**
+ * Splits text into lines no wider than `width`, breaking at spaces (and inside
+ * words too long). Each character is measured once, so the cost grows with the
+ * text's length and not its square: a long unbroken word used to be cut by
+ * remeasuring ever shorter prefixes.
+ */
 export function wrap(text: string, size: number, width: number): string[] {
+  const fits = (total: number) => (total * size) / 1000 <= width;
+  const space = units(32);
   const lines: string[] = [];
   let current = '';
+  let currentUnits = 0;
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    const candidate = current ? `${current} ${word}` : word;
-    if (textWidth(candidate, size) <= width) {
-      current = candidate;
+    const wordUnits = textUnits(word);
+    if (current && fits(currentUnits + space + wordUnits)) {
+      current += ` ${word}`;
+      currentUnits += space + wordUnits;
       continue;
     }
     if (current) lines.push(current);
     current = word;
-    while (textWidth(current, size) > width && current.length > 1) {
-      let cut = current.length - 1;
-      while (cut > 1 && textWidth(current.slice(0, cut), size) > width) cut -= 1;
-      lines.push(current.slice(0, cut));
-      current = current.slice(cut);
+    currentUnits = wordUnits;
+    if (fits(wordUnits)) continue;
+    // Too wide alone: the longest prefixes that fit, one character at the least.
+    current = '';
+    currentUnits = 0;
+    for (const char of word) {
+      const charUnits = units(winAnsiCode(char));
+      if (current && !fits(currentUnits + charUnits)) {
+        lines.push(current);
+        current = '';
+        currentUnits = 0;
+      }
+      current += char;
+      currentUnits += charUnits;
     }
   }
   if (current || lines.length === 0) lines.push(current);
   return lines;
 }
 
-const literal = (text: string): string =>
-  winAnsi(text)
-    .map((code) =>
-      code === 40 || code === 41 || code === 92
-        ? `\\${String.fromCharCode(code)}`
-        : code > 126
-          ? `\\${code.toString(8).padStart(3, '0')}`
-          : String.fromCharCode(code),
-    )
-    .join('');
+/** A PDF string's body: WinAnsi bytes, with parentheses and backslashes escaped. */
+const literal = (text: string): string => {
+  let out = '';
+  for (const char of text) {
+    const code = winAnsiCode(char);
+    if (code === 40 || code === 41 || code === 92) out += `\\${char}`;
+    else if (code > 126) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += String.fromCharCode(code);
+  }
+  return out;
+};
 
 const num = (value: number): string => (Math.round(value * 100) / 100).toString();
 
@@ -124,12 +151,13 @@ export class PdfDocument {
     objects[5] = `<< /Title (${literal(title)}) /Producer (tz-server) >>`;
     this.pages.forEach((ops, index) => {
       const pageId = pageIds[index]!;
-      const content = ops.join('\n');
+      // Compressed: a page of text shrinks ten to forty times, and so do storing and sending it.
+      const content = deflateSync(Buffer.from(ops.join('\n'), 'latin1')).toString('latin1');
       objects[pageId] =
         `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE.width} ${PAGE.height}] ` +
         `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
       objects[pageId + 1] =
-        `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+        `<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n${content}\nendstream`;
     });
     let out = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
     const offsets: number[] = [];

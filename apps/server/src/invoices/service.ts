@@ -30,9 +30,10 @@ import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
 import { chargeInvoices, createDrafts, finalizeDrafts } from './batch.ts';
-import { renderDocument, type DocumentKind } from './hosted.ts';
+import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import { takeInvoiceNumbers } from './numbering.ts';
+import type { InvoiceDocuments } from './stored-documents.ts';
 import {
   hostedInvoiceUrl,
   invoiceObject,
@@ -103,6 +104,7 @@ export class InvoiceService {
     private readonly payments: () => PaymentService,
     private readonly publicUrl: () => string,
     private readonly clock: Clock,
+    private readonly documents: InvoiceDocuments,
   ) {}
 
   toObject = (row: InvoiceRow): InvoiceObject => invoiceObject(row, this.publicUrl());
@@ -179,8 +181,17 @@ export class InvoiceService {
     kind: DocumentKind,
     language: InvoiceLanguage,
   ): Promise<Buffer> {
-    const row = await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id);
-    return renderDocument(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl()));
+    return this.documentOf(
+      db,
+      await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id),
+      kind,
+      language,
+    );
+  }
+
+  /** The PDF of a row already found: stored once rendered, rendered again when what it shows changed. */
+  documentOf(db: Queryable, row: InvoiceRow, kind: DocumentKind, language: InvoiceLanguage): Promise<Buffer> {
+    return this.documents.get(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl()));
   }
 
   listSource(

@@ -10,6 +10,8 @@ import { EscrowService } from './escrow.ts';
 import { EscrowTransfers } from './escrow-transfers.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { HostedInvoices } from '../invoices/hosted.ts';
+import { PdfRenderer } from '../invoices/renderer.ts';
+import { InvoiceDocuments } from '../invoices/stored-documents.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
@@ -42,6 +44,8 @@ export interface Services {
   invoices: InvoiceService;
   /** The hosted invoice page's reads and payments, by token. */
   hostedInvoices: HostedInvoices;
+  /** Lays invoice PDFs out in worker threads; closed with the server. */
+  pdfRenderer: PdfRenderer;
   /** What time it is for due dates; a test moves it. */
   clock: Clock;
   /** The server's error log, for failures no caller sees. */
@@ -74,7 +78,17 @@ export function createServices(
     publicUrl,
     config.CHECKOUT_TTL_MINUTES,
   );
-  const invoices: InvoiceService = new InvoiceService(() => payments, publicUrl, clock);
+  const pdfRenderer = new PdfRenderer({
+    workers: config.PDF_WORKERS,
+    queueMax: config.PDF_QUEUE_MAX,
+    timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+  });
+  const invoices: InvoiceService = new InvoiceService(
+    () => payments,
+    publicUrl,
+    clock,
+    new InvoiceDocuments(pdfRenderer),
+  );
   const directory = { forMode: (livemode: boolean) => (livemode ? liveProvider : sandbox) };
   const payments: PaymentService = new PaymentService(
     database,
@@ -126,7 +140,8 @@ export function createServices(
     escrow: new EscrowService(escrowTransfers),
     escrowTransfers,
     invoices,
-    hostedInvoices: new HostedInvoices(invoices, publicUrl),
+    hostedInvoices: new HostedInvoices(invoices),
+    pdfRenderer,
     clock,
     log,
     requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),

@@ -39,6 +39,9 @@ export interface InvoiceTotals {
 
 export const MAX_INVOICE_LINES = 100;
 export const MAX_INVOICE_QUANTITY = 1_000_000;
+/** Characters in a line's description, and in the memo: with the line count, what one PDF may cost. */
+export const MAX_INVOICE_DESCRIPTION = 500;
+export const MAX_INVOICE_MEMO = 2000;
 
 /** Prices an invoice's lines; throws an AppError naming the offending field (`lines[2].quantity`). */
 export function invoiceTotals(lines: readonly InvoiceLineInput[], region: VatRegion): InvoiceTotals {

@@ -3,7 +3,9 @@ import {
   currencySchema,
   INVOICE_STATUSES,
   MAX_AMOUNT,
+  MAX_INVOICE_DESCRIPTION,
   MAX_INVOICE_LINES,
+  MAX_INVOICE_MEMO,
   MAX_INVOICE_QUANTITY,
   MAX_UNIX_SECONDS,
   TAX_CLASSES,
@@ -19,7 +21,7 @@ import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas
 
 const lineIn = z
   .strictObject({
-    description: z.string().trim().min(1).max(500),
+    description: z.string().trim().min(1).max(MAX_INVOICE_DESCRIPTION),
     quantity: z.number().int().min(1).max(MAX_INVOICE_QUANTITY).default(1),
     unit_amount: z
       .number()
@@ -42,7 +44,7 @@ const lineIn = z
 const editable = {
   vat_region: z.enum(VAT_REGIONS).optional().describe('Where the supply is taxed; default mainland'),
   lines: z.array(lineIn).max(MAX_INVOICE_LINES).optional(),
-  memo: z.string().max(2000).optional(),
+  memo: z.string().max(MAX_INVOICE_MEMO).optional(),
   due_date: z
     .number()
     .int()
@@ -230,7 +232,7 @@ export const invoiceRoutes = [
     path: '/invoices/{id}/pdf',
     summary: 'The invoice as a PDF',
     description:
-      'Lines, VAT by rate, totals, amount due, memo and the hosted page’s URL. `lang` is `en` (default) or `sw`. Drafts have none.',
+      'Lines, VAT by rate, totals, amount due, memo and the hosted page’s URL. `lang` is `en` (default) or `sw`. Drafts have none. Rendered once and kept until what it shows changes (paid, void, written off); 503 `service_unavailable` with `Retry-After` while too many documents are being rendered.',
     handler: ({ params, query, auth, db, services }) =>
       services.invoices.document(db, auth, params.id, 'invoice', query.lang),
   }),
@@ -239,7 +241,7 @@ export const invoiceRoutes = [
     path: '/invoices/{id}/receipt/pdf',
     summary: 'The receipt of a paid invoice as a PDF',
     description:
-      'What was paid, when and by which payment. 400 `payment_not_paid` until the invoice is paid. `lang` is `en` (default) or `sw`.',
+      'What was paid, when and by which payment. 400 `payment_not_paid` until the invoice is paid. `lang` is `en` (default) or `sw`. Rendered once and kept; 503 `service_unavailable` with `Retry-After` while too many documents are being rendered.',
     handler: ({ params, query, auth, db, services }) =>
       services.invoices.document(db, auth, params.id, 'receipt', query.lang),
   }),
