@@ -270,6 +270,11 @@ export const commandSchema = z.object({
 export type Command = z.infer<typeof commandSchema>;
 
 export const PUSH_BATCH_MAX = 100;
+/**
+ * The most a push's body may weigh: the till sends fewer commands rather than
+ * more bytes (one command, at its schema's limits, weighs well under this).
+ */
+export const PUSH_BODY_MAX_BYTES = 2_000_000;
 export const pushInput = z.object({ commands: z.array(commandSchema).min(1).max(PUSH_BATCH_MAX) });
 
 /**
@@ -290,6 +295,18 @@ export type CommandResult =
 export interface PushResult {
   results: CommandResult[];
 }
+
+/**
+ * Where a live stream resumes: the id of the last hint the till saw (a change
+ * sequence, so at most JavaScript's and PostgreSQL's exact integers).
+ */
+export const changesInput = z.object({
+  lastEventId: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .refine((id) => Number(id) <= Number.MAX_SAFE_INTEGER, { error: 'is not a change sequence' })
+    .nullish(),
+});
 
 /** What a till reports each time it syncs, shown on `GET /v1/tills/{id}`. */
 export const reportInput = z.object({
