@@ -23,6 +23,7 @@ import { SyncService } from '../sync/service.ts';
 import type { Services } from '../services/index.ts';
 import type { RequestState } from './pipeline.ts';
 import { admitTillCall, type TillCall } from './trpc-boundary.ts';
+import { toAppError } from './errors.ts';
 
 interface Context {
   sync: SyncService;
@@ -163,8 +164,9 @@ export function trpcRoutes(services: Services): Router<RequestState> {
     try {
       call = await admitTillCall(ctx, services, sync, path);
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      call = { refused: error };
+      // A database out of reach is a 503 the till retries; the cause goes to the log.
+      if (!(error instanceof AppError)) services.log(error, `till call ${path} failed at the door`);
+      call = { refused: toAppError(error) };
       // The body was not read (or not all of it): the connection closes after the answer.
       if (!ctx.req.complete) ctx.set('Connection', 'close');
     }
