@@ -15,11 +15,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads a JSON body within the size and time limits. The raw text is kept:
  * idempotency hashes it and provider callbacks verify signatures over it.
+ * `parse` checks and parses the text (the input rules, `parseJsonBody`).
  */
-export async function readJsonBody(
+export async function readJsonBody<T = unknown>(
   ctx: Koa.Context,
   limits: BodyLimits,
-): Promise<{ raw: string; value: unknown }> {
+  parse: (raw: string) => T = parseJsonBody as (raw: string) => T,
+): Promise<{ raw: string; value: T | undefined }> {
   const length = ctx.request.length;
   if (length === undefined && !ctx.request.headers['transfer-encoding']) return { raw: '', value: undefined };
   const bytes = await readBytes(ctx, limits, length);
@@ -42,7 +44,7 @@ export async function readJsonBody(
       },
     );
   }
-  return { raw, value: parseJsonBody(raw) };
+  return { raw, value: parse(raw) };
 }
 
 async function readBytes(ctx: Koa.Context, limits: BodyLimits, length: number | undefined): Promise<Buffer> {

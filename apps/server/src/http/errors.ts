@@ -1,5 +1,6 @@
 import { AppError, type ErrorCode } from '@tz/core';
 import type { z } from 'zod';
+import { isUnavailable } from '../db/errors.ts';
 
 /** Field-specific codes, so a client can branch on `code` without parsing messages. */
 const FIELD_CODES: Record<string, ErrorCode> = {
@@ -49,37 +50,6 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
-// admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled (statement timeout)
-const UNAVAILABLE_SQLSTATES = new Set([
-  '57P01',
-  '57P02',
-  '57P03',
-  '53300',
-  '57014',
-  '08006',
-  '08001',
-  '08003',
-]);
-
-/** True when an error means the database (or another dependency) is unreachable or saturated. */
-export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)))
-    return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
-    error.message,
-  );
 }
 
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

@@ -86,16 +86,44 @@ function pathParameterAt(segments: readonly string[], pathTemplates: readonly st
  * deeper than MAX_JSON_DEPTH and objects of more than MAX_JSON_KEYS keys.
  */
 export function parseJsonBody(raw: string): unknown {
-  let value: unknown;
+  const value = parseJson(raw);
+  checkJsonText(raw, (error) => {
+    throw error;
+  });
+  return value;
+}
+
+/**
+ * As parseJsonBody, except that what breaks the rules inside one element of
+ * the array at the top-level key `items` (a till's push: `commands`) is that
+ * element's alone: its first problem is returned against its index, fields
+ * named from the element (`payload.metadata.note`), so the caller refuses that
+ * one and takes the rest. Depth and size limits still hold for the whole body.
+ */
+export function parseJsonItems(
+  raw: string,
+  items: string,
+): { value: unknown; refused: Map<number, AppError> } {
+  const value = parseJson(raw);
+  const refused = new Map<number, AppError>();
+  checkJsonText(raw, (error, stack, problem) => {
+    const [top, list] = stack;
+    if (!problem || !top?.object || top.at !== items || !list || list.object) throw error;
+    const index = list.at as number;
+    if (!refused.has(index))
+      refused.set(index, fieldError(problem.code, fieldPath(stack.slice(2)) || 'command', problem.text));
+  });
+  return { value, refused };
+}
+
+function parseJson(raw: string): unknown {
   try {
-    value = JSON.parse(raw);
+    return JSON.parse(raw) as unknown;
   } catch {
     throw new AppError('body_invalid_json', 'The request body is not valid JSON', {
       details: { body: 'malformed JSON' },
     });
   }
-  checkJsonText(raw);
-  return value;
 }
 
 interface Frame {
@@ -107,19 +135,28 @@ interface Frame {
   expectKey: boolean;
 }
 
+/**
+ * Told each problem: the error for the whole body and where it is; for a
+ * problem of one value or key (not of the body's size), also its code and text.
+ */
+type OnProblem = (
+  error: AppError,
+  stack: readonly Frame[],
+  problem?: { code: ErrorCode; text: string },
+) => void;
+
 /** One pass over JSON text already known to be valid, keeping a stack of the containers it is in. */
-function checkJsonText(raw: string): void {
+function checkJsonText(raw: string, onProblem: OnProblem): void {
   const stack: Frame[] = [];
+  const valueProblem = (code: ErrorCode, text: string) =>
+    onProblem(fieldError(code, fieldPath(stack) || 'body', text), stack, { code, text });
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c === 0x7b || c === 0x5b) {
       // { or [
       if (stack.length === MAX_JSON_DEPTH) {
-        throw fieldError(
-          'body_too_complex',
-          fieldPath(stack.slice(0, 1)) || 'body',
-          `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
-        );
+        const problem = `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`;
+        onProblem(fieldError('body_too_complex', fieldPath(stack.slice(0, 1)) || 'body', problem), stack);
       }
       stack.push({ object: c === 0x7b, keys: new Set(), at: 0, expectKey: c === 0x7b });
     } else if (c === 0x7d || c === 0x5d) {
@@ -135,11 +172,11 @@ function checkJsonText(raw: string): void {
       const end = closingQuote(raw, i);
       const content = raw.slice(i + 1, end);
       const top = stack[stack.length - 1];
-      if (top?.object && top.expectKey) checkKey(stack, top, decoded(raw, i, end, content));
+      if (top?.object && top.expectKey) checkKey(stack, top, decoded(raw, i, end, content), onProblem);
       else {
         // Only an escape can put a NUL or a lone surrogate in a value: raw text is UTF-8 decoded JSON.
         const problem = textProblem(SUSPECT_ESCAPE.test(content) ? decoded(raw, i, end, content) : content);
-        if (problem) throw fieldError('parameter_invalid', fieldPath(stack) || 'body', problem);
+        if (problem) valueProblem('parameter_invalid', problem);
       }
       i = end;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -152,7 +189,7 @@ function checkJsonText(raw: string): void {
         else if (!((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x2b || d === 0x2d)) break; // digit . + -
       }
       if ((exponent || end - i > 300) && !Number.isFinite(Number(raw.slice(i, end)))) {
-        throw fieldError('parameter_invalid', fieldPath(stack) || 'body', 'is too large for a number');
+        valueProblem('parameter_invalid', 'is too large for a number');
       }
       i = end - 1;
     }
@@ -166,18 +203,17 @@ function decoded(raw: string, start: number, end: number, content: string): stri
   return content.includes('\\') ? (JSON.parse(raw.slice(start, end + 1)) as string) : content;
 }
 
-function checkKey(stack: Frame[], top: Frame, key: string): void {
+function checkKey(stack: Frame[], top: Frame, key: string, onProblem: OnProblem): void {
   top.expectKey = false;
   top.at = key;
   const problem = key === '__proto__' ? 'is a reserved name and cannot be a key' : textProblem(key);
-  if (problem) throw fieldError('parameter_invalid', fieldPath(stack), problem);
-  if (top.keys.has(key)) throw fieldError('parameter_duplicate', fieldPath(stack), 'appears more than once');
+  const keyProblem = (code: ErrorCode, text: string) =>
+    onProblem(fieldError(code, fieldPath(stack), text), stack, { code, text });
+  if (problem) keyProblem('parameter_invalid', problem);
+  else if (top.keys.has(key)) keyProblem('parameter_duplicate', 'appears more than once');
   if (top.keys.size === MAX_JSON_KEYS) {
-    throw fieldError(
-      'body_too_complex',
-      fieldPath(stack.slice(0, -1)) || 'body',
-      `has more than ${MAX_JSON_KEYS} keys`,
-    );
+    const tooMany = `has more than ${MAX_JSON_KEYS} keys`;
+    onProblem(fieldError('body_too_complex', fieldPath(stack.slice(0, -1)) || 'body', tooMany), stack);
   }
   top.keys.add(key);
 }

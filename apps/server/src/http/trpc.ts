@@ -8,9 +8,9 @@ import Router from '@koa/router';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { z } from 'zod';
 import {
   AppError,
+  changesInput,
   getPaymentInput,
   pairInput,
   pullInput,
@@ -19,16 +19,16 @@ import {
   startPaymentInput,
   type ChangeHint,
 } from '@tz/core';
-import type { TillActor } from '../actor.ts';
-import type { Services } from '../services/index.ts';
 import { SyncService } from '../sync/service.ts';
+import type { Services } from '../services/index.ts';
 import type { RequestState } from './pipeline.ts';
+import { admitTillCall, type TillCall } from './trpc-boundary.ts';
+import { toAppError } from './errors.ts';
 
 interface Context {
   sync: SyncService;
-  services: Services;
-  credential: string | null;
-  ip: string;
+  /** What the boundary admitted, or why it refused the call. */
+  call: TillCall | { refused: AppError };
 }
 
 /** tRPC's code for each HTTP status our errors carry. */
@@ -42,6 +42,8 @@ function trpcCode(status: number): TRPC_ERROR_CODE_KEY {
       return 'FORBIDDEN';
     case 404:
       return 'NOT_FOUND';
+    case 408:
+      return 'TIMEOUT';
     case 409:
       return 'CONFLICT';
     case 422:
@@ -86,44 +88,29 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Our errors keep their status and code; a validation failure of the input is a 400. */
-const appErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+/**
+ * Our errors keep their status and code; a validation failure of the input is
+ * a 400. A call the boundary refused goes no further: every procedure starts here.
+ */
+const admitted = t.procedure.use(async ({ ctx, next }) => {
+  if ('refused' in ctx.call) throw asTrpcError(ctx.call.refused);
+  const result = await next({ ctx: { call: ctx.call } });
   if (!result.ok && result.error.cause instanceof AppError) throw asTrpcError(result.error.cause);
   return result;
 });
 
-const tillProcedure = t.procedure.use(appErrors).use(async ({ ctx, next }) => {
-  if (!ctx.credential) {
+const tillProcedure = admitted.use(({ ctx, next }) => {
+  if (!ctx.call.till)
     throw asTrpcError(new AppError('till_credential_invalid', 'Send the till’s device credential'));
-  }
-  const till: TillActor = await ctx.sync.authenticate(ctx.credential);
-  const quota = await ctx.services.rateLimits.perCredential.consume(till.credentialId);
-  if (quota.limited) {
-    throw asTrpcError(
-      new AppError('rate_limited', 'Too many requests from this till', {
-        retryAfter: Math.max(1, Math.ceil(quota.msBeforeNext / 1000)),
-      }),
-    );
-  }
-  return next({ ctx: { ...ctx, till } });
+  return next({ ctx: { till: ctx.call.till } });
 });
 
 const syncRouter = t.router({
-  pair: t.procedure
-    .use(appErrors)
-    .input(pairInput)
-    .mutation(async ({ ctx, input }) => {
-      // Codes are short: guesses are paid for by the guesser's address.
-      const quota = await ctx.services.rateLimits.perAddress.consume(ctx.ip);
-      if (quota.limited)
-        throw asTrpcError(new AppError('rate_limited', 'Too many pairing attempts; wait a minute'));
-      return ctx.sync.pair(input.code);
-    }),
+  pair: admitted.input(pairInput).mutation(({ ctx, input }) => ctx.sync.pair(input.code)),
   pull: tillProcedure.input(pullInput).query(({ ctx, input }) => ctx.sync.pull(ctx.till, input)),
-  push: tillProcedure
-    .input(pushInput)
-    .mutation(async ({ ctx, input }) => ({ results: await ctx.sync.push(ctx.till, input.commands) })),
+  push: tillProcedure.input(pushInput).mutation(async ({ ctx, input }) => ({
+    results: await ctx.sync.push(ctx.till, input.commands, ctx.call.refusedCommands),
+  })),
   report: tillProcedure.input(reportInput).mutation(async ({ ctx, input }) => {
     await ctx.sync.report(ctx.till, input);
     return { ok: true };
@@ -134,22 +121,18 @@ const syncRouter = t.router({
   getPayment: tillProcedure
     .input(getPaymentInput)
     .query(({ ctx, input }) => ctx.sync.getPayment(ctx.till, input.payment)),
-  changes: tillProcedure
-    .input(
-      z.object({
-        lastEventId: z
-          .string()
-          .regex(/^\d{1,19}$/)
-          .nullish(),
-      }),
-    )
-    .subscription(async function* ({ ctx, input, signal }) {
-      const since = Number(input.lastEventId ?? 0);
+  changes: tillProcedure.input(changesInput).subscription(async function* ({ ctx, input, signal }) {
+    const since = Number(input.lastEventId ?? 0);
+    try {
       for await (const change of ctx.sync.changes(ctx.till, since, signal ?? new AbortController().signal)) {
         const hint: ChangeHint = { collections: change.collections };
         yield tracked(String(change.seq), hint);
       }
-    }),
+    } catch (error) {
+      // Ends the stream with the error object (a revoked till: `till_revoked`).
+      throw error instanceof AppError ? asTrpcError(error) : error;
+    }
+  }),
 });
 
 export const tillRouter = t.router({ sync: syncRouter });
@@ -158,7 +141,10 @@ export type TillRouter = typeof tillRouter;
 /** Origins besides the server's own that may call `/trpc`: the desktop app's. */
 const DESKTOP_ORIGIN = 'app://till';
 
-/** Mounts `/trpc` in Koa: tRPC answers the request itself. */
+/**
+ * Mounts `/trpc` in Koa: the boundary admits the call (trpc-boundary.ts), then
+ * tRPC answers it, refusals included, in its own shape.
+ */
 export function trpcRoutes(services: Services): Router<RequestState> {
   const sync = new SyncService(services);
   const router = new Router<RequestState>();
@@ -173,7 +159,19 @@ export function trpcRoutes(services: Services): Router<RequestState> {
         return;
       }
     }
-    const authorization = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
+    const path = ctx.params.path!;
+    let call: Context['call'];
+    try {
+      call = await admitTillCall(ctx, services, sync, path);
+    } catch (error) {
+      // A database out of reach is a 503 the till retries; the cause goes to the log.
+      if (!(error instanceof AppError)) services.log(error, `till call ${path} failed at the door`);
+      call = { refused: toAppError(error) };
+      // The body was not read (or not all of it): the connection closes after the answer.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
+    }
+    // tRPC never reads the socket: it takes the body the boundary read, if any.
+    (ctx.req as { body?: string | undefined }).body = 'refused' in call ? '{}' : call.body;
     // Koa must not answer after tRPC did: headers set above go out with tRPC's answer.
     ctx.status = 200;
     ctx.respond = false;
@@ -184,13 +182,10 @@ export function trpcRoutes(services: Services): Router<RequestState> {
       router: tillRouter,
       req: ctx.req,
       res: ctx.res,
-      path: ctx.params.path!,
-      createContext: ({ info }) => ({
-        sync,
-        services,
-        credential: authorization?.[1] ?? info.connectionParams?.credential ?? null,
-        ip: ctx.ip,
-      }),
+      path,
+      // One procedure per request, so the boundary knows which it admits.
+      allowBatching: false,
+      createContext: () => ({ sync, call }),
     });
   });
   return router;

@@ -26,12 +26,13 @@ import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
 import type { Services } from '../services/index.ts';
-import { pairTill, reportTill, requireTill } from '../tills/tills.ts';
+import { assertTillActive, pairTill, reportTill, requireTill } from '../tills/tills.ts';
 import { recordPrintJobResult } from '../tills/print-jobs.ts';
 import { closeShift, openShift, recordCashMovement } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
 import { onEventsWritten } from '../services/events.ts';
 import { toDocument } from './documents.ts';
+import { isDataError, isTransientFailure } from '../db/errors.ts';
 
 type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
 
@@ -94,9 +95,26 @@ const refusal = (id: string, error: AppError): CommandResult => ({
   },
 });
 
-/** Conditions under which a command could not be tried, and is sent again later: never a refusal. */
-const isTransient = (error: AppError): boolean =>
-  error.kind.status >= 500 || error.kind.status === 409 || error.kind.status === 429;
+/**
+ * Conditions under which a command could not be tried, and is sent again
+ * later: the server busy or the database out of reach. Anything else would
+ * fail the same way every time, so it is a refusal: otherwise the till would
+ * send it for ever and nothing behind it would ever apply.
+ */
+const isTransient = (error: unknown): boolean =>
+  error instanceof AppError
+    ? error.kind.status >= 500 || error.kind.status === 409 || error.kind.status === 429
+    : isTransientFailure(error);
+
+/** Why a command failed, as the till is told: the database's own words stay in the log. */
+function failureOf(command: Command, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return isDataError(error)
+    ? new AppError('parameter_invalid', `The ${command.type} command holds a value that cannot be stored`, {
+        details: { payload: 'holds a value that cannot be stored' },
+      })
+    : new AppError('internal_error', `The ${command.type} command failed on the server`);
+}
 
 export class SyncService {
   constructor(private readonly services: Services) {}
@@ -139,11 +157,18 @@ export class SyncService {
    * Applies commands in the order given, each in its own transaction (one bad
    * command never blocks the rest). A command that could not be tried gets no
    * result and ends the batch, so a later command never overtakes it.
+   * `refused` holds, by index, commands the door already found breaking the
+   * input rules: each is refused with its reason and the rest go on.
    */
-  async push(till: TillActor, commands: Command[]): Promise<CommandResult[]> {
+  async push(
+    till: TillActor,
+    commands: Command[],
+    refused: ReadonlyMap<number, AppError> = new Map(),
+  ): Promise<CommandResult[]> {
     const results: CommandResult[] = [];
-    for (const command of commands) {
-      const result = await this.apply(till, command);
+    for (const [index, command] of commands.entries()) {
+      const broken = refused.get(index);
+      const result = broken ? refusal(command.id, broken) : await this.apply(till, command);
       if (!result) break;
       results.push(result);
     }
@@ -183,7 +208,10 @@ export class SyncService {
       });
       return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
     } catch (error) {
-      if (error instanceof AppError && !isTransient(error)) return refusal(command.id, error);
+      if (!isTransient(error)) {
+        if (!(error instanceof AppError)) this.services.log(error, `till command ${command.id} refused`);
+        return refusal(command.id, failureOf(command, error));
+      }
       // The push stops here and the till sends the rest again; nobody else would see why.
       this.services.log(error, `till push stopped at command ${command.id} (${command.type})`);
       return null;
@@ -194,7 +222,9 @@ export class SyncService {
    * The live stream: each time something in the till's scope changed after
    * `since`, which collections, tracked by the newest change so a stream
    * resumed with that id misses nothing. Wakes when this process commits a
-   * write and polls every `pollMs` for other processes' writes.
+   * write and polls every `pollMs` for other processes' writes. Each time it
+   * looks, it also checks the till is still paired: once it is revoked,
+   * whichever process answered the revoke, the stream ends with `till_revoked`.
    */
   async *changes(
     till: TillActor,
@@ -209,8 +239,12 @@ export class SyncService {
       tillId: till.tillId,
     };
     let last = since;
+    const pool = this.services.database.pool;
     while (!signal.aborted) {
-      const changed = await changedCollections(this.services.database.pool, scope, last);
+      const [changed] = await Promise.all([
+        changedCollections(pool, scope, last),
+        assertTillActive(pool, till),
+      ]);
       if (changed.collections.length > 0) {
         last = changed.seq;
         yield { seq: last, collections: changed.collections };

@@ -259,6 +259,17 @@ export async function requireTill(db: Queryable, credential: string): Promise<Ti
   throw new AppError('till_credential_invalid', 'The till credential is not valid; pair the till again');
 }
 
+/** Throws `till_revoked` once the till was revoked: what its open stream checks as it runs. */
+export async function assertTillActive(db: Queryable, till: TillActor): Promise<void> {
+  const { rows } = await db.query<Pick<TillRow, 'revoked_at'>>(
+    `SELECT revoked_at FROM tills WHERE id = $1 AND merchant_id = $2`,
+    [till.tillId, till.merchantId],
+  );
+  if (!rows[0] || rows[0].revoked_at) {
+    throw new AppError('till_revoked', 'This till was removed from the account; pair it again as a new till');
+  }
+}
+
 /** What a till says each time it syncs: seen now, its unsynced command count, app version and printers. */
 export async function reportTill(db: Queryable, till: TillActor, input: ReportInput) {
   const updated = await db.query<TillRow>(

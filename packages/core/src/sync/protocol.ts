@@ -270,6 +270,28 @@ export const commandSchema = z.object({
 export type Command = z.infer<typeof commandSchema>;
 
 export const PUSH_BATCH_MAX = 100;
+/**
+ * The most a push's body may weigh: the till sends fewer commands rather than
+ * more bytes (one command, at its schema's limits, weighs well under this).
+ */
+export const PUSH_BODY_MAX_BYTES = 2_000_000;
+
+/**
+ * The first commands, in order, that one push may carry: at most
+ * PUSH_BATCH_MAX, and no more than fit a body of `maxBytes` (always the first,
+ * which fits by its schema's limits). The rest go in the next push.
+ */
+export function pushBatch<T>(commands: readonly T[], maxBytes = PUSH_BODY_MAX_BYTES): T[] {
+  const encoder = new TextEncoder();
+  let bytes = '{"commands":[]}'.length;
+  let count = 0;
+  for (const command of commands.slice(0, PUSH_BATCH_MAX)) {
+    bytes += encoder.encode(JSON.stringify(command)).length + (count > 0 ? 1 : 0);
+    if (bytes > maxBytes && count > 0) break;
+    count += 1;
+  }
+  return commands.slice(0, Math.max(1, count));
+}
 export const pushInput = z.object({ commands: z.array(commandSchema).min(1).max(PUSH_BATCH_MAX) });
 
 /**
@@ -290,6 +312,18 @@ export type CommandResult =
 export interface PushResult {
   results: CommandResult[];
 }
+
+/**
+ * Where a live stream resumes: the id of the last hint the till saw (a change
+ * sequence, so at most JavaScript's and PostgreSQL's exact integers).
+ */
+export const changesInput = z.object({
+  lastEventId: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .refine((id) => Number(id) <= Number.MAX_SAFE_INTEGER, { error: 'is not a change sequence' })
+    .nullish(),
+});
 
 /** What a till reports each time it syncs, shown on `GET /v1/tills/{id}`. */
 export const reportInput = z.object({

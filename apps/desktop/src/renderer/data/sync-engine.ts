@@ -17,7 +17,7 @@
  */
 import { BehaviorSubject, Subject, combineLatest, filter, fromEvent, map, merge, of, startWith } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
-import { PULL_COLLECTIONS, PULL_PAGE_MAX, PUSH_BATCH_MAX } from '@tz/core';
+import { PULL_COLLECTIONS, PULL_PAGE_MAX, PUSH_BATCH_MAX, pushBatch } from '@tz/core';
 import type { ChangeHint, Checkpoint, Command, CommandResult, PullCollection } from '@tz/core';
 import type { RefusedCommand, SyncStatus } from './api.ts';
 import { device } from './context.ts';
@@ -363,20 +363,21 @@ export class SyncEngine {
           })
           .exec();
         if (pending.length === 0) break;
-        const commands: Command[] = pending.map((doc) => ({
-          id: doc.id,
-          type: doc.type,
-          created_at: doc.created_at,
-          payload: doc.toJSON().payload,
-        }));
+        // As many as fit the server's limit on a push's size; the rest go next.
+        const commands: Command[] = pushBatch(
+          pending.map((doc) => ({
+            id: doc.id,
+            type: doc.type,
+            created_at: doc.created_at,
+            payload: doc.toJSON().payload,
+          })),
+        );
         const { results } = await this.ctx.transport.push({ commands });
         this.succeeded();
         const answered = await this.record(pending, results);
         // A command the server could not try stops the round: the ones after it may depend on it.
-        if (answered < pending.length || pending.length < PUSH_BATCH_MAX) {
-          if (answered < pending.length) throw new Error('The server could not apply every command yet');
-          break;
-        }
+        if (answered < commands.length) throw new Error('The server could not apply every command yet');
+        if (commands.length === pending.length && pending.length < PUSH_BATCH_MAX) break;
       }
       const backlog = await this.ctx.db.commands.count({ selector: { status: 'pending' } }).exec();
       await this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog });
