@@ -136,7 +136,7 @@ describe('the scanner at the till', () => {
       const page = await context.newPage();
       await page.goto(till.pairing_url);
       const progress = await page.waitForSelector('[data-testid=first-sync-screen]', { timeout: 30_000 });
-      await page.waitForSelector('[data-testid=first-sync-screen] li.arrived', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid=first-sync-screen] li.step-arrived', { timeout: 30_000 });
       expect(await progress.textContent()).toContain('Wafanyakazi');
       expect(await page.$('[data-testid=sign-in-screen]')).toBeNull();
       // The shop takes on a cashier: the live stream brings them, and the PIN pad with them.

@@ -28,7 +28,7 @@ function FirstSyncScreen({ progress }: { progress: FirstSync }) {
       <p className="lead">{t('firstSyncLead')}</p>
       <ul className="first-sync" role="status">
         {steps.map(([label, arrived]) => (
-          <li key={label} className={arrived ? 'arrived' : 'waiting'}>
+          <li key={label} className={arrived ? 'step-arrived' : 'step-waiting'}>
             <span>{label}</span>
             <strong>{arrived ? `✓ ${t('firstSyncArrived')}` : t('firstSyncWaiting')}</strong>
           </li>
