@@ -59,7 +59,7 @@ describe('the scanner at the till', () => {
     await withTill(async (page) => {
       // A loaded machine: what the page puts off to a timer runs late, after a scan's first keys.
       await page.evaluate(() => {
-        const real = window.setTimeout;
+        const real = window.setTimeout.bind(window);
         const late = (run: () => void, ms?: number) => real(run, Math.max(ms ?? 0, 100));
         window.setTimeout = late as typeof window.setTimeout;
       });
