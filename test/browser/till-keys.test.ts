@@ -200,6 +200,94 @@ describe('the till keyboard', () => {
     await page.waitForSelector('[data-testid=tender-dialog]', { state: 'detached', timeout: 10_000 });
   });
 
+  it('gives the float field focus after the Z report’s Done, so the next float typed lands there', async () => {
+    await signInAndOpenShift();
+    await page.keyboard.press('Alt+Z');
+    await page.fill('[data-testid=shift-panel] form:last-of-type input', '950000');
+    await page.click('[data-testid=shift-panel] button:has-text("Close shift")');
+    await page.waitForSelector('[data-testid=z-report]', { timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=z-report]', { state: 'detached', timeout: 10_000 });
+    await typeTimed(page, '30000', 120, { enter: false });
+    expect(await page.inputValue('[data-testid=open-shift-screen] input')).toBe('30000');
+  });
+
+  it('moves to the manager’s PIN when Enter ends an order discount above the limit', async () => {
+    await signInAndOpenShift();
+    await scanAndSee('6009801234567', 'TZS 4,500');
+    await page.keyboard.press('F7');
+    await page.waitForSelector('[data-testid=discount-dialog] input:focus', { timeout: 10_000 });
+    await typeTimed(page, '20', 120);
+    await page.waitForSelector('[data-testid=discount-dialog] .pin-input:focus', { timeout: 10_000 });
+    await typeTimed(page, '9999', 120);
+    await page.waitForSelector('[data-testid=discount-dialog]', { state: 'detached', timeout: 10_000 });
+    await page.waitForSelector('[data-testid=total] >> text=TZS 3,600', { timeout: 10_000 });
+  });
+
+  it('keeps focus inside a dialog: it starts there, Tab goes round inside it, and it comes back after', async () => {
+    await signInAndOpenShift();
+    const focusIn = (testId: string) =>
+      page.evaluate((id) => !!document.activeElement?.closest(`[data-testid=${id}]`), testId);
+    for (const [open, testId] of [
+      ['F8', 'parked-dialog'],
+      ['Alt+S', 'sales-panel'],
+      ['F1', 'help'],
+    ] as const) {
+      await page.keyboard.press(open);
+      await page.waitForSelector(`[data-testid=${testId}]`, { timeout: 10_000 });
+      expect(await focusIn(testId)).toBe(true);
+      for (let tab = 0; tab < 6; tab++) {
+        await page.keyboard.press(tab % 2 ? 'Shift+Tab' : 'Tab');
+        await page.keyboard.press('Tab');
+        expect(await focusIn(testId)).toBe(true);
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForSelector(`[data-testid=${testId}]`, { state: 'detached', timeout: 10_000 });
+      await page.waitForFunction(
+        () => document.activeElement?.getAttribute('data-testid') === 'search',
+        null,
+        {
+          timeout: 5000,
+        },
+      );
+    }
+  });
+
+  it('moves through the parked sales with the arrows and resumes the one chosen with Enter', async () => {
+    await signInAndOpenShift();
+    for (const [code, name, total] of [
+      ['6009801234567', 'Asha', 'TZS 4,500'],
+      ['6201111000013', 'Baraka', 'TZS 1,000'],
+    ] as const) {
+      await scanAndSee(code, total);
+      await page.keyboard.press('F8');
+      await page.waitForSelector('[data-testid=parked-dialog] input:focus', { timeout: 10_000 });
+      await typeTimed(page, name, 120);
+      await page.waitForSelector('[data-testid=parked-dialog]', { state: 'detached', timeout: 10_000 });
+    }
+    await page.keyboard.press('F8');
+    await page.waitForSelector('[data-testid=parked-dialog] li', { timeout: 10_000 });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    expect(await focused()).toContain('Asha');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toContain('Baraka');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toContain('Baraka');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=parked-dialog]', { state: 'detached', timeout: 10_000 });
+    await page.waitForSelector('[data-testid=total] >> text=TZS 1,000', { timeout: 10_000 });
+  });
+
+  it('shows the first sync’s progress until the cashiers are on the till, then the PIN pad', async () => {
+    await page.evaluate(() => window.preview!.setFirstSync({ cashiers: 0, catalogue: false }));
+    await page.waitForSelector('[data-testid=first-sync-screen]', { timeout: 10_000 });
+    expect(await page.$('[data-testid=sign-in-screen]')).toBeNull();
+    await page.evaluate(() => window.preview!.setFirstSync({ cashiers: 2 }));
+    await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 10_000 });
+  });
+
   it('shows every shortcut on ? and switches language with Alt+L', async () => {
     await signInAndOpenShift();
     await page.keyboard.press('?');

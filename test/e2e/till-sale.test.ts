@@ -151,6 +151,9 @@ describe('a sale at the till', () => {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
       await page.waitForSelector('[data-testid=cart] >> text=Kanga Nyekundu', { timeout: 10_000 });
+      // The pick closes the chooser, and typing goes to the search box again.
+      await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached', timeout: 10_000 });
+      await page.waitForSelector('[data-testid=search]:focus', { timeout: 10_000 });
       // The product's own barcode opens the picker too; a variant's barcode adds that variant.
       await scan(page, '6209990000001');
       await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 10_000 });

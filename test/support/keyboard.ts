@@ -21,17 +21,34 @@ function session(page: Page): Promise<CDPSession> {
   return cdp;
 }
 
-/** Types `text` (then Enter, unless told not to), `gapMs` apart in the page's clock. */
+/** The page's last key time: a call that follows another never types before the keys it sent (each key's time can run ahead of the clock). */
+const lastKeyAt = new WeakMap<Page, number>();
+
+/**
+ * Types `text` (then Enter, unless told not to), `gapMs` apart in the page's clock: a number, or
+ * the gap before the key at each index (Enter's index is `text.length`), for a scan that pauses.
+ */
 export async function typeTimed(
   page: Page,
   text: string,
-  gapMs: number,
-  { enter = true, then }: { enter?: boolean; then?: `F${number}` } = {},
+  gapMs: number | ((index: number) => number),
+  {
+    enter = true,
+    then,
+    continues = false,
+  }: {
+    enter?: boolean;
+    then?: `F${number}`;
+    /** The keys go on from the page's last ones, `gapMs` after them however long the test took meanwhile: the rest of a scan. */
+    continues?: boolean;
+  } = {},
 ): Promise<void> {
   const cdp = await session(page);
-  let at = Date.now() / 1000;
+  const last = lastKeyAt.get(page) ?? 0;
+  let at = continues ? last : Math.max(Date.now() / 1000, last);
+  let index = 0;
   const press = async (key: string, code: string, keyCode: number, insert: string) => {
-    at += gapMs / 1000;
+    at += (typeof gapMs === 'number' ? gapMs : gapMs(index++)) / 1000;
     const common = { key, code, windowsVirtualKeyCode: keyCode, timestamp: at };
     await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', text: insert, ...common });
     await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', ...common });
@@ -44,4 +61,5 @@ export async function typeTimed(
   if (enter) await press('Enter', 'Enter', 13, '\r');
   // A function key straight after, the way a cashier's F9 can follow a scan before the page has caught up.
   if (then) await press(then, then, 111 + Number(then.slice(1)), '');
+  lastKeyAt.set(page, at);
 }

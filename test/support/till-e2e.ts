@@ -146,7 +146,7 @@ export async function openTill(
 }
 
 /** Whether the till's local store holds a document of `collection` (read from IndexedDB in the page). */
-async function pulledCount(collection: string): Promise<boolean> {
+export async function pulledCount(collection: string): Promise<boolean> {
   const name = (await indexedDB.databases()).find((db) => db.name?.endsWith(`--${collection}`))?.name;
   if (!name) return false;
   const db = await new Promise<IDBDatabase>((resolve, reject) => {

@@ -19,6 +19,7 @@ import type {
   Cashier,
   CatalogueItem,
   CompletedSale,
+  FirstSync,
   PairingState,
   ParkedCart,
   PrintJobView,
@@ -105,11 +106,13 @@ export interface SampleControls {
   fillCart(): void;
   addSales(count: number, status: Sale['status']): void;
   setPrint(state: PrintState): void;
+  setFirstSync(patch: Partial<FirstSync>): void;
 }
 
 export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const pairing$ = new BehaviorSubject<PairingState>({ status: 'unpaired' });
   const cashier$ = new BehaviorSubject<Cashier | null>(null);
+  const firstSync$ = new BehaviorSubject<FirstSync>({ store: true, cashiers: 2, catalogue: true });
   const shift$ = new BehaviorSubject<Shift | null>(null);
   const settings$ = new BehaviorSubject<TillSettings>({
     managerDiscountAboveBasisPoints: 1000,
@@ -229,6 +232,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         ? Promise.reject(refusal('unsynced_commands', 'unsynced', { count: sync$.value.unsynced }))
         : Promise.resolve(pairing$.next({ status: 'unpaired' })),
     cashier$,
+    firstSync$,
     signIn: (pin) => {
       if (pin === '0000') return Promise.reject(refusal('pin_locked', 'locked', { until: NOW + 5 * 60_000 }));
       if (pin !== '1234') return Promise.reject(refusal('pin_wrong', 'wrong'));
@@ -245,6 +249,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     updateSettings: (patch) => Promise.resolve(settings$.next({ ...settings$.value, ...patch })),
     search,
     findByBarcode: (code) => Promise.resolve(CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null),
+    hasBarcode: (code) => CATALOGUE.some((one) => one.barcodes.includes(code)),
     // The sample catalogue has no products with variants.
     variantsOf: () => Promise.resolve([]),
     searchCustomers: (text) =>
@@ -472,6 +477,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       sales$.next([...made, ...sales$.value]);
     },
     setPrint: (state) => lastPrint$.next(state),
+    setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
   };
   return { store: tillStore, controls };
 }

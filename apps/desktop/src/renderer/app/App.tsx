@@ -7,13 +7,16 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Cashier, PairingState, TillStore, ZReport } from '../data/api.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useBridgeKind, type Hardware } from './hardware/bridge.ts';
+import { PIN_MAX_LENGTH } from './components/inputs.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
 import { isTextField } from './keyboard/shortcuts.ts';
+import { useScanner } from './keyboard/use-scanner.ts';
 import { NoticeProvider, useNotify } from './notices.tsx';
 import { SalesPanel } from './panels/SalesPanel.tsx';
 import { SettingsPanel } from './panels/SettingsPanel.tsx';
 import { ShiftPanel, ZReportDialog } from './panels/ShiftPanel.tsx';
 import { refusalText } from './refusal.ts';
+import { FirstSyncGate } from './screens/FirstSyncScreen.tsx';
 import { OpenShiftScreen } from './screens/OpenShiftScreen.tsx';
 import { PairScreen } from './screens/PairScreen.tsx';
 import { SaleScreen } from './screens/SaleScreen.tsx';
@@ -62,6 +65,12 @@ function Till({ hardware }: { hardware: Hardware }) {
     );
   }, [store, notify, t]);
 
+  // Before sign-in a scan sells nothing: it stays out of the PIN field (where it was a wrong PIN).
+  useScanner(() => notify(t('scanSignInFirst'), 'error'), {
+    active: paired && !cashier,
+    minLength: PIN_MAX_LENGTH + 1,
+  });
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
@@ -96,7 +105,15 @@ function Till({ hardware }: { hardware: Hardware }) {
   let screen;
   if (pairing === null) screen = <div className="splash">{t('appName')}</div>;
   else if (pairing.status === 'unpaired') screen = <PairScreen />;
-  else if (!cashier) screen = <SignInScreen till={pairing.till} />;
+  else if (!cashier)
+    screen =
+      pairing.status === 'paired' ? (
+        <FirstSyncGate>
+          <SignInScreen till={pairing.till} />
+        </FirstSyncGate>
+      ) : (
+        <SignInScreen till={pairing.till} />
+      );
   else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
   else screen = <SaleScreen blocked={panel !== null || help || zReport !== null} />;
 

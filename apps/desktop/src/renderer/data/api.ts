@@ -85,6 +85,16 @@ export type PairingState =
 
 export type Employee = PullDocument<'employees'>;
 
+/** What of this till's store has reached the till: the first sync's progress. */
+export interface FirstSync {
+  /** The store's own details (name, currency). */
+  store: boolean;
+  /** Employees of this store who can sign in with a PIN. */
+  cashiers: number;
+  /** Whether any products have arrived. */
+  catalogue: boolean;
+}
+
 export interface Cashier {
   id: string;
   name: string;
@@ -314,6 +324,8 @@ export interface TillStore {
   unpair(): Promise<void>;
 
   readonly cashier$: Observable<Cashier | null>;
+  /** What the first sync after pairing has brought so far; the PIN pad waits for the cashiers. */
+  readonly firstSync$: Observable<FirstSync>;
   /**
    * The PIN names the employee; with `employeeId` (a screen that lists names first) only theirs is checked.
    * Refused `pin_wrong` (details.remaining) or `pin_locked` (details.until): five wrong PINs in a row lock
@@ -330,6 +342,11 @@ export interface TillStore {
   /** Name, SKU or barcode prefix, case-insensitive; indexed, at most `limit` (default 50). */
   search(text: string, limit?: number): Promise<CatalogueItem[]>;
   findByBarcode(code: string): Promise<CatalogueItem | null>;
+  /**
+   * Whether the catalogue in memory sells something with exactly this barcode (false while it is
+   * being built): a memory lookup, for an Enter that may end a scan that reached the page in pieces.
+   */
+  hasBarcode(code: string): boolean;
   /** The variants of a product with variants that are for sale, by name. */
   variantsOf(productId: string): Promise<CatalogueItem[]>;
   searchCustomers(text: string, limit?: number): Promise<Array<PullDocument<'customers'>>>;

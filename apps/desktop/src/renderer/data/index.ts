@@ -14,6 +14,7 @@ import { refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
 import { defaultJournal } from './edit-journal.ts';
+import { watchFirstSync } from './first-sync.ts';
 import type { EditJournal } from './edit-journal.ts';
 import { currentBridge } from './hardware.ts';
 import { makeIds } from './ids.ts';
@@ -142,6 +143,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       credential.next(null);
     },
     cashier$: kv.watch(KV.session),
+    firstSync$: watchFirstSync(ctx, device$),
     signIn: (pin, employeeId) => session.signIn(ctx, pin, employeeId),
     signOut: () => session.signOut(ctx),
     store$: device$.pipe(
@@ -158,6 +160,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     },
     search: (text, limit) => catalogue.search(ctx, text, limit),
     findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
+    hasBarcode: (code) => catalogue.findByBarcodeNow(ctx, code) != null,
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
     cart$: cart.watchCart(ctx),

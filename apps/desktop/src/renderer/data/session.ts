@@ -61,12 +61,16 @@ export async function loadCredential(ctx: Context): Promise<string | null> {
   return vault ? vault.load() : ctx.kv.get<string>(KV.credential);
 }
 
+/** Whether this employee signs in with a PIN at this store. */
+export const signsInAt = (store: string) => (e: PullDocument<'employees'>) =>
+  e.active && e.pin !== null && (e.stores.length === 0 || e.stores.includes(store));
+
 async function storeEmployees(ctx: Context): Promise<Array<PullDocument<'employees'>>> {
   const { till } = await requireDevice(ctx);
   const docs = await ctx.db.employees.find().exec();
   return docs
     .map((doc) => doc.toJSON() as unknown as PullDocument<'employees'>)
-    .filter((e) => e.active && e.pin !== null && (e.stores.length === 0 || e.stores.includes(till.store)))
+    .filter(signsInAt(till.store))
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 

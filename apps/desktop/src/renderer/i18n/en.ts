@@ -33,6 +33,16 @@ export const en = {
   pairButton: 'Pair',
   pairing: 'Pairing…',
 
+  // first sync after pairing
+  firstSyncTitle: 'Getting this till ready',
+  firstSyncLead:
+    'The first sync is bringing this shop’s cashiers and products. Sign-in opens as soon as the cashiers are here.',
+  firstSyncStore: 'Shop details',
+  firstSyncCashiers: 'Cashiers',
+  firstSyncCatalogue: 'Products',
+  firstSyncWaiting: 'Waiting…',
+  firstSyncArrived: 'Arrived',
+  scanSignInFirst: 'Sign in first, then scan.',
   // sign-in
   signInTitle: 'Sign in',
   signInPrompt: 'Type your PIN and press Enter',

@@ -31,6 +31,16 @@ export const sw = {
   pairButton: 'Unganisha',
   pairing: 'Inaunganisha…',
 
+  firstSyncTitle: 'Tunaandaa kaunta hii',
+  firstSyncLead:
+    'Usawazishaji wa kwanza unaleta wafanyakazi na bidhaa za duka hili. Kuingia kutafunguka mara wafanyakazi watakapofika.',
+  firstSyncStore: 'Taarifa za duka',
+  firstSyncCashiers: 'Wafanyakazi',
+  firstSyncCatalogue: 'Bidhaa',
+  firstSyncWaiting: 'Inasubiri…',
+  firstSyncArrived: 'Tayari',
+  scanSignInFirst: 'Ingia kwanza, kisha skani.',
+
   signInTitle: 'Ingia',
   signInPrompt: 'Andika PIN yako kisha bonyeza Enter',
   pin: 'PIN',

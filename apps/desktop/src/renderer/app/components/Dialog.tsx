@@ -1,4 +1,8 @@
-/** A modal dialog: Esc or the close button closes it; focus starts inside it. */
+/**
+ * A modal dialog: Esc or the close button closes it. Focus starts inside it,
+ * stays inside it (Tab goes round its own fields and buttons, never the screen
+ * behind), and goes back where it was when it closes.
+ */
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { CommandRefusal } from '../../data/api.ts';
 import type { MessageKey } from '../../i18n/en.ts';
@@ -6,6 +10,34 @@ import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
 const openDialogs: symbol[] = [];
+
+const FOCUSABLE =
+  'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/** What Tab reaches inside `root`, in order (hidden ones left out). */
+function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+}
+
+/** Where typing goes when a dialog opens: a field with autoFocus has it already; else the first field or the main button, else the first thing in its body, else the dialog itself. */
+function focusInside(root: HTMLElement): void {
+  if (root.contains(document.activeElement)) return;
+  const body = root.querySelector<HTMLElement>('.dialog-body');
+  const target =
+    root.querySelector<HTMLElement>(
+      'input:not([disabled]), select:not([disabled]), button.primary:not([disabled])',
+    ) ??
+    (body && focusables(body)[0]) ??
+    root;
+  target.focus();
+}
+
+/** The screen's own first field (the search box, the float, the PIN): where typing goes when nothing else is focused. */
+function screenField(): HTMLElement | undefined {
+  return [...document.querySelectorAll<HTMLElement>('.screen input:not([disabled])')].find(
+    (field) => !field.closest('.backdrop'),
+  );
+}
 
 export function Dialog({
   title,
@@ -27,23 +59,51 @@ export function Dialog({
   // A layout effect, so Esc and focus work from the moment the dialog is on screen: a passive
   // effect runs after paint, later still on a busy machine, and a key pressed in between was lost.
   useLayoutEffect(() => {
-    // A field with autoFocus has taken focus already; otherwise the first field or the main button.
-    if (!box.current?.contains(document.activeElement)) {
-      box.current?.querySelector<HTMLElement>('input, select, button.primary')?.focus();
-    }
+    const root = box.current;
+    if (!root) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const me = Symbol('dialog');
+    // On top before it takes focus, so the dialog under it lets the focus go.
     openDialogs.push(me);
+    focusInside(root);
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && openDialogs.at(-1) === me) {
+      if (openDialogs.at(-1) !== me) return;
+      if (event.key === 'Escape') {
         event.preventDefault();
         event.stopPropagation();
         close.current();
+      } else if (event.key === 'Tab') {
+        const items = focusables(root);
+        const first = items[0];
+        const last = items.at(-1);
+        const at = document.activeElement;
+        const wrap = event.shiftKey ? (at === first ? last : undefined) : at === last ? first : undefined;
+        if (!first || !root.contains(at) || wrap) {
+          event.preventDefault();
+          (wrap ?? (event.shiftKey ? last : first) ?? root).focus();
+        }
+      }
+    };
+    // Focus taken behind the dialog (a screen focusing its own field) comes back into it.
+    const onFocusIn = (event: FocusEvent) => {
+      if (openDialogs.at(-1) === me && event.target instanceof Node && !root.contains(event.target)) {
+        focusInside(root);
       }
     };
     window.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onFocusIn);
     return () => {
       window.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocusIn);
       openDialogs.splice(openDialogs.indexOf(me), 1);
+      // Back where it was, or, when that is gone (the shift closed under the Z report), to the screen's field.
+      const at = document.activeElement;
+      if (at === null || at === document.body || root.contains(at)) {
+        (before?.isConnected && !root.contains(before) && before !== document.body
+          ? before
+          : screenField()
+        )?.focus();
+      }
     };
   }, []);
   return (
@@ -53,6 +113,7 @@ export function Dialog({
         className={wide ? 'dialog wide' : 'dialog'}
         role="dialog"
         aria-modal="true"
+        tabIndex={-1}
         aria-label={title}
         data-testid={testId}
       >

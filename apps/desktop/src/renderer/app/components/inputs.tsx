@@ -30,6 +30,9 @@ export function AmountInput({
   );
 }
 
+/** The longest PIN: a scan is longer, so a PIN typed quickly is never taken for one. */
+export const PIN_MAX_LENGTH = 6;
+
 export function PinInput({
   value,
   onChange,
@@ -42,9 +45,9 @@ export function PinInput({
       type="password"
       inputMode="numeric"
       autoComplete="off"
-      maxLength={6}
+      maxLength={PIN_MAX_LENGTH}
       value={value}
-      onChange={(event) => onChange(event.target.value.replace(/\D/g, '').slice(0, 6))}
+      onChange={(event) => onChange(event.target.value.replace(/\D/g, '').slice(0, PIN_MAX_LENGTH))}
     />
   );
 }

@@ -1,10 +1,15 @@
-/** A signed-in cashier with no open shift counts the float into the drawer first. */
+/**
+ * A signed-in cashier with no open shift counts the float into the drawer
+ * first. A scan here adds the item to the sale to come, never to the float.
+ */
 import { useState, type FormEvent } from 'react';
 import type { PullDocument } from '@tz/core';
 import type { Cashier } from '../../data/api.ts';
 import { parseAmount, useI18n } from '../../i18n/index.tsx';
 import { Message } from '../components/Dialog.tsx';
 import { AmountInput } from '../components/inputs.tsx';
+import { useScanner } from '../keyboard/use-scanner.ts';
+import { useNotify } from '../notices.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -16,6 +21,21 @@ export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const amount = parseAmount(text, currency);
+  const notify = useNotify();
+
+  useScanner(
+    (code) =>
+      void store.addBarcode(code).then(
+        (item) =>
+          !item
+            ? notify(t('notFoundBarcode', { code }), 'error')
+            : item.hasVariants
+              ? notify(t('refusal_choose_variant'), 'error')
+              : notify(t('addedItem', { name: item.name })),
+        (failure: unknown) => notify(refusalText(t, failure), 'error'),
+      ),
+    { known: (code) => store.hasBarcode(code) },
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

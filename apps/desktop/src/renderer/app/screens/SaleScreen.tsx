@@ -105,16 +105,22 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
       setDialog({ kind: 'weigh', item });
       return;
     }
+    // Picked from the variants: the chooser has done its work.
+    if (dialog?.kind === 'variants') setDialog(null);
     store.addItem(item).then(() => setSelectedKey(null), fail);
     focusSearch();
   };
 
   // Scans still being written to the cart: F9 right after a scan pays the cart with that scan in it.
   const scanning = useRef<Promise<unknown>>(Promise.resolve());
+  // Active under Sales, Shift, Settings and Help too: a scan adds the item wherever focus is.
   useScanner(
     (code) => {
+      // The next customer's first item, scanned while the last sale's change is on screen, starts the next sale.
+      if (dialog?.kind === 'done') closeDialog();
       const added = store.addBarcode(code).then((item) => {
-        if (item?.hasVariants) setDialog({ kind: 'variants', product: item });
+        if (item?.hasVariants && !blocked) setDialog({ kind: 'variants', product: item });
+        else if (item?.hasVariants) notify(t('refusal_choose_variant'), 'error');
         else if (item) {
           setSelectedKey(null);
           notify(t('addedItem', { name: item.name }));
@@ -122,7 +128,7 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
       }, fail);
       scanning.current = Promise.all([scanning.current, added]);
     },
-    !blocked && dialog?.kind !== 'done',
+    { known: (code) => store.hasBarcode(code) },
   );
 
   const cashExact = () => {

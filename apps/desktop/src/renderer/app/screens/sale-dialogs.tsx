@@ -1,5 +1,5 @@
 /** The sale screen's smaller dialogs: quantity or weight, discounts, customer, parked sales. */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Discount, PullDocument } from '@tz/core';
 import type { CartLine, CatalogueItem, ParkedCart, TillSettings } from '../../data/api.ts';
 import {
@@ -95,6 +95,7 @@ export function DiscountDialog({
   );
   const [pin, setPin] = useState('');
   const [askPin, setAskPin] = useState(false);
+  const pinField = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const value = mode === 'percent' ? parsePercent(text) : parseAmount(text, currency);
   const limit = settings?.managerDiscountAboveBasisPoints ?? null;
@@ -107,7 +108,10 @@ export function DiscountDialog({
       : store.setOrderDiscount(discount, needsPin && pin !== '' ? pin : undefined);
     done.then(onClose, (failure: unknown) => {
       const code = refusalCode(failure);
-      if (code === 'manager_pin_required' || code === 'manager_pin_wrong') setAskPin(true);
+      if (code === 'manager_pin_required' || code === 'manager_pin_wrong') {
+        setAskPin(true);
+        setTimeout(() => pinField.current?.focus(), 0);
+      }
       setPin('');
       setError(refusalText(t, failure));
     });
@@ -123,7 +127,17 @@ export function DiscountDialog({
       onClose={onClose}
       testId="discount-dialog"
     >
-      <form onSubmit={submit} className="stack">
+      <form
+        onSubmit={submit}
+        className="stack"
+        onKeyDown={(event) => {
+          // Enter on a discount above the limit goes on to the manager's PIN, which is typed there.
+          if (event.key === 'Enter' && needsPin && pin.length < 4 && event.target !== pinField.current) {
+            event.preventDefault();
+            pinField.current?.focus();
+          }
+        }}
+      >
         <div className="segmented" role="radiogroup">
           {(['percent', 'amount'] as const).map((option) => (
             <button
@@ -164,7 +178,7 @@ export function DiscountDialog({
         {needsPin && (
           <label>
             {limit !== null ? t('managerPinNeeded', { percent: formatPercent(limit) }) : t('managerPin')}
-            <PinInput value={pin} onChange={setPin} aria-label={t('managerPin')} />
+            <PinInput ref={pinField} value={pin} onChange={setPin} aria-label={t('managerPin')} />
           </label>
         )}
         <div className="row">
@@ -282,9 +296,21 @@ export function ParkedDialog({
   const [label, setLabel] = useState('');
   const [error, setError] = useState<string | null>(null);
   const fail = (failure: unknown) => setError(refusalText(t, failure));
+  const list = useRef<HTMLUListElement>(null);
+  // ↑ ↓ move through the parked sales (from the name field too); Enter resumes the one focused.
+  const move = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const sales = [...(list.current?.querySelectorAll('button') ?? [])];
+    if (sales.length === 0) return;
+    event.preventDefault();
+    const at = sales.indexOf(document.activeElement as HTMLButtonElement);
+    const step = event.key === 'ArrowDown' ? 1 : -1;
+    const next = at === -1 ? (step > 0 ? 0 : sales.length - 1) : at + step;
+    sales[Math.min(sales.length - 1, Math.max(0, next))]?.focus();
+  };
   return (
     <Dialog title={t('parkedTitle')} onClose={onClose} testId="parked-dialog">
-      <div className="stack">
+      <div className="stack" onKeyDown={move}>
         {canPark && (
           <form
             className="row"
@@ -311,7 +337,7 @@ export function ParkedDialog({
         {parked.length === 0 ? (
           <p className="muted">{t('noParked')}</p>
         ) : (
-          <ul className="pick-list">
+          <ul className="pick-list" ref={list}>
             {parked.map((cart) => (
               <li key={cart.id}>
                 <button type="button" onClick={() => void store.resume(cart.id).then(onClose, fail)}>

@@ -1,0 +1,158 @@
+/**
+ * The scanner at a real counter, end to end on the real till (server, till
+ * build, Chromium): a scan while the last sale's change is on screen, a scan
+ * split by a loaded machine or a pausing scanner, a scan on the sign-in and
+ * opening-float screens, and the first sync of a till just paired.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { typeTimed } from '../support/keyboard.ts';
+import { client, signUp } from '../support/server.ts';
+import {
+  BARCODE,
+  CASHIER_PIN,
+  newTill,
+  openTill,
+  pulledCount,
+  scan,
+  startTillShop,
+  type TillShop,
+} from '../support/till-e2e.ts';
+
+let shop: TillShop;
+
+beforeAll(async () => {
+  shop = await startTillShop();
+}, 240_000);
+afterAll(async () => {
+  await shop?.close();
+});
+
+/** A paired till signed in with its shift open and one Sukari (3,500) in the cart. */
+async function withTill(test: (page: Page) => Promise<void>): Promise<void> {
+  const { till, context } = await newTill(shop);
+  try {
+    await test(await openTill(context, till.pairing_url));
+  } finally {
+    await context.close();
+  }
+}
+
+const totalReads = (page: Page, amount: string) =>
+  page.waitForSelector(`[data-testid=total] >> text=${amount}`, { timeout: 10_000 });
+const search = (page: Page) => page.inputValue('[data-testid=search]');
+
+describe('the scanner at the till', () => {
+  it('starts the next sale with an item scanned while the sale-done dialog is open', async () => {
+    await withTill(async (page) => {
+      await page.keyboard.press('F9');
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await scan(page);
+      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+      await totalReads(page, '3,500');
+      expect(await page.textContent('[data-testid=cart]')).toContain('Sukari Kilombero');
+      expect(await search(page)).toBe('');
+    });
+  }, 180_000);
+
+  it('leaves nothing in the search box when a scan starts right after the Enter that closed sale-done', async () => {
+    await withTill(async (page) => {
+      // A loaded machine: what the page puts off to a timer runs late, after a scan's first keys.
+      await page.evaluate(() => {
+        const real = window.setTimeout.bind(window);
+        const late = (run: () => void, ms?: number) => real(run, Math.max(ms ?? 0, 100));
+        window.setTimeout = late as typeof window.setTimeout;
+      });
+      for (let sale = 1; sale <= 3; sale++) {
+        await page.keyboard.press('F9');
+        await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+        await page.keyboard.press('Enter');
+        await typeTimed(page, BARCODE.slice(0, 6), 5, { enter: false });
+        // The rest of the scan once the search box has focus, as when focus reached it mid-scan.
+        await page.waitForSelector('[data-testid=search]:focus', { timeout: 10_000 });
+        await typeTimed(page, BARCODE.slice(6), 5, { continues: true });
+        await totalReads(page, '3,500');
+        expect(await search(page)).toBe('');
+      }
+    });
+  }, 180_000);
+
+  it('adds a scan a loaded machine split in two, and one whose last keys or Enter came late', async () => {
+    await withTill(async (page) => {
+      // The first eight digits, a pause past a scanner's gap, the last five and Enter.
+      await typeTimed(page, BARCODE, (index) => (index === 8 ? 120 : 5));
+      await totalReads(page, '7,000');
+      expect(await search(page)).toBe('');
+      // Ten digits, a pause, three (too few to be a scan alone) and Enter.
+      await typeTimed(page, BARCODE, (index) => (index === 10 ? 120 : 5));
+      await totalReads(page, '10,500');
+      expect(await search(page)).toBe('');
+      // A wireless scanner whose Enter came late, into the cash field of the payment dialog.
+      await page.keyboard.press('F10');
+      await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
+      await typeTimed(page, BARCODE, (index) => (index === BARCODE.length ? 250 : 5));
+      await page.waitForSelector('[data-testid=remaining] >> text=14,000', { timeout: 10_000 });
+      expect(await page.inputValue('[data-testid=cash-given]')).toBe('');
+      expect(await page.isVisible('[data-testid=tender-dialog]')).toBe(true);
+    });
+  }, 180_000);
+
+  it('keeps a scan out of the PIN and the opening float, and adds it to the sale to come', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const page = await context.newPage();
+      await page.goto(till.pairing_url);
+      await page.waitForFunction(pulledCount, 'products', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 30_000 });
+      // On the PIN: not a wrong PIN, and nothing left in the field.
+      await scan(page);
+      await page.waitForSelector('.notice >> text=Ingia kwanza', { timeout: 10_000 });
+      expect(await page.inputValue('[data-testid=sign-in-screen] input')).toBe('');
+      await typeTimed(page, CASHIER_PIN, 150);
+      await page.waitForSelector('[data-testid=open-shift-screen] input:focus', { timeout: 10_000 });
+      // On the float, over what the cashier had counted so far; the scan a moment later.
+      await typeTimed(page, '20', 150, { enter: false });
+      await typeTimed(page, BARCODE, (index) => (index === 0 ? 800 : 5));
+      await page.waitForSelector('.notice >> text=Sukari Kilombero', { timeout: 10_000 });
+      expect(await page.inputValue('[data-testid=open-shift-screen] input')).toBe('20');
+      expect(await page.isVisible('[data-testid=open-shift-screen]')).toBe(true);
+      await typeTimed(page, '000', 150);
+      await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+      await totalReads(page, '3,500');
+      await page.keyboard.press('Alt+Z');
+      await page.waitForSelector('[data-testid=shift-panel] >> text=20,000', { timeout: 10_000 });
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('shows the first sync’s progress on a till paired before its shop has cashiers, then the PIN pad', async () => {
+    const merchant = await signUp(shop.server.url, { business_name: 'Duka Jipya' });
+    const api = client(shop.server.url, merchant.keys.secretTest);
+    const store = (await api.patch('/v1/retail/store', { name: 'Duka Jipya' })).body.id;
+    const till = (await api.post('/v1/tills', { name: 'Kaunta 1', store })).body;
+    const context = await shop.browser.newContext({ proxy: { server: shop.proxy.url } });
+    try {
+      const page = await context.newPage();
+      await page.goto(till.pairing_url);
+      const progress = await page.waitForSelector('[data-testid=first-sync-screen]', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid=first-sync-screen] li.step-arrived', { timeout: 30_000 });
+      expect(await progress.textContent()).toContain('Wafanyakazi');
+      expect(await page.$('[data-testid=sign-in-screen]')).toBeNull();
+      // The shop takes on a cashier: the live stream brings them, and the PIN pad with them.
+      const hired = await api.post('/v1/employees', {
+        name: 'Asha',
+        role: 'cashier',
+        stores: [store],
+        pin: '2468',
+      });
+      expect(hired.status).toBe(201);
+      await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 30_000 });
+      expect(await page.$('[data-testid=first-sync-screen]')).toBeNull();
+      await typeTimed(page, '2468', 150);
+      await page.waitForSelector('[data-testid=open-shift-screen]', { timeout: 10_000 });
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
