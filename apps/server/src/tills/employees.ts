@@ -126,6 +126,21 @@ export async function createEmployee(db: Queryable, owner: Tenant, input: Employ
   return employeeObject(row);
 }
 
+/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
+export async function deactivatedBefore(
+  db: Queryable,
+  owner: Tenant,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const found = await db.query(
+    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
+       AND deactivated_at <= $4`,
+    [id, owner.merchantId, owner.livemode, at],
+  );
+  return found.rows.length > 0;
+}
+
 export async function retrieveEmployee(db: Queryable, owner: Tenant, id: string) {
   return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id));
 }

@@ -143,6 +143,23 @@ describe('a signed-in cashier the server changed', () => {
   }
 });
 
+describe('the sales list', () => {
+  it('keeps the name each sale was made under once its cashier is deactivated and signed out', async () => {
+    till = await openTestTill({ products: [makeProduct()], employees: [await makeEmployee()] });
+    await pulled(till, 'employees');
+    const { store, transport } = till;
+    await store.signIn('1234');
+    await store.openShift(0);
+    await store.addBarcode('6201234500017');
+    await store.completeSale([{ method: 'cash', amount: 3500 }]);
+    transport.documents.employees!.push({ ...(await makeEmployee()), _deleted: true });
+    transport.hint({ collections: ['employees'] });
+    await settle(async () => expect(await firstValueFrom(store.cashier$)).toBeNull());
+    const [sale] = await firstValueFrom(store.sales$);
+    expect(sale).toMatchObject({ cashier: 'emp_cashier', cashierName: 'Asha' });
+  });
+});
+
 describe('sign-out and unpair', () => {
   it('are refused while a sale is unsynced, and allowed once the server applied it', async () => {
     till = await openTestTill({ products: [makeProduct()], employees: [await makeEmployee()] });
