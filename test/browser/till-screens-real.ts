@@ -147,7 +147,7 @@ for (const [name, price, barcode] of JUICE_VARIANTS) {
 }
 for (const [name, role, pin] of [
   ['Neema Mushi', 'cashier', CASHIER_PIN],
-  ['Baraka Mwakyusa', 'manager', '9876'],
+  ['Baraka Mwakyusa', 'manager', '987654'],
 ] as const) {
   const employee = await api.post('/v1/employees', { name, role, stores: [store], pin });
   if (employee.status !== 201) throw new Error(`employee ${name}: ${JSON.stringify(employee.body)}`);
@@ -355,7 +355,7 @@ try {
         await page.keyboard.press('Alt+S');
         await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-actions button:first-child');
         await page.waitForSelector('[data-testid=manager-action]');
-        await typeTimed(page, '9876', 150);
+        await typeTimed(page, '987654', 150);
         await page.waitForSelector('[data-testid=manager-action]', { state: 'detached', timeout: 10_000 });
         await page.keyboard.press('Escape');
         const orders = (await api.get('/v1/orders?limit=100')).body.data as Array<{

@@ -6,7 +6,7 @@ import { createOrder } from '../../apps/server/src/retail/orders.ts';
 import { eventually } from '../support/server.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, sell, stockOf, type Api } from '../support/retail.ts';
-import { inTransaction, pairedTill, refusal } from '../support/tills.ts';
+import { inTransaction, makeEmployee, pairedTill, refusal } from '../support/tills.ts';
 
 let server: RunningServer;
 let api: Api;
@@ -127,6 +127,32 @@ describe('a till’s sale is a fact', () => {
     });
     expect(order.customer).toBeNull();
     expect(order.flags).toEqual(['customer_unknown']);
+  });
+
+  it('flags cashier_inactive, on the order and its event, a sale made after its cashier was deactivated', async () => {
+    const soap = await makeProduct(api, { price: 1_000, track_stock: false });
+    const cashier = await makeEmployee(api, [till.store]);
+    const sale = (soldAt: number) =>
+      tillSale({
+        cashier: cashier.id,
+        sold_at: soldAt,
+        lines: [{ product: soap.id, quantity: 1 }],
+        tenders: [{ method: 'cash', amount: 1_000 }],
+      });
+    const beforeOff = Math.floor(Date.now() / 1000) - 60;
+    expect((await sale(beforeOff)).order.flags).toEqual([]);
+    expect((await api.patch(`/v1/employees/${cashier.id}`, { active: false })).status).toBe(200);
+    // Sold before the deactivation, pushed after it: nothing to review.
+    expect((await sale(beforeOff)).order.flags).toEqual([]);
+    const { order, created } = await sale(Math.floor(Date.now() / 1000) + 1);
+    expect(created).toBe(true);
+    expect(order.flags).toEqual(['cashier_inactive']);
+    expect((await api.get(`/v1/orders/${order.id}`)).body.flags).toEqual(['cashier_inactive']);
+    const events = await server.database.pool.query(
+      `SELECT type, data->'object'->'flags' AS flags FROM events WHERE data->'object'->>'id' = $1 ORDER BY seq`,
+      [order.id],
+    );
+    expect(events.rows).toContainEqual({ type: 'order.created', flags: ['cashier_inactive'] });
   });
 
   it('keeps the till’s receipt number and sale time, and records it at the till’s store', async () => {

@@ -19,7 +19,7 @@ export const BARCODE = '6201234500017';
 export const PRICE = 3500;
 export const STOCK = 40;
 export const CASHIER_PIN = '4821';
-export const MANAGER_PIN = '9876';
+export const MANAGER_PIN = '987654';
 
 export interface TillShop {
   server: RunningServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PULL_DOCUMENTS, newId, verifyPin } from '@tz/core';
+import { PULL_DOCUMENTS, matchTillPin, newId } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { employeeDocument } from '../../apps/server/src/tills/employees.ts';
+import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { printJobDocument } from '../../apps/server/src/tills/print-jobs.ts';
 import { printerDocument } from '../../apps/server/src/tills/printers.ts';
 import { openShift, shiftDocument } from '../../apps/server/src/tills/shifts.ts';
@@ -18,7 +18,7 @@ const row = async (table: string, id: string) =>
   (await server.database.pool.query(`SELECT * FROM ${table} WHERE id = $1`, [id])).rows[0];
 
 describe('documents tills pull', () => {
-  it('match the sync protocol’s schemas, the employee’s carrying a PIN hash the till can verify', async () => {
+  it('match the sync protocol’s schemas, the employee’s carrying a PIN verifier the till can check', async () => {
     const api = client(server.url, (await signUp(server.url)).keys.secretTest);
     const { till, actor } = await pairedTill(server, api);
     const employee = await makeEmployee(api, [till.store], { pin: '8642' });
@@ -29,9 +29,14 @@ describe('documents tills pull', () => {
       openShift(tx, actor, { shift, cashier: employee.id, opening_float: 1_000, opened_at: 1_764_115_200 }),
     );
 
-    const employeeDoc = PULL_DOCUMENTS.employees.parse(employeeDocument(await row('employees', employee.id)));
-    expect(employeeDoc).toMatchObject({ id: employee.id, stores: [till.store], active: true });
-    expect(await verifyPin('8642', employeeDoc.pin!)).toBe(true);
+    const pulled = await new SyncService(server.services).pull(actor, {
+      collection: 'employees',
+      checkpoint: null,
+      limit: 10,
+    });
+    const employeeDoc = PULL_DOCUMENTS.employees.parse(pulled.documents[0]);
+    expect(employeeDoc).toMatchObject({ id: employee.id, role: 'cashier', _deleted: false });
+    expect(await matchTillPin('8642', [employeeDoc.pin])).toBe(0);
     expect(PULL_DOCUMENTS.printers.parse(printerDocument(await row('printers', printer.id)))).toMatchObject({
       till: till.id,
       connection: 'usb',

@@ -68,7 +68,7 @@ describe('employees', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Neema', role: 'manager', stores, active: true });
     const after = await storedPin(employee.id);
-    expect(after.salt).not.toBe(before.salt);
+    expect(after.hash).not.toBe(before.hash);
     expect(await verifyPin('246810', after)).toBe(true);
     expect(await verifyPin('1357', after)).toBe(false);
 

@@ -194,7 +194,8 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       receiptNumber: number,
       total,
       currency: 'TZS',
-      cashier: 'Neema',
+      cashier: 'emp_neema',
+      cashierName: 'Neema',
       soldAt: at,
       status,
       refusal:

@@ -106,9 +106,11 @@ const COLLECTIONS = {
       'voided_at',
     ],
   },
+  // Each till's own rows: its store's active employees, with PIN verifiers made for it (tills/till-employees.ts).
   employees: {
-    table: 'employees',
-    columns: ['name', 'role', 'store_ids', 'pin_hash', 'active', 'created_at', 'updated_at'],
+    table: 'till_employees',
+    tillColumn: 'till_id',
+    columns: ['name', 'role', 'pin', 'created_at', 'updated_at'],
   },
   printers: {
     table: 'printers',

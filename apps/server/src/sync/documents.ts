@@ -3,7 +3,7 @@
  * protocol): each collection's row, renamed to the protocol's fields.
  */
 import type { PullCollection, PullDocument } from '@tz/core';
-import { employeeDocument, type EmployeeRow } from '../tills/employees.ts';
+import { tillEmployeeDocument } from '../tills/till-employees.ts';
 import { printerDocument, type PrinterRow } from '../tills/printers.ts';
 import { printJobDocument, type PrintJobRow } from '../tills/print-jobs.ts';
 import { shiftDocument, type ShiftRow } from '../tills/shifts.ts';
@@ -66,7 +66,8 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     flags: texts(row.flags) as PullDocument<'orders'>['flags'],
     created: unixSeconds(row.created_at as Date),
   }),
-  employees: (row) => withoutKeys(employeeDocument(row as unknown as EmployeeRow)),
+  employees: (row) =>
+    withoutKeys(tillEmployeeDocument(row as unknown as Parameters<typeof tillEmployeeDocument>[0])),
   printers: (row) => withoutKeys(printerDocument(row as unknown as PrinterRow)),
   print_jobs: (row) => withoutKeys(printJobDocument(row as unknown as PrintJobRow)),
   shifts: (row) => withoutKeys(shiftDocument(row as unknown as ShiftRow)),

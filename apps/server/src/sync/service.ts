@@ -28,6 +28,7 @@ import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orde
 import type { Services } from '../services/index.ts';
 import { assertTillActive, pairTill, reportTill, requireTill } from '../tills/tills.ts';
 import { recordPrintJobResult } from '../tills/print-jobs.ts';
+import { prepareTillEmployees } from '../tills/till-employees.ts';
 import { closeShift, openShift, recordCashMovement } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
 import { onEventsWritten } from '../services/events.ts';
@@ -140,6 +141,7 @@ export class SyncService {
   }
 
   async pull(till: TillActor, input: PullInput): Promise<PullResult> {
+    if (input.collection === 'employees') await prepareTillEmployees(this.services.database, till);
     const page = await readChanges(
       this.services.database.pool,
       input.collection,

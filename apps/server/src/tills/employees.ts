@@ -1,9 +1,10 @@
-import { AppError, hashPin, newId, verifyPin, type PinHash } from '@tz/core';
+import { AppError, hashPin, MANAGER_PIN_DIGITS, newId, verifyPin, type PinHash } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixSeconds } from '../services/time.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant } from '../actor.ts';
+import { lockPins, projectEmployee } from './till-employees.ts';
 
 export type EmployeeRole = 'cashier' | 'manager';
 
@@ -15,7 +16,10 @@ export interface EmployeeRow {
   role: EmployeeRole;
   store_ids: string[];
   pin_hash: PinHash;
+  /** Null for a PIN set before its length was kept. */
+  pin_digits: number | null;
   active: boolean;
+  deactivated_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -33,17 +37,6 @@ export const employeeObject = (row: EmployeeRow) => ({
   updated: unixSeconds(row.updated_at),
 });
 export type EmployeeObject = ReturnType<typeof employeeObject>;
-
-/** The employee as a till pulls it (`employeeDoc`): with the PIN's hash, so the till checks a PIN offline. */
-export const employeeDocument = (row: EmployeeRow) => ({
-  id: row.id,
-  _deleted: false,
-  name: row.name,
-  role: row.role,
-  stores: row.store_ids,
-  pin: row.pin_hash,
-  active: row.active,
-});
 
 export interface EmployeeInput {
   name: string;
@@ -90,13 +83,32 @@ async function assertPinFree(
   }
 }
 
+/**
+ * A manager's PIN approves refunds, voids and large discounts on any till of
+ * the store, so it has the most digits a PIN may have: a guess at a stolen
+ * till's data costs 100 times a 4-digit cashier's.
+ */
+function assertManagerPin(role: EmployeeRole, digits: number | null): void {
+  if (role === 'manager' && (digits ?? 0) < MANAGER_PIN_DIGITS) {
+    throw invalid(
+      'parameter_invalid',
+      'pin',
+      digits === null
+        ? `a manager needs a PIN of ${MANAGER_PIN_DIGITS} digits: give a new pin with the role`
+        : `must be ${MANAGER_PIN_DIGITS} digits for a manager`,
+    );
+  }
+}
+
 export async function createEmployee(db: Queryable, owner: Tenant, input: EmployeeInput) {
   const active = input.active ?? true;
+  assertManagerPin(input.role, input.pin.length);
   await assertOwnStores(db, owner, input.stores);
   if (active) await assertPinFree(db, owner, input.pin, input.stores, null);
+  const salt = await lockPins(db, owner);
   const inserted = await db.query<EmployeeRow>(
-    `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
     [
       newId('employee'),
       owner.merchantId,
@@ -104,11 +116,29 @@ export async function createEmployee(db: Queryable, owner: Tenant, input: Employ
       input.name,
       input.role,
       input.stores,
-      JSON.stringify(await hashPin(input.pin)),
+      JSON.stringify(await hashPin(input.pin, salt)),
+      input.pin.length,
       active,
     ],
   );
-  return employeeObject(inserted.rows[0]!);
+  const row = inserted.rows[0]!;
+  await projectEmployee(db, owner, row, true);
+  return employeeObject(row);
+}
+
+/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
+export async function deactivatedBefore(
+  db: Queryable,
+  owner: Tenant,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const found = await db.query(
+    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
+       AND deactivated_at <= $4`,
+    [id, owner.merchantId, owner.livemode, at],
+  );
+  return found.rows.length > 0;
 }
 
 export async function retrieveEmployee(db: Queryable, owner: Tenant, id: string) {
@@ -126,18 +156,41 @@ export function employeesSource(
   return { table: 'employees', where, params };
 }
 
-/** Fields left out keep their value; a new `pin` replaces the old one (checked like a new employee's). */
+/**
+ * Fields left out keep their value; a new `pin` replaces the old one (checked
+ * like a new employee's). Every till of the employee's stores gets the change
+ * at its next sync; a till of a store left, or any till once the employee is
+ * deactivated, deletes the employee.
+ */
 export async function updateEmployee(db: Queryable, owner: Tenant, id: string, patch: EmployeePatch) {
   const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id, { lock: true });
+  const role = patch.role ?? row.role;
+  // A manager made now, or given a new PIN, needs a manager's PIN; one whose PIN predates the rule keeps it until then.
+  if (patch.pin !== undefined || (role === 'manager' && row.role !== 'manager')) {
+    assertManagerPin(role, patch.pin?.length ?? row.pin_digits);
+  }
   const stores = patch.stores ?? row.store_ids;
   if (patch.stores) await assertOwnStores(db, owner, patch.stores);
   const active = patch.active ?? row.active;
   if (patch.pin !== undefined && active) await assertPinFree(db, owner, patch.pin, stores, id);
-  const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin);
+  const salt = await lockPins(db, owner);
+  const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
   const updated = await db.query<EmployeeRow>(
-    `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6, updated_at = now()
+    `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
+       pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
+       updated_at = now()
      WHERE id = $1 RETURNING *`,
-    [id, patch.name ?? row.name, patch.role ?? row.role, stores, JSON.stringify(pinHash), active],
+    [
+      id,
+      patch.name ?? row.name,
+      role,
+      stores,
+      JSON.stringify(pinHash),
+      active,
+      patch.pin?.length ?? row.pin_digits,
+    ],
   );
-  return employeeObject(updated.rows[0]!);
+  const after = updated.rows[0]!;
+  await projectEmployee(db, owner, after, patch.pin !== undefined);
+  return employeeObject(after);
 }

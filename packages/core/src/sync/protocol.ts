@@ -101,7 +101,7 @@ export const customerDoc = doc({
   email: z.string().nullable(),
 });
 
-/** A PIN hash a till can check offline with Web Crypto (`verifyPin` in `@tz/core`). */
+/** The server's hash of a PIN (`hashPin` in `@tz/core`); never sent to a till. */
 export const pinHashSchema = z.object({
   algorithm: z.literal('pbkdf2-sha256'),
   iterations: z.number().int().min(1),
@@ -112,12 +112,27 @@ export const pinHashSchema = z.object({
 });
 export type PinHash = z.infer<typeof pinHashSchema>;
 
+/**
+ * What a till checks a PIN against offline (`matchTillPin` in `@tz/core`):
+ * the server's hash of the PIN (`inner`'s salt and iterations) derived again
+ * under this till's own salt.
+ */
+export const tillPinSchema = z.object({
+  algorithm: z.literal('pbkdf2-sha256-till'),
+  inner: z.object({ iterations: z.number().int().min(1), salt: z.string() }),
+  iterations: z.number().int().min(1),
+  /** base64: the till's salt */
+  salt: z.string(),
+  /** base64 */
+  hash: z.string(),
+});
+export type TillPin = z.infer<typeof tillPinSchema>;
+
+/** An active employee of the till's store, as that till holds it; one deactivated or moved away is deleted. */
 export const employeeDoc = doc({
   name: z.string(),
   role: z.enum(['cashier', 'manager']),
-  stores: z.array(z.string()),
-  pin: pinHashSchema.nullable(),
-  active: z.boolean(),
+  pin: tillPinSchema.nullable(),
 });
 export const printerDoc = doc({
   till: z.string(),

@@ -188,7 +188,9 @@ export interface Sale {
   receiptNumber: string;
   total: number;
   currency: string;
+  /** The employee's id, and the name the sale was made under (as on its receipt), kept whatever becomes of them. */
   cashier: string;
+  cashierName: string;
   soldAt: number;
   status: CommandStatus;
   refusal: CommandRefusal | null;

@@ -8,7 +8,7 @@ import { combineLatest, distinctUntilChanged, map, of, switchMap, type Observabl
 import type { PullDocument } from '@tz/core';
 import type { FirstSync } from './api.ts';
 import type { Context, Device } from './context.ts';
-import { signsInAt } from './session.ts';
+import { signsIn } from './session.ts';
 
 const NOTHING: FirstSync = { store: false, cashiers: 0, catalogue: false };
 
@@ -28,7 +28,7 @@ export function watchFirstSync(ctx: Context, device$: Observable<Device | null>)
                   (docs) =>
                     docs
                       .map((doc) => doc.toJSON() as unknown as PullDocument<'employees'>)
-                      .filter(signsInAt(store)).length,
+                      .filter(signsIn).length,
                 ),
               ),
             // Products are stored as pages: one page is enough to say they are arriving.

@@ -110,6 +110,9 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   };
   void db.waitForLeadership().then(() => startSyncing());
 
+  // A cashier deactivated, moved away, or given a new PIN or role is signed out as the change arrives.
+  const employeesWatch = db.employees.$.subscribe(() => void session.checkSession(ctx));
+
   const device$ = kv.watch<Device>(KV.device);
   // A revoked till prints no more server jobs either.
   const revokedWatch = device$.subscribe((device) => {
@@ -200,6 +203,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     async close() {
       index.stop();
       revokedWatch.unsubscribe();
+      employeesWatch.unsubscribe();
       stopBridgeWatch?.();
       closeSales(ctx);
       await printJobs.stop();

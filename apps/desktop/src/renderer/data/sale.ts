@@ -277,6 +277,7 @@ export function saleFrom(command: CommandDoc): Sale {
     total: command.sale?.total ?? 0,
     currency: command.sale?.currency ?? '',
     cashier: command.cashier,
+    cashierName: typeof command.receipt?.cashier === 'string' ? command.receipt.cashier : '',
     soldAt: command.created_at,
     status: command.status,
     refusal: command.error,

@@ -1,11 +1,15 @@
 /**
- * Pairing and signing in. A PIN is checked on the till against the employees'
- * PIN hashes (core's `verifyPin`), so a cashier signs in offline. Five wrong
- * PINs in a row lock sign-in for that employee on this till (or, when the
- * screen gave no employee, the till's sign-in) for five minutes; the count is
- * kept in `kv` so a reload does not reset it.
+ * Pairing and signing in. A PIN is checked on the till against the PIN
+ * verifiers the server made for this till (core's `matchTillPin`), so a
+ * cashier signs in offline. Each attempt is counted before its PIN is checked,
+ * in one atomic write, so attempts made at once cannot pass the count: five
+ * wrong PINs in a row lock sign-in for five minutes, for that employee when the
+ * screen named one, otherwise the till's PIN sign-in, which a manager's PIN
+ * still opens (and so unlocks). The count is kept in `kv`, so a reload does not
+ * reset it. A signed-in cashier the server deactivated, moved to another
+ * store, or gave a new PIN or role is signed out when the change arrives.
  */
-import { verifyPin } from '@tz/core';
+import { matchTillPin } from '@tz/core';
 import type { PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { Cashier, TillIdentity } from './api.ts';
@@ -21,6 +25,9 @@ interface Lockout {
   failures: number;
   lockedUntil: number;
 }
+
+/** The session as kept: the cashier, and the verifier they signed in with, to notice a change of PIN. */
+type Session = Cashier & { pin?: string | undefined };
 
 export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
   if (await device(ctx)) throw new TillRefusal('already_paired', 'This till is already paired');
@@ -61,16 +68,15 @@ export async function loadCredential(ctx: Context): Promise<string | null> {
   return vault ? vault.load() : ctx.kv.get<string>(KV.credential);
 }
 
-/** Whether this employee signs in with a PIN at this store. */
-export const signsInAt = (store: string) => (e: PullDocument<'employees'>) =>
-  e.active && e.pin !== null && (e.stores.length === 0 || e.stores.includes(store));
+/** Whether an employee signs in here: the server sends a till only its store's active ones, each with a verifier. */
+export const signsIn = (e: PullDocument<'employees'>) => e.pin !== null;
 
 async function storeEmployees(ctx: Context): Promise<Array<PullDocument<'employees'>>> {
-  const { till } = await requireDevice(ctx);
+  await requireDevice(ctx);
   const docs = await ctx.db.employees.find().exec();
   return docs
     .map((doc) => doc.toJSON() as unknown as PullDocument<'employees'>)
-    .filter(signsInAt(till.store))
+    .filter(signsIn)
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -79,37 +85,50 @@ async function matchPin(
   candidates: Array<PullDocument<'employees'>>,
   pin: string,
 ): Promise<PullDocument<'employees'> | null> {
-  const checks = await Promise.all(
-    candidates.map((e) => (e.pin ? verifyPin(pin, e.pin) : Promise.resolve(false))),
+  return (
+    candidates[
+      await matchTillPin(
+        pin,
+        candidates.map((e) => e.pin),
+      )
+    ] ?? null
   );
-  return candidates[checks.indexOf(true)] ?? null;
 }
 
-/** Runs a PIN check under the lockout of `who`. */
+const locked = (until: number) =>
+  new TillRefusal('pin_locked', 'Too many wrong PINs: wait before trying again', { until });
+
+/**
+ * Runs a PIN check under the lockout of `who`. The attempt is counted first,
+ * atomically, and checked only if it was within the count: a thousand
+ * attempts made at once are five checks and a lock, whichever PIN they carry.
+ * A right PIN clears the count.
+ */
 async function guarded<T>(ctx: Context, who: string, check: () => Promise<T | null>): Promise<T> {
   const key = KV.lockout(who);
-  const state = await ctx.kv.get<Lockout>(key);
-  if (state && state.lockedUntil > ctx.now()) {
-    throw new TillRefusal('pin_locked', 'Too many wrong PINs: wait before trying again', {
-      until: state.lockedUntil,
-    });
-  }
+  const now = ctx.now();
+  let allowed = false;
+  const counted = await ctx.kv.update<Lockout>(key, { failures: 0, lockedUntil: 0 }, (current) => {
+    allowed = !(current.lockedUntil > now);
+    if (!allowed) return current;
+    // A lock that has run out starts a fresh count.
+    const failures = current.lockedUntil !== 0 ? 1 : current.failures + 1;
+    return { failures, lockedUntil: failures >= PIN_ATTEMPTS ? now + PIN_LOCK_MS : 0 };
+  });
+  if (!allowed) throw locked(counted.lockedUntil);
   const found = await check();
   if (found) {
     await ctx.kv.remove(key);
     return found;
   }
-  const after = await ctx.kv.update<Lockout>(key, { failures: 0, lockedUntil: 0 }, (current) => {
-    // A lock that has run out starts a fresh count.
-    const failures = current.lockedUntil !== 0 && current.lockedUntil <= ctx.now() ? 1 : current.failures + 1;
-    return { failures, lockedUntil: failures >= PIN_ATTEMPTS ? ctx.now() + PIN_LOCK_MS : 0 };
-  });
-  if (after.lockedUntil > ctx.now()) {
-    throw new TillRefusal('pin_locked', 'Too many wrong PINs: wait before trying again', {
-      until: after.lockedUntil,
-    });
-  }
-  throw new TillRefusal('pin_wrong', 'Wrong PIN', { remaining: PIN_ATTEMPTS - after.failures });
+  if (counted.lockedUntil > now) throw locked(counted.lockedUntil);
+  throw new TillRefusal('pin_wrong', 'Wrong PIN', { remaining: PIN_ATTEMPTS - counted.failures });
+}
+
+/** While the till's PIN sign-in is locked: the lock's end, else null. */
+async function tillLockedUntil(ctx: Context): Promise<number | null> {
+  const state = await ctx.kv.get<Lockout>(KV.lockout('till'));
+  return state && state.lockedUntil > ctx.now() ? state.lockedUntil : null;
 }
 
 export async function signIn(ctx: Context, pin: string, employeeId?: string): Promise<Cashier> {
@@ -118,16 +137,58 @@ export async function signIn(ctx: Context, pin: string, employeeId?: string): Pr
   if (employees.length === 0) {
     throw new TillRefusal('cashiers_not_synced', 'The cashiers have not reached this till yet');
   }
-  const candidates = employeeId === undefined ? employees : employees.filter((e) => e.id === employeeId);
-  const employee = await guarded(ctx, employeeId ?? 'till', () => matchPin(candidates, pin));
+  let employee: PullDocument<'employees'>;
+  if (employeeId !== undefined) {
+    employee = await guarded(ctx, employeeId, () =>
+      matchPin(
+        employees.filter((e) => e.id === employeeId),
+        pin,
+      ),
+    );
+  } else {
+    const until = await tillLockedUntil(ctx);
+    if (until === null) {
+      employee = await guarded(ctx, 'till', () => matchPin(employees, pin));
+    } else {
+      // Locked for cashiers; a manager's PIN (counted under the managers' own lock) signs in and unlocks.
+      const managers = employees.filter((e) => e.role === 'manager');
+      const manager = await guarded(ctx, 'manager', () => matchPin(managers, pin)).catch((error: unknown) => {
+        throw error instanceof TillRefusal && error.code === 'pin_wrong' ? locked(until) : error;
+      });
+      await ctx.kv.remove(KV.lockout('till'));
+      employee = manager;
+    }
+  }
   const cashier: Cashier = {
     id: employee.id,
     name: employee.name,
     role: employee.role,
     signedInAt: ctx.now(),
   };
-  await ctx.kv.set(KV.session, cashier);
+  await ctx.kv.set(KV.session, { ...cashier, pin: employee.pin?.hash } satisfies Session);
   return cashier;
+}
+
+/**
+ * Signs the cashier out when this till no longer holds them as they signed in:
+ * deactivated or moved away (their document deleted), or given another PIN or
+ * role. Run whenever the employees change (a sync brought a change).
+ */
+export async function checkSession(ctx: Context): Promise<void> {
+  const session = await ctx.kv.get<Session>(KV.session);
+  if (!session) return;
+  const doc = await ctx.db.employees.findOne(session.id).exec();
+  const employee = doc ? (doc.toJSON() as unknown as PullDocument<'employees'>) : null;
+  const same =
+    employee !== null &&
+    employee.pin !== null &&
+    employee.role === session.role &&
+    (session.pin === undefined || employee.pin.hash === session.pin);
+  if (same) return;
+  const current = await ctx.kv.get<Session>(KV.session);
+  // Only the session that was checked: one signed in meanwhile stays.
+  if (current?.id === session.id && current.signedInAt === session.signedInAt)
+    await ctx.kv.remove(KV.session);
 }
 
 export async function signOut(ctx: Context): Promise<void> {

@@ -7,7 +7,7 @@ import { TRPCClientError } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { expect, vi } from 'vitest';
-import { hashPin } from '@tz/core';
+import { hashPin, tillPinVerifier } from '@tz/core';
 import type {
   ChangeHint,
   Command,
@@ -86,6 +86,9 @@ export async function storeCatalogue(
   }
 }
 
+/** The till's salt in tests; verifiers carry their iterations, and tests use few (real ones: core's pin.test.ts). */
+export const TEST_TILL_SALT = 'dGlsbC1zYWx0LXRlc3Q=';
+
 export async function makeEmployee(
   overrides: Partial<PullDocument<'employees'>> & { pinCode?: string } = {},
 ): Promise<PullDocument<'employees'>> {
@@ -95,9 +98,7 @@ export async function makeEmployee(
     _deleted: false,
     name: 'Asha',
     role: 'cashier',
-    stores: ['store_1'],
-    pin: await hashPin(pinCode),
-    active: true,
+    pin: await tillPinVerifier(await hashPin(pinCode, TEST_TILL_SALT), TEST_TILL_SALT, 1_000),
     ...rest,
   };
 }

@@ -50,6 +50,7 @@ export const en = {
   signIn: 'Sign in',
   clear: 'Clear',
   signOut: 'Sign out',
+  managerUnlocks: 'A manager’s PIN unlocks it.',
   pinLockedUntil: 'Locked after 5 wrong PINs. Try again at {time}.',
 
   // shift

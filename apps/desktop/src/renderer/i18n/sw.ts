@@ -47,6 +47,7 @@ export const sw = {
   signIn: 'Ingia',
   clear: 'Futa',
   signOut: 'Toka',
+  managerUnlocks: 'PIN ya meneja inaifungua.',
   pinLockedUntil: 'Imefungwa baada ya PIN 5 zisizo sahihi. Jaribu tena saa {time}.',
 
   shiftOpenTitle: 'Fungua zamu',

@@ -23,6 +23,7 @@ import { defaultStore, receiptSequenceName } from '../stores.ts';
 import type { SaleContext, SaleStore } from './load.ts';
 import { coreDiscount, resolveLine, type ResolvedLine } from './lines.ts';
 import { resolveTenders } from './tenders.ts';
+import { deactivatedBefore } from '../../tills/employees.ts';
 
 /** A time a till stamped (unix seconds), refused when ahead of the server's clock by more than the leeway. */
 export function tillTime(seconds: number | undefined, field: string, now: Date): Date | undefined {
@@ -62,7 +63,7 @@ export async function resolveSale(
 ): Promise<ResolvedSale> {
   const { asFact } = options;
   if (input.receipt_number !== undefined) checkTillReceiptNumber(input.receipt_number);
-  tillTime(input.sold_at, 'sold_at', options.now);
+  const soldAt = tillTime(input.sold_at, 'sold_at', options.now) ?? options.now;
   if (!context.store && options.storeId !== undefined) {
     throw invalid('parameter_invalid', 'store', 'is not a store of this account');
   }
@@ -78,6 +79,10 @@ export async function resolveSale(
     if (!asFact) throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
     customerId = null;
     flags.add('customer_unknown');
+  }
+  // The money was taken, so the sale stands; a sale after the cashier's deactivation is for review.
+  if (asFact && input.cashier !== undefined && (await deactivatedBefore(db, scope, input.cashier, soldAt))) {
+    flags.add('cashier_inactive');
   }
   const lines = input.lines.map((line, index) => resolveLine(line, index, context.catalog, currency, asFact));
   for (const line of lines) for (const flag of line.flags) flags.add(flag);

@@ -39,7 +39,7 @@ const pin = z
   .string()
   .regex(PIN_PATTERN, { error: 'must be 4 to 6 digits' })
   .describe(
-    'Write-only: 4 to 6 digits, stored hashed (PBKDF2-SHA256) and never returned; tills check it offline. Unique among the active employees of the same stores.',
+    'Write-only: 4 to 6 digits, 6 for a manager (else 400 `parameter_invalid`), stored hashed (PBKDF2-SHA256) and never returned; each till of the stores gets a verifier salted for it alone and checks the PIN offline. Unique among the active employees of the same stores.',
   );
 const active = z.boolean().describe('Deactivate instead of deleting: an inactive employee cannot sign in');
 
@@ -83,7 +83,7 @@ export const employeeRoutes = [
     tag,
     summary: 'Update an employee',
     description:
-      'Fields left out keep their value; `stores` replaces the list; a new `pin` replaces the old one on every till at its next sync. Set `active: false` to stop an employee signing in (employees are never deleted).',
+      'Fields left out keep their value; `stores` replaces the list; a new `pin` replaces the old one on every till at its next sync. Set `active: false` to stop an employee signing in (employees are never deleted): the tills delete the employee and sign them out at their next sync, and a till’s sale made after it is flagged `cashier_inactive`. Making a cashier a manager needs a 6-digit `pin` unless the one on record has 6 digits.',
     auth: 'secret',
     params: idParams,
     body: z.strictObject({

@@ -175,7 +175,7 @@ export const orderSchema = z.object({
   flags: z
     .array(z.enum(ORDER_FLAGS))
     .describe(
-      'What differed when a till’s sale reached the server, which records it anyway: `price_changed` (sold at the till’s price), `product_unavailable` (deleted or made inactive since), `stock_short` (took stock below zero), `customer_unknown` (dropped). Always empty for an API key’s order',
+      'What differed when a till’s sale reached the server, which records it anyway: `price_changed` (sold at the till’s price), `product_unavailable` (deleted or made inactive since), `stock_short` (took stock below zero), `customer_unknown` (dropped), `cashier_inactive` (sold after the cashier was deactivated: for review). Always empty for an API key’s order',
     ),
   livemode,
   created: unix,

@@ -4,7 +4,7 @@
  * or void with a manager's PIN, online or offline.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Cashier, RefundQuote, Sale } from '../../data/api.ts';
+import type { RefundQuote, Sale } from '../../data/api.ts';
 import {
   formatDateTime,
   formatMoney,
@@ -23,8 +23,6 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
   const store = useStore();
   const { t } = useI18n();
   const sales = useObservable<Sale[]>(store.sales$, []);
-  // Sales keep the employee's id; the name is known for whoever is signed in.
-  const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [acting, setActing] = useState<{ sale: Sale; action: 'refund' | 'void' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   return (
@@ -45,7 +43,7 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
                 <strong>{sale.receiptNumber}</strong>
                 <span className="muted sale-meta">
                   <span>{formatDateTime(sale.soldAt)}</span>
-                  {sale.cashier === cashier?.id && <span>{cashier.name}</span>}
+                  {sale.cashierName && <span>{sale.cashierName}</span>}
                 </span>
                 <span className={`badge ${sale.status}`}>
                   {

@@ -4,7 +4,7 @@ import type { TillIdentity } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { Message } from '../components/Dialog.tsx';
 import { PinInput } from '../components/inputs.tsx';
-import { refusalText } from '../refusal.ts';
+import { refusalCode, refusalText } from '../refusal.ts';
 import { useStore } from '../store.tsx';
 
 const KEYPAD = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'clear', '0', 'enter'] as const;
@@ -33,7 +33,9 @@ export function SignInScreen({ till }: { till: TillIdentity }) {
       (failure: unknown) => {
         setBusy(false);
         setPin('');
-        setError(refusalText(t, failure));
+        // A locked sign-in still takes a manager's PIN, which unlocks it.
+        const text = refusalText(t, failure);
+        setError(refusalCode(failure) === 'pin_locked' ? `${text} ${t('managerUnlocks')}` : text);
       },
     );
   };
