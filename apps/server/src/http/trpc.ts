@@ -93,11 +93,12 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const tillProcedure = t.procedure.use(appErrors).use(async ({ ctx, next }) => {
+const tillProcedure = t.procedure.use(appErrors).use(async ({ ctx, next, path }) => {
   if (!ctx.credential) {
     throw asTrpcError(new AppError('till_credential_invalid', 'Send the till’s device credential'));
   }
-  const till: TillActor = await ctx.sync.authenticate(ctx.credential);
+  // A removed till still reports its backlog, so the merchant sees what it holds.
+  const till: TillActor = await ctx.sync.authenticate(ctx.credential, { reporting: path === 'sync.report' });
   const quota = await ctx.services.rateLimits.perCredential.consume(till.credentialId);
   if (quota.limited) {
     throw asTrpcError(
@@ -124,10 +125,7 @@ const syncRouter = t.router({
   push: tillProcedure
     .input(pushInput)
     .mutation(async ({ ctx, input }) => ({ results: await ctx.sync.push(ctx.till, input.commands) })),
-  report: tillProcedure.input(reportInput).mutation(async ({ ctx, input }) => {
-    await ctx.sync.report(ctx.till, input);
-    return { ok: true };
-  }),
+  report: tillProcedure.input(reportInput).mutation(({ ctx, input }) => ctx.sync.report(ctx.till, input)),
   startPayment: tillProcedure
     .input(startPaymentInput)
     .mutation(({ ctx, input }) => ctx.sync.startPayment(ctx.till, input)),

@@ -165,14 +165,16 @@ export type OrderTenderInput = CreateOrderCommand['tenders'][number];
 /**
  * What the server noticed about a till's sale that it recorded anyway (cash
  * changed hands): the price differed from the catalogue's, the product was
- * deleted or made inactive since, the sale took stock below zero, or the
- * customer is not one of the account's.
+ * deleted or made inactive since, the sale took stock below zero, the
+ * customer is not one of the account's, or the sale reached the server in a
+ * removed till's export (`POST /v1/tills/{id}/recover`) rather than by sync.
  */
 export const ORDER_FLAGS = [
   'price_changed',
   'product_unavailable',
   'stock_short',
   'customer_unknown',
+  'recovered',
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
