@@ -76,7 +76,7 @@ describe('a till revoked with unsynced sales', () => {
       await page.click('[data-testid=export-unsynced]');
       const download = await downloading;
       expect(download.suggestedFilename()).toMatch(new RegExp(`^${till.id}-unsynced-.*\\.json$`));
-      const file = JSON.parse(await readFile((await download.path())!, 'utf8'));
+      const file = JSON.parse(await readFile(await download.path(), 'utf8'));
       expect(file).toMatchObject({ object: 'till_export', till: till.id });
 
       const imported = await shop.api.post(`/v1/tills/${till.id}/recover`, file);
