@@ -108,6 +108,17 @@ const SCREENS: Record<string, Step[]> = {
     control('addSales(2, "pending")'),
     control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`),
   ],
+  ended: [
+    control(`setPairing('revoked')`),
+    control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`),
+    (page) => page.click('[data-testid=abandon]'),
+  ],
+  'ended-exported': [
+    control(`setPairing('revoked')`),
+    control(`setSync({ revoked: true, connection: 'online', unsynced: 2 })`),
+    (page) => page.click('[data-testid=export-unsynced]'),
+  ],
+  retiring: [...signedIn, control(`setPairing('retiring')`), control('addSales(2, "pending")')],
 };
 
 const preview = await startTillPreview();

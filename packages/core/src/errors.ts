@@ -46,6 +46,7 @@ export type ErrorCode =
   | 'url_not_allowed'
   | 'webhook_endpoint_inactive'
   | 'api_key_last'
+  | 'till_export_invalid'
   | 'livemode_mismatch'
   // 408, 431 invalid_request_error: the HTTP request itself
   | 'request_timeout'
@@ -57,6 +58,7 @@ export type ErrorCode =
   | 'signature_invalid'
   | 'till_credential_invalid'
   | 'till_revoked'
+  | 'till_retired'
   // 403 permission_error
   | 'publishable_key_forbidden'
   | 'test_mode_only'
@@ -136,6 +138,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'url_not_allowed':
     case 'webhook_endpoint_inactive':
     case 'api_key_last':
+    case 'till_export_invalid':
       return { type: 'invalid_request_error', status: 400 };
     case 'livemode_mismatch':
       return { type: 'permission_error', status: 403 };
@@ -149,6 +152,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'signature_invalid':
     case 'till_credential_invalid':
     case 'till_revoked':
+    case 'till_retired':
       return { type: 'authentication_error', status: 401 };
     case 'publishable_key_forbidden':
     case 'test_mode_only':

@@ -17,4 +17,6 @@ export * from './webhooks/index.ts';
 export * from './pin.ts';
 export * from './printer-settings.ts';
 export * from './sync/protocol.ts';
+export * from './sync/till-export.ts';
+export * from './sync/till-status.ts';
 export * from './invoices/index.ts';

@@ -28,6 +28,7 @@ import type {
   Shift,
   SyncStatus,
   TenderEntry,
+  TillExportDownload,
   TillSettings,
   TillStore,
   ZReport,
@@ -221,8 +222,26 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     );
   };
 
+  const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const tillStore: TillStore = {
     pairing$,
+    exportUnsynced: () => {
+      const file = {
+        filename: 'till_sample-unsynced-20261126-0742.json',
+        text: '{}',
+        count: sync$.value.unsynced,
+      };
+      lastExport$.next(file);
+      sync$.next({ ...sync$.value, unsynced: 0 });
+      return Promise.resolve(file);
+    },
+    abandonUnsynced: (pin) => {
+      if (pin !== '9999') return Promise.reject(refusal('manager_pin_wrong', 'wrong'));
+      const count = sync$.value.unsynced;
+      sync$.next({ ...sync$.value, unsynced: 0 });
+      return Promise.resolve(count);
+    },
+    lastExport$,
     pair: (code) => {
       if (code.length < 6) return Promise.reject(refusal('pairing_failed', 'bad code'));
       pairing$.next({ status: 'paired', till });

@@ -123,7 +123,10 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     const actor = await authenticate(ctx, deps, route);
     if (route.app && actor) await services.apps.assertInstalled(services.database.pool, actor, route.app);
     const idempotencyKey = isWrite ? parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]) : undefined;
-    const { value: rawBody } = isWrite ? await readJsonBody(ctx, services.config) : { value: undefined };
+    const limits = route.maxBodyBytes
+      ? { ...services.config, MAX_BODY_BYTES: Math.max(route.maxBodyBytes, services.config.MAX_BODY_BYTES) }
+      : services.config;
+    const { value: rawBody } = isWrite ? await readJsonBody(ctx, limits) : { value: undefined };
     const params: unknown = parse(route.params, (ctx as unknown as { params: unknown }).params, 'path');
     const query: unknown = parse(route.query, { ...ctx.query }, 'query');
     const body: unknown = parse(route.body, route.body && rawBody === undefined ? {} : rawBody, 'body');

@@ -51,6 +51,8 @@ export interface RouteSpec<
   app?: AppSlug;
   /** A response that is a file rather than JSON (the handler returns its bytes). */
   contentType?: 'application/pdf';
+  /** A larger body than `MAX_BODY_BYTES` allows, for a route that takes a file (a till's export). */
+  maxBodyBytes?: number;
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */
   transactional?: boolean;
   /**

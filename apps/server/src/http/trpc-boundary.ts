@@ -31,6 +31,7 @@ export interface TillCall {
 
 /** The one procedure a caller without a credential may call. */
 const PAIR = 'sync.pair';
+const REPORT = 'sync.report';
 const PUSH = 'sync.push';
 
 /** Admits a call or throws the AppError that refuses it. */
@@ -40,7 +41,7 @@ export async function admitTillCall(
   sync: SyncService,
   path: string,
 ): Promise<TillCall> {
-  const till = path === PAIR ? null : await authenticate(ctx, services.rateLimits, sync);
+  const till = path === PAIR ? null : await authenticate(ctx, services.rateLimits, sync, path);
   if (!till) await enforceRateLimit(ctx, services.rateLimits.perAddress, ctx.ip);
   const input = ctx.query.input;
   if (input !== undefined) {
@@ -66,11 +67,13 @@ async function authenticate(
   ctx: Koa.ParameterizedContext<RequestState>,
   rateLimits: RateLimits,
   sync: SyncService,
+  path: string,
 ): Promise<TillActor> {
   const credential = presentedCredential(ctx);
   try {
     if (!credential) throw new AppError('till_credential_invalid', 'Send the till’s device credential');
-    const till = await sync.authenticate(credential);
+    // A removed till still reports its backlog, so the merchant sees what it holds.
+    const till = await sync.authenticate(credential, { reporting: path === REPORT });
     await enforceRateLimit(ctx, rateLimits.perCredential, till.credentialId);
     return till;
   } catch (error) {

@@ -46,6 +46,7 @@ export const EVENT_TYPES = [
   'order.paid',
   'order.refunded',
   'order.voided',
+  'order.recovered',
   // tills
   'print_job.created',
   'print_job.printed',

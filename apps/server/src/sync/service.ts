@@ -18,6 +18,7 @@ import {
   type PullCollection,
   type PullInput,
   type PullResult,
+  type ReportResult,
   type TillPayment,
   type AppSlug,
 } from '@tz/core';
@@ -26,7 +27,14 @@ import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
 import type { Services } from '../services/index.ts';
-import { assertTillActive, pairTill, reportTill, requireTill } from '../tills/tills.ts';
+import {
+  assertTillActive,
+  authenticateTill,
+  authenticationRefusal,
+  pairTill,
+  reportTill,
+  requireTill,
+} from '../tills/tills.ts';
 import { recordPrintJobResult } from '../tills/print-jobs.ts';
 import { prepareTillEmployees } from '../tills/till-employees.ts';
 import { closeShift, openShift, recordCashMovement } from '../tills/shifts.ts';
@@ -136,8 +144,12 @@ export class SyncService {
     };
   }
 
-  authenticate(credential: string): Promise<TillActor> {
-    return requireTill(this.services.database.pool, credential);
+  /** The till a credential names; `reporting`: an ended till may still report what it holds. */
+  async authenticate(credential: string, options: { reporting?: boolean } = {}): Promise<TillActor> {
+    if (!options.reporting) return requireTill(this.services.database.pool, credential);
+    const result = await authenticateTill(this.services.database.pool, credential);
+    if (result.status === 'invalid') throw authenticationRefusal('invalid');
+    return result.till;
   }
 
   async pull(till: TillActor, input: PullInput): Promise<PullResult> {
@@ -177,7 +189,15 @@ export class SyncService {
     return results;
   }
 
-  private async apply(till: TillActor, command: Command): Promise<CommandResult | null> {
+  /**
+   * One command through the write path. `onApplied` runs in the command's
+   * transaction when it applies for the first time (not on a replay).
+   */
+  async apply(
+    till: TillActor,
+    command: Command,
+    onApplied?: (db: Queryable, result: Record<string, unknown>) => Promise<void>,
+  ): Promise<CommandResult | null> {
     const parsed = commandPayloads[command.type].safeParse(command.payload);
     if (!parsed.success) {
       const details: Record<string, string> = {};
@@ -206,7 +226,11 @@ export class SyncService {
           body: command.payload,
         },
         token: newId('request'),
-        work: async ({ db }) => ({ status: 200, body: await apply(db, till, parsed.data, command) }),
+        work: async ({ db }) => {
+          const body = await apply(db, till, parsed.data, command);
+          await onApplied?.(db, body);
+          return { status: 200, body };
+        },
       });
       return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
     } catch (error) {
@@ -255,8 +279,8 @@ export class SyncService {
     }
   }
 
-  async report(till: TillActor, input: Parameters<typeof reportTill>[2]): Promise<void> {
-    await reportTill(this.services.database.pool, till, input);
+  report(till: TillActor, input: Parameters<typeof reportTill>[2]): Promise<ReportResult> {
+    return reportTill(this.services.database.pool, till, input);
   }
 
   /** Asks the payer's phone for a mobile money payment, once per id; the till then waits for `paid`. */

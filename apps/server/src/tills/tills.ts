@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { AppError, newId, tillPrefixFor } from '@tz/core';
-import type { ReportInput } from '@tz/core';
+import { AppError, assertTillTransition, newId, tillExportKey, tillPrefixFor } from '@tz/core';
+import type { ReportInput, ReportResult, TillStatus } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import { findOwned } from '../services/owned.ts';
 import { randomToken, sha256 } from '../services/secrets.ts';
@@ -25,8 +25,21 @@ export interface TillRow {
   backlog: number | null;
   app_version: string | null;
   revoked_at: Date | null;
+  retired_at: Date | null;
+  finished_at: Date | null;
+  export_key: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** The till's state, from the moments it passed (core's `TILL_TRANSITIONS`). */
+export function tillStatus(
+  row: Pick<TillRow, 'revoked_at' | 'finished_at' | 'retired_at' | 'credential_hash'>,
+): TillStatus {
+  if (row.revoked_at) return 'revoked';
+  if (row.finished_at) return 'retired';
+  if (row.retired_at) return 'retiring';
+  return row.credential_hash ? 'paired' : 'unpaired';
 }
 
 export const tillObject = (row: TillRow) => ({
@@ -35,15 +48,13 @@ export const tillObject = (row: TillRow) => ({
   name: row.name,
   store: row.store_id,
   receipt_prefix: row.receipt_prefix,
-  status: row.revoked_at
-    ? ('revoked' as const)
-    : row.credential_hash
-      ? ('paired' as const)
-      : ('unpaired' as const),
+  status: tillStatus(row),
   paired_at: unixOrNull(row.paired_at),
   last_seen: unixOrNull(row.last_seen_at),
   backlog: row.backlog,
   app_version: row.app_version,
+  retired_at: unixOrNull(row.retired_at),
+  finished_at: unixOrNull(row.finished_at),
   revoked_at: unixOrNull(row.revoked_at),
   livemode: row.livemode,
   created: unixSeconds(row.created_at),
@@ -145,9 +156,10 @@ export function tillsSource(owner: Tenant, filters: { store?: string | undefined
  */
 export async function newTillPairingCode(db: Queryable, owner: Tenant, id: string, options: PairingOptions) {
   const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
-  if (row.revoked_at) {
-    throw new AppError('state_transition_invalid', 'This till was removed; create a new till instead', {
-      details: { id: 'is revoked' },
+  const status = tillStatus(row);
+  if (status !== 'paired' && status !== 'unpaired') {
+    throw new AppError('state_transition_invalid', 'This till has ended; create a new till instead', {
+      details: { id: `is ${status}` },
     });
   }
   return issuePairingCode(db, row, options);
@@ -160,11 +172,36 @@ export async function newTillPairingCode(db: Queryable, owner: Tenant, id: strin
 export async function revokeTill(db: Queryable, owner: Tenant, id: string) {
   const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
   if (row.revoked_at) return tillObject(row);
+  assertTillTransition(tillStatus(row), 'revoked');
   const updated = await db.query<TillRow>(
     `UPDATE tills SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
     [id],
   );
   await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was removed');
+  return tillObject(updated.rows[0]!);
+}
+
+/**
+ * Retires a till: from its next sync it sells nothing new and pushes what it
+ * has not synced; when it reports an empty backlog it is `retired` and its
+ * credential stops. A till never paired has nothing to send and is retired at
+ * once. Retiring again changes nothing.
+ */
+export async function retireTill(db: Queryable, owner: Tenant, id: string) {
+  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
+  const from = tillStatus(row);
+  if (from === 'retiring' || from === 'retired') return tillObject(row);
+  const to = from === 'unpaired' ? 'retired' : 'retiring';
+  assertTillTransition(from, to);
+  const updated = await db.query<TillRow>(
+    `UPDATE tills SET retired_at = now(), finished_at = CASE WHEN $2 THEN now() END,
+       pairing_code_hash = NULL, pairing_expires_at = NULL, updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [id, to === 'retired'],
+  );
+  if (to === 'retired') {
+    await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was retired');
+  }
   return tillObject(updated.rows[0]!);
 }
 
@@ -180,10 +217,11 @@ export async function pairTill(db: Queryable, code: string, now = new Date()) {
   const credential = `${CREDENTIAL_PREFIX}${randomToken(40)}`;
   // One statement decides, so two devices racing with one code cannot both win.
   const paired = await db.query<TillRow>(
-    `UPDATE tills SET pairing_used_at = $2, credential_hash = $3, paired_at = $2, updated_at = now()
-     WHERE pairing_code_hash = $1 AND pairing_used_at IS NULL AND revoked_at IS NULL AND pairing_expires_at > $2
+    `UPDATE tills SET pairing_used_at = $2, credential_hash = $3, paired_at = $2, export_key = $4, updated_at = now()
+     WHERE pairing_code_hash = $1 AND pairing_used_at IS NULL AND revoked_at IS NULL AND retired_at IS NULL
+       AND pairing_expires_at > $2
      RETURNING *`,
-    [hash, now, sha256(credential)],
+    [hash, now, sha256(credential), await tillExportKey(credential)],
   );
   const row = paired.rows[0];
   if (!row) throw await pairingRefusal(db, hash);
@@ -222,63 +260,86 @@ async function pairingRefusal(db: Queryable, hash: string): Promise<AppError> {
 export type TillAuthentication =
   | { status: 'ok'; till: TillActor }
   /** The credential was this till's, and the till was removed: the device should say so and stop syncing. */
-  | { status: 'revoked'; tillId: string }
+  | { status: 'revoked'; till: TillActor }
+  /** The till was retired and its backlog arrived: it has nothing more to do. */
+  | { status: 'retired'; till: TillActor }
   | { status: 'invalid' };
 
 /** Resolves a device credential to its till, or says it was revoked or is unknown. */
 export async function authenticateTill(db: Queryable, credential: string): Promise<TillAuthentication> {
   if (!CREDENTIAL.test(credential)) return { status: 'invalid' };
-  const found = await db.query<Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id' | 'revoked_at'>>(
-    `SELECT id, merchant_id, livemode, store_id, revoked_at FROM tills WHERE credential_hash = $1`,
+  const found = await db.query<
+    Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id' | 'revoked_at' | 'finished_at'>
+  >(
+    `SELECT id, merchant_id, livemode, store_id, revoked_at, finished_at FROM tills WHERE credential_hash = $1`,
     [sha256(credential)],
   );
   const row = found.rows[0];
   if (!row) return { status: 'invalid' };
-  if (row.revoked_at) return { status: 'revoked', tillId: row.id };
-  return {
-    status: 'ok',
-    till: {
-      kind: 'till',
-      keyType: 'secret',
-      credentialId: row.id,
-      merchantId: row.merchant_id,
-      livemode: row.livemode,
-      tillId: row.id,
-      storeId: row.store_id,
-    },
-  };
+  const till = tillActor(row);
+  if (row.revoked_at) return { status: 'revoked', till };
+  if (row.finished_at) return { status: 'retired', till };
+  return { status: 'ok', till };
 }
+
+/** A till acting for itself: what its sync, or the import of its export, does in its name. */
+export const tillActor = (row: Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id'>): TillActor => ({
+  kind: 'till',
+  keyType: 'secret',
+  credentialId: row.id,
+  merchantId: row.merchant_id,
+  livemode: row.livemode,
+  tillId: row.id,
+  storeId: row.store_id,
+});
 
 /** As `authenticateTill`, throwing `till_revoked` or `till_credential_invalid` (both 401). */
 export async function requireTill(db: Queryable, credential: string): Promise<TillActor> {
   const result = await authenticateTill(db, credential);
   if (result.status === 'ok') return result.till;
-  if (result.status === 'revoked') {
-    throw new AppError('till_revoked', 'This till was removed from the account; pair it again as a new till');
-  }
-  throw new AppError('till_credential_invalid', 'The till credential is not valid; pair the till again');
+  throw authenticationRefusal(result.status);
 }
 
-/** Throws `till_revoked` once the till was revoked: what its open stream checks as it runs. */
+/** Throws once the till was revoked or has finished retiring: what its open stream checks as it runs. */
 export async function assertTillActive(db: Queryable, till: TillActor): Promise<void> {
-  const { rows } = await db.query<Pick<TillRow, 'revoked_at'>>(
-    `SELECT revoked_at FROM tills WHERE id = $1 AND merchant_id = $2`,
+  const { rows } = await db.query<Pick<TillRow, 'revoked_at' | 'finished_at'>>(
+    `SELECT revoked_at, finished_at FROM tills WHERE id = $1 AND merchant_id = $2`,
     [till.tillId, till.merchantId],
   );
-  if (!rows[0] || rows[0].revoked_at) {
-    throw new AppError('till_revoked', 'This till was removed from the account; pair it again as a new till');
-  }
+  if (!rows[0] || rows[0].revoked_at) throw authenticationRefusal('revoked');
+  if (rows[0].finished_at) throw authenticationRefusal('retired');
 }
 
-/** What a till says each time it syncs: seen now, its unsynced command count, app version and printers. */
-export async function reportTill(db: Queryable, till: TillActor, input: ReportInput) {
+export function authenticationRefusal(status: 'revoked' | 'retired' | 'invalid'): AppError {
+  if (status === 'revoked') {
+    return new AppError(
+      'till_revoked',
+      'This till was removed from the account; pair it again as a new till',
+    );
+  }
+  if (status === 'retired') {
+    return new AppError('till_retired', 'This till was retired and everything it held has arrived');
+  }
+  return new AppError('till_credential_invalid', 'The till credential is not valid; pair the till again');
+}
+
+/**
+ * What a till says each time it syncs: seen now, its unsynced command count,
+ * app version and printers. A retiring till that reports an empty backlog is
+ * retired by it. A revoked till's report still records its backlog (what it
+ * holds that only an export can bring), then is refused `till_revoked`.
+ */
+export async function reportTill(db: Queryable, till: TillActor, input: ReportInput): Promise<ReportResult> {
   const updated = await db.query<TillRow>(
-    `UPDATE tills SET last_seen_at = now(), backlog = $4, app_version = $5, updated_at = now()
-     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND revoked_at IS NULL RETURNING *`,
+    `UPDATE tills SET last_seen_at = now(), backlog = $4, app_version = $5, updated_at = now(),
+       finished_at = CASE WHEN retired_at IS NOT NULL AND revoked_at IS NULL AND $4 = 0
+         THEN coalesce(finished_at, now()) ELSE finished_at END
+     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 RETURNING *`,
     [till.tillId, till.merchantId, till.livemode, input.backlog, input.app_version],
   );
   const row = updated.rows[0];
-  if (!row) throw new AppError('till_revoked', 'This till was removed from the account');
+  if (!row || row.revoked_at) throw authenticationRefusal('revoked');
+  const status = tillStatus(row);
   const printers = input.printers ?? [];
   if (printers.length > 0) {
     // Only the till's own printers, and only when the status changed (the change feed sees real changes).
@@ -289,5 +350,5 @@ export async function reportTill(db: Queryable, till: TillActor, input: ReportIn
       [till.tillId, JSON.stringify(printers)],
     );
   }
-  return tillObject(row);
+  return { status: status === 'retired' || status === 'retiring' ? status : 'paired' };
 }

@@ -166,8 +166,9 @@ export type OrderTenderInput = CreateOrderCommand['tenders'][number];
  * What the server noticed about a till's sale that it recorded anyway (cash
  * changed hands): the price differed from the catalogue's, the product was
  * deleted or made inactive since, the sale took stock below zero, the
- * customer is not one of the account's, or the cashier had been deactivated
- * before the sale.
+ * customer is not one of the account's, the cashier had been deactivated
+ * before the sale, or the sale reached the server in a removed till's export
+ * (`POST /v1/tills/{id}/recover`) rather than by sync.
  */
 export const ORDER_FLAGS = [
   'price_changed',
@@ -175,6 +176,7 @@ export const ORDER_FLAGS = [
   'stock_short',
   'customer_unknown',
   'cashier_inactive',
+  'recovered',
 ] as const;
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 

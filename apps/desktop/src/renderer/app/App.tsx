@@ -17,6 +17,7 @@ import { SettingsPanel } from './panels/SettingsPanel.tsx';
 import { ShiftPanel, ZReportDialog } from './panels/ShiftPanel.tsx';
 import { refusalText } from './refusal.ts';
 import { FirstSyncGate } from './screens/FirstSyncScreen.tsx';
+import { EndedScreen } from './screens/EndedScreen.tsx';
 import { OpenShiftScreen } from './screens/OpenShiftScreen.tsx';
 import { PairScreen } from './screens/PairScreen.tsx';
 import { SaleScreen } from './screens/SaleScreen.tsx';
@@ -102,10 +103,13 @@ function Till({ hardware }: { hardware: Hardware }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [toggleLanguage, selling, shiftOpen, paired, reprint, signOut]);
 
+  const ended = pairing?.status === 'revoked' || pairing?.status === 'retired';
   let screen;
   if (pairing === null) screen = <div className="splash">{t('appName')}</div>;
   else if (pairing.status === 'unpaired') screen = <PairScreen />;
-  else if (!cashier)
+  else if (pairing.status === 'revoked' || pairing.status === 'retired') {
+    screen = <EndedScreen status={pairing.status} />;
+  } else if (!cashier)
     screen =
       pairing.status === 'paired' ? (
         <FirstSyncGate>
@@ -119,17 +123,19 @@ function Till({ hardware }: { hardware: Hardware }) {
 
   return (
     <div
-      className={pairing?.status === 'revoked' ? 'till revoked' : 'till'}
+      className={pairing?.status === 'revoked' || pairing?.status === 'retiring' ? 'till revoked' : 'till'}
       data-screen={
         pairing === null
           ? 'loading'
           : pairing.status === 'unpaired'
             ? 'pair'
-            : !cashier
-              ? 'sign-in'
-              : !shiftOpen
-                ? 'open-shift'
-                : 'sale'
+            : ended
+              ? 'ended'
+              : !cashier
+                ? 'sign-in'
+                : !shiftOpen
+                  ? 'open-shift'
+                  : 'sale'
       }
     >
       <header className="top-bar">
@@ -168,9 +174,9 @@ function Till({ hardware }: { hardware: Hardware }) {
           )}
         </nav>
       </header>
-      {pairing?.status === 'revoked' && (
-        <div className="revoked-banner" role="alert" data-testid="revoked">
-          {t('refusal_revoked')}
+      {(pairing?.status === 'revoked' || pairing?.status === 'retiring') && (
+        <div className="revoked-banner" role="alert" data-testid={pairing.status}>
+          {pairing.status === 'revoked' ? t('refusal_revoked') : t('endedRetiringBanner')}
           {selling && (
             <button type="button" onClick={() => setPanel('sales')}>
               {t('menuSales')} <kbd>Alt+S</kbd>

@@ -31,6 +31,9 @@ export type RefusalCode =
   | 'already_paired'
   | 'pairing_failed'
   | 'revoked'
+  | 'retired'
+  | 'ended_unsynced'
+  | 'nothing_to_export'
   | 'offline'
   | 'unreachable'
   | 'unsynced_commands'
@@ -78,8 +81,19 @@ export interface TillIdentity {
 export type PairingState =
   | { status: 'unpaired' }
   | { status: 'paired'; till: TillIdentity }
+  /** The merchant retired this till: it sells nothing new and sends what it holds. */
+  | { status: 'retiring'; till: TillIdentity }
+  /** A retired till whose backlog reached the server: it syncs no more. */
+  | { status: 'retired'; till: TillIdentity }
   /** The server revoked this device: syncing stops, unsynced sales stay on the till and shown. */
   | { status: 'revoked'; till: TillIdentity };
+
+/** A signed file of the commands an ended till never synced, for `POST /v1/tills/{id}/recover`. */
+export interface TillExportDownload {
+  filename: string;
+  text: string;
+  count: number;
+}
 
 // ---------------------------------------------------------------- employees
 
@@ -173,7 +187,8 @@ export interface MobileMoneyRequest {
 
 // --------------------------------------------------------------------- sales
 
-export type CommandStatus = 'pending' | 'applied' | 'refused';
+/** `exported` / `abandoned`: held by a till that can no longer sync, put in its export file or given up. */
+export type CommandStatus = 'pending' | 'applied' | 'refused' | 'exported' | 'abandoned';
 
 export interface CommandRefusal {
   code: string;
@@ -322,8 +337,18 @@ export interface TillSettings {
 export interface TillStore {
   readonly pairing$: Observable<PairingState>;
   pair(code: string): Promise<TillIdentity>;
-  /** Refused (`unsynced_commands`) while any command is unsynced. */
+  /** Refused (`unsynced_commands`) while any command is unsynced; on an ended till, `ended_unsynced`. */
   unpair(): Promise<void>;
+  /**
+   * A till that can no longer sync (revoked, or retired before its backlog left): its unsynced
+   * commands in a file signed with its key, which the merchant imports; they count as exported
+   * from then on. With nothing unsynced, the last export again (until the device pairs again).
+   */
+  exportUnsynced(): Promise<TillExportDownload>;
+  /** The last export of this ended till, to show and download again. */
+  readonly lastExport$: Observable<TillExportDownload | null>;
+  /** Gives up an ended till's unsynced commands, approved by a manager's PIN. */
+  abandonUnsynced(managerPin: string): Promise<number>;
 
   readonly cashier$: Observable<Cashier | null>;
   /** What the first sync after pairing has brought so far; the PIN pad waits for the cashiers. */

@@ -20,7 +20,13 @@ export interface Device {
   /** Made at each pairing: a new pairing pulls everything afresh. */
   pairing: string;
   revoked: boolean;
+  /** The merchant retired this till: `retiring` while it sends its backlog, `done` once it arrived. */
+  retired?: 'retiring' | 'done';
 }
+
+/** The till syncs no more: revoked, or retired with everything sent. */
+export const hasEnded = (current: Device | null): boolean =>
+  current !== null && (current.revoked || current.retired === 'done');
 
 export interface Context {
   db: TillDatabase;
@@ -57,6 +63,12 @@ export async function unsyncedCount(ctx: Context): Promise<number> {
 
 export async function refuseWhileUnsynced(ctx: Context, what: string): Promise<void> {
   const count = await unsyncedCount(ctx);
+  if (count > 0 && hasEnded(await device(ctx))) {
+    // Waiting would never help: they leave in an export, or are given up.
+    throw new TillRefusal('ended_unsynced', `${count} unsynced changes: export or abandon them first`, {
+      count,
+    });
+  }
   if (count > 0) {
     throw new TillRefusal(
       'unsynced_commands',

@@ -10,7 +10,7 @@ import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
-import { refuseWhileUnsynced } from './context.ts';
+import { hasEnded, refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
 import { defaultJournal } from './edit-journal.ts';
@@ -27,6 +27,7 @@ import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
 import { SyncEngine } from './sync-engine.ts';
+import { abandonUnsynced, exportUnsynced } from './till-end.ts';
 import type { SyncTiming } from './sync-engine.ts';
 import { trpcTransport } from './transport.ts';
 import type { SyncTransport } from './transport.ts';
@@ -106,7 +107,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     credential.next(await session.loadCredential(ctx));
     await engine.start();
     const current = await kv.get<Device>(KV.device);
-    if (db.isLeader() && current && !current.revoked) printJobs.start();
+    if (db.isLeader() && current && !hasEnded(current) && !current.retired) printJobs.start();
   };
   void db.waitForLeadership().then(() => startSyncing());
 
@@ -114,14 +115,22 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const employeesWatch = db.employees.$.subscribe(() => void session.checkSession(ctx));
 
   const device$ = kv.watch<Device>(KV.device);
-  // A revoked till prints no more server jobs either.
+  // A revoked or retired till prints no more server jobs either.
   const revokedWatch = device$.subscribe((device) => {
-    if (device?.revoked) void printJobs.stop();
+    if (device?.revoked || device?.retired) void printJobs.stop();
   });
   const pairing$ = device$.pipe(
-    map((device): PairingState =>
-      !device ? { status: 'unpaired' } : { status: device.revoked ? 'revoked' : 'paired', till: device.till },
-    ),
+    map((device): PairingState => {
+      if (!device) return { status: 'unpaired' };
+      const status = device.revoked
+        ? 'revoked'
+        : device.retired === 'done'
+          ? 'retired'
+          : device.retired
+            ? 'retiring'
+            : 'paired';
+      return { status, till: device.till };
+    }),
   );
 
   const sell = async (tenders: Tenders) => {
@@ -145,6 +154,9 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       await session.unpair(ctx);
       credential.next(null);
     },
+    exportUnsynced: () => exportUnsynced(ctx),
+    abandonUnsynced: (pin) => abandonUnsynced(ctx, pin),
+    lastExport$: kv.watch(KV.tillExport),
     cashier$: kv.watch(KV.session),
     firstSync$: watchFirstSync(ctx, device$),
     signIn: (pin, employeeId) => session.signIn(ctx, pin, employeeId),

@@ -20,6 +20,8 @@ export const KV = {
   shift: 'shift',
   lastSale: 'last-sale',
   syncState: 'sync',
+  /** An ended till's last export of its unsynced commands, to download again. */
+  tillExport: 'till-export',
   lockout: (who: string) => `lockout:${who}`,
   parked: (id: string) => `parked:${id}`,
   printAttempt: (job: string) => `print:${job}`,

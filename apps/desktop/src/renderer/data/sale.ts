@@ -145,7 +145,7 @@ async function completeOne(
   turn: number,
 ): Promise<{ completed: Completed; tidy: Promise<unknown> }> {
   // Independent reads together: most answer from RxDB's document cache, not IndexedDB.
-  const [cashier, { till, revoked }, shift, cart, store] = await allInOrder([
+  const [cashier, { till, revoked, retired }, shift, cart, store] = await allInOrder([
     requireCashier(ctx),
     requireDevice(ctx),
     ctx.kv.get<OpenShift>(KV.shift),
@@ -153,6 +153,7 @@ async function completeOne(
     currentStore(ctx),
   ]);
   if (revoked) throw new TillRefusal('revoked', 'This till was revoked: it can no longer record sales');
+  if (retired) throw new TillRefusal('retired', 'This till was retired: it can no longer record sales');
   if (!shift) throw new TillRefusal('shift_not_open', 'Open a shift before selling');
   if (cart.lines.length === 0 || cart.saleId === null)
     throw new TillRefusal('cart_empty', 'The cart is empty');

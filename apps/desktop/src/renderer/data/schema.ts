@@ -81,7 +81,8 @@ export function toLocal(collection: PullCollection, doc: Record<string, unknown>
 
 // ------------------------------------------------------------------ commands
 
-export type CommandStatus = 'pending' | 'applied' | 'refused';
+/** `exported` / `abandoned`: held by a till that can no longer sync, put in its export file or given up. */
+export type CommandStatus = 'pending' | 'applied' | 'refused' | 'exported' | 'abandoned';
 
 /** A line of a sale as priced, kept so refunds and the Z report need no server. */
 export interface SaleLine {

@@ -13,7 +13,7 @@ import { matchTillPin } from '@tz/core';
 import type { PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { Cashier, TillIdentity } from './api.ts';
-import { device, refuseWhileUnsynced, requireDevice } from './context.ts';
+import { device, hasEnded, refuseWhileUnsynced, requireDevice } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { KV } from './kv.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
@@ -30,7 +30,10 @@ interface Lockout {
 type Session = Cashier & { pin?: string | undefined };
 
 export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
-  if (await device(ctx)) throw new TillRefusal('already_paired', 'This till is already paired');
+  const current = await device(ctx);
+  // An ended till with nothing left to send may become another till.
+  if (current && !hasEnded(current)) throw new TillRefusal('already_paired', 'This till is already paired');
+  if (current) await refuseWhileUnsynced(ctx, 'pairing again');
   if (!ctx.online()) throw new TillRefusal('offline', 'Pairing needs the internet');
   let answer;
   try {
@@ -47,6 +50,8 @@ export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
     merchant: { id: answer.merchant.id, businessName: answer.merchant.business_name },
     livemode: answer.livemode,
   };
+  // The ended till's pairing and pulled data go; its command history stays.
+  if (current) await unpair(ctx);
   const vault = ctx.bridge()?.credentials;
   if (vault) await vault.save(answer.credential);
   else await ctx.kv.set(KV.credential, answer.credential);
@@ -58,7 +63,9 @@ export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
 export async function unpair(ctx: Context): Promise<void> {
   await refuseWhileUnsynced(ctx, 'unpairing');
   await ctx.bridge()?.credentials?.clear();
-  for (const key of [KV.credential, KV.device, KV.session, KV.cart, KV.shift]) await ctx.kv.remove(key);
+  for (const key of [KV.credential, KV.device, KV.session, KV.cart, KV.shift, KV.tillExport]) {
+    await ctx.kv.remove(key);
+  }
   const { commands: _commands, kv: _kv, ...pulled } = ctx.db.collections;
   for (const collection of Object.values(pulled)) await collection.find().remove();
 }
@@ -192,7 +199,8 @@ export async function checkSession(ctx: Context): Promise<void> {
 }
 
 export async function signOut(ctx: Context): Promise<void> {
-  await refuseWhileUnsynced(ctx, 'signing out');
+  // On an ended till, waiting would never send them: signing out loses nothing.
+  if (!hasEnded(await device(ctx))) await refuseWhileUnsynced(ctx, 'signing out');
   await ctx.kv.remove(KV.session);
 }
 

@@ -95,6 +95,27 @@ describe('push', () => {
     expect(transport.pushes.flat().filter((c) => amountOf(c) === 1).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('sends a command written during a push as soon as that push ends, not a round later', async () => {
+    till = await seeded();
+    const { store, transport } = till;
+    await settle(async () => expect((await status(store)).unsynced).toBe(0));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    transport.answer = async (commands) => {
+      if (commands.some((c) => amountOf(c) === 1)) await held;
+      return commands.map(applied);
+    };
+    await store.cashMovement('pay_in', 1, 'one');
+    await settle(() => expect(transport.pushes.flat().some((c) => amountOf(c) === 1)).toBe(true));
+    await store.cashMovement('pay_in', 2, 'two');
+    // Asked to push while a push runs (as the new command's write asks): that push, then one more.
+    const pushed = store.syncNow();
+    release();
+    await pushed;
+    expect((await status(store)).unsynced).toBe(0);
+    expect(transport.pushes.flat().filter((c) => amountOf(c) === 2)).toHaveLength(1);
+  });
+
   it('retries by itself with backoff while the server is down, and says so', async () => {
     till = await seeded();
     const { store, transport } = till;
@@ -197,7 +218,7 @@ describe('status while idle', () => {
     // The server returns: with no sale to push and no stream, the next check finds it.
     transport.report = (input) => {
       transport.reports.push(input);
-      return Promise.resolve();
+      return Promise.resolve({ status: 'paired' });
     };
     await settle(async () => expect(await connection(till!)).toBe('online'));
     expect(transport.reports.length).toBeGreaterThan(reports);
@@ -206,7 +227,7 @@ describe('status while idle', () => {
   it('says server unreachable when the server stops answering at all (a silent stream)', async () => {
     till = await idleOnline();
     const silent: Array<() => void> = [];
-    till.transport.report = () => new Promise<void>((resolve) => silent.push(resolve));
+    till.transport.report = () => new Promise((resolve) => silent.push(() => resolve({ status: 'paired' })));
     const at = Date.now();
     troubled(till);
     await settle(async () => expect(await connection(till!)).toBe('unreachable'));
@@ -222,6 +243,7 @@ describe('status while idle', () => {
     transport.report = (input) =>
       new Promise<void>((resolve) => setTimeout(resolve, HEARTBEAT.heartbeatTimeoutMs / 2)).then(() => {
         transport.reports.push(input);
+        return { status: 'paired' as const };
       });
     const reports = transport.reports.length;
     troubled(till);

@@ -18,13 +18,14 @@
 import { BehaviorSubject, Subject, combineLatest, filter, fromEvent, map, merge, of, startWith } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
 import { PULL_COLLECTIONS, PULL_PAGE_MAX, PUSH_BATCH_MAX, pushBatch } from '@tz/core';
-import type { ChangeHint, Checkpoint, Command, CommandResult, PullCollection } from '@tz/core';
+import type { ChangeHint, Checkpoint, Command, CommandResult, PullCollection, ReportResult } from '@tz/core';
 import type { RefusedCommand, SyncStatus } from './api.ts';
-import { device } from './context.ts';
+import { device, hasEnded } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { KV } from './kv.ts';
 import { isCatalogue } from './catalogue-pages.ts';
 import { CollectionPull } from './pull.ts';
+import { tellBacklog } from './till-end.ts';
 import type { CommandDoc } from './schema.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
 
@@ -88,6 +89,7 @@ export class SyncEngine {
   private listenTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly timing: SyncTiming;
   private pushing: Promise<void> | null = null;
+  private pushAgain = false;
   private running = false;
   private readonly onOnline = () => {
     this.failures = 0;
@@ -107,7 +109,7 @@ export class SyncEngine {
   /** Starts syncing once this tab leads and the till is paired and not revoked. */
   async start(): Promise<void> {
     const current = await device(this.ctx);
-    if (!current || current.revoked || this.running) return;
+    if (!current || hasEnded(current) || this.running) return;
     this.running = true;
     await this.ctx.db.waitForLeadership();
     if (!this.running) return;
@@ -174,7 +176,8 @@ export class SyncEngine {
    * server. A revocation is final; otherwise a cheap call decides.
    */
   private streamTrouble(error: unknown): void {
-    if (classifyFailure(error) === 'revoked') {
+    const kind = classifyFailure(error);
+    if (kind === 'revoked' || kind === 'retired') {
       void this.failed(error);
       return;
     }
@@ -205,7 +208,11 @@ export class SyncEngine {
           this.timing.heartbeatTimeoutMs,
         );
       });
-      await Promise.race([this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog }), timeout]);
+      const told = await Promise.race([
+        this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog }),
+        timeout,
+      ]);
+      await this.heard(told);
     } catch (error) {
       await this.failed(error);
       return false;
@@ -321,14 +328,30 @@ export class SyncEngine {
     const kind = classifyFailure(error);
     this.state$.next({ ...this.state$.value, connection: 'unreachable', lastError: failureMessage(error) });
     if (kind === 'revoked') await this.revoke();
+    else if (kind === 'retired') await this.retire('done');
     else this.watchServer();
   }
 
-  /** The server revoked this till: stop for good, keep every command. */
+  /** The server revoked this till: stop for good, keep every command, and say how many it holds. */
   private async revoke(): Promise<void> {
     const current = await device(this.ctx);
     if (current && !current.revoked) await this.ctx.kv.set(KV.device, { ...current, revoked: true });
     void this.stop();
+    void tellBacklog(this.ctx);
+  }
+
+  /** What the server said of this till when it reported: a retired till sells nothing new. */
+  private async heard(told: ReportResult): Promise<void> {
+    if (told.status !== 'paired') await this.retire(told.status === 'retired' ? 'done' : 'retiring');
+  }
+
+  /** Retiring: keep sending the backlog. Done: it arrived (or the server stopped the till); stop. */
+  private async retire(stage: 'retiring' | 'done'): Promise<void> {
+    const current = await device(this.ctx);
+    if (current && current.retired !== stage && current.retired !== 'done') {
+      await this.ctx.kv.set(KV.device, { ...current, retired: stage });
+    }
+    if (stage === 'done') void this.stop();
   }
 
   private schedule(delayMs: number): void {
@@ -343,9 +366,21 @@ export class SyncEngine {
     }, delayMs);
   }
 
-  /** Pushes every pending command (one round at a time), then reports the backlog. */
+  /**
+   * Pushes every pending command (one round at a time), then reports the backlog. Asked
+   * while a round runs (a sale written meanwhile), another round follows as soon as it ends.
+   */
   pushRound(): Promise<void> {
-    this.pushing ??= this.pushAll().finally(() => {
+    if (this.pushing) {
+      this.pushAgain = true;
+      return this.pushing;
+    }
+    this.pushing = (async () => {
+      do {
+        this.pushAgain = false;
+        await this.pushAll();
+      } while (this.pushAgain && this.running && this.failures === 0);
+    })().finally(() => {
       this.pushing = null;
     });
     return this.pushing;
@@ -380,7 +415,7 @@ export class SyncEngine {
         if (commands.length === pending.length && pending.length < PUSH_BATCH_MAX) break;
       }
       const backlog = await this.ctx.db.commands.count({ selector: { status: 'pending' } }).exec();
-      await this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog });
+      await this.heard(await this.ctx.transport.report({ app_version: this.ctx.appVersion, backlog }));
       this.failures = 0;
       const at = this.ctx.now();
       this.state$.next({ ...this.state$.value, connection: 'online', lastSyncAt: at, lastError: null });

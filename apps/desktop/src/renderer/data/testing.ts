@@ -17,6 +17,7 @@ import type {
   PullDocument,
   PullInput,
   PullResult,
+  ReportResult,
   TillPayment,
 } from '@tz/core';
 import type { RxCollection } from 'rxdb';
@@ -139,9 +140,11 @@ export class FakeTransport implements SyncTransport {
     this.pushes.push(input.commands);
     return { results: await this.answer(input.commands) };
   }
-  report(input: { app_version: string; backlog: number }): Promise<void> {
+  /** What the server says of the till when it reports; `retiring` once the merchant retired it. */
+  tillStatus: ReportResult['status'] = 'paired';
+  report(input: { app_version: string; backlog: number }): Promise<ReportResult> {
     this.reports.push(input);
-    return Promise.resolve();
+    return Promise.resolve({ status: this.tillStatus });
   }
   startPayment(input: { id: string; amount: number; currency: string; phone: string }): Promise<TillPayment> {
     const payment: TillPayment = {

@@ -18,6 +18,7 @@ import type {
   PullInput,
   PullResult,
   PushResult,
+  ReportResult,
   TillPayment,
 } from '@tz/core';
 
@@ -35,7 +36,8 @@ export interface SyncTransport {
   pair(input: { code: string }): Promise<PairResult>;
   pull(input: PullInput): Promise<PullResult>;
   push(input: { commands: Command[] }): Promise<PushResult>;
-  report(input: { app_version: string; backlog: number }): Promise<void>;
+  /** Also says whether the till may still sell (`retiring`: no; `retired`: its backlog arrived). */
+  report(input: { app_version: string; backlog: number }): Promise<ReportResult>;
   startPayment(input: { id: string; amount: number; currency: string; phone: string }): Promise<TillPayment>;
   getPayment(input: { payment: string }): Promise<TillPayment>;
   /** Subscribes to `sync.changes`; returns what stops it. */
@@ -45,21 +47,24 @@ export interface SyncTransport {
 /**
  * Why a call failed. `unreachable`: no answer, or the server could not try
  * (5xx): send again later. `revoked`: this device may no longer sync.
+ * `retired`: the till was retired and its backlog arrived; it has nothing to do.
  * `rejected`: the server answered no (4xx) for a reason the message gives.
  */
-export type FailureKind = 'unreachable' | 'revoked' | 'rejected';
+export type FailureKind = 'unreachable' | 'revoked' | 'retired' | 'rejected';
 
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof TRPCClientError) {
     const data = (error as TRPCClientError<never>).data as
       { code?: string; httpStatus?: number; appCode?: string } | undefined;
     if (data?.code === 'till_revoked' || data?.appCode === 'till_revoked') return 'revoked';
+    if (data?.code === 'till_retired' || data?.appCode === 'till_retired') return 'retired';
     const status = data?.httpStatus;
     if (status === undefined || status >= 500 || status === 429 || status === 408) return 'unreachable';
     return 'rejected';
   }
   const marked = error as { kind?: FailureKind } | null;
-  if (marked?.kind === 'revoked' || marked?.kind === 'rejected') return marked.kind;
+  if (marked?.kind === 'revoked' || marked?.kind === 'retired' || marked?.kind === 'rejected')
+    return marked.kind;
   return 'unreachable';
 }
 
@@ -97,9 +102,7 @@ export function trpcTransport(options: {
     pair: (input) => client.mutation('sync.pair', input) as Promise<PairResult>,
     pull: (input) => client.query('sync.pull', input) as Promise<PullResult>,
     push: (input) => client.mutation('sync.push', input) as Promise<PushResult>,
-    report: async (input) => {
-      await client.mutation('sync.report', input);
-    },
+    report: (input) => client.mutation('sync.report', input) as Promise<ReportResult>,
     startPayment: (input) => client.mutation('sync.startPayment', input) as Promise<TillPayment>,
     getPayment: (input) => client.query('sync.getPayment', input) as Promise<TillPayment>,
     changes(handlers) {

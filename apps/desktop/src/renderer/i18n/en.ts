@@ -23,6 +23,26 @@ export const en = {
   printerBridge: 'Printer: local bridge',
   printerNone: 'No printer',
 
+  // ended till (revoked or retired)
+  endedRevokedTitle: 'This till was removed from the account',
+  endedRetiredTitle: 'This till was retired',
+  endedRetiringBanner: 'This till was retired: it records no new sales and is sending what it holds.',
+  endedUnsynced:
+    '{count} sales or changes on this till never reached the server. They are real money in the drawer: export them to a file for the account’s owner to import, or abandon them with a manager’s PIN.',
+  endedExport: 'Export unsynced sales',
+  endedExportAgain: 'Download the export again',
+  endedExported: '{count} exported to {file}. Give the file to the account’s owner to import.',
+  endedExportedBefore: '{count} sales or changes were exported from this till.',
+  endedAbandon: 'Abandon with manager PIN',
+  endedAbandonWarning: 'Abandoned sales never reach the server or the reports. This cannot be undone.',
+  endedAbandonConfirm: 'Abandon {count}',
+  endedAbandoned: '{count} abandoned.',
+  endedNothingLeft:
+    'Nothing on this till is left to send. Open another till’s pairing link, or type its code, to use this device again.',
+  endedPairAgain: 'Pair as another till',
+  saleStatusExported: 'Exported',
+  saleStatusAbandoned: 'Abandoned',
+
   // pairing
   pairTitle: 'Pair this till',
   pairIntro: 'Open the pairing link from the dashboard on this device, or type the pairing code.',
@@ -251,6 +271,10 @@ export const en = {
   refusal_already_paired: 'This till is already paired.',
   refusal_pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',
   refusal_revoked: 'This till was revoked. Its unsynced sales stay here.',
+  refusal_retired: 'This till was retired: it records no new sales.',
+  refusal_ended_unsynced:
+    '{count} sales or changes never reached the server: export them, or abandon them with a manager’s PIN, first.',
+  refusal_nothing_to_export: 'Nothing on this till is waiting to sync.',
   refusal_offline: 'The till is offline.',
   refusal_unreachable: 'The server does not answer.',
   refusal_unsynced_commands:

@@ -21,6 +21,27 @@ export const sw = {
   printerBridge: 'Printa: daraja la ndani',
   printerNone: 'Hakuna printa',
 
+  // kaunta iliyokomeshwa (imefutwa au imestaafishwa)
+  endedRevokedTitle: 'Kaunta hii imeondolewa kwenye akaunti',
+  endedRetiredTitle: 'Kaunta hii imestaafishwa',
+  endedRetiringBanner: 'Kaunta hii imestaafishwa: hairekodi mauzo mapya na inatuma iliyo nayo.',
+  endedUnsynced:
+    'Mauzo au mabadiliko {count} kwenye kaunta hii hayakufika kwenye seva. Ni pesa halisi kwenye droo: yahamishe kwenye faili ili mwenye akaunti ayaingize, au yaache kwa PIN ya meneja.',
+  endedExport: 'Hamisha mauzo ambayo hayajatumwa',
+  endedExportAgain: 'Pakua faili tena',
+  endedExported: '{count} yamehamishwa kwenye {file}. Mpe mwenye akaunti faili hilo ayaingize.',
+  endedExportedBefore: 'Mauzo au mabadiliko {count} yamehamishwa kutoka kaunta hii.',
+  endedAbandon: 'Acha kwa PIN ya meneja',
+  endedAbandonWarning:
+    'Mauzo yaliyoachwa hayafiki kwenye seva wala kwenye ripoti. Hili haliwezi kutenduliwa.',
+  endedAbandonConfirm: 'Acha {count}',
+  endedAbandoned: '{count} yameachwa.',
+  endedNothingLeft:
+    'Hakuna kilichobaki cha kutuma kwenye kaunta hii. Fungua kiungo cha kuunganisha cha kaunta nyingine, au andika msimbo wake, ili kutumia kifaa hiki tena.',
+  endedPairAgain: 'Unganisha kama kaunta nyingine',
+  saleStatusExported: 'Imehamishwa',
+  saleStatusAbandoned: 'Imeachwa',
+
   pairTitle: 'Unganisha kaunta hii',
   pairIntro:
     'Fungua kiungo cha kuunganisha kutoka dashibodi kwenye kifaa hiki, au andika msimbo wa kuunganisha.',
@@ -240,6 +261,10 @@ export const sw = {
   refusal_already_paired: 'Kaunta hii tayari imeunganishwa.',
   refusal_pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',
   refusal_revoked: 'Kaunta hii imefutwa. Mauzo yake ambayo hayajatumwa yanabaki hapa.',
+  refusal_retired: 'Kaunta hii imestaafishwa: hairekodi mauzo mapya.',
+  refusal_ended_unsynced:
+    'Mauzo au mabadiliko {count} hayakufika kwenye seva: yahamishe kwenye faili, au yaache kwa PIN ya meneja, kwanza.',
+  refusal_nothing_to_export: 'Hakuna kinachosubiri kutumwa kwenye kaunta hii.',
   refusal_offline: 'Kaunta iko nje ya mtandao.',
   refusal_unreachable: 'Seva haijibu.',
   refusal_unsynced_commands:

@@ -1,16 +1,19 @@
 import { z } from 'zod';
+import { TILL_EXPORT_MAX_BYTES, TILL_STATUSES, tillExportFile } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import {
   createTill,
   newTillPairingCode,
+  retireTill,
   retrieveTill,
   revokeTill,
   tillObject,
   tillsSource,
   type PairingOptions,
 } from '../../tills/tills.ts';
+import { recoverTill } from '../../tills/recovery.ts';
 import type { Services } from '../../services/index.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
@@ -27,15 +30,62 @@ export const tillSchema = z.object({
       'Starts the receipt numbers this till issues offline (T01-000123); unique per account and mode',
     ),
   status: z
-    .enum(['unpaired', 'paired', 'revoked'])
-    .describe('`unpaired` until a pairing code is exchanged; `revoked` once deleted'),
+    .enum(TILL_STATUSES)
+    .describe(
+      '`unpaired` until a pairing code is exchanged, then `paired`; `retiring` once retired, until the till reports that everything it held has arrived, then `retired`; `revoked` once deleted',
+    ),
   paired_at: unix.nullable(),
-  last_seen: unix.nullable().describe('When the till last synced'),
-  backlog: z.number().int().nullable().describe('Commands the till had not yet synced, as it last reported'),
+  last_seen: unix.nullable().describe('When the till last synced or reported'),
+  backlog: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Commands (sales, refunds…) the till had not yet synced, as it last reported; a revoked till still reports it',
+    ),
   app_version: z.string().nullable().describe('The till app’s version, as it last reported'),
+  retired_at: unix.nullable().describe('When the till was retired'),
+  finished_at: unix
+    .nullable()
+    .describe('When a retired till reported an empty backlog, and its credential stopped'),
   revoked_at: unix.nullable(),
   livemode,
   created: unix,
+});
+
+const recoverySchema = z.object({
+  object: z.literal('till_recovery'),
+  till: z.string(),
+  recovered: z.number().int().describe('Commands this import applied'),
+  already_applied: z
+    .number()
+    .int()
+    .describe('Commands the server had already applied (synced before, or imported)'),
+  refused: z.number().int(),
+  not_tried: z
+    .number()
+    .int()
+    .describe('Commands not tried because the server could not try one: import again'),
+  results: z.array(
+    z.object({
+      id: z.string().describe('The command id (cmd_…)'),
+      type: z.string(),
+      status: z.enum(['applied', 'refused', 'not_tried']),
+      recovered: z.boolean().describe('True when this import applied it'),
+      result: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('As a sync answers: e.g. the order and receipt number'),
+      error: z
+        .object({
+          code: z.string(),
+          message: z.string(),
+          details: z.record(z.string(), z.string()).optional(),
+        })
+        .optional(),
+    }),
+  ),
+  livemode,
 });
 
 const pairingFields = {
@@ -122,5 +172,33 @@ export const tillRoutes = [
     params: idParams,
     response: tillSchema,
     handler: ({ params, auth, db }) => revokeTill(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/tills/{id}/retire',
+    tag,
+    summary: 'Retire a till',
+    description:
+      'Ends a till in an orderly way: at its next sync it stops selling, sends every sale it has not synced yet (all are accepted) and reports an empty backlog; the till is then `retired` and its credential stops (`till_retired`). Until then it is `retiring`. A till never paired is retired at once. Retiring again changes nothing; a retiring or retired till may still be revoked. Its pairing code stops working.',
+    auth: 'secret',
+    params: idParams,
+    response: tillSchema,
+    handler: ({ params, auth, db }) => retireTill(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/tills/{id}/recover',
+    tag,
+    summary: 'Import a removed till’s unsynced sales',
+    description:
+      'Takes the file a revoked (or retired) till exported of the sales and other commands it never synced. The file must be this till’s, unaltered: its `signature` is the HMAC-SHA256 of `body` keyed with the till’s export key (derived from its credential; see docs/TILL-API.md), else 400 `till_export_invalid`. Each command runs through the same path as a sync, keyed by its id, so one that reached the server before (pushed, or imported already) applies once: `recovered` tells which this import applied, and a sale applied here is flagged `recovered` (event `order.recovered`). A command refused is answered with its error; one the server could not try now is `not_tried` (import the file again). A till still `paired` sends its own sales: 400 `state_transition_invalid`.',
+    auth: 'secret',
+    params: idParams,
+    body: tillExportFile,
+    maxBodyBytes: TILL_EXPORT_MAX_BYTES + 100_000,
+    // Each command commits on its own, as when the till pushes.
+    transactional: false,
+    response: recoverySchema,
+    handler: ({ params, auth, body, services }) => recoverTill(services, auth, params.id, body),
   }),
 ];

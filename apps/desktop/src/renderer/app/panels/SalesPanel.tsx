@@ -51,6 +51,8 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
                       pending: t('statusPending'),
                       applied: t('statusApplied'),
                       refused: t('statusRefusedSale'),
+                      exported: t('saleStatusExported'),
+                      abandoned: t('saleStatusAbandoned'),
                     }[sale.status]
                   }
                 </span>
