@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FEE_SCHEDULE } from '@tz/core';
+import { DEFAULT_LOGIN_LIMITS } from './services/login-throttle.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const msList = z
@@ -30,6 +31,15 @@ const configSchema = z.object({
     .default('rl'),
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  // Password checks per window, counted before each check (services/login-throttle.ts).
+  LOGIN_ATTEMPTS_PER_ADDRESS_EMAIL: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_LOGIN_LIMITS.perAddressEmail),
+  LOGIN_ATTEMPTS_PER_EMAIL: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.perEmail),
+  LOGIN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.perAddress),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.windowSeconds),
   FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEE_SCHEDULE.basisPoints),
   FEE_FIXED: z.coerce.number().int().min(0).default(DEFAULT_FEE_SCHEDULE.fixed),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(800),

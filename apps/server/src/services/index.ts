@@ -133,7 +133,7 @@ export function createServices(
     secretBox,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
-    loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
+    loginThrottle: new LoginThrottle(rateLimits.login),
     payments,
     payouts,
     checkouts,
