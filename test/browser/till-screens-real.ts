@@ -112,9 +112,17 @@ const JUICE_VARIANTS: Array<[string, number, string]> = [
 const OFFLINE_SALES = [['6201234500130'], ['6201234500154', '6201234500055'], ['6201234500062']];
 
 await ensureWebBuild((line) => console.log(line));
-const server = await startTestServer();
 const printer = await startVirtualPrinter({ port: 0 });
-const bridge = await startBridge({ port: 0, origins: [server.url] });
+// A printer on this machine at an ephemeral port: allowed by the server's and the bridge's settings.
+const server = await startTestServer({
+  PRINTER_ALLOW_LOOPBACK: 'true',
+  PRINTER_ALLOWED_PORTS: String(printer.port),
+});
+const bridge = await startBridge({
+  port: 0,
+  origins: [server.url],
+  tuning: { allowance: printer.allowance },
+});
 const proxy = await startLoopbackProxy();
 const browser = await launchChromium();
 await mkdir(outDir, { recursive: true });

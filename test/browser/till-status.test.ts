@@ -79,7 +79,12 @@ describe('the till status bar', () => {
       await page.waitForTimeout(2500); // a look or two finds nothing
       expect(await page.getAttribute('.status-bar .printer', 'class')).toContain('printer-none');
 
-      late = await startBridge({ port, origins: [shop.server.url], token });
+      late = await startBridge({
+        port,
+        origins: [shop.server.url],
+        token,
+        tuning: { allowance: shop.printer.allowance },
+      });
       const startedAt = Date.now();
       await page.waitForSelector('.status-bar .printer.printer-http', { timeout: 20_000 });
       console.log(`bridge started late: found ${Date.now() - startedAt} ms after it started`);

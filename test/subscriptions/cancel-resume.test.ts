@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/services/clock.ts';
@@ -73,6 +74,54 @@ async function charged(phone: string): Promise<{ id: string; invoice: string; pa
   const [period] = await periodsOf(id);
   const [charge] = await chargesOf(id);
   return { id, invoice: period!.invoice_id, payment: charge!.payment_id };
+}
+
+/**
+ * Holds an invoice's row as a charge under way does (`POST /v1/invoices/{id}/pay`), until released.
+ * On PostgreSQL from a session of its own, and `waited` resolves once another session waits for it. The embedded database has one session: the hold is a transaction the server's own requests
+ * queue behind, so anything a request does (reading the clock included) comes after the release.
+ */
+async function holdInvoice(
+  invoiceId: string,
+): Promise<{ waited(): Promise<void>; release(): Promise<void> }> {
+  const url = database.env.DATABASE_URL;
+  if (url) {
+    const holder = new pg.Client({ connectionString: url });
+    holder.on('error', () => undefined); // dropped with the test's database
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId]);
+    return {
+      waited: () =>
+        eventually(async () => {
+          const waiting = await holder.query(
+            `SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))`,
+          );
+          return (waiting.rowCount ?? 0) > 0;
+        }).then(() => undefined),
+      release: async () => {
+        await holder.query('COMMIT');
+        await holder.end();
+      },
+    };
+  }
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const done = server.database.transaction(async (tx) => {
+    await tx.query('SELECT 1 FROM invoices WHERE id = $1 FOR UPDATE', [invoiceId]);
+    held();
+    await gate;
+  });
+  await holding;
+  return {
+    waited: () => Promise.resolve(),
+    release: async () => {
+      release();
+      await done;
+    },
+  };
 }
 
 describe('canceling now', () => {
@@ -178,6 +227,22 @@ describe('canceling now', () => {
       expect((await api.get(`/v1/subscriptions/${id}`)).body.status).toBe('canceled');
       expect((await periodsOf(id))[0]!.next_attempt_at).toBeNull();
     }
+  });
+  it('takes its time once it holds the open invoice, so it never precedes a charge that held it', async () => {
+    const start = eat('2027-08-01T09:00:00');
+    clock.set(start);
+    const { id, invoice } = await charged(FAILS);
+    const hold = await holdInvoice(invoice);
+    const cancel = api.post(`/v1/subscriptions/${id}/cancel`);
+    await hold.waited();
+    // The charge holding the invoice happens an hour on, as the cancel waits for it.
+    const later = new Date(start.getTime() + 3_600_000);
+    clock.set(later);
+    await hold.release();
+    const canceled = await cancel;
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+    expect(canceled.body.canceled_at).toBe(unix(later));
+    expect((await api.get(`/v1/invoices/${invoice}`)).body.status).toBe('void');
   });
 });
 

@@ -40,9 +40,19 @@ export async function startTillShop(
   } = {},
 ): Promise<TillShop> {
   await ensureWebBuild();
-  const server = await (options.startServer ?? startTestServer)(options.env ?? {});
   const printer = await startVirtualPrinter({ port: 0 });
-  const bridge = await startBridge({ port: 0, origins: [server.url] });
+  // The virtual printer is on this machine at an ephemeral port: the server's and the bridge's
+  // settings allow exactly that, as a developer's would (docs/PRINTERS.md "Where a till may print").
+  const server = await (options.startServer ?? startTestServer)({
+    PRINTER_ALLOW_LOOPBACK: 'true',
+    PRINTER_ALLOWED_PORTS: String(printer.port),
+    ...options.env,
+  });
+  const bridge = await startBridge({
+    port: 0,
+    origins: [server.url],
+    tuning: { allowance: printer.allowance },
+  });
   const browser = await launchChromium();
   const proxy = await startLoopbackProxy();
   const merchant = await signUp(server.url, { business_name: 'Duka la Mama Neema' });

@@ -126,6 +126,56 @@ describe('printers', () => {
     expect(Object.keys(toStar.body.details)).toEqual(['code_page']);
   });
 
+  it('refuses printers outside the shop’s network or off printer ports, with the field named', async () => {
+    const refused: Array<[string, RegExp]> = [
+      ['tcp://127.0.0.1:22', /not a printer port/],
+      ['tcp://127.0.0.1:9100', /loopback/],
+      ['tcp://localhost', /loopback/],
+      ['tcp://2130706433:9100', /loopback/],
+      ['tcp://169.254.169.254:80', /not a printer port/],
+      ['tcp://169.254.169.254', /metadata/],
+      ['tcp://metadata.google.internal', /metadata/],
+      ['tcp://[fe80::1]:9100', /link-local/],
+      ['tcp://10.0.0.5:8080', /not a printer port/],
+    ];
+    for (const [connection, why] of refused) {
+      const response = await api.post('/v1/printers', { till: till.id, name: 'P', connection });
+      expect(response.status, connection).toBe(400);
+      expect(response.body, connection).toMatchObject({
+        error: 'invalid_request_error',
+        code: 'parameter_invalid',
+        details: { connection: expect.stringMatching(why) },
+      });
+    }
+    const printer = await makePrinter({ connection: 'tcp://duka-printer.local:9105' });
+    expect(printer.connection).toBe('tcp://duka-printer.local:9105');
+    const moved = await api.patch(`/v1/printers/${printer.id}`, { connection: 'tcp://127.0.0.1:22' });
+    expect(moved.status).toBe(400);
+    expect(Object.keys(moved.body.details)).toEqual(['connection']);
+    expect((await api.get(`/v1/printers/${printer.id}`)).body.connection).toBe(
+      'tcp://duka-printer.local:9105',
+    );
+  });
+
+  it('takes a printer on this machine or another port only when the server’s settings allow it', async () => {
+    const developer = await startTestServer({
+      PRINTER_ALLOW_LOOPBACK: 'true',
+      PRINTER_ALLOWED_PORTS: '40000-65535',
+    });
+    try {
+      const own = await signUp(developer.url);
+      const devApi = client(developer.url, own.keys.secretTest);
+      const { till: devTill } = await pairedTill(developer, devApi);
+      const post = (connection: string) =>
+        devApi.post('/v1/printers', { till: devTill.id, name: 'V', connection });
+      expect((await post('tcp://127.0.0.1:45123')).status).toBe(201);
+      expect((await post('tcp://127.0.0.1:22')).status).toBe(400);
+      expect((await post('tcp://169.254.169.254:45123')).status).toBe(400);
+    } finally {
+      await developer.close();
+    }
+  });
+
   it('shows the status its till last reported, only for the till’s own printers', async () => {
     const printer = await makePrinter();
     const other = await pairedTill(server, api);

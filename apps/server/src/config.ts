@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_FEE_SCHEDULE } from '@tz/core';
+import { DEFAULT_FEE_SCHEDULE, parsePortRanges, type PortRange } from '@tz/core';
+import { DEFAULT_LOGIN_LIMITS } from './services/login-throttle.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const msList = z
@@ -30,6 +31,15 @@ const configSchema = z.object({
     .default('rl'),
   PUBLIC_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(30),
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  // Password checks per window, counted before each check (services/login-throttle.ts).
+  LOGIN_ATTEMPTS_PER_ADDRESS_EMAIL: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_LOGIN_LIMITS.perAddressEmail),
+  LOGIN_ATTEMPTS_PER_EMAIL: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.perEmail),
+  LOGIN_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.perAddress),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(DEFAULT_LOGIN_LIMITS.windowSeconds),
   FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_FEE_SCHEDULE.basisPoints),
   FEE_FIXED: z.coerce.number().int().min(0).default(DEFAULT_FEE_SCHEDULE.fixed),
   SANDBOX_SETTLE_MS: z.coerce.number().int().min(0).default(800),
@@ -47,6 +57,17 @@ const configSchema = z.object({
   WEBHOOK_RETRY_DELAYS_MS: msList.default([0, 60_000, 300_000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  // Printers a till may be sent to (docs/PRINTERS.md "Where a till may print"): ports besides 9100-9109,
+  // and printers on the till's own machine (a developer's virtual printer).
+  PRINTER_ALLOWED_PORTS: z
+    .string()
+    .transform(
+      (text, ctx): PortRange[] =>
+        parsePortRanges(text) ??
+        (ctx.addIssue({ code: 'custom', message: 'ports or ranges, e.g. 9200,9300-9310' }), z.NEVER),
+    )
+    .default([]),
+  PRINTER_ALLOW_LOOPBACK: bool.default(false),
   // Webhook dispatch (docs/WEBHOOKS.md): polling backs up the in-process wake-up and serves other processes.
   WEBHOOK_DISPATCH: bool.default(true),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),

@@ -80,6 +80,12 @@ export async function startServer(
     publicMax: config.PUBLIC_RATE_LIMIT_MAX,
     publicWindowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW_SECONDS,
     keyPrefix: config.RATE_LIMIT_KEY_PREFIX,
+    login: {
+      perAddressEmail: config.LOGIN_ATTEMPTS_PER_ADDRESS_EMAIL,
+      perEmail: config.LOGIN_ATTEMPTS_PER_EMAIL,
+      perAddress: config.LOGIN_ATTEMPTS_PER_ADDRESS,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    },
   });
   await rateLimits.ready;
   const log = (error: unknown, message: string) => logger.error({ err: error }, message);

@@ -3,11 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, MAX_BRIDGE_BODY_BYTES, type Bridge } from './bridge.ts';
 import { makeReceipt } from './fixtures.ts';
 import { closedPort } from './test-support/network.ts';
-import type { PrinterTarget } from './till.ts';
+import { printerAllowanceFrom, type PrinterTarget } from './till.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 
 const TILL_ORIGIN = 'http://127.0.0.1:4000';
 const FAST = { connectMs: 500, statusMs: 300, writeMs: 2_000 };
+/** A developer's till settings: virtual printers on this machine, at any unprivileged port. */
+const THIS_MACHINE = printerAllowanceFrom({ loopback: 'true', ports: '1024-65535' });
 
 describe('printer bridge over HTTP', () => {
   let bridge: Bridge;
@@ -17,7 +19,11 @@ describe('printer bridge over HTTP', () => {
   beforeEach(async () => {
     printer = await startVirtualPrinter({ columns: 48 });
     target = { connection: printer.connection, paperWidth: 80, commandSet: 'epson' };
-    bridge = await startBridge({ port: 0, origins: [TILL_ORIGIN], tuning: FAST });
+    bridge = await startBridge({
+      port: 0,
+      origins: [TILL_ORIGIN],
+      tuning: { ...FAST, allowance: THIS_MACHINE },
+    });
   });
   afterEach(async () => {
     await bridge.close();

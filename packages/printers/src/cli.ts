@@ -11,7 +11,7 @@ import { renderReceipt, type RenderOptions } from './render.ts';
 import { listUsbPrinters } from './usb-transport.ts';
 import { startVirtualPrinter, type VirtualPrinterSwitches } from './virtual-printer.ts';
 import { DEFAULT_BRIDGE_PORT, startBridge, type Bridge } from './bridge.ts';
-import { usbPrinterName } from './till.ts';
+import { printerAllowanceFrom, usbPrinterName } from './till.ts';
 
 const USAGE = `Usage: npm run printers -- <command> [options]
 
@@ -20,10 +20,14 @@ Commands:
   test-print <connection>      print a test receipt with the shop's details and a QR code
   status <connection>          ask the printer for its status (DLE EOT)
   virtual [--port 9100]        run a virtual network printer that shows what it receives
-  bridge [--port 9101] [--origin URL]... [--token T]
+  bridge [--port 9101] [--origin URL]... [--token T] [--allow-ports LIST] [--allow-loopback]
                                run the local printer bridge for a till in a browser
                                (loopback only; origin default http://127.0.0.1:4000,
-                               token default random, or PRINTER_BRIDGE_TOKEN)
+                               token default random, or PRINTER_BRIDGE_TOKEN); it prints
+                               to printers on the shop's network on ports 9100-9109;
+                               --allow-ports 9200,9300-9310 (PRINTER_ALLOWED_PORTS) and
+                               --allow-loopback (PRINTER_ALLOW_LOOPBACK=true, a virtual
+                               printer on this machine) allow more
 
 Connections: tcp://HOST[:9100], usb://VID:PID (hex, e.g. usb://04b8:0202), usb (first USB printer)
 
@@ -82,6 +86,8 @@ function parseOptions(argv: string[]) {
       host: { type: 'string' },
       origin: { type: 'string', multiple: true },
       token: { type: 'string' },
+      'allow-ports': { type: 'string' },
+      'allow-loopback': { type: 'boolean' },
       'paper-out': { type: 'boolean' },
       'cover-open': { type: 'boolean' },
       offline: { type: 'boolean' },
@@ -268,12 +274,17 @@ async function bridge(options: Options): Promise<number> {
     console.error(`--port must be a port number, not "${options.port}".\n\n${USAGE}`);
     return 64;
   }
+  const allowance = printerAllowanceFrom({
+    ports: options['allow-ports'] ?? process.env.PRINTER_ALLOWED_PORTS,
+    loopback: options['allow-loopback'] ?? process.env.PRINTER_ALLOW_LOOPBACK,
+  });
   let running: Bridge;
   try {
     running = await startBridge({
       port,
       origins: options.origin ?? ['http://127.0.0.1:4000'],
       ...(token ? { token } : {}),
+      tuning: { allowance },
     });
   } catch (error) {
     if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;

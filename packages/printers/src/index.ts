@@ -48,6 +48,7 @@ export {
   printReceiptOn,
   printTextOn,
   printTextSchema,
+  printerAllowanceFrom,
   printerStateOf,
   printerTargetSchema,
   usbPrinterName,

@@ -1,4 +1,6 @@
-import { parseConnection, type Connection } from './connection.ts';
+import { printerConnectionProblem, type PrinterAllowance } from '@tz/core';
+import { formatConnection as formatTarget, parseConnection, type Connection } from './connection.ts';
+import { PrinterError } from './errors.ts';
 import { DEFAULT_STATUS_TIMEOUT_MS } from './print.ts';
 import { queryStatus, type PrinterStatus } from './status.ts';
 import { TcpTransport } from './tcp-transport.ts';
@@ -9,13 +11,23 @@ export interface OpenOptions {
   timeouts?: Partial<TransportTimeouts>;
   /** USB device source; the system bus by default. */
   usbBus?: UsbBus;
+  /**
+   * For a connection that came from elsewhere (the server's printer list): the
+   * printer rule, under the till operator's allowance, checked here and again
+   * with the name resolved at each connect. Without it (a connection typed on
+   * this machine's command line) any address is tried.
+   */
+  allowance?: PrinterAllowance | undefined;
 }
 
 /** Opens a transport for `tcp://host:9100`, `usb://VID:PID` or `usb`. Nothing connects until first use. */
 export function openTransport(connection: string | Connection, options: OpenOptions = {}): PrinterTransport {
   const target = typeof connection === 'string' ? parseConnection(connection) : connection;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  if (target.kind === 'tcp') return new TcpTransport(target.host, target.port, timeouts);
+  const problem = options.allowance && printerConnectionProblem(target, options.allowance);
+  if (problem)
+    throw new PrinterError('invalid_config', `Not printing to ${formatTarget(target)}: ${problem.message}.`);
+  if (target.kind === 'tcp') return new TcpTransport(target.host, target.port, timeouts, options.allowance);
   return new UsbTransport({
     timeouts,
     ...(target.vendorId === undefined ? {} : { vendorId: target.vendorId }),

@@ -50,8 +50,12 @@ function isStatusByte(byte: number | undefined): byte is number {
 export function decodeStatus(answer: Uint8Array): PrinterStatus {
   const [printer, offlineCause, paper] = [answer[0], answer[1], answer[2]];
   if (!isStatusByte(printer) || !isStatusByte(offlineCause) || !isStatusByte(paper)) {
-    const bytes = [...answer].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-    return unanswered('offline', `The printer sent an answer that is not a status report (${bytes}).`, true);
+    // What answered is not a printer; its bytes stay out of the message, which travels to the server.
+    return unanswered(
+      'offline',
+      'Something answered at this address, but not as a receipt printer does: check the printer address.',
+      true,
+    );
   }
   const coverOpen = (offlineCause & 0x04) !== 0;
   const paperOut = (paper & 0x60) !== 0 || (offlineCause & 0x20) !== 0;

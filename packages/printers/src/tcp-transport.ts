@@ -1,4 +1,6 @@
-import { connect, type Socket } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { connect, isIP, type Socket } from 'node:net';
+import { printerAddressProblem, type PrinterAllowance } from '@tz/core';
 import { PrinterError, type PrinterErrorReason } from './errors.ts';
 import { DEFAULT_TIMEOUTS, type PrinterTransport, type TransportTimeouts } from './transport.ts';
 
@@ -15,6 +17,8 @@ export class TcpTransport implements PrinterTransport {
     private readonly host: string,
     private readonly port: number,
     private readonly timeouts: TransportTimeouts = DEFAULT_TIMEOUTS,
+    /** When set, the address is judged at each connect (see `guardedAddress`); the CLI's own typing is not. */
+    private readonly allowance?: PrinterAllowance,
   ) {
     this.target = `tcp://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }
@@ -33,10 +37,38 @@ export class TcpTransport implements PrinterTransport {
     return Promise.resolve();
   }
 
+  /**
+   * The address to connect to: the host resolved here, each address it
+   * resolves to judged by the printer rule, so a name that now points at this
+   * machine or a metadata service is refused, and the socket goes to the very
+   * address that was judged (no second lookup to rebind).
+   */
+  private async guardedAddress(): Promise<string> {
+    if (!this.allowance) return this.host;
+    let addresses: string[];
+    try {
+      addresses = isIP(this.host)
+        ? [this.host]
+        : (await lookup(this.host, { all: true, verbatim: true })).map((entry) => entry.address);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'lookup failed';
+      throw new PrinterError('offline', `Cannot find the printer ${this.target} (${code}).`, {
+        cause: error,
+      });
+    }
+    for (const address of addresses) {
+      const problem = printerAddressProblem(address, this.allowance);
+      if (problem) throw new PrinterError('invalid_config', `Not printing to ${this.target}: ${problem}.`);
+    }
+    if (!addresses[0]) throw new PrinterError('offline', `Cannot find the printer ${this.target}.`);
+    return addresses[0];
+  }
+
   /** Connects, writes `data`, and waits for `replyBytes` bytes back (none: resolves once written). */
-  private run(data: Uint8Array, replyBytes: number, timeoutMs: number): Promise<Buffer> {
+  private async run(data: Uint8Array, replyBytes: number, timeoutMs: number): Promise<Buffer> {
+    const address = await this.guardedAddress();
     return new Promise<Buffer>((resolve, reject) => {
-      const socket = connect({ host: this.host, port: this.port });
+      const socket = connect({ host: address, port: this.port });
       socket.setNoDelay(true);
       this.sockets.add(socket);
       const received: Buffer[] = [];

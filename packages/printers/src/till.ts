@@ -5,6 +5,7 @@
  * acknowledgement and closes it; a printer failure comes back as a
  * `PrintOutcome` with the reason a print job ends `failed` with.
  */
+import { parsePortRanges, type PrinterAllowance } from '@tz/core';
 import type { ReceiptDocument } from '@tz/core/receipt';
 import { z } from 'zod';
 import { parseCodePage } from './code-pages.ts';
@@ -65,8 +66,17 @@ export const printOptionsSchema = z.object({ openDrawer: z.boolean().exactOption
 /** A text job from a till; a day's report fits many times over. */
 export const printTextSchema = z.string().min(1).max(20_000);
 
-/** Shorter timeouts, for tests; the defaults suit real printers. */
+/**
+ * How this till prints: where its operator lets it print besides printer ports
+ * on the shop's network, and (for tests) shorter timeouts than real printers need.
+ */
 export interface JobTuning {
+  /**
+   * The till operator's allowance (`PRINTER_ALLOWED_PORTS`, `PRINTER_ALLOW_LOOPBACK`):
+   * none by default, so a printer the server lists is reached only on the shop's
+   * network, on a printer port.
+   */
+  allowance?: PrinterAllowance;
   /** Opening the link (TCP connect, USB claim). */
   connectMs?: number;
   /** The status check before a job, and a status request. */
@@ -75,12 +85,34 @@ export interface JobTuning {
   writeMs?: number;
 }
 
+/**
+ * The till operator's allowance from its settings (the bridge's flags, or the
+ * environment of the bridge or the desktop app): `PRINTER_ALLOWED_PORTS`, ports
+ * and ranges such as `9200,9300-9310`, and `PRINTER_ALLOW_LOOPBACK=true` for a
+ * printer on this machine (a developer's or a test's virtual printer).
+ */
+export function printerAllowanceFrom(settings: {
+  ports?: string | undefined;
+  loopback?: string | boolean | undefined;
+}): PrinterAllowance {
+  const ports = settings.ports === undefined ? [] : parsePortRanges(settings.ports);
+  if (!ports) {
+    throw new PrinterError(
+      'invalid_config',
+      `Allowed printer ports "${settings.ports}" are not ports or ranges such as 9200,9300-9310.`,
+    );
+  }
+  const loopback = settings.loopback === true || settings.loopback === 'true' || settings.loopback === '1';
+  return { ports, loopback };
+}
+
 function transportOptions(tuning: JobTuning): OpenOptions {
   const timeouts: Partial<TransportTimeouts> = {
     ...(tuning.connectMs === undefined ? {} : { connectMs: tuning.connectMs }),
     ...(tuning.writeMs === undefined ? {} : { writeMs: tuning.writeMs }),
   };
-  return { timeouts };
+  // Connections come from the server's printer list: always judged, strictly unless the operator allows more.
+  return { timeouts, allowance: tuning.allowance ?? {} };
 }
 
 /** A printer failure as the outcome a till shows; anything else is a fault and is thrown on. */

@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net';
+import type { PrinterAllowance } from '@tz/core';
 import type { CommandSet } from './config.ts';
 import { PrinterEmulator, type EmulatedJob, type PrinterConditions } from './emulator.ts';
 
@@ -26,6 +27,12 @@ export interface VirtualPrinter {
   readonly port: number;
   /** `tcp://host:port`, ready for openTransport. */
   readonly connection: string;
+  /**
+   * What a till's operator allows for a till to print here (on loopback, at a
+   * port outside 9100-9109): `PRINTER_ALLOW_LOOPBACK=true` and
+   * `PRINTER_ALLOWED_PORTS=<port>` say the same.
+   */
+  readonly allowance: PrinterAllowance;
   readonly jobs: readonly EmulatedJob[];
   readonly switches: Readonly<VirtualPrinterSwitches>;
   set(switches: Partial<VirtualPrinterSwitches>): void;
@@ -109,6 +116,7 @@ export async function startVirtualPrinter(options: VirtualPrinterOptions = {}): 
     host,
     port,
     connection: `tcp://${host}:${port}`,
+    allowance: { loopback: true, ports: [{ from: port, to: port }] },
     jobs: emulator.jobs,
     switches,
     set(change) {

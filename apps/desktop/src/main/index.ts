@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, shell } from 'electron';
+import { printerAllowanceFrom } from '@tz/printers';
 import { CREDENTIAL_FILE, createCredentialStore } from './credentials.ts';
 import { registerBridgeHandlers } from './ipc.ts';
 import { APP_SCHEME, desktopConfig, rendererFilePath } from './policy.ts';
@@ -33,6 +34,13 @@ async function start(): Promise<void> {
   registerBridgeHandlers(ipcMain, {
     credentials: createCredentialStore({ safeStorage, file: join(app.getPath('userData'), CREDENTIAL_FILE) }),
     trustedOrigins: config.trustedOrigins,
+    // The till operator's settings: where the till may print besides printer ports on the shop's network.
+    tuning: {
+      allowance: printerAllowanceFrom({
+        ports: process.env.PRINTER_ALLOWED_PORTS,
+        loopback: process.env.PRINTER_ALLOW_LOOPBACK,
+      }),
+    },
   });
   try {
     window = await openTillWindow(

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startVirtualPrinter, type VirtualPrinter } from '@tz/printers';
+import { printerAllowanceFrom, startVirtualPrinter, type VirtualPrinter } from '@tz/printers';
 import { makeReceipt } from '../../../../packages/printers/src/fixtures.ts';
 import { BRIDGE_CHANNELS, type CredentialStore, type PrinterTarget } from '../shared/bridge.ts';
 import { registerBridgeHandlers, type IpcMainLike } from './ipc.ts';
 import { APP_ORIGIN } from './policy.ts';
 
 const FAST = { connectMs: 500, statusMs: 300, writeMs: 2_000 };
+/** A developer's till settings: virtual printers on this machine, at any unprivileged port. */
+const THIS_MACHINE = printerAllowanceFrom({ loopback: 'true', ports: '1024-65535' });
 
 /** ipcMain as the handlers see it: `handle` records, `invoke` calls like a renderer would from a page. */
 function fakeIpcMain() {
@@ -55,7 +57,11 @@ describe('IPC handlers of the hardware bridge', () => {
     target = { connection: printer.connection, paperWidth: 80, commandSet: 'star', codePage: 'PC858' };
     ipc = fakeIpcMain();
     credentials = memoryCredentials();
-    registerBridgeHandlers(ipc.ipcMain, { credentials, trustedOrigins: [APP_ORIGIN], tuning: FAST });
+    registerBridgeHandlers(ipc.ipcMain, {
+      credentials,
+      trustedOrigins: [APP_ORIGIN],
+      tuning: { ...FAST, allowance: THIS_MACHINE },
+    });
   });
   afterEach(() => printer.close());
 
@@ -106,6 +112,20 @@ describe('IPC handlers of the hardware bridge', () => {
       ok: false,
       reason: 'offline',
     });
+    expect(printer.jobs).toHaveLength(0);
+  });
+
+  it('prints only where the till’s operator allows: a printer on this machine is refused by default', async () => {
+    const strict = fakeIpcMain();
+    registerBridgeHandlers(strict.ipcMain, { credentials, trustedOrigins: [APP_ORIGIN], tuning: FAST });
+    const outcome = await strict.invoke(BRIDGE_CHANNELS.printReceipt, target, makeReceipt());
+    expect(outcome).toMatchObject({ ok: false, reason: 'offline', mayHaveReachedPrinter: false });
+    expect((outcome as { message: string }).message).toMatch(/not a printer port|loopback/);
+    const drawer = await strict.invoke(BRIDGE_CHANNELS.openDrawer, {
+      ...target,
+      connection: 'tcp://169.254.169.254:9100',
+    });
+    expect((drawer as { message: string }).message).toMatch(/metadata/);
     expect(printer.jobs).toHaveLength(0);
   });
 

@@ -16,7 +16,11 @@ describe('the till in a browser, through the local bridge', () => {
   beforeEach(async () => {
     printer = await startVirtualPrinter({ columns: 32 });
     target = { connection: printer.connection, paperWidth: 58, commandSet: 'epson' };
-    bridge = await startBridge({ port: 0, origins: ['http://127.0.0.1:4000'], tuning: FAST });
+    bridge = await startBridge({
+      port: 0,
+      origins: ['http://127.0.0.1:4000'],
+      tuning: { ...FAST, allowance: printer.allowance },
+    });
   });
   afterEach(async () => {
     await bridge.close();

@@ -1,3 +1,4 @@
+import type { PrinterAllowance } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimits } from './rate-limits.ts';
@@ -28,6 +29,8 @@ import { voidAfterFailedCharge } from '../subscriptions/cancel-invoices.ts';
 /** Everything a route may call, wired once per server. */
 export interface Services {
   config: Config;
+  /** Where tills may be sent to print, besides printer ports on the shop's network (`PRINTER_*`). */
+  printerAllowance: PrinterAllowance;
   database: Database;
   rateLimits: RateLimits;
   /** Seals and opens the secrets kept in the database (webhook signing secrets). */
@@ -128,12 +131,13 @@ export function createServices(
   );
   return {
     config,
+    printerAllowance: { ports: config.PRINTER_ALLOWED_PORTS, loopback: config.PRINTER_ALLOW_LOOPBACK },
     database,
     rateLimits,
     secretBox,
     merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
     apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
-    loginThrottle: new LoginThrottle(rateLimits.loginPerEmail, rateLimits.loginPerAddress),
+    loginThrottle: new LoginThrottle(rateLimits.login),
     payments,
     payouts,
     checkouts,

@@ -6,11 +6,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Database } from '../db/database.ts';
-import {
-  LOGIN_ATTEMPTS_PER_ADDRESS,
-  LOGIN_ATTEMPTS_PER_EMAIL,
-  LOGIN_WINDOW_SECONDS,
-} from '../services/login-throttle.ts';
+import { DEFAULT_LOGIN_LIMITS, type LoginCounters, type LoginLimits } from '../services/login-throttle.ts';
 
 /** The answer to one request's charge against a quota. */
 export interface QuotaCheck {
@@ -33,10 +29,8 @@ export interface RateLimits {
   perCredential: Quota;
   /** Per client address, for routes without a key (sign-up, login, hosted checkout) and failed auth. */
   perAddress: Quota;
-  /** Login attempts per email, against password guessing spread over addresses (see `LoginThrottle`). */
-  loginPerEmail: RateLimiterAbstract;
-  /** Login attempts per client address, so guessing (and locking merchants out) costs the guesser. */
-  loginPerAddress: RateLimiterAbstract;
+  /** Login attempts per address, per address and email, and per email (see `LoginThrottle`). */
+  login: LoginCounters;
   /** Settles once Redis is connected (or after a short wait; the database counts until then). */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -50,6 +44,8 @@ export interface RateLimitSettings {
   publicWindowSeconds: number;
   /** Namespace of the counters, for deployments (or test runs) sharing one store. */
   keyPrefix: string;
+  /** `DEFAULT_LOGIN_LIMITS` when absent. */
+  login?: LoginLimits | undefined;
 }
 
 /**
@@ -61,6 +57,7 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
     ? new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
     : undefined;
   redis?.on('error', () => undefined); // reconnects by itself; the database counters stand in meanwhile
+  const login = settings.login ?? DEFAULT_LOGIN_LIMITS;
   const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${settings.keyPrefix}_${name}`;
     const inDatabase = new RateLimiterPostgres({
@@ -87,8 +84,11 @@ export function createRateLimits(database: Database, settings: RateLimitSettings
   return {
     perCredential: new LeasedQuota(make('key', settings.max, settings.windowSeconds)),
     perAddress: new LeasedQuota(make('addr', settings.publicMax, settings.publicWindowSeconds)),
-    loginPerEmail: make('login', LOGIN_ATTEMPTS_PER_EMAIL, LOGIN_WINDOW_SECONDS),
-    loginPerAddress: make('login_addr', LOGIN_ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_SECONDS),
+    login: {
+      perAddress: make('login_addr', login.perAddress, login.windowSeconds),
+      perAddressEmail: make('login_pair', login.perAddressEmail, login.windowSeconds),
+      perEmail: make('login', login.perEmail, login.windowSeconds),
+    },
     ready: redis
       ? new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 2_000);

@@ -19,30 +19,33 @@ const markVoidOnFailedCharge = (db: Queryable, subscriptionId: string, period: n
     [subscriptionId, period],
   );
 
+/** What canceling now does to one open invoice, decided while holding it (or its charge's outcome). */
+export interface OpenInvoiceFate {
+  period: number;
+  invoiceId: string;
+  /** `void` now, or `mark`: its charge awaits an outcome, and a failed one voids it. */
+  fate: 'void' | 'mark';
+}
+
 /**
- * Canceling now voids what the subscription still asks to be paid: each open
- * invoice of its periods, with `invoice.voided`, in the cancel's transaction
- * (the caller holds the subscription's row, and retries were cleared with it).
- * An invoice whose charge awaits its outcome is not voided (that payment may
- * still succeed and must pay it): its period is marked, and a failed outcome
- * voids it then (`voidAfterFailedCharge`). An invoice the merchant marked
- * uncollectible stays as they left it.
+ * Takes the subscription's open invoices for canceling now, waiting for any
+ * short change under way, and says what becomes of each (`voidTakenInvoices`
+ * does it). The caller holds the subscription's row; the cancel reads its
+ * clock only after this, so its `canceled_at` never precedes a charge that
+ * held an invoice while the cancel waited.
  *
  * Locks: a payment outcome takes the invoice's row, then the subscription's; so
  * the invoice is taken here without waiting (SKIP LOCKED). Held by someone
  * else while a payment is pending, it is that payment's outcome: marked. With
  * none pending, the holder is a short change to the invoice alone: waited for.
  */
-export async function voidOpenInvoices(
-  db: Queryable,
-  invoices: InvoiceService,
-  row: SubscriptionRow,
-): Promise<void> {
+export async function takeOpenInvoices(db: Queryable, row: SubscriptionRow): Promise<OpenInvoiceFate[]> {
   const open = await db.query<{ period: number; invoice_id: string }>(
     `SELECT p.period, p.invoice_id FROM subscription_periods p JOIN invoices i ON i.id = p.invoice_id
      WHERE p.subscription_id = $1 AND i.status = 'open' ORDER BY p.period`,
     [row.id],
   );
+  const fates: OpenInvoiceFate[] = [];
   for (const { period, invoice_id: invoiceId } of open.rows) {
     const taken = await db.query<{ status: string }>(
       `SELECT status FROM invoices WHERE id = $1 FOR UPDATE SKIP LOCKED`,
@@ -51,7 +54,7 @@ export async function voidOpenInvoices(
     let status = taken.rows[0]?.status;
     if (status === undefined) {
       if (await hasPendingPayment(db, invoiceId)) {
-        await markVoidOnFailedCharge(db, row.id, period);
+        fates.push({ period, invoiceId, fate: 'mark' });
         continue;
       }
       const waited = await db.query<{ status: string }>(
@@ -61,7 +64,28 @@ export async function voidOpenInvoices(
       status = waited.rows[0]!.status;
     }
     if (status !== 'open') continue;
-    if (await hasPendingPayment(db, invoiceId)) await markVoidOnFailedCharge(db, row.id, period);
+    fates.push({ period, invoiceId, fate: (await hasPendingPayment(db, invoiceId)) ? 'mark' : 'void' });
+  }
+  return fates;
+}
+
+/**
+ * Canceling now voids what the subscription still asks to be paid: each open
+ * invoice `takeOpenInvoices` took, with `invoice.voided`, in the cancel's
+ * transaction (after the subscription's own change and event). An invoice
+ * whose charge awaits its outcome is not voided (that payment may still
+ * succeed and must pay it): its period is marked, and a failed outcome voids
+ * it then (`voidAfterFailedCharge`). An invoice the merchant marked
+ * uncollectible stays as they left it.
+ */
+export async function voidTakenInvoices(
+  db: Queryable,
+  invoices: InvoiceService,
+  row: SubscriptionRow,
+  fates: readonly OpenInvoiceFate[],
+): Promise<void> {
+  for (const { period, invoiceId, fate } of fates) {
+    if (fate === 'mark') await markVoidOnFailedCharge(db, row.id, period);
     else await invoices.void(db, tenantOf(row), invoiceId);
   }
 }

@@ -18,7 +18,7 @@ import { recordEvent } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
 import { findOwned } from '../services/owned.ts';
 import type { InvoiceService } from '../invoices/service.ts';
-import { voidOpenInvoices } from './cancel-invoices.ts';
+import { takeOpenInvoices, voidTakenInvoices } from './cancel-invoices.ts';
 import { subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
 
 export interface CreateSubscriptionInput {
@@ -167,16 +167,20 @@ export class SubscriptionService {
   /**
    * Cancels now, or at the end of the current period (the trial's end while trialing):
    * the scheduler cancels it then instead of opening the next period. Canceling now
-   * voids the open invoices in the same transaction (`voidOpenInvoices`: one whose
+   * voids the open invoices in the same transaction (`voidTakenInvoices`: one whose
    * charge awaits its outcome is voided if that charge fails, and paid if it succeeds).
+   * Its time is read once every lock it needs is held, so no charge that held one
+   * meanwhile appears to come after it.
    */
   async cancel(db: Queryable, actor: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
     const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
       lock: true,
     });
     if (!atPeriodEnd) {
+      assertSubscriptionTransition(row.status, 'canceled');
+      const fates = await takeOpenInvoices(db, row);
       const canceled = await cancelSubscriptionRow(db, row, this.clock.now(), 'requested');
-      await voidOpenInvoices(db, this.invoices, canceled);
+      await voidTakenInvoices(db, this.invoices, canceled, fates);
       return subscriptionObject(canceled);
     }
     assertSubscriptionTransition(row.status, 'canceled');

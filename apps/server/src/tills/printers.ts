@@ -1,6 +1,9 @@
 import {
   CODE_PAGE_COMMAND_SETS,
   newId,
+  parsePrinterConnection,
+  printerConnectionProblem,
+  type PrinterAllowance,
   type PrinterCodePage,
   type PrinterCommandSet,
   type PrinterPaperWidth,
@@ -77,11 +80,24 @@ function assertCodePageFits(codePage: PrinterCodePage | null, commandSet: Printe
   }
 }
 
+/** A connection a till may be sent to (`printerConnectionProblem`, under the server's allowance). */
+function assertConnectionAllowed(connection: string, allowance: PrinterAllowance): void {
+  const parsed = parsePrinterConnection(connection);
+  const problem = parsed && printerConnectionProblem(parsed, allowance);
+  if (problem) throw invalid('parameter_invalid', 'connection', problem.message);
+}
+
 async function findPrinter(db: Queryable, owner: Tenant, id: string, lock = false): Promise<PrinterRow> {
   return findOwned<PrinterRow>(db, 'printers', 'printer', owner, id, { lock });
 }
 
-export async function createPrinter(db: Queryable, owner: Tenant, input: PrinterInput) {
+export async function createPrinter(
+  db: Queryable,
+  owner: Tenant,
+  input: PrinterInput,
+  allowance: PrinterAllowance,
+) {
+  assertConnectionAllowed(input.connection, allowance);
   const tills = await db.query<{ revoked: boolean }>(
     `SELECT revoked_at IS NOT NULL AS revoked FROM tills WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
     [input.till, owner.merchantId, owner.livemode],
@@ -124,7 +140,14 @@ export function printersSource(
   return { table: 'printers', where, params };
 }
 
-export async function updatePrinter(db: Queryable, owner: Tenant, id: string, patch: PrinterPatch) {
+export async function updatePrinter(
+  db: Queryable,
+  owner: Tenant,
+  id: string,
+  patch: PrinterPatch,
+  allowance: PrinterAllowance,
+) {
+  if (patch.connection !== undefined) assertConnectionAllowed(patch.connection, allowance);
   const row = await findPrinter(db, owner, id, true);
   if (row.deleted_at) throw invalid('parameter_invalid', 'id', 'is a deleted printer');
   const next = {

@@ -91,12 +91,13 @@ export const printerRoutes = [
       code_page: codePage.nullable().optional(),
     }),
     response: printerSchema,
-    handler: ({ body, auth, db }) =>
-      createPrinter(db, auth, {
-        ...body,
-        paper_width: body.paper_width ?? 80,
-        command_set: body.command_set ?? 'epson',
-      }),
+    handler: ({ body, auth, db, services }) =>
+      createPrinter(
+        db,
+        auth,
+        { ...body, paper_width: body.paper_width ?? 80, command_set: body.command_set ?? 'epson' },
+        services.printerAllowance,
+      ),
   }),
   defineRoute({
     method: 'PATCH',
@@ -114,7 +115,8 @@ export const printerRoutes = [
       code_page: codePage.nullable().optional(),
     }),
     response: printerSchema,
-    handler: ({ params, body, auth, db }) => updatePrinter(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) =>
+      updatePrinter(db, auth, params.id, body, services.printerAllowance),
   }),
   defineRoute({
     method: 'DELETE',
