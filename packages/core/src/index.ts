@@ -15,7 +15,6 @@ export * from './subscriptions/index.ts';
 export * from './retail/index.ts';
 export * from './webhooks/index.ts';
 export * from './pin.ts';
-export * from './addresses.ts';
 export * from './printer-settings.ts';
 export * from './sync/protocol.ts';
 export * from './sync/till-export.ts';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parsePortRanges,
-  parsePrinterConnection,
-  printerAddressProblem,
-  printerConnectionProblem,
-  type PrinterAllowance,
-} from './printer-settings.ts';
+import { printerAddressProblem, printerConnectionProblem } from './printer-addresses.ts';
+import { parsePortRanges, parsePrinterConnection, type PrinterAllowance } from './printer-settings.ts';
 
 const problem = (connection: string, allowance?: PrinterAllowance) =>
   printerConnectionProblem(parsePrinterConnection(connection)!, allowance);

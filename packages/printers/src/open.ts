@@ -1,4 +1,5 @@
-import { printerConnectionProblem, type PrinterAllowance } from '@tz/core';
+import type { PrinterAllowance } from '@tz/core';
+import { printerConnectionProblem } from '@tz/core/printer-addresses';
 import { formatConnection as formatTarget, parseConnection, type Connection } from './connection.ts';
 import { PrinterError } from './errors.ts';
 import { DEFAULT_STATUS_TIMEOUT_MS } from './print.ts';

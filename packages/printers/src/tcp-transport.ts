@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect, isIP, type Socket } from 'node:net';
-import { printerAddressProblem, type PrinterAllowance } from '@tz/core';
+import type { PrinterAllowance } from '@tz/core';
+import { printerAddressProblem } from '@tz/core/printer-addresses';
 import { PrinterError, type PrinterErrorReason } from './errors.ts';
 import { DEFAULT_TIMEOUTS, type PrinterTransport, type TransportTimeouts } from './transport.ts';
 

@@ -2,13 +2,13 @@ import {
   CODE_PAGE_COMMAND_SETS,
   newId,
   parsePrinterConnection,
-  printerConnectionProblem,
   type PrinterAllowance,
   type PrinterCodePage,
   type PrinterCommandSet,
   type PrinterPaperWidth,
   type PrinterStatus,
 } from '@tz/core';
+import { printerConnectionProblem } from '@tz/core/printer-addresses';
 import type { Queryable } from '../db/database.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';

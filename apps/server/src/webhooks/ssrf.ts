@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { AppError } from '@tz/core';
-import { blockedAddressKind } from '@tz/core';
+import { blockedAddressKind } from '@tz/core/addresses';
 
 /** The host of a URL as Node connects to it: brackets off IPv6 literals. */
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');

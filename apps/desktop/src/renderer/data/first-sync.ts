@@ -26,9 +26,8 @@ export function watchFirstSync(ctx: Context, device$: Observable<Device | null>)
               .$.pipe(
                 map(
                   (docs) =>
-                    docs
-                      .map((doc) => doc.toJSON() as unknown as PullDocument<'employees'>)
-                      .filter(signsIn).length,
+                    docs.map((doc) => doc.toJSON() as unknown as PullDocument<'employees'>).filter(signsIn)
+                      .length,
                 ),
               ),
             // Products are stored as pages: one page is enough to say they are arriving.
