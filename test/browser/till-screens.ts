@@ -101,6 +101,14 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.locator('[data-testid=shift-panel] button[type=submit].danger').click(),
   ],
   settings: [...signedIn, press('Alt+T')],
+  'settings-refused': [
+    ...signedIn,
+    control(
+      `setSync({ refused: [{ id: 'cmd_x', type: 'order.create', createdAt: Date.UTC(2026, 10, 26, 6, 30), label: 'T01-000123', refusal: { code: 'parameter_invalid', message: 'The order.create command is malformed' } }] })`,
+    ),
+    press('Alt+T'),
+    (page) => page.click('[data-testid=export-refused]'),
+  ],
   help: [...signedIn, press('F1')],
   revoked: [
     ...signedIn,

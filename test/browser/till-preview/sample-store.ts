@@ -235,6 +235,12 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       sync$.next({ ...sync$.value, unsynced: 0 });
       return Promise.resolve(file);
     },
+    exportRefused: () =>
+      Promise.resolve({
+        filename: 'till_sample-refused-20261126-0742.json',
+        text: '{}',
+        count: sync$.value.refused.length,
+      }),
     abandonUnsynced: (pin) => {
       if (pin !== '9999') return Promise.reject(refusal('manager_pin_wrong', 'wrong'));
       const count = sync$.value.unsynced;

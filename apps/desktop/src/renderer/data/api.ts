@@ -345,6 +345,8 @@ export interface TillStore {
    * from then on. With nothing unsynced, the last export again (until the device pairs again).
    */
   exportUnsynced(): Promise<TillExportDownload>;
+  /** The commands the server refused, with its reasons, as a file (nothing is removed). */
+  exportRefused(): Promise<TillExportDownload>;
   /** The last export of this ended till, to show and download again. */
   readonly lastExport$: Observable<TillExportDownload | null>;
   /** Gives up an ended till's unsynced commands, approved by a manager's PIN. */

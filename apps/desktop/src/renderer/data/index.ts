@@ -27,7 +27,7 @@ import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
 import { SyncEngine } from './sync-engine.ts';
-import { abandonUnsynced, exportUnsynced } from './till-end.ts';
+import { abandonUnsynced, exportRefused, exportUnsynced } from './till-end.ts';
 import type { SyncTiming } from './sync-engine.ts';
 import { trpcTransport } from './transport.ts';
 import type { SyncTransport } from './transport.ts';
@@ -155,6 +155,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       credential.next(null);
     },
     exportUnsynced: () => exportUnsynced(ctx),
+    exportRefused: () => exportRefused(ctx),
     abandonUnsynced: (pin) => abandonUnsynced(ctx, pin),
     lastExport$: kv.watch(KV.tillExport),
     cashier$: kv.watch(KV.session),

@@ -76,6 +76,20 @@ describe('push', () => {
     await store.syncNow();
     expect((await status(store)).refused).toHaveLength(1);
     expect(transport.pushes.flat().filter((c) => amountOf(c) === 2)).toHaveLength(1);
+
+    // A manager saves it, with the server's reason, to a file; it stays on the till.
+    const file = await store.exportRefused();
+    expect(file.count).toBe(1);
+    expect(file.filename).toMatch(/-refused-\d{8}-\d{4}\.json$/);
+    const saved = JSON.parse(file.text) as { commands: Array<Record<string, unknown>> };
+    expect(saved.commands).toEqual([
+      expect.objectContaining({
+        type: 'shift.cash_movement',
+        payload: expect.objectContaining({ amount: 2, reason: 'two' }),
+        error: { code: 'parameter_invalid', message: 'shift is closed' },
+      }),
+    ]);
+    expect((await status(store)).refused).toHaveLength(1);
   });
 
   it('sends a command again when the server gave it no result, and stops the round there', async () => {

@@ -63,6 +63,43 @@ export async function exportUnsynced(ctx: Context): Promise<TillExportDownload> 
   return download;
 }
 
+/**
+ * The commands the server refused, with its reasons, as a file a manager can
+ * keep or send on: a refused sale is money taken that the server could not
+ * record, so it is never dropped from the till, and leaves it whole this way.
+ */
+export async function exportRefused(ctx: Context): Promise<TillExportDownload> {
+  const { till } = await requireDevice(ctx);
+  const docs = await ctx.db.commands
+    .find({ selector: { status: 'refused' }, sort: [{ status: 'asc' }, { id: 'asc' }] })
+    .exec();
+  if (docs.length === 0)
+    throw new TillRefusal('nothing_to_export', 'The server refused nothing from this till');
+  const commands = docs.map((doc) => {
+    const command = doc.toJSON();
+    return {
+      id: command.id,
+      type: command.type,
+      created_at: command.created_at,
+      receipt_number: command.receipt_number,
+      payload: command.payload,
+      error: command.error,
+    };
+  });
+  const file = {
+    object: 'till_refused_commands',
+    till: till.id,
+    livemode: till.livemode,
+    exported_at: ctx.now(),
+    commands,
+  };
+  return {
+    filename: `${till.id}-refused-${stamp(ctx.now())}.json`,
+    text: `${JSON.stringify(file, null, 2)}\n`,
+    count: commands.length,
+  };
+}
+
 export async function abandonUnsynced(ctx: Context, managerPin: string): Promise<number> {
   await requireEnded(ctx);
   await approveByManager(ctx, managerPin);

@@ -45,7 +45,7 @@ export const en = {
 
   // pairing
   pairTitle: 'Pair this till',
-  pairIntro: 'Open the pairing link from the dashboard on this device, or type the pairing code.',
+  pairIntro: 'Open this till’s pairing link on this device, or type its pairing code.',
   pairCode: 'Pairing code',
   serverAddress: 'Server address',
   serverAddressInvalid:
@@ -222,6 +222,8 @@ export const en = {
   syncNow: 'Sync now',
   refusedTitle: 'Refused by the server',
   refusedNone: 'Nothing refused',
+  refusedExport: 'Save them to a file',
+  refusedExported: '{count} saved to {file}, with the server’s reasons. They stay on this till too.',
   unpair: 'Unpair this till',
   unpairConfirm: 'Unpair this till? It will need a new pairing code.',
   testMode: 'Test mode',
@@ -244,7 +246,7 @@ export const en = {
   keyRemoveLine: 'Remove the selected line (search empty)',
   keyPlusMinus: 'One more or one less of the selected line (search empty)',
   keyEscape: 'Close a dialog, or clear the search',
-  keySales: 'Sales: refund, void, reprint',
+  keySales: 'Sales: refund, void',
   keyShift: 'Shift: pay in, pay out, close and Z report',
   keySettings: 'Settings: language, printer, sync',
   keyLanguage: 'Switch language',

@@ -44,7 +44,7 @@ export const sw = {
 
   pairTitle: 'Unganisha kaunta hii',
   pairIntro:
-    'Fungua kiungo cha kuunganisha kutoka dashibodi kwenye kifaa hiki, au andika msimbo wa kuunganisha.',
+    'Fungua kiungo cha kuunganisha cha kaunta hii kwenye kifaa hiki, au andika msimbo wake wa kuunganisha.',
   pairCode: 'Msimbo wa kuunganisha',
   serverAddress: 'Anwani ya seva',
   serverAddressInvalid:
@@ -216,6 +216,9 @@ export const sw = {
   syncNow: 'Sawazisha sasa',
   refusedTitle: 'Zilizokataliwa na seva',
   refusedNone: 'Hakuna iliyokataliwa',
+  refusedExport: 'Zihifadhi kwenye faili',
+  refusedExported:
+    '{count} zimehifadhiwa kwenye {file}, pamoja na sababu za seva. Zinabaki kwenye kaunta hii pia.',
   unpair: 'Tenganisha kaunta hii',
   unpairConfirm: 'Tenganisha kaunta hii? Itahitaji msimbo mpya wa kuunganisha.',
   testMode: 'Hali ya majaribio',
@@ -237,7 +240,7 @@ export const sw = {
   keyRemoveLine: 'Ondoa mstari uliochaguliwa (utafutaji ukiwa mtupu)',
   keyPlusMinus: 'Ongeza au punguza moja kwenye mstari uliochaguliwa (utafutaji ukiwa mtupu)',
   keyEscape: 'Funga dirisha, au futa utafutaji',
-  keySales: 'Mauzo: rejesha, batilisha, chapisha tena',
+  keySales: 'Mauzo: rejesha, batilisha',
   keyShift: 'Zamu: weka fedha, toa fedha, funga na ripoti Z',
   keySettings: 'Mipangilio: lugha, printa, usawazishaji',
   keyLanguage: 'Badilisha lugha',

@@ -8,6 +8,7 @@ import type { Cashier, SyncStatus, TillSettings } from '../../data/api.ts';
 import { formatDateTime, formatPercent, parsePercent, useI18n, type Language } from '../../i18n/index.tsx';
 import type { MessageKey } from '../../i18n/en.ts';
 import { Dialog, Message, ServerRefusal } from '../components/Dialog.tsx';
+import { download } from '../components/download.ts';
 import { probeBridge, saveBridgeConfig, useBridgeKind, type Hardware } from '../hardware/bridge.ts';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
@@ -81,6 +82,7 @@ function SyncSection() {
           ))}
         </ul>
       )}
+      {sync.refused.length > 0 && <RefusedExport />}
     </section>
   );
 }
@@ -228,5 +230,28 @@ function UnpairSection() {
       </button>
       <Message text={error} />
     </section>
+  );
+}
+
+/** A refused command is never dropped: a manager saves the list, with the server's reasons, to a file. */
+function RefusedExport() {
+  const store = useStore();
+  const { t } = useI18n();
+  const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
+  const save = () =>
+    store.exportRefused().then(
+      (file) => {
+        download(file);
+        setMessage({ text: t('refusedExported', { count: file.count, file: file.filename }), kind: 'ok' });
+      },
+      (error: unknown) => setMessage({ text: refusalText(t, error), kind: 'error' }),
+    );
+  return (
+    <>
+      <button type="button" onClick={() => void save()} data-testid="export-refused">
+        {t('refusedExport')}
+      </button>
+      {message && <Message text={message.text} kind={message.kind} />}
+    </>
   );
 }

@@ -11,18 +11,7 @@ import { PinInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 import { PairScreen } from './PairScreen.tsx';
-
-/** Hands the file to the browser as a download. */
-function download(file: TillExportDownload): void {
-  const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { download } from '../components/download.ts';
 
 export function EndedScreen({ status }: { status: Extract<PairingState['status'], 'revoked' | 'retired'> }) {
   const store = useStore();
