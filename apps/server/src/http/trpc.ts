@@ -111,10 +111,7 @@ const syncRouter = t.router({
   push: tillProcedure.input(pushInput).mutation(async ({ ctx, input }) => ({
     results: await ctx.sync.push(ctx.till, input.commands, ctx.call.refusedCommands),
   })),
-  report: tillProcedure.input(reportInput).mutation(async ({ ctx, input }) => {
-    await ctx.sync.report(ctx.till, input);
-    return { ok: true };
-  }),
+  report: tillProcedure.input(reportInput).mutation(({ ctx, input }) => ctx.sync.report(ctx.till, input)),
   startPayment: tillProcedure
     .input(startPaymentInput)
     .mutation(({ ctx, input }) => ctx.sync.startPayment(ctx.till, input)),
