@@ -31,6 +31,8 @@ describe('the refund form', () => {
       window.preview!.setShift(true);
       window.preview!.addSales(1, 'applied');
     });
+    // Keys pressed before the sale screen is on screen would go nowhere.
+    await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
     await page.keyboard.press('Alt+S');
     await page.click('text=/^Refund$/');
     const form = page.locator('[data-testid=manager-action]');
