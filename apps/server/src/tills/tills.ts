@@ -276,11 +276,12 @@ export async function authenticateTill(db: Queryable, credential: string): Promi
   );
   const row = found.rows[0];
   if (!row) return { status: 'invalid' };
-  const till = tillActor(row);
-  if (row.revoked_at) return { status: 'revoked', till };
-  if (row.finished_at) return { status: 'retired', till };
-  return { status: 'ok', till };
+  return { status: endedAs(row) ?? 'ok', till: tillActor(row) };
 }
+
+/** Why a till syncs no more, or null while it does: revoked, or retired with its backlog in. */
+const endedAs = (row: Pick<TillRow, 'revoked_at' | 'finished_at'>): 'revoked' | 'retired' | null =>
+  row.revoked_at ? 'revoked' : row.finished_at ? 'retired' : null;
 
 /** A till acting for itself: what its sync, or the import of its export, does in its name. */
 export const tillActor = (row: Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id'>): TillActor => ({
@@ -306,8 +307,8 @@ export async function assertTillActive(db: Queryable, till: TillActor): Promise<
     `SELECT revoked_at, finished_at FROM tills WHERE id = $1 AND merchant_id = $2`,
     [till.tillId, till.merchantId],
   );
-  if (!rows[0] || rows[0].revoked_at) throw authenticationRefusal('revoked');
-  if (rows[0].finished_at) throw authenticationRefusal('retired');
+  const ended = rows[0] ? endedAs(rows[0]) : 'revoked';
+  if (ended) throw authenticationRefusal(ended);
 }
 
 export function authenticationRefusal(status: 'revoked' | 'retired' | 'invalid'): AppError {
