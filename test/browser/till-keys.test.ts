@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
 import { typeTimed } from '../support/keyboard.ts';
-import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { openSaleScreen, startTillPreview, type TillPreview } from '../support/till-preview.ts';
 
 let preview: TillPreview;
 let browser: Browser;
@@ -308,17 +308,10 @@ describe('the till keyboard', () => {
       [1280, 800],
       [800, 1280],
     ] as const) {
-      for (const lang of ['sw', 'en']) {
+      for (const lang of ['sw', 'en'] as const) {
         const sized = await browser.newPage({ viewport: { width, height } });
         try {
-          await sized.goto(`${preview.url}?lang=${lang}`);
-          await sized.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
-          await sized.evaluate(() => {
-            window.preview!.setPairing('paired');
-            window.preview!.setCashier(true);
-            window.preview!.setShift(true);
-          });
-          await sized.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+          await openSaleScreen(sized, preview, lang);
           await sized.keyboard.press('F1');
           await sized.waitForSelector('[data-testid=help] .shortcut', { timeout: 10_000 });
           // Each shortcut lies wholly inside the help's visible body and the window, none cut off or past a fold.
@@ -347,4 +340,66 @@ describe('the till keyboard', () => {
     }
     expect(hidden).toEqual([]);
   });
+
+  it('greys out and refuses payment on a retiring till, which still shows its sales', async () => {
+    await page.evaluate(() => {
+      window.preview!.setCashier(true);
+      window.preview!.setShift(true);
+      window.preview!.fillCart();
+      window.preview!.setPairing('retiring');
+    });
+    await page.waitForSelector('[data-testid=retiring]', { timeout: 10_000 });
+    expect(await page.isDisabled('[data-testid=cash-exact]')).toBe(true);
+    expect(await page.isDisabled('button:has-text("Pay")')).toBe(true);
+    await page.keyboard.press('F9');
+    await page.waitForSelector('.notice.error:has-text("retired")', { timeout: 10_000 });
+    await page.keyboard.press('F10');
+    expect(await page.$('[data-testid=sale-done], .tender')).toBeNull();
+  });
+
+  it('asks before unpairing in its own dialog and language, never the browser’s', async () => {
+    const browserDialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      browserDialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await openSaleScreen(page, preview, 'sw');
+    await page.keyboard.press('Alt+T');
+    await page.click('[data-testid=unpair]');
+    const asked = await page.waitForSelector('[data-testid=unpair-confirm]', { timeout: 10_000 });
+    expect(await asked.textContent()).toContain('Itahitaji msimbo mpya');
+    // Cancel has focus: Enter keeps the till paired.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=unpair-confirm]', { state: 'detached', timeout: 10_000 });
+    expect(await page.$('[data-testid=pair-screen]')).toBeNull();
+    await page.click('[data-testid=unpair]');
+    await page.click('[data-testid=unpair-confirm] button.danger');
+    await page.waitForSelector('[data-testid=pair-screen]', { timeout: 10_000 });
+    expect(browserDialogs).toEqual([]);
+  });
+
+  it('shows a notice clear of the cart on a counter screen and of the total on a phone', async () => {
+    const overlaps: string[] = [];
+    for (const [width, height, clearOf] of [
+      [1366, 768, 'cart'],
+      [1280, 800, 'cart'],
+      [360, 740, 'total'],
+    ] as const) {
+      const sized = await browser.newPage({ viewport: { width, height } });
+      try {
+        await openSaleScreen(sized, preview, 'sw');
+        await sized.evaluate(() => window.preview!.fillCart());
+        await typeTimed(sized, '6209999999999', 5);
+        const notice = await sized.waitForSelector('.notice.error', { timeout: 10_000 });
+        const a = (await notice.boundingBox())!;
+        const b = (await (await sized.$(`[data-testid=${clearOf}]`))!.boundingBox())!;
+        const apart =
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        if (!apart) overlaps.push(`${width}x${height} covers the ${clearOf}`);
+      } finally {
+        await sized.close();
+      }
+    }
+    expect(overlaps).toEqual([]);
+  }, 120_000);
 });

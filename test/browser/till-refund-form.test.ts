@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
-import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { openSaleScreen, startTillPreview, type TillPreview } from '../support/till-preview.ts';
 
 let preview: TillPreview;
 let browser: Browser;
@@ -23,16 +23,8 @@ afterAll(async () => {
 describe('the refund form', () => {
   it('keeps a line given 0, and shows what the picked lines give back', async () => {
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await page.goto(`${preview.url}?lang=en`);
-    await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
-    await page.evaluate(() => {
-      window.preview!.setPairing('paired');
-      window.preview!.setCashier(true);
-      window.preview!.setShift(true);
-      window.preview!.addSales(1, 'applied');
-    });
-    // Keys pressed before the sale screen is on screen would go nowhere.
-    await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+    await openSaleScreen(page, preview, 'en');
+    await page.evaluate(() => window.preview!.addSales(1, 'applied'));
     await page.keyboard.press('Alt+S');
     await page.click('text=/^Refund$/');
     const form = page.locator('[data-testid=manager-action]');

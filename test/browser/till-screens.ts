@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/browser.ts';
+import { typeTimed } from '../support/keyboard.ts';
 import { startTillPreview } from '../support/till-preview.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -127,6 +128,8 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.click('[data-testid=export-unsynced]'),
   ],
   retiring: [...signedIn, control(`setPairing('retiring')`), control('addSales(2, "pending")')],
+  notice: [...signedIn, control('fillCart()'), (page) => typeTimed(page, '6209999999999', 5)],
+  'unpair-confirm': [...signedIn, press('Alt+T'), (page) => page.click('[data-testid=unpair]')],
 };
 
 const preview = await startTillPreview();

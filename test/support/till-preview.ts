@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { createServer } from 'vite';
+import type { Page } from 'playwright-core';
 
 export interface TillPreview {
   url: string;
@@ -23,4 +24,17 @@ export async function startTillPreview(): Promise<TillPreview> {
   const address = server.httpServer?.address();
   if (!address || typeof address === 'string') throw new Error('preview server has no port');
   return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+/** Opens the preview in `language` with a cashier signed in and the shift open, and waits for the sale screen. */
+export async function openSaleScreen(page: Page, preview: TillPreview, language: 'sw' | 'en'): Promise<void> {
+  await page.goto(`${preview.url}?lang=${language}`);
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.evaluate(() => {
+    window.preview!.setPairing('paired');
+    window.preview!.setCashier(true);
+    window.preview!.setShift(true);
+  });
+  // Keys pressed before the sale screen is on screen would go nowhere.
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
 }

@@ -119,7 +119,13 @@ function Till({ hardware }: { hardware: Hardware }) {
         <SignInScreen till={pairing.till} />
       );
   else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
-  else screen = <SaleScreen blocked={panel !== null || help || zReport !== null} />;
+  else
+    screen = (
+      <SaleScreen
+        blocked={panel !== null || help || zReport !== null}
+        retiring={pairing.status === 'retiring'}
+      />
+    );
 
   return (
     <div

@@ -30,6 +30,7 @@ export type RefusalCode =
   | 'not_paired'
   | 'already_paired'
   | 'pairing_failed'
+  | PairingCodeRefusal
   | 'revoked'
   | 'retired'
   | 'ended_unsynced'
@@ -53,6 +54,11 @@ export type RefusalCode =
   | 'shift_already_open'
   | 'nothing_to_reprint'
   | 'choose_variant';
+
+const PAIRING_CODE_REFUSALS = ['pairing_code_invalid', 'pairing_code_expired', 'pairing_code_used'] as const;
+type PairingCodeRefusal = (typeof PAIRING_CODE_REFUSALS)[number];
+export const isPairingCodeRefusal = (code: string | undefined): code is PairingCodeRefusal =>
+  (PAIRING_CODE_REFUSALS as readonly (string | undefined)[]).includes(code);
 
 export class TillRefusal extends Error {
   override readonly name = 'TillRefusal';

@@ -11,12 +11,12 @@
  */
 import { matchTillPin } from '@tz/core';
 import type { PullDocument } from '@tz/core';
-import { TillRefusal } from './api.ts';
+import { isPairingCodeRefusal, TillRefusal } from './api.ts';
 import type { Cashier, TillIdentity } from './api.ts';
 import { device, hasEnded, refuseWhileUnsynced, requireDevice } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { KV } from './kv.ts';
-import { classifyFailure, failureMessage } from './transport.ts';
+import { classifyFailure, failureCode, failureMessage } from './transport.ts';
 
 export const PIN_ATTEMPTS = 5;
 export const PIN_LOCK_MS = 5 * 60 * 1000;
@@ -40,7 +40,10 @@ export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
     answer = await ctx.transport.pair({ code: code.trim() });
   } catch (error) {
     const kind = classifyFailure(error);
-    throw new TillRefusal(kind === 'unreachable' ? 'unreachable' : 'pairing_failed', failureMessage(error));
+    if (kind === 'unreachable') throw new TillRefusal('unreachable', failureMessage(error));
+    // Wrong, used and expired codes each call for something different: say which.
+    const code = failureCode(error);
+    throw new TillRefusal(isPairingCodeRefusal(code) ? code : 'pairing_failed', failureMessage(error));
   }
   const till: TillIdentity = {
     id: answer.till.id,

@@ -68,6 +68,14 @@ export function classifyFailure(error: unknown): FailureKind {
   return 'unreachable';
 }
 
+/** The server's error code (its closed set), when the failure came from the server. */
+export function failureCode(error: unknown): string | undefined {
+  if (!(error instanceof TRPCClientError))
+    return (error as { code?: unknown } | null)?.code as string | undefined;
+  const data = (error as TRPCClientError<never>).data as { code?: string; appCode?: string } | undefined;
+  return data?.appCode ?? data?.code;
+}
+
 export function failureMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -256,11 +256,6 @@ export const en = {
 
   // refusals (TillRefusal codes)
   serverRefused: 'Refused by the server:',
-  // the server's refusals the till can put in the cashier's words (the server's own stay in the tooltip)
-  server_state_transition_invalid:
-    'The sale changed on the server meanwhile (voided or refunded there), so this cannot be done to it.',
-  server_resource_missing: 'The server has no such sale at this till’s store.',
-  server_payment_not_paid: 'The mobile money payment was not paid.',
   // what each kind of change sent to the server is, in the list of refused ones
   command_order_create: 'Sale',
   command_order_refund: 'Refund',
@@ -272,6 +267,12 @@ export const en = {
   refusal_not_paired: 'This till is not paired yet.',
   refusal_already_paired: 'This till is already paired.',
   refusal_pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',
+  refusal_pairing_code_invalid:
+    'That is not a pairing code of ours. Check each character, or paste the whole pairing link.',
+  refusal_pairing_code_expired:
+    'That pairing code has expired: codes last 15 minutes. Ask the owner for a new one.',
+  refusal_pairing_code_used:
+    'That pairing code was already used by a till. Each code pairs one till: ask the owner for a new one.',
   refusal_revoked: 'This till was revoked. Its unsynced sales stay here.',
   refusal_retired: 'This till was retired: it records no new sales.',
   refusal_ended_unsynced:

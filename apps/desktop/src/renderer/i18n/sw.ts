@@ -249,10 +249,6 @@ export const sw = {
   keyPinEnter: 'Kwenye skrini ya kuingia: andika PIN, kisha Enter',
 
   serverRefused: 'Seva imekataa:',
-  server_state_transition_invalid:
-    'Mauzo haya yamebadilika kwenye seva (yamebatilishwa au kurejeshwa huko), kwa hiyo hili haliwezekani.',
-  server_resource_missing: 'Seva haina mauzo hayo kwenye duka la kaunta hii.',
-  server_payment_not_paid: 'Malipo ya pesa ya simu hayajalipwa.',
   command_order_create: 'Mauzo',
   command_order_refund: 'Kurejesha',
   command_order_void: 'Kubatilisha',
@@ -263,6 +259,12 @@ export const sw = {
   refusal_not_paired: 'Kaunta hii bado haijaunganishwa.',
   refusal_already_paired: 'Kaunta hii tayari imeunganishwa.',
   refusal_pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',
+  refusal_pairing_code_invalid:
+    'Huo si msimbo wetu wa kuunganisha. Hakiki kila herufi, au bandika kiungo chote cha kuunganisha.',
+  refusal_pairing_code_expired:
+    'Msimbo huo wa kuunganisha umeisha muda: hudumu dakika 15. Muombe mwenye duka mpya.',
+  refusal_pairing_code_used:
+    'Msimbo huo wa kuunganisha tayari umetumiwa na kaunta. Kila msimbo huunganisha kaunta moja: muombe mwenye duka mpya.',
   refusal_revoked: 'Kaunta hii imefutwa. Mauzo yake ambayo hayajatumwa yanabaki hapa.',
   refusal_retired: 'Kaunta hii imestaafishwa: hairekodi mauzo mapya.',
   refusal_ended_unsynced:

@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { CommandRefusal } from '../../data/api.ts';
-import type { MessageKey } from '../../i18n/en.ts';
+import { serverCodeText } from '../../i18n/server-words.ts';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
@@ -139,18 +139,19 @@ export function Message({ text, kind = 'error' }: { text: string | null; kind?: 
   );
 }
 
-/** Why the server refused a command: its words follow the cashier's language lead; the code is for support. */
-/** The server's reason, in the cashier's words when the till knows the code; its own words in the tooltip. */
+/**
+ * Why the server refused a command, in the cashier's words; the server's own
+ * words (naming the field) in the tooltip, and the code for support.
+ */
 export function ServerRefusal({ refusal }: { refusal: CommandRefusal }) {
-  const { t } = useI18n();
-  const known = SERVER_WORDS.has(refusal.code) ? t(`server_${refusal.code}` as MessageKey) : null;
+  const { t, language } = useI18n();
   return (
-    <p className="message error" title={known ? refusal.message : undefined}>
-      {t('serverRefused')} {known ?? refusal.message} <code className="refusal-code">{refusal.code}</code>
+    <p className="message error" title={refusal.message}>
+      {t('serverRefused')} {serverCodeText(language, refusal.code, refusal.message)}{' '}
+      <code className="refusal-code">{refusal.code}</code>
     </p>
   );
 }
-const SERVER_WORDS = new Set(['state_transition_invalid', 'resource_missing', 'payment_not_paid']);
 
 export function Kbd({ children }: { children: ReactNode }) {
   return <kbd>{children}</kbd>;

@@ -15,13 +15,14 @@ import {
 import { Dialog, Kbd, Message, ServerRefusal } from '../components/Dialog.tsx';
 import { PinInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
+import { orderFlagsText } from '../../i18n/server-words.ts';
 import { useObservable, useStore } from '../store.tsx';
 
 const SHOWN = 100;
 
 export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onReprint: () => void }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const sales = useObservable<Sale[]>(store.sales$, []);
   const [acting, setActing] = useState<{ sale: Sale; action: 'refund' | 'void' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -83,7 +84,7 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
               {sale.refusal && <ServerRefusal refusal={sale.refusal} />}
               {sale.flags.length > 0 && (
                 <p className="muted">
-                  {t('flags')}: {sale.flags.join(', ')}
+                  {t('flags')}: {orderFlagsText(language, sale.flags)}
                 </p>
               )}
             </li>

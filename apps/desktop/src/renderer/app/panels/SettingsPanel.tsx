@@ -212,23 +212,38 @@ function DiscountSection() {
   );
 }
 
+/** Unpairing is asked about in the till's own words and language, not the browser's. */
 function UnpairSection() {
   const store = useStore();
   const { t } = useI18n();
   const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
   return (
     <section className="card">
-      <button
-        type="button"
-        className="danger big"
-        onClick={() => {
-          if (!window.confirm(t('unpairConfirm'))) return;
-          store.unpair().catch((failure: unknown) => setError(refusalText(t, failure)));
-        }}
-      >
+      <button type="button" className="danger big" onClick={() => setAsking(true)} data-testid="unpair">
         {t('unpair')}
       </button>
       <Message text={error} />
+      {asking && (
+        <Dialog title={t('unpair')} onClose={() => setAsking(false)} testId="unpair-confirm">
+          <p className="lead">{t('unpairConfirm')}</p>
+          <div className="row">
+            <button type="button" className="big" onClick={() => setAsking(false)}>
+              {t('cancel')}
+            </button>
+            <button
+              type="button"
+              className="danger big"
+              onClick={() => {
+                setAsking(false);
+                store.unpair().catch((failure: unknown) => setError(refusalText(t, failure)));
+              }}
+            >
+              {t('unpair')}
+            </button>
+          </div>
+        </Dialog>
+      )}
     </section>
   );
 }

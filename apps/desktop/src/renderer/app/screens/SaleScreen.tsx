@@ -34,7 +34,8 @@ const NO_LINES: CartLine[] = [];
 /** Keys closer together than a scanner's gap may be a scan typed into the box: search once they pause. */
 const BURST_GAP_MS = DEFAULT_WEDGE_OPTIONS.maxGapMs;
 
-export function SaleScreen({ blocked }: { blocked: boolean }) {
+/** `retiring`: the merchant retired this till; it sends what it holds but takes no new payment. */
+export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; retiring?: boolean }) {
   const store = useStore();
   const { t } = useI18n();
   const notify = useNotify();
@@ -160,9 +161,10 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
         F6: selected ? () => setDialog({ kind: 'lineDiscount', line: selected }) : undefined,
         F7: lines.length > 0 ? () => setDialog({ kind: 'orderDiscount' }) : undefined,
         F8: () => setDialog({ kind: 'parked' }),
-        F9: cashExact,
-        F10:
-          lines.length > 0
+        F9: retiring ? () => notify(t('refusal_retired'), 'error') : cashExact,
+        F10: retiring
+          ? () => notify(t('refusal_retired'), 'error')
+          : lines.length > 0
             ? () => void scanning.current.then(() => setDialog({ kind: 'tender' }))
             : () => notify(t('refusal_cart_empty'), 'error'),
         ArrowDown: results
@@ -295,7 +297,7 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
             type="button"
             className="primary huge"
             onClick={cashExact}
-            disabled={lines.length === 0}
+            disabled={lines.length === 0 || retiring}
             data-testid="cash-exact"
           >
             {t('payCashExact')} <Kbd>F9</Kbd>
@@ -304,7 +306,7 @@ export function SaleScreen({ blocked }: { blocked: boolean }) {
             type="button"
             className="accent huge"
             onClick={() => setDialog({ kind: 'tender' })}
-            disabled={lines.length === 0}
+            disabled={lines.length === 0 || retiring}
           >
             {t('pay')} <Kbd>F10</Kbd>
           </button>
