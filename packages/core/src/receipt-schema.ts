@@ -1,12 +1,19 @@
 /**
- * The receipt document as a zod schema, for whoever receives one from outside
- * its own process: the desktop app's main process (from the renderer over
- * IPC) and the local printer bridge (over HTTP). Amounts are integers, text is
- * bounded, and the type is checked against `ReceiptDocument`.
+ * The receipt printer's documents as zod schemas, for whoever receives one
+ * from outside its own process: the desktop app's main process (from the
+ * renderer over IPC) and the local printer bridge (over HTTP). Amounts are
+ * integers, text is bounded, and the types are checked against
+ * `ReceiptDocument` and `ZReportDocument`.
  */
 import { z } from 'zod';
 import { MAX_AMOUNT } from './money.ts';
-import type { ReceiptDocument, ReceiptLabels } from './receipt.ts';
+import type {
+  PrintDocument,
+  ReceiptDocument,
+  ReceiptLabels,
+  ZReportDocument,
+  ZReportRow,
+} from './receipt.ts';
 
 const text = (max: number) => z.string().max(max);
 const amount = z.number().int().min(0).max(MAX_AMOUNT);
@@ -80,4 +87,37 @@ export const receiptDocumentSchema = z.object({
   qrPayload: text(500).exactOptional(),
   footerLines: lines(20),
   labels: labelsSchema,
+  kind: z.enum(['refund', 'void']).exactOptional(),
+  title: text(40).exactOptional(),
+  copyMark: text(40).exactOptional(),
+  approvedBy: z.object({ label: text(40), name: text(100) }).exactOptional(),
 }) satisfies z.ZodType<ReceiptDocument>;
+
+const zReportRowSchema = z.object({
+  label: text(100),
+  value: z.union([
+    z.object({ amount: signedAmount }),
+    z.object({ text: text(100) }),
+    z.object({ time: text(40) }),
+  ]),
+  indent: z.boolean().exactOptional(),
+  strong: z.boolean().exactOptional(),
+}) satisfies z.ZodType<ZReportRow>;
+
+export const zReportDocumentSchema = z.object({
+  kind: z.literal('z_report'),
+  language: z.enum(['sw', 'en']),
+  currency: z.string().min(3).max(3),
+  title: text(40),
+  store: z.object({ name: text(100), addressLines: lines(10) }),
+  details: z.array(zReportRowSchema).max(20),
+  sections: z
+    .array(z.object({ heading: text(100).exactOptional(), rows: z.array(zReportRowSchema).max(200) }))
+    .max(20),
+}) satisfies z.ZodType<ZReportDocument>;
+
+/** Whatever a till sends its receipt printer: a Z report names its kind, a receipt may not. */
+export const printDocumentSchema = z.union([
+  zReportDocumentSchema,
+  receiptDocumentSchema,
+]) satisfies z.ZodType<PrintDocument>;

@@ -1,8 +1,9 @@
 /**
- * A printer-independent receipt. Retail builds it from an order; the printers
- * package renders it to ESC/POS for 58 mm or 80 mm paper. Every amount is an
- * integer in the currency's smallest unit; text is already in the receipt's
- * language.
+ * Printer-independent documents for the receipt printer: a sale's receipt
+ * (and the slips of its refunds and void, which share its layout) and a
+ * shift's Z report. Retail builds them; the printers package renders them to
+ * ESC/POS for 58 mm or 80 mm paper. Every amount is an integer in the
+ * currency's smallest unit; text is already in the document's language.
  */
 export type ReceiptLanguage = 'sw' | 'en';
 
@@ -70,6 +71,17 @@ export interface ReceiptDocument {
   footerLines: string[];
   /** Labels in the receipt's language, so renderers hold no translations. */
   labels: ReceiptLabels;
+  /**
+   * A sale's receipt when absent. A refund's or a void's slip names the sale by
+   * its `receiptNumber`; its lines, taxes, total and tenders are what goes back.
+   */
+  kind?: 'refund' | 'void';
+  /** Printed large under the shop's header: "MAREJESHO" on a refund's slip. */
+  title?: string;
+  /** A reprint's mark, printed large at the very top: "NAKALA". The first print has none. */
+  copyMark?: string;
+  /** The manager who approved a refund or a void, with its label: "Imeidhinishwa na". */
+  approvedBy?: { label: string; name: string };
 }
 
 export interface ReceiptLabels {
@@ -114,3 +126,33 @@ export const RECEIPT_LABELS: Record<ReceiptLanguage, ReceiptLabels> = {
     vrn: 'VRN',
   },
 };
+
+/**
+ * A row of a Z report: an amount (printed grouped, in the report's currency),
+ * a text as it prints (a count, a name), or an instant (ISO 8601 with offset,
+ * printed as the shop's local day and time).
+ */
+export interface ZReportRow {
+  label: string;
+  value: { amount: number } | { text: string } | { time: string };
+  /** A part of the row above it (a tender method of the sales). */
+  indent?: boolean;
+  /** Printed bold: the totals a manager reads first. */
+  strong?: boolean;
+}
+
+/** A shift's Z report for the receipt printer, laid out by rows like a receipt. */
+export interface ZReportDocument {
+  kind: 'z_report';
+  language: ReceiptLanguage;
+  currency: string;
+  /** "RIPOTI YA Z" */
+  title: string;
+  store: { name: string; addressLines: string[] };
+  /** Which shift, who, where and when. */
+  details: ZReportRow[];
+  sections: Array<{ heading?: string; rows: ZReportRow[] }>;
+}
+
+/** What a till sends its receipt printer. */
+export type PrintDocument = ReceiptDocument | ZReportDocument;

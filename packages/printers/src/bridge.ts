@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { AppError, errorKind, type ErrorDetails } from '@tz/core';
-import { receiptDocumentSchema } from '@tz/core/receipt-schema';
+import { printDocumentSchema } from '@tz/core/receipt-schema';
 import {
   openDrawerOn,
   printOptionsSchema,
@@ -53,7 +53,7 @@ type Handler = (body: unknown, tuning: JobTuning) => Promise<unknown>;
 const printerOnly = z.object({ printer: printerTargetSchema });
 const receiptBody = z.object({
   printer: printerTargetSchema,
-  receipt: receiptDocumentSchema,
+  receipt: printDocumentSchema,
   options: printOptionsSchema.exactOptional(),
 });
 const textBody = z.object({ printer: printerTargetSchema, text: printTextSchema });

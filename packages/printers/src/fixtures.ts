@@ -1,4 +1,11 @@
-import { RECEIPT_LABELS, type ReceiptDocument, type ReceiptLine } from '@tz/core/receipt';
+import { buildZReportDocument, type ZReportFigures } from '@tz/core';
+import {
+  RECEIPT_LABELS,
+  type ReceiptDocument,
+  type ReceiptLanguage,
+  type ReceiptLine,
+  type ZReportDocument,
+} from '@tz/core/receipt';
 import type { KitchenTicket } from './render.ts';
 
 /**
@@ -122,4 +129,39 @@ export function makeKitchenTicket(overrides: Partial<KitchenTicket> = {}): Kitch
     note: 'Mteja ana haraka',
     ...overrides,
   };
+}
+
+/** A day's shift at a busy counter, two cashiers, a refund, a void and a short drawer. */
+export function makeZReportFigures(overrides: Partial<ZReportFigures> = {}): ZReportFigures {
+  return {
+    shift: 'shf_01kb3m8q9r2t4v6w8y0z1a2b3c',
+    cashier: 'Asha',
+    openedAt: Date.parse('2026-11-25T05:00:00Z'),
+    closedAt: Date.parse('2026-11-25T15:05:00Z'),
+    currency: 'TZS',
+    sales: { count: 42, total: 1_234_500 },
+    byMethod: { cash: 800_000, mobile_money: 421_000, card: 13_500 },
+    refunds: { count: 1, total: 3_500 },
+    voids: 1,
+    openingFloat: 50_000,
+    payIns: 20_000,
+    payOuts: 15_000,
+    expectedCash: 851_500,
+    countedCash: 851_000,
+    difference: -500,
+    cashiers: [
+      { name: 'Asha', count: 30, sales: 900_000, refunds: 3_500 },
+      { name: 'Juma Mwinyimkuu', count: 12, sales: 334_500, refunds: 0 },
+    ],
+    ...overrides,
+  };
+}
+
+export function makeZReport(language: ReceiptLanguage = 'sw'): ZReportDocument {
+  return buildZReportDocument({
+    report: makeZReportFigures(),
+    language,
+    store: { name: 'Duka la Mama Asha', addressLines: ['Mtaa wa Samora 12', 'Dar es Salaam'] },
+    till: 'Kaunta 1',
+  });
 }

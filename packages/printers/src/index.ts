@@ -1,10 +1,12 @@
 /**
- * Receipt printing for the till and the server: render a receipt, kitchen
- * ticket or text to ESC/POS, send it over TCP or USB through a per-printer
+ * Receipt printing for the till and the server: render a receipt (or a
+ * refund's or void's slip), a Z report, a kitchen ticket or text to ESC/POS, send it over TCP or USB through a per-printer
  * queue, read the printer's status, and run a virtual printer for tests.
  */
 export {
   renderReceipt,
+  renderZReport,
+  renderPrintDocument,
   renderKitchenTicket,
   renderText,
   renderDrawerKick,

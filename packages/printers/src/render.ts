@@ -1,4 +1,4 @@
-import type { ReceiptDocument } from '@tz/core/receipt';
+import type { PrintDocument, ReceiptDocument, ZReportDocument, ZReportRow } from '@tz/core/receipt';
 import { CURRENCIES, isCurrency } from '@tz/core/money';
 import type { ThermalPrinter } from 'node-thermal-printer';
 import {
@@ -146,6 +146,13 @@ class TicketWriter {
     this.normal();
   }
 
+  /** Bold at the normal size: the totals of a report. */
+  strong(lines: readonly string[]): void {
+    this.flushed().bold(true);
+    this.lines(lines);
+    this.flushed().bold(false);
+  }
+
   private normal(): void {
     this.flushed().setTextNormal();
     this.flushed().bold(false);
@@ -228,20 +235,25 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
   const minorUnits = minorUnitsOf(receipt.currency);
   const money = (amount: number): string => formatAmount(amount, minorUnits);
   const { labels, store } = receipt;
+  // A refund's or a void's slip: what goes back, with no subtotal or change to show.
+  const slip = receipt.kind !== undefined;
 
   out.align('center');
+  if (receipt.copyMark) out.large(`*** ${receipt.copyMark} ***`, { bold: true });
   out.large(store.name, { bold: true });
   for (const line of store.addressLines) out.paragraph(line);
   if (store.phone) out.paragraph(store.phone);
   if (store.tin) out.paragraph(`${labels.tin}: ${store.tin}`);
   if (store.vrn) out.paragraph(`${labels.vrn}: ${store.vrn}`);
   for (const line of store.headerLines) out.paragraph(line);
+  if (receipt.title) out.large(receipt.title, { bold: true });
 
   out.align('left');
   out.rule();
   out.pair(`${labels.receipt}:`, receipt.receiptNumber);
   out.pair(`${labels.date}:`, formatIssuedAt(receipt.issuedAt));
   if (receipt.cashier) out.pair(`${labels.cashier}:`, receipt.cashier);
+  if (receipt.approvedBy) out.pair(`${receipt.approvedBy.label}:`, receipt.approvedBy.name);
   if (receipt.till) out.pair(`${labels.till}:`, receipt.till);
   if (receipt.customer) out.pair(`${labels.customer}:`, receipt.customer);
   out.rule();
@@ -255,9 +267,9 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
     out.pair(`  ${line.quantityText} x ${money(line.unitPrice)}`, withCode(money(line.total), line.taxCode));
     if (line.discount) out.pair(`  ${line.discount.label}`, withCode(money(-line.discount.amount)));
   }
-  out.rule();
+  if (receipt.lines.length > 0) out.rule();
 
-  out.pair(labels.subtotal, withCode(money(receipt.subtotal)));
+  if (!slip) out.pair(labels.subtotal, withCode(money(receipt.subtotal)));
   if (receipt.orderDiscount) {
     out.pair(receipt.orderDiscount.label || labels.discount, withCode(money(-receipt.orderDiscount.amount)));
   }
@@ -278,7 +290,7 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
     out.pair(tender.label, withCode(money(tender.amount)));
     if (tender.reference) out.paragraph(`  ${tender.reference}`);
   }
-  out.pair(labels.change, withCode(money(receipt.change)));
+  if (!slip) out.pair(labels.change, withCode(money(receipt.change)));
   out.rule();
 
   out.align('center');
@@ -286,6 +298,49 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
   out.barcode(receipt.receiptNumber);
   for (const line of receipt.footerLines) out.paragraph(line);
   return out.finish(options);
+}
+
+/**
+ * Renders a shift's Z report in the receipt's layout: the title large, the
+ * shop, then label and value rows with amounts right-aligned and grouped.
+ */
+export function renderZReport(report: ZReportDocument, options: RenderOptions = {}): Buffer {
+  const out = new TicketWriter(profileOf(options));
+  const minorUnits = minorUnitsOf(report.currency);
+  const value = (row: ZReportRow): string => {
+    if ('amount' in row.value) return formatAmount(row.value.amount, minorUnits);
+    if ('time' in row.value) return formatIssuedAt(row.value.time);
+    return row.value.text;
+  };
+  const print = (row: ZReportRow, suffix = ''): void => {
+    const lines = leftRight(
+      out.text(`${row.indent ? '  ' : ''}${row.label}${suffix}`),
+      out.text(value(row)),
+      out.columns,
+    );
+    if (row.strong) out.strong(lines);
+    else out.lines(lines);
+  };
+
+  out.align('center');
+  out.large(report.title, { bold: true });
+  out.paragraph(report.store.name);
+  for (const line of report.store.addressLines) out.paragraph(line);
+  out.align('left');
+  out.rule();
+  for (const row of report.details) print(row, ':');
+  for (const section of report.sections) {
+    out.rule();
+    if (section.heading) out.strong(wrap(out.text(section.heading), out.columns));
+    for (const row of section.rows) print(row);
+  }
+  out.rule();
+  return out.finish(options);
+}
+
+/** Renders whatever a till sends its receipt printer. */
+export function renderPrintDocument(document: PrintDocument, options: RenderOptions = {}): Buffer {
+  return document.kind === 'z_report' ? renderZReport(document, options) : renderReceipt(document, options);
 }
 
 /** Renders a kitchen or bar ticket: large item lines, no prices. */

@@ -6,14 +6,14 @@
  * `PrintOutcome` with the reason a print job ends `failed` with.
  */
 import { parsePortRanges, type PrinterAllowance } from '@tz/core';
-import type { ReceiptDocument } from '@tz/core/receipt';
+import type { PrintDocument } from '@tz/core/receipt';
 import { z } from 'zod';
 import { parseCodePage } from './code-pages.ts';
 import type { CommandSet, PaperWidth } from './config.ts';
 import { PrinterError, jobFailureReason, type JobFailureReason } from './errors.ts';
 import { getStatus, openTransport, type OpenOptions } from './open.ts';
 import { printJob } from './print.ts';
-import { renderDrawerKick, renderReceipt, renderText, type RenderOptions } from './render.ts';
+import { renderDrawerKick, renderPrintDocument, renderText, type RenderOptions } from './render.ts';
 import type { TransportTimeouts } from './transport.ts';
 import { listUsbPrinters, type UsbPrinterInfo } from './usb-transport.ts';
 
@@ -177,16 +177,20 @@ async function printOnce(
   }
 }
 
-/** Prints a receipt; `openDrawer` kicks the cash drawer after the cut (cash sales). */
+/**
+ * Prints a receipt (a sale's, or a refund's or void's slip) or a Z report;
+ * `openDrawer` kicks the cash drawer after the cut (cash in or out).
+ */
 export function printReceiptOn(
   target: PrinterTarget,
-  receipt: ReceiptDocument,
+  receipt: PrintDocument,
   options: { openDrawer?: boolean } = {},
   tuning: JobTuning = {},
 ): Promise<PrintOutcome> {
   return runJob(
     target,
-    () => renderReceipt(receipt, { ...renderOptions(target), openCashDrawer: options.openDrawer ?? false }),
+    () =>
+      renderPrintDocument(receipt, { ...renderOptions(target), openCashDrawer: options.openDrawer ?? false }),
     tuning,
   );
 }

@@ -12,3 +12,5 @@ export * from './z-report.ts';
 export { formatEastAfricaTime, eastAfricaDate } from './time.ts';
 export { formatBasisPoints } from './integer-math.ts';
 export * from './commands.ts';
+export * from './receipt-builder-returns.ts';
+export * from './z-report-document.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentId } from '../ids.ts';
 import { priceCart } from './pricing.ts';
 import type { CartInput, PricedCart, ProductId } from './pricing.ts';
-import { buildRetailReceipt, formatQuantity } from './receipt-builder.ts';
+import { buildRetailReceipt, formatQuantity, receiptCopy } from './receipt-builder.ts';
 import type { RetailReceiptInput, StoreReceiptSettings } from './receipt-builder.ts';
 import { allocateTenders } from './tender.ts';
 
@@ -54,7 +54,14 @@ function makeInput(
       currency: 'TZS',
       amountDue: order.total,
       tenders: [
-        { method: 'mobile_money', amount: 3_000, paymentId: 'pay_01jq' as PaymentId, network: 'mpesa' },
+        {
+          method: 'mobile_money',
+          amount: 3_000,
+          paymentId: 'pay_01jq' as PaymentId,
+          network: 'mpesa',
+          reference: 'QK7H2L9XZ1',
+          phone: '255712345678',
+        },
         { method: 'cash', amount: 5_000 },
       ],
     }),
@@ -114,7 +121,7 @@ describe('buildRetailReceipt', () => {
       ],
       total: 6_000,
       tenders: [
-        { label: 'M-Pesa', amount: 3_000, reference: 'pay_01jq' },
+        { label: 'M-Pesa', amount: 3_000, reference: 'QK7H2L9XZ1' },
         { label: 'Taslimu', amount: 5_000 },
       ],
       change: 2_000,
@@ -208,5 +215,42 @@ describe('buildRetailReceipt and the store region', () => {
     expect(() =>
       buildRetailReceipt(makeInput({ order, tenders, store: makeStore({ vatRegion: 'mainland' }) })),
     ).toThrow(expect.objectContaining({ details: { 'store.vatRegion': expect.any(String) } }));
+  });
+});
+
+describe('mobile money references and reprints', () => {
+  const mobileMoney = (extra: { reference?: string; phone?: string }) => {
+    const order = priceCart(cartInput);
+    return buildRetailReceipt(
+      makeInput({
+        tenders: allocateTenders({
+          currency: 'TZS',
+          amountDue: order.total,
+          tenders: [
+            { method: 'mobile_money', amount: order.total, paymentId: 'pay_01jq' as PaymentId, ...extra },
+          ],
+        }),
+      }),
+    ).tenders;
+  };
+
+  it('shows the provider’s reference, never the internal payment id', () => {
+    expect(mobileMoney({ reference: 'sbx_01jq', phone: '255712345678' })).toEqual([
+      { label: 'Pesa kwa simu', amount: 6_000, reference: 'sbx_01jq' },
+    ]);
+  });
+
+  it('shows the payer’s number, masked, while the reference is not known, and nothing when neither is', () => {
+    expect(mobileMoney({ phone: '255712345678' })[0]!.reference).toBe('0712***678');
+    expect(mobileMoney({})[0]).toEqual({ label: 'Pesa kwa simu', amount: 6_000 });
+  });
+
+  it('marks a copy in the receipt’s language, and the first print not at all', () => {
+    const first = buildRetailReceipt(makeInput());
+    expect(first.copyMark).toBeUndefined();
+    expect(buildRetailReceipt(makeInput({ copy: true })).copyMark).toBe('NAKALA');
+    expect(receiptCopy(first)).toEqual({ ...first, copyMark: 'NAKALA' });
+    const english = buildRetailReceipt(makeInput({ store: makeStore({ receiptLanguage: 'en' }) }));
+    expect(receiptCopy(english).copyMark).toBe('COPY');
   });
 });

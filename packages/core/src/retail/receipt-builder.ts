@@ -43,6 +43,15 @@ export interface RetailReceiptText {
   lineDiscount: string;
   orderDiscount: string;
   units: Record<QuantityUnit, string>;
+  /** A reprint's mark. */
+  copy: string;
+  /** Titles of a refund's and a void's slip, what its receipt number row says, and its total's label. */
+  refund: string;
+  void: string;
+  originalReceipt: string;
+  refunded: string;
+  voided: string;
+  approvedBy: string;
 }
 
 export const RETAIL_RECEIPT_TEXT: Record<ReceiptLanguage, RetailReceiptText> = {
@@ -54,6 +63,13 @@ export const RETAIL_RECEIPT_TEXT: Record<ReceiptLanguage, RetailReceiptText> = {
     lineDiscount: 'Discount',
     orderDiscount: 'Order discount',
     units: { piece: '', kg: 'kg', litre: 'l', metre: 'm' },
+    copy: 'COPY',
+    refund: 'REFUND',
+    void: 'VOID',
+    originalReceipt: 'Original receipt',
+    refunded: 'REFUNDED',
+    voided: 'VOIDED',
+    approvedBy: 'Approved by',
   },
   sw: {
     cash: 'Taslimu',
@@ -63,11 +79,18 @@ export const RETAIL_RECEIPT_TEXT: Record<ReceiptLanguage, RetailReceiptText> = {
     lineDiscount: 'Punguzo',
     orderDiscount: 'Punguzo la jumla',
     units: { piece: '', kg: 'kg', litre: 'l', metre: 'm' },
+    copy: 'NAKALA',
+    refund: 'MAREJESHO',
+    void: 'IMEBATILISHWA',
+    originalReceipt: 'Risiti ya awali',
+    refunded: 'IMEREJESHWA',
+    voided: 'IMEBATILISHWA',
+    approvedBy: 'Imeidhinishwa na',
   },
 };
 
 /** Brand names are the same in both languages. */
-const MOBILE_NETWORK_NAMES: Record<string, string> = {
+export const MOBILE_NETWORK_NAMES: Record<string, string> = {
   mpesa: 'M-Pesa',
   mixx: 'Mixx by Yas',
   airtel: 'Airtel Money',
@@ -86,6 +109,8 @@ export interface RetailReceiptInput {
   till?: string | undefined;
   customer?: string | undefined;
   qrPayload?: string | undefined;
+  /** A reprint: marked as a copy at the top. */
+  copy?: boolean | undefined;
 }
 
 /** "2" for pieces, "0.750 kg" for measured goods. */
@@ -106,14 +131,25 @@ function discountLabel(word: string, rule: Discount | undefined): string {
   return rule?.type === 'percent' ? `${word} ${formatBasisPoints(rule.basisPoints)}` : word;
 }
 
+/** 255712345678 -> "0712***678": the payer knows their number; the paper shows little of it. */
+export function maskPhone(phone: string): string {
+  const local = phone.startsWith('255') ? `0${phone.slice(3)}` : phone;
+  return local.length < 8 ? local : `${local.slice(0, 4)}***${local.slice(-3)}`;
+}
+
 function tenderLine(tender: AllocatedTender, text: RetailReceiptText): ReceiptTender {
   switch (tender.method) {
     case 'cash':
       // Cash shows what was handed over; the change line balances it.
       return { label: text.cash, amount: tender.amount };
     case 'mobile_money': {
+      // The provider's reference is what the payer's SMS shows; until it is known, their number (masked).
       const network = tender.network === undefined ? undefined : MOBILE_NETWORK_NAMES[tender.network];
-      return { label: network ?? text.mobileMoney, amount: tender.paid, reference: tender.paymentId };
+      const line: ReceiptTender = { label: network ?? text.mobileMoney, amount: tender.paid };
+      const reference =
+        tender.reference ?? (tender.phone === undefined ? undefined : maskPhone(tender.phone));
+      if (reference !== undefined) line.reference = reference;
+      return line;
     }
     case 'card':
       return { label: text.card, amount: tender.paid, reference: tender.reference };
@@ -210,6 +246,7 @@ export function buildRetailReceipt(input: RetailReceiptInput): ReceiptDocument {
   if (input.till !== undefined) receipt.till = input.till;
   if (input.customer !== undefined) receipt.customer = input.customer;
   if (input.qrPayload !== undefined) receipt.qrPayload = input.qrPayload;
+  if (input.copy) receipt.copyMark = text.copy;
   if (order.orderDiscount > 0) {
     receipt.orderDiscount = {
       label: discountLabel(text.orderDiscount, order.orderDiscountRule),
@@ -217,4 +254,9 @@ export function buildRetailReceipt(input: RetailReceiptInput): ReceiptDocument {
     };
   }
   return receipt;
+}
+
+/** The receipt as a reprint prints it: the same, marked as a copy in its own language. */
+export function receiptCopy(receipt: ReceiptDocument): ReceiptDocument {
+  return { ...receipt, copyMark: RETAIL_RECEIPT_TEXT[receipt.language].copy };
 }

@@ -25,6 +25,10 @@ export type TenderInput =
       paymentId: PaymentId;
       /** Network as named by `mobileNetwork` (mpesa, mixx, airtel, halotel...), for the receipt. */
       network?: string | undefined;
+      /** The provider's reference for the payment (the one in the payer's SMS), for the receipt, once known. */
+      reference?: string | undefined;
+      /** The payer's number (`255XXXXXXXXX`), for the receipt when the reference is not known. */
+      phone?: string | undefined;
       currency?: Currency | undefined;
     }
   | {

@@ -83,11 +83,15 @@ export interface ZReport {
   cashiers: ZReportCashier[];
 }
 
-type PerMethod = Record<TenderMethod, number>;
+export type PerMethod = Record<TenderMethod, number>;
 const zero = (): PerMethod => ({ cash: 0, mobile_money: 0, card: 0 });
 
-/** Refunds leave from cash first, up to the cash the order took, then mobile money, then card. */
-function refundsByMethod(refunded: number, paid: PerMethod): PerMethod {
+/**
+ * Refunds leave from cash first, up to the cash the order took, then mobile
+ * money, then card: what each method gives back of `refunded`, the order's
+ * refunds so far, against what each method paid for it.
+ */
+export function refundsByMethod(refunded: number, paid: PerMethod): PerMethod {
   const out = zero();
   let left = refunded;
   for (const method of TENDER_METHODS) {

@@ -373,6 +373,11 @@ export interface TillPayment {
   currency: string;
   phone: string;
   failure_code: string | null;
+  /**
+   * The provider's reference (the one in the payer's SMS), for the receipt;
+   * null until the provider gave one, absent from a server that predates it.
+   */
+  reference?: string | null;
 }
 
 /** What a pairing answers: the credential is shown to this device once. */
