@@ -7,7 +7,7 @@
  */
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { z } from 'zod';
-import { receiptDocumentSchema } from '@tz/core/receipt-schema';
+import { printDocumentSchema } from '@tz/core/receipt-schema';
 import {
   openDrawerOn,
   printOptionsSchema,
@@ -61,7 +61,7 @@ export function registerBridgeHandlers(ipcMain: IpcMainLike, options: BridgeHand
   handle(BRIDGE_CHANNELS.printReceipt, (target, receipt, printOptions) =>
     printReceiptOn(
       printer(target),
-      parse(receiptDocumentSchema, receipt, 'receipt'),
+      parse(printDocumentSchema, receipt, 'receipt'),
       parse(printOptionsSchema.optional(), printOptions, 'print options') ?? {},
       tuning,
     ),

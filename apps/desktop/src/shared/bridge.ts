@@ -4,7 +4,7 @@
  * builds the same interface over HTTP to the local bridge
  * (`npm run printers -- bridge`). Both ends call `@tz/printers`.
  */
-import type { ReceiptDocument } from '@tz/core';
+import type { PrintDocument } from '@tz/core';
 import type { PrintOutcome, PrinterState, PrinterTarget, UsbPrinter } from '@tz/printers';
 
 // The printer types belong to `@tz/printers`, which answers both doors; type-only, so no Node code follows.
@@ -28,7 +28,7 @@ export interface TillBridge {
   readonly kind: 'ipc' | 'http';
   printReceipt(
     printer: PrinterTarget,
-    receipt: ReceiptDocument,
+    receipt: PrintDocument,
     options?: { openDrawer?: boolean },
   ): Promise<PrintOutcome>;
   printText(printer: PrinterTarget, text: string): Promise<PrintOutcome>;

@@ -27,6 +27,8 @@ import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
 import type { Services } from '../services/index.ts';
+import { findOwned } from '../services/owned.ts';
+import type { PaymentRow } from '../services/payments.ts';
 import {
   assertTillActive,
   authenticateTill,
@@ -320,15 +322,21 @@ export class SyncService {
     return outcome.body as TillPayment;
   }
 
-  /** A payment this till started; another's is not found. */
+  /** A payment this till started (with the provider's reference, for its receipt); another's is not found. */
   async getPayment(till: TillActor, paymentId: string): Promise<TillPayment> {
-    const payment = await this.services.payments.retrieve(this.services.database.pool, till, paymentId);
+    const payment = await findOwned<PaymentRow>(
+      this.services.database.pool,
+      'payments',
+      'payment',
+      till,
+      paymentId,
+    );
     if (payment.metadata.till !== till.tillId) {
       throw new AppError('resource_missing', `No payment '${paymentId}'`, {
         details: { payment: 'is not a payment this till started' },
       });
     }
-    return tillPayment(payment);
+    return { ...tillPayment(payment), reference: payment.provider_reference };
   }
 }
 

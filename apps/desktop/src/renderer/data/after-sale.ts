@@ -14,6 +14,7 @@ import { requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
 import type { ReceiptPrinting } from './printing.ts';
+import { refundSlip, voidSlip, type ReturnSlip } from './printing-slips.ts';
 import { saleFrom, saleOf } from './sale.ts';
 import type { CommandDoc } from './schema.ts';
 import { approveByManager, requireCashier } from './session.ts';
@@ -67,7 +68,8 @@ async function acting(ctx: Context, clientOrderId: string) {
 const approvedReason = (reason: string | undefined, manager: { name: string }) =>
   [reason, `approved by ${manager.name}`].filter(Boolean).join(' · ');
 
-export async function refund(ctx: Context, request: RefundRequest): Promise<void> {
+/** Queues the refund; answers the slip to print for it. */
+export async function refund(ctx: Context, request: RefundRequest): Promise<ReturnSlip | null> {
   const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
   const lines = refundable(sale, earlier);
   const wanted = request.lines ?? remainingRefundLines(lines);
@@ -87,6 +89,10 @@ export async function refund(ctx: Context, request: RefundRequest): Promise<void
     cashier: cashier.id,
     refund_amount: plan.amount,
   });
+  const before = earlier
+    .filter((c) => c.type === 'order.refund' && c.status !== 'refused')
+    .reduce((sum, c) => sum + (c.refund_amount ?? 0), 0);
+  return refundSlip({ sale, cashier: cashier.name, manager: manager.name, at: ctx.now() }, plan, before);
 }
 
 export async function refundQuote(
@@ -105,7 +111,8 @@ export async function refundQuote(
   }
 }
 
-export async function voidSale(ctx: Context, request: VoidRequest): Promise<void> {
+/** Queues the void; answers the slip to print for it. */
+export async function voidSale(ctx: Context, request: VoidRequest): Promise<ReturnSlip | null> {
   const { cashier, sale, earlier, shift } = await acting(ctx, request.clientOrderId);
   if (earlier.some((c) => c.type === 'order.refund' && c.status !== 'refused')) {
     throw new TillRefusal('invalid', 'A sale with refunds cannot be voided');
@@ -126,6 +133,7 @@ export async function voidSale(ctx: Context, request: VoidRequest): Promise<void
       refund_amount: sale.sale?.total ?? 0,
     },
   );
+  return voidSlip({ sale, cashier: cashier.name, manager: manager.name, at: ctx.now() });
 }
 
 /** The latest sales with what the server made of them, newest first. */
@@ -177,5 +185,5 @@ export async function reprintLast(ctx: Context, printing: ReceiptPrinting) {
   const id = await ctx.kv.get<string>(KV.lastSale);
   const doc = id ? await ctx.db.commands.findOne(id).exec() : null;
   if (!doc?.receipt) throw new TillRefusal('nothing_to_reprint', 'No sale to reprint yet');
-  return printing.print(doc.toJSON().receipt as unknown as ReceiptDocument, false);
+  return printing.reprint(doc.toJSON().receipt as unknown as ReceiptDocument);
 }

@@ -19,6 +19,7 @@ import type {
   QuantityUnit,
   ReceiptDocument,
   TillPayment,
+  ZReportFigures,
 } from '@tz/core';
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
@@ -273,26 +274,8 @@ export interface Shift {
   expectedCash: number;
 }
 
-export interface ZReport {
-  shift: string;
-  cashier: string;
-  openedAt: number;
-  closedAt: number;
-  currency: string;
-  sales: { count: number; total: number };
-  byMethod: Record<'cash' | 'mobile_money' | 'card', number>;
-  refunds: { count: number; total: number };
-  voids: number;
-  openingFloat: number;
-  payIns: number;
-  payOuts: number;
-  expectedCash: number;
-  countedCash: number;
-  /** counted − expected: negative when cash is short. */
-  difference: number;
-  /** The shift is the till's: each cashier who sold in it, with their sales and the refunds of them. */
-  cashiers: Array<{ name: string; count: number; sales: number; refunds: number }>;
-}
+/** A closed shift's Z report: core's figures, which its printed copy is made from. */
+export type ZReport = ZReportFigures;
 
 // ---------------------------------------------------------------------- sync
 

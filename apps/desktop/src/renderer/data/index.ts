@@ -197,9 +197,16 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     lastPrint$: printing.state$.asObservable(),
     reprintLast: () => reprintLast(ctx, printing),
     sales$: watchSales(ctx),
-    refund: (request) => refund(ctx, request),
+    async refund(request) {
+      const slip = await refund(ctx, request);
+      // Printed like a sale's receipt, after the refund is written and without holding it up.
+      if (slip) void printing.print(slip.receipt, slip.openDrawer);
+    },
     refundQuote: (clientOrderId, lines) => refundQuote(ctx, clientOrderId, lines),
-    voidSale: (request) => voidSale(ctx, request),
+    async voidSale(request) {
+      const slip = await voidSale(ctx, request);
+      if (slip) void printing.print(slip.receipt, slip.openDrawer);
+    },
     startMobileMoney: (request) => startMobileMoney(ctx, request, engine.paymentHints$),
     shiftOpen$: shifts.watchShiftOpen(ctx),
     shift$: shifts.watchShift(ctx),
@@ -207,7 +214,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     cashMovement: (kind, amount, reason) => shifts.cashMovement(ctx, kind, amount, reason),
     async closeShift(counted) {
       const report = await shifts.closeShift(ctx, counted);
-      void printing.printText(shifts.zReportText(report));
+      void printing.printZReport(report);
       return report;
     },
     sync$: engine.status$(),

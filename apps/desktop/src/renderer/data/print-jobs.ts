@@ -3,9 +3,11 @@
  * the attempt is claimed in `kv` (an insert, which only one writer wins)
  * before anything reaches the printer, so a reload or a second tab never
  * prints it twice. The outcome goes back as a `print_job.result` command.
+ * An order's receipt prints marked as a copy: it was issued with the sale.
  */
 import { BehaviorSubject, combineLatest, map } from 'rxjs';
 import type { Observable, Subscription } from 'rxjs';
+import { receiptCopy } from '@tz/core';
 import type { PullDocument, ReceiptDocument } from '@tz/core';
 import type { PrintOutcome } from '../../shared/bridge.ts';
 import type { PrintJobView } from './api.ts';
@@ -70,8 +72,9 @@ export class PrintJobWorker {
     if (!claimed) return;
     const target = printerTarget(printer);
     const outcome: PrintOutcome = await safePrint(() =>
+      // An order's receipt from the server is its stored receipt printed again: a copy.
       job.receipt !== null
-        ? bridge.printReceipt(target, job.receipt as ReceiptDocument)
+        ? bridge.printReceipt(target, receiptCopy(job.receipt as ReceiptDocument))
         : bridge.printText(target, job.text ?? ''),
     );
     await this.ctx.kv.set(KV.printAttempt(job.id), {

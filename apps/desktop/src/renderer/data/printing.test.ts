@@ -102,7 +102,13 @@ describe('receipt printing', () => {
     expect(failed).toMatchObject({ receiptNumber: 'T01-000001', outcome: { reason: 'paper_out' } });
     till.bridge.outcome = { ok: true, paperNearEnd: false };
     await expect(till.store.reprintLast()).resolves.toEqual({ ok: true, paperNearEnd: false });
-    expect(till.bridge.printed.at(-1)).toMatchObject({ what: sale.receipt, openDrawer: false });
+    // The reprint is marked as a copy in the receipt's language; the first print was not.
+    expect(till.bridge.printed[0]?.what).not.toHaveProperty('copyMark');
+    expect(till.bridge.printed.at(-1)).toEqual({
+      printer: expect.anything(),
+      what: { ...sale.receipt, copyMark: 'NAKALA' },
+      openDrawer: false,
+    });
   });
 
   it('completes the sale when the bridge itself throws', async () => {
@@ -190,6 +196,16 @@ describe('server print jobs', () => {
     expect((await firstValueFrom(store.printJobs$)).find((j) => j.id === 'pj_1')?.attempt).toMatchObject({
       outcome: 'printed',
     });
+  });
+
+  it('prints an order’s stored receipt marked as a copy in the receipt’s language', async () => {
+    const stored = { language: 'en', receiptNumber: 'T01-000009', lines: [], total: 3500 };
+    till = await openTestTill({
+      printers: [PRINTER],
+      print_jobs: [{ ...job('pj_r'), receipt: stored, text: null }],
+    });
+    await settle(() => expect(till!.bridge.printed).toHaveLength(1));
+    expect(till.bridge.printed[0]?.what).toEqual({ ...stored, copyMark: 'COPY' });
   });
 
   it('does not print a job again after the till reopens', async () => {

@@ -1,15 +1,19 @@
 /**
  * Receipts to paper. A sale never waits for the printer and never fails
  * because of it: the outcome is shown (`lastPrint$`) and a reprint offered.
+ * A reprint is marked as a copy; refunds and voids print their slips, and a
+ * closed shift its Z report, on the same printer.
  */
 import { BehaviorSubject } from 'rxjs';
+import { receiptCopy } from '@tz/core';
 import type { PullDocument, ReceiptDocument } from '@tz/core';
 import type { PrintOutcome, PrinterTarget } from '../../shared/bridge.ts';
-import type { PrintState } from './api.ts';
+import type { PrintState, ZReport } from './api.ts';
 import { settings } from './cart.ts';
 import { device } from './context.ts';
 import type { Context } from './context.ts';
 import { printerTarget, safePrint } from './hardware.ts';
+import { zReportDocument } from './printing-slips.ts';
 
 /** This till's printers, as the server configured them. */
 export async function tillPrinters(ctx: Context): Promise<Array<PullDocument<'printers'>>> {
@@ -58,10 +62,17 @@ export class ReceiptPrinting {
     return outcome;
   }
 
-  async printText(text: string): Promise<PrintOutcome | null> {
+  /** A receipt printed again, marked as a copy (NAKALA / COPY) in its own language. */
+  reprint(receipt: ReceiptDocument): Promise<PrintOutcome | null> {
+    return this.print(receiptCopy(receipt), false);
+  }
+
+  /** The closed shift's Z report; it is shown on screen too, so no printer is no loss. */
+  async printZReport(report: ZReport): Promise<PrintOutcome | null> {
     const bridge = await this.bridge();
     const target = await receiptPrinter(this.ctx).catch(() => null);
     if (!bridge || !target) return null;
-    return safePrint(() => bridge.printText(target, text));
+    const document = await zReportDocument(this.ctx, report);
+    return safePrint(() => bridge.printReceipt(target, document));
   }
 }

@@ -17,7 +17,13 @@
  * next sale (or another tab taking the lock) waits for them.
  */
 import { allocateTenders, buildRetailReceipt, commandPayloads, priceCart } from '@tz/core';
-import type { PullDocument, ReceiptDocument, StoreReceiptSettings, TillPayment } from '@tz/core';
+import type {
+  PullDocument,
+  ReceiptDocument,
+  StoreReceiptSettings,
+  TenderAllocation,
+  TillPayment,
+} from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { CompletedSale, Sale, TenderEntry } from './api.ts';
 import { loadCart, removeSold } from './cart.ts';
@@ -60,7 +66,9 @@ function receiptSettings(store: PullDocument<'stores'> | null, fallbackName: str
   return settings;
 }
 
-async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promise<void> {
+/** The mobile money tenders' payments, each paid for its amount, else a refusal. */
+async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promise<Map<string, TillPayment>> {
+  const paid = new Map<string, TillPayment>();
   for (const tender of tenders) {
     if (tender.method !== 'mobile_money') continue;
     const payment = await ctx.kv.get<TillPayment>(KV.payment(tender.payment));
@@ -69,7 +77,23 @@ async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promi
         payment: tender.payment,
       });
     }
+    paid.set(payment.id, payment);
   }
+  return paid;
+}
+
+/** What the receipt shows of each mobile money payment: the provider's reference, else the payer's number. */
+function withPayers(allocation: TenderAllocation, payments: Map<string, TillPayment>): TenderAllocation {
+  const tenders = allocation.tenders.map((tender) => {
+    const payment = tender.method === 'mobile_money' ? payments.get(tender.paymentId) : undefined;
+    if (!payment) return tender;
+    return {
+      ...tender,
+      phone: payment.phone,
+      ...(payment.reference ? { reference: payment.reference } : {}),
+    };
+  });
+  return { ...allocation, tenders };
 }
 
 /**
@@ -173,7 +197,7 @@ async function completeOne(
     });
     return { priced, allocation, tenders };
   });
-  await requirePaid(ctx, tenders);
+  const payments = await requirePaid(ctx, tenders);
 
   const soldAt = ctx.now();
   // The receipt and the command are made while the check that this cart was not sold already
@@ -186,7 +210,7 @@ async function completeOne(
     const receipt = await withRefusals(() =>
       buildRetailReceipt({
         order: priced,
-        tenders: allocation,
+        tenders: withPayers(allocation, payments),
         store: receiptSettings(store, till.merchant.businessName),
         receiptNumber,
         issuedAt: new Date(soldAt),

@@ -83,7 +83,29 @@ describe('a shift', () => {
         managerPin: '9876',
       }),
     ).rejects.toMatchObject({ code: 'invalid' });
+    // The refund printed its slip and opened the drawer for the cash it gives back.
+    await settle(() =>
+      expect(bridge.printed.at(-1)).toMatchObject({
+        what: {
+          kind: 'refund',
+          title: 'MAREJESHO',
+          receiptNumber: cashSale.sale.receiptNumber,
+          total: 2000,
+          tenders: [{ label: 'Taslimu', amount: 2000 }],
+          cashier: 'Asha',
+          approvedBy: { name: 'Juma' },
+        },
+        openDrawer: true,
+      }),
+    );
     await store.voidSale({ clientOrderId: cardSale.sale.clientOrderId, managerPin: '9876' });
+    // A void prints a short slip; card money goes back on the card, so the drawer stays shut.
+    await settle(() =>
+      expect(bridge.printed.at(-1)).toMatchObject({
+        what: { kind: 'void', receiptNumber: cardSale.sale.receiptNumber, lines: [], total: 2000 },
+        openDrawer: false,
+      }),
+    );
     await expect(
       store.voidSale({ clientOrderId: cardSale.sale.clientOrderId, managerPin: '9876' }),
     ).rejects.toMatchObject({
@@ -107,7 +129,16 @@ describe('a shift', () => {
       countedCash: 11_000,
       difference: -2700,
     });
-    await settle(() => expect(bridge.printed.some((p) => String(p.what).startsWith('Z REPORT'))).toBe(true));
+    // Printed as a document laid out like a receipt, in the store's receipt language (Swahili).
+    await settle(() =>
+      expect(bridge.printed.at(-1)?.what).toMatchObject({
+        kind: 'z_report',
+        language: 'sw',
+        title: 'RIPOTI YA Z',
+        currency: 'TZS',
+        store: { name: 'Duka la Mama' },
+      }),
+    );
     expect(await firstValueFrom(store.shift$)).toBeNull();
 
     await store.syncNow();
@@ -251,11 +282,25 @@ describe('mobile money', () => {
       store.completeSale([{ method: 'mobile_money', payment: first.id, amount: 2000 }]),
     ).rejects.toMatchObject({ code: 'payment_not_paid' });
 
-    transport.payments.set(first.id, { ...first, status: 'paid' });
+    transport.payments.set(first.id, { ...first, status: 'paid', reference: 'QK7H2L9XZ1' });
     const paid = lastValueFrom(payment$.pipe(filter((p) => p.status !== 'pending')));
     transport.hint({ collections: [], payments: [first.id] });
     expect((await paid).status).toBe('paid');
     const { sale } = await store.completeSale([{ method: 'mobile_money', payment: first.id, amount: 2000 }]);
-    expect(sale.receipt.tenders).toEqual([{ label: 'Pesa kwa simu', amount: 2000, reference: first.id }]);
+    // The provider's reference, as the payer's SMS shows it; never the internal payment id.
+    expect(sale.receipt.tenders).toEqual([{ label: 'Pesa kwa simu', amount: 2000, reference: 'QK7H2L9XZ1' }]);
+
+    // A payment paid without a reference from the provider yet: the receipt shows the payer's number, masked.
+    await store.addBarcode('222');
+    const second$ = await store.startMobileMoney({ amount: 2000, phone: '255712345678' });
+    const second = await firstValueFrom(second$);
+    transport.payments.set(second.id, { ...second, status: 'paid', reference: null });
+    const secondPaid = lastValueFrom(second$.pipe(filter((p) => p.status !== 'pending')));
+    transport.hint({ collections: [], payments: [second.id] });
+    expect((await secondPaid).status).toBe('paid');
+    const next = await store.completeSale([{ method: 'mobile_money', payment: second.id, amount: 2000 }]);
+    expect(next.sale.receipt.tenders).toEqual([
+      { label: 'Pesa kwa simu', amount: 2000, reference: '0712***678' },
+    ]);
   });
 });

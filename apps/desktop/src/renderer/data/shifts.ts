@@ -280,35 +280,3 @@ async function cashierNames(ctx: Context, commands: readonly CommandDoc[]): Prom
   }
   return names;
 }
-
-/** The Z report as plain text for the receipt printer. */
-export function zReportText(report: ZReport): string {
-  const row = (label: string, value: number | string) => `${label.padEnd(20)}${String(value).padStart(12)}`;
-  const time = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-  return [
-    'Z REPORT',
-    row('Shift', report.shift.slice(-8)),
-    row('Cashier', report.cashier),
-    row('Opened (UTC)', time(report.openedAt)),
-    row('Closed (UTC)', time(report.closedAt)),
-    '',
-    row(`Sales (${report.sales.count})`, report.sales.total),
-    row('  Cash', report.byMethod.cash),
-    row('  Mobile money', report.byMethod.mobile_money),
-    row('  Card', report.byMethod.card),
-    row(`Refunds (${report.refunds.count})`, report.refunds.total),
-    row('Voids', report.voids),
-    '',
-    row('Opening float', report.openingFloat),
-    row('Pay-ins', report.payIns),
-    row('Pay-outs', report.payOuts),
-    row('Expected cash', report.expectedCash),
-    row('Counted cash', report.countedCash),
-    row('Difference', report.difference),
-    ...(report.cashiers.length > 1
-      ? ['', ...report.cashiers.map((part) => row(`${part.name} (${part.count})`, part.sales))]
-      : []),
-    `${report.currency}`,
-    '',
-  ].join('\n');
-}

@@ -10,6 +10,8 @@ interface PaymentInfo {
   currency: Currency;
   amount: number;
   network: string | null;
+  phone: string;
+  provider_reference: string | null;
   used: boolean;
 }
 
@@ -24,7 +26,7 @@ export async function resolveTenders(
   const payments = new Map<string, PaymentInfo>();
   if (paymentIds.length > 0) {
     const found = await db.query<PaymentInfo>(
-      `SELECT p.id, p.status, p.currency, p.amount, p.network,
+      `SELECT p.id, p.status, p.currency, p.amount, p.network, p.phone, p.provider_reference,
          EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active) AS used
        FROM payments p WHERE p.id = ANY($1::text[]) AND p.merchant_id = $2 AND p.livemode = $3`,
       [paymentIds, scope.merchantId, scope.livemode],
@@ -74,6 +76,9 @@ export async function resolveTenders(
           amount: payment.amount,
           paymentId: payment.id as PaymentId,
           network: payment.network ?? undefined,
+          // The receipt shows the provider's reference (the payer's SMS has it), else the payer's number.
+          reference: payment.provider_reference ?? undefined,
+          phone: payment.phone,
           currency,
         };
       }
