@@ -2,11 +2,20 @@
  * `POST /v1/print` end to end: the job waits on the server until the printer's
  * till pulls it, prints on the virtual printer through the local bridge and
  * reports `printed`. A job made while the till is offline waits, and prints
- * exactly once when the till is back.
+ * exactly once when the till is back. At the counter, a reprint is marked as a
+ * copy and a refund prints its slip, read back from the virtual printer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/server.ts';
-import { goOffline, goOnline, newTill, openTill, startTillShop, type TillShop } from '../support/till-e2e.ts';
+import {
+  MANAGER_PIN,
+  goOffline,
+  goOnline,
+  newTill,
+  openTill,
+  startTillShop,
+  type TillShop,
+} from '../support/till-e2e.ts';
 
 let shop: TillShop;
 
@@ -54,6 +63,53 @@ describe('printing from the API through the till', () => {
       await new Promise((resolve) => setTimeout(resolve, 5000));
       expect(shop.printer.jobs.filter((j) => j.text.includes('Bei mpya ya sukari'))).toHaveLength(1);
       expect(page.isClosed()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
+
+describe('paper at the counter', () => {
+  it('marks a reprint NAKALA at the top, and prints a refund slip after a refund', async () => {
+    const { till, context } = await newTill(shop);
+    try {
+      const errors: string[] = [];
+      const page = await openTill(context, till.pairing_url, errors);
+      const before = shop.printer.jobs.length;
+      await page.keyboard.press('F9');
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      const [receipt] = (await shop.printer.waitForJobs(before + 1, 15_000)).slice(before);
+      const receiptNumber = /Risiti:\s+(T\d{2}-\d{6})/.exec(receipt!.text)?.[1];
+      expect(receiptNumber).toBeDefined();
+      expect(receipt!.text).not.toMatch(/N A K A L A|C O P Y/);
+
+      // Alt+R reprints it, marked as a copy above everything else.
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
+      await page.keyboard.press('Alt+R');
+      const [copy] = (await shop.printer.waitForJobs(before + 2, 15_000)).slice(before + 1);
+      // The decoded job spaces out double-width text: the mark is the first printed line.
+      const firstLine = copy!.text.split('\n').find((line) => line.startsWith('|'));
+      expect(firstLine).toContain('* * *   N A K A L A   * * *');
+      expect(copy!.text).toMatch(new RegExp(`Risiti:\\s+${receiptNumber}`));
+      expect(copy!.text).toContain('Sukari Kilombero');
+
+      // A refund from the sales list, approved by the manager, prints its slip at once.
+      await page.keyboard.press('Alt+S');
+      await page.click('[data-testid=sales-panel] >> text=/^Rejesha$/');
+      const form = page.locator('[data-testid=manager-action]');
+      await form.getByLabel('PIN ya meneja').fill(MANAGER_PIN);
+      await form.locator('button[type=submit]').click();
+      const [slip] = (await shop.printer.waitForJobs(before + 3, 15_000)).slice(before + 2);
+      expect(slip!.text).toContain('M A R E J E S H O');
+      expect(slip!.text).toMatch(new RegExp(`Risiti ya awali:\\s+${receiptNumber}`));
+      expect(slip!.text).toContain('Sukari Kilombero');
+      expect(slip!.text).toMatch(/IMEREJESHWA TZS\s+3,500/);
+      expect(slip!.text).toMatch(/Taslimu\s+3,500/);
+      expect(slip!.text).toMatch(/Keshia:\s+Neema/);
+      expect(slip!.text).toMatch(/Imeidhinishwa na:\s+Baraka/);
+      expect(slip!.text).not.toContain('N A K A L A');
+      expect(errors).toEqual([]);
     } finally {
       await context.close();
     }
