@@ -88,7 +88,10 @@ describe('the Sales list', () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true });
     const page = await context.newPage();
     await openSales(page, 'sw');
-    await page.locator('button:visible', { hasText: /^Mauzo/ }).first().tap();
+    await page
+      .locator('button:visible', { hasText: /^Mauzo/ })
+      .first()
+      .tap();
     await page.tap('text=/^Jana$/');
     await expect.poll(() => numbers(page)).toEqual(['T01-000123', 'T01-000122']);
     await page.tap('[data-testid=sales-panel] .sale-open >> nth=1');

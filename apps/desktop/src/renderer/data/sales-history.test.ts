@@ -1,24 +1,20 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PullDocument } from '@tz/core';
 import type { SalesFilter, SalesPage, TillStore } from './api.ts';
 import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
 import { SalesIndex } from './sales-index.ts';
-import { makeCommand, makeEmployee, makeProduct, openTestTill, pulled, settle } from './testing.ts';
+import {
+  makeCommand,
+  makeEmployee,
+  makePrinter,
+  makeProduct,
+  openTestTill,
+  pulled,
+  settle,
+} from './testing.ts';
 import type { TestTill } from './testing.ts';
-
-const PRINTER: PullDocument<'printers'> = {
-  id: 'prn_1',
-  _deleted: false,
-  till: 'till_1',
-  name: 'Front',
-  connection: 'tcp://192.168.1.50:9100',
-  paper_width: 80,
-  command_set: 'epson',
-  code_page: null,
-};
 
 let till: TestTill | null = null;
 let db: TillDatabase | null = null;
@@ -44,7 +40,7 @@ describe('the Sales list on the till', () => {
     till = await openTestTill({
       products: [makeProduct()],
       employees: [await makeEmployee()],
-      printers: [PRINTER],
+      printers: [makePrinter()],
     });
     const { store, clock, bridge } = till;
     await pulled(till, 'printers');

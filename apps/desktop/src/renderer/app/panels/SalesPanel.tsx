@@ -10,6 +10,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Sale, SalesPage } from '../../data/api.ts';
 import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, ServerRefusal } from '../components/Dialog.tsx';
+import { Segmented } from '../components/Segmented.tsx';
 import { useObservable, useStore } from '../store.tsx';
 import { SaleBadges, SaleDetail } from './SaleDetail.tsx';
 
@@ -76,20 +77,7 @@ export function SalesPanel({ onClose, onReprint }: { onClose: () => void; onRepr
           </button>
         </form>
         <div className="sales-days">
-          <div className="segmented" role="radiogroup" aria-label={t('salesDay')}>
-            {days.map(([value, label]) => (
-              <button
-                key={label}
-                type="button"
-                role="radio"
-                aria-checked={day === value}
-                className={day === value ? 'on' : ''}
-                onClick={() => setDay(value)}
-              >
-                {label}
-              </button>
-            ))}
-          </div>
+          <Segmented options={days} value={day} onChange={setDay} label={t('salesDay')} />
           <label className="sales-day">
             {t('salesDay')}
             <input
