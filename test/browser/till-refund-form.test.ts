@@ -26,7 +26,9 @@ describe('the refund form', () => {
     await openSaleScreen(page, preview, 'en');
     await page.evaluate(() => window.preview!.addSales(1, 'applied'));
     await page.keyboard.press('Alt+S');
-    await page.click('text=/^Refund$/');
+    // The refund is asked of the sale opened from the list.
+    await page.click('[data-testid=sales-panel] .sale-open');
+    await page.click('[data-testid=sale-detail] >> text=/^Refund$/');
     const form = page.locator('[data-testid=manager-action]');
     const amount = form.locator('[data-testid=action-amount]');
     const button = form.locator('button[type=submit]');

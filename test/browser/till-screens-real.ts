@@ -313,12 +313,14 @@ try {
         await page.keyboard.press('Alt+S');
         await shot(page, 'sales');
         // A refund of the first sale, waiting for the manager's PIN.
-        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-actions button:first-child');
+        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-open');
+        await shot(page, 'sale-detail');
+        await page.click('[data-testid=sale-detail] .sale-actions button:nth-child(2)');
         await page.waitForSelector('[data-testid=manager-action]');
         await typeTimed(page, '98', 150, { enter: false });
         await shot(page, 'refund');
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Escape');
+        // The refund, the sale, the list.
+        for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
         await page.keyboard.press('Alt+Z');
         await shot(page, 'shift');
         await page.keyboard.press('Escape');
@@ -361,10 +363,12 @@ try {
         // Offline, the first sale is refunded on the till while the office voids it: back online, refused.
         await network(false);
         await page.keyboard.press('Alt+S');
-        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-actions button:first-child');
+        await page.click('[data-testid=sales-panel] .sale-row:last-child .sale-open');
+        await page.click('[data-testid=sale-detail] .sale-actions button:nth-child(2)');
         await page.waitForSelector('[data-testid=manager-action]');
         await typeTimed(page, '987654', 150);
         await page.waitForSelector('[data-testid=manager-action]', { state: 'detached', timeout: 10_000 });
+        await page.keyboard.press('Escape');
         await page.keyboard.press('Escape');
         const orders = (await api.get('/v1/orders?limit=100')).body.data as Array<{
           id: string;

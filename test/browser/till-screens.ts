@@ -91,8 +91,21 @@ const SCREENS: Record<string, Step[]> = {
   refund: [
     ...signedIn,
     control('addSales(1, "applied")'),
+    press('Alt+S', 'Enter'),
+    (page) => page.click('[data-testid=sale-detail] >> text=/^(Refund|Rejesha)$/'),
+  ],
+  'sales-list': [...signedIn, control('addHistory()'), control('addSales(60, "applied")'), press('Alt+S')],
+  'sales-search': [
+    ...signedIn,
+    control('addHistory()'),
     press('Alt+S'),
-    (page) => page.click('text=/^(Refund|Rejesha)$/'),
+    (page) => page.keyboard.type('7,800'),
+  ],
+  'sale-opened': [
+    ...signedIn,
+    control('addHistory()'),
+    press('Alt+S'),
+    press('ArrowDown', 'ArrowDown', 'ArrowDown', 'Enter'),
   ],
   shift: [...signedIn, press('Alt+Z')],
   'z-report': [

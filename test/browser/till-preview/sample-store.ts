@@ -33,6 +33,12 @@ import type {
   TillStore,
   ZReport,
 } from '../../../apps/desktop/src/renderer/data/api.ts';
+import {
+  filterDay,
+  matchSale,
+  parseSalesSearch,
+  soldOn,
+} from '../../../apps/desktop/src/renderer/data/sales-search.ts';
 
 const NOW = Date.UTC(2026, 10, 26, 7, 42);
 const item = (name: string, price: number, extra: Partial<CatalogueItem> = {}): CatalogueItem => ({
@@ -106,6 +112,10 @@ export interface SampleControls {
   setSync(patch: Partial<SyncStatus>): void;
   fillCart(): void;
   addSales(count: number, status: Sale['status']): void;
+  /** Sales over the last few days, some refunded in part or in full, one voided; 7,800 twice. */
+  addHistory(): void;
+  /** The client order ids reprinted from the Sales list, in order. */
+  reprinted(): string[];
   setPrint(state: PrintState): void;
   setFirstSync(patch: Partial<FirstSync>): void;
 }
@@ -141,6 +151,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   });
   let lineCounter = 0;
   let receiptCounter = 120;
+  const reprinted: string[] = [];
 
   const reprice = (lines: CartLine[], orderDiscount: Discount | null, customer: Cart['customer']) => {
     const priced = priceCart({
@@ -187,6 +198,36 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         },
       ],
     }) as unknown as ReceiptDocument;
+  /** A fuller receipt: a discounted line, an order discount, a split tender. */
+  const fullReceipt = (sale: Sale): Sale => {
+    const plain = receipt(sale.receiptNumber, sale.total);
+    return {
+      ...sale,
+      receipt: {
+        ...plain,
+        currency: 'TZS',
+        subtotal: sale.total + 500,
+        orderDiscount: { label: 'Punguzo', amount: 500 },
+        taxLines: [],
+        tenders: [
+          { label: 'Taslimu', amount: sale.total - 2_000 },
+          { label: 'M-Pesa', amount: 2_000, reference: 'QK7P2M' },
+        ],
+        change: 0,
+        lines: [
+          ...plain.lines,
+          {
+            description: 'Mafuta ya Kupikia Korie 3L',
+            quantityText: '1',
+            quantityMilli: 1000,
+            unitPrice: sale.total - 7_300 + 825,
+            total: sale.total - 7_300,
+            discount: { label: 'Punguzo 5%', amount: 825 },
+          },
+        ],
+      },
+    };
+  };
   const makeSale = (total: number, status: Sale['status'], at: number): Sale => {
     const number = `T01-${String(++receiptCounter).padStart(6, '0')}`;
     return {
@@ -370,7 +411,29 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     },
     lastPrint$,
     reprintLast: () => Promise.resolve(sales$.value.length === 0 ? null : { ok: true, paperNearEnd: false }),
+    reprintSale: (clientOrderId) => {
+      reprinted.push(clientOrderId);
+      return Promise.resolve({ ok: true, paperNearEnd: false });
+    },
     sales$,
+    searchSales: (filter) =>
+      sales$.pipe(
+        map((all) => {
+          const search = parseSalesSearch(filter.text);
+          const day = filterDay(filter.day, NOW);
+          const newest = [...all].sort((a, b) => b.soldAt - a.soldAt);
+          const found = newest.flatMap((sale) => {
+            const entry = { id: sale.commandId, ...sale };
+            const how = day !== null && !soldOn(entry, day) ? null : matchSale(entry, search);
+            return how ? [{ sale, how }] : [];
+          });
+          const ordered = [
+            ...found.filter((one) => one.how === 'receipt'),
+            ...found.filter((one) => one.how === 'amount'),
+          ].map((one) => one.sale);
+          return { sales: ordered.slice(0, 50), count: ordered.length };
+        }),
+      ),
     refund: () => Promise.resolve(),
     refundQuote: (clientOrderId, lines) => {
       const receipt = sales$.value.find((sale) => sale.clientOrderId === clientOrderId)?.receipt;
@@ -502,6 +565,22 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       );
       sales$.next([...made, ...sales$.value]);
     },
+    addHistory: () => {
+      const hour = 3_600_000;
+      const made = [
+        makeSale(7_800, 'applied', NOW - 50 * hour),
+        makeSale(12_400, 'applied', NOW - 30 * hour),
+        { ...makeSale(9_100, 'applied', NOW - 26 * hour), refundedAmount: 9_100 },
+        { ...makeSale(7_800, 'applied', NOW - 5 * hour), refundedAmount: 1_400 },
+        { ...makeSale(23_650, 'applied', NOW - 3 * hour), voided: true },
+        makeSale(15_250, 'refused', NOW - 2 * hour),
+        makeSale(8_300, 'pending', NOW - hour),
+      ]
+        .map(fullReceipt)
+        .reverse();
+      sales$.next([...made, ...sales$.value]);
+    },
+    reprinted: () => [...reprinted],
     setPrint: (state) => lastPrint$.next(state),
     setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
   };

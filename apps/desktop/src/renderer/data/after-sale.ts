@@ -2,20 +2,23 @@
  * What happens to a sale after it was made: the list of sales with their sync
  * outcome, refunds and voids (manager PIN, queued as commands that name the
  * sale by its client order id, so they work before the sale has synced), and
- * reprinting.
+ * reprinting any of them. The list is searched in memory (`sales-index.ts`):
+ * only the sales it shows are read from storage.
  */
-import { combineLatest, map, of, switchMap } from 'rxjs';
+import { combineLatest, map, merge, of, switchMap } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { planRefund, remainingRefundLines } from '@tz/core';
 import type { PullDocument, ReceiptDocument, RefundableLine } from '@tz/core';
 import { TillRefusal } from './api.ts';
-import type { RefundQuote, RefundRequest, Sale, VoidRequest } from './api.ts';
+import type { RefundQuote, RefundRequest, Sale, SalesPage, VoidRequest } from './api.ts';
 import { requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { KV } from './kv.ts';
 import type { ReceiptPrinting } from './printing.ts';
 import { refundSlip, voidSlip, type ReturnSlip } from './printing-slips.ts';
 import { saleFrom, saleOf } from './sale.ts';
+import type { SalesIndex } from './sales-index.ts';
+import type { SalesFilter } from './sales-search.ts';
 import type { CommandDoc } from './schema.ts';
 import { approveByManager, requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
@@ -136,54 +139,78 @@ export async function voidSale(ctx: Context, request: VoidRequest): Promise<Retu
   return voidSlip({ sale, cashier: cashier.name, manager: manager.name, at: ctx.now() });
 }
 
-/** The latest sales with what the server made of them, newest first. */
-export function watchSales(ctx: Context, limit = 100): Observable<Sale[]> {
-  return ctx.db.commands
-    .find({ selector: { type: 'order.create' }, sort: [{ type: 'asc' }, { id: 'desc' }], limit })
-    .$.pipe(
-      switchMap((docs) => {
-        const sales = docs.map((doc) => doc.toJSON() as CommandDoc);
-        const ids = sales.map((sale) => sale.client_order_id);
-        if (ids.length === 0) return of([]);
-        const acts$ = ctx.db.commands.find({
-          selector: { client_order_id: { $in: ids }, type: { $in: ['order.refund', 'order.void'] } },
-        }).$;
-        const orders$ = ctx.db.orders.find({ selector: { client_order_id: { $in: ids } } }).$;
-        return combineLatest([acts$, orders$]).pipe(
-          map(([acts, orders]) => {
-            const byClientId = new Map(
-              orders.map((doc) => {
-                const order = doc.toJSON() as unknown as PullDocument<'orders'>;
-                return [order.client_order_id, order] as const;
-              }),
-            );
-            return sales.map((command) => {
-              const sale = saleFrom(command);
-              const order = byClientId.get(command.client_order_id);
-              const mine = acts
-                .map((doc) => doc.toJSON() as CommandDoc)
-                .filter((c) => c.client_order_id === sale.clientOrderId);
-              sale.voided = order?.status === 'voided' || isVoided(mine);
-              sale.refundedAmount = order
-                ? order.refunded_amount
-                : mine
-                    .filter((c) => c.type === 'order.refund' && c.status !== 'refused')
-                    .reduce((s, c) => s + (c.refund_amount ?? 0), 0);
-              if (order) {
-                sale.order = order.id;
-                sale.flags = order.flags;
-              }
-              return sale;
-            });
-          }),
-        );
-      }),
-    );
+/** How many sales the Sales list shows at once: searching or picking a day finds the others. */
+export const SALES_SHOWN = 50;
+
+/** The sales that answer a search (receipt number, amount, day), kept up to date as sales come and change. */
+export function searchSales(ctx: Context, index: SalesIndex, filter: SalesFilter): Observable<SalesPage> {
+  return merge(of(undefined), index.changed$).pipe(
+    switchMap(() => index.find(filter, SALES_SHOWN, ctx.now())),
+    switchMap((found) => watchSales(ctx, found.ids).pipe(map((sales) => ({ sales, count: found.count })))),
+  );
 }
 
+/** These sales (by command id, in this order) with what the server made of them. */
+export function watchSales(ctx: Context, commandIds: readonly string[]): Observable<Sale[]> {
+  if (commandIds.length === 0) return of([]);
+  return ctx.db.commands.findByIds([...commandIds]).$.pipe(
+    switchMap((found) => {
+      const sales = commandIds.flatMap((id) => {
+        const doc = found.get(id);
+        return doc ? [doc.toJSON() as CommandDoc] : [];
+      });
+      const ids = sales.map((sale) => sale.client_order_id);
+      if (ids.length === 0) return of([]);
+      const acts$ = ctx.db.commands.find({
+        selector: { client_order_id: { $in: ids }, type: { $in: ['order.refund', 'order.void'] } },
+      }).$;
+      const orders$ = ctx.db.orders.find({ selector: { client_order_id: { $in: ids } } }).$;
+      return combineLatest([acts$, orders$]).pipe(
+        map(([acts, orders]) => {
+          const byClientId = new Map(
+            orders.map((doc) => {
+              const order = doc.toJSON() as unknown as PullDocument<'orders'>;
+              return [order.client_order_id, order] as const;
+            }),
+          );
+          return sales.map((command) => {
+            const sale = saleFrom(command);
+            const order = byClientId.get(command.client_order_id);
+            const mine = acts
+              .map((doc) => doc.toJSON() as CommandDoc)
+              .filter((c) => c.client_order_id === sale.clientOrderId);
+            sale.voided = order?.status === 'voided' || isVoided(mine);
+            sale.refundedAmount = order
+              ? order.refunded_amount
+              : mine
+                  .filter((c) => c.type === 'order.refund' && c.status !== 'refused')
+                  .reduce((s, c) => s + (c.refund_amount ?? 0), 0);
+            if (order) {
+              sale.order = order.id;
+              sale.flags = order.flags;
+            }
+            return sale;
+          });
+        }),
+      );
+    }),
+  );
+}
+
+/** Prints a sale's receipt again, marked as a copy, the drawer shut: the one path every reprint takes. */
+function reprint(printing: ReceiptPrinting, sale: CommandDoc | null) {
+  if (!sale?.receipt) throw new TillRefusal('nothing_to_reprint', 'No sale to reprint yet');
+  return printing.reprint(sale.receipt as unknown as ReceiptDocument);
+}
+
+/** Reprints any sale on this till, named by its client order id (works before it synced). */
+export async function reprintSale(ctx: Context, printing: ReceiptPrinting, clientOrderId: string) {
+  return reprint(printing, await saleOf(ctx, clientOrderId));
+}
+
+/** Alt+R: reprints the sale made last on this till. */
 export async function reprintLast(ctx: Context, printing: ReceiptPrinting) {
   const id = await ctx.kv.get<string>(KV.lastSale);
   const doc = id ? await ctx.db.commands.findOne(id).exec() : null;
-  if (!doc?.receipt) throw new TillRefusal('nothing_to_reprint', 'No sale to reprint yet');
-  return printing.reprint(doc.toJSON().receipt as unknown as ReceiptDocument);
+  return reprint(printing, doc ? (doc.toJSON() as CommandDoc) : null);
 }

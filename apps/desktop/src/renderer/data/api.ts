@@ -23,6 +23,7 @@ import type {
 } from '@tz/core';
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
+import type { SalesFilter } from './sales-search.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -225,6 +226,16 @@ export interface Sale {
   receipt: ReceiptDocument;
 }
 
+/** What the Sales list is asked: the words typed (receipt number or amount) and a shop day (`2026-11-26`) or any. */
+export type { SalesFilter } from './sales-search.ts';
+
+/** The sales that answer a search, newest first (receipt-number matches before amounts). */
+export interface SalesPage {
+  sales: Sale[];
+  /** How many answer in all: more than `sales` holds when the list is cut. */
+  count: number;
+}
+
 export interface CompletedSale {
   sale: Sale;
   change: number;
@@ -395,7 +406,12 @@ export interface TillStore {
   payCashExact(): Promise<CompletedSale>;
   readonly lastPrint$: Observable<PrintState>;
   reprintLast(): Promise<PrintOutcome | null>;
+  /** Prints any sale's receipt again (by its client order id), through the same path as `reprintLast`. */
+  reprintSale(clientOrderId: string): Promise<PrintOutcome | null>;
+  /** The newest sales (as `searchSales` with nothing typed, any day). */
   readonly sales$: Observable<Sale[]>;
+  /** This till's sales by receipt number, amount and day; searched in memory, only those shown are read. */
+  searchSales(filter: SalesFilter): Observable<SalesPage>;
   refund(request: RefundRequest): Promise<void>;
   /** Prices a refund without making it: the form shows what it gives back as lines are picked. */
   refundQuote(clientOrderId: string, lines?: RefundRequest['lines']): Promise<RefundQuote>;

@@ -5,7 +5,7 @@
 import { BehaviorSubject, distinctUntilChanged, map, switchMap } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
-import { refund, refundQuote, reprintLast, voidSale, watchSales } from './after-sale.ts';
+import { refund, refundQuote, reprintLast, reprintSale, searchSales, voidSale } from './after-sale.ts';
 import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
@@ -23,6 +23,7 @@ import { startMobileMoney } from './payments.ts';
 import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
 import { ReceiptPrinting } from './printing.ts';
 import { closeSales, completeSale } from './sale.ts';
+import { SalesIndex } from './sales-index.ts';
 import type { Tenders } from './sale.ts';
 import * as session from './session.ts';
 import * as shifts from './shifts.ts';
@@ -99,6 +100,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
 
   const engine = new SyncEngine(ctx, options.timing);
   const printing = new ReceiptPrinting(ctx);
+  // Read the first time the Sales list asks.
+  const salesIndex = new SalesIndex(db.commands);
   const printJobs = new PrintJobWorker(ctx);
   const stopBridgeWatch = source?.subscribe((found) => {
     if (found.bridge) printJobs.bridgeFound();
@@ -196,7 +199,9 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     payCashExact: () => sell((total) => [{ method: 'cash', amount: total }]),
     lastPrint$: printing.state$.asObservable(),
     reprintLast: () => reprintLast(ctx, printing),
-    sales$: watchSales(ctx),
+    reprintSale: (clientOrderId) => reprintSale(ctx, printing, clientOrderId),
+    sales$: searchSales(ctx, salesIndex, { text: '', day: null }).pipe(map((page) => page.sales)),
+    searchSales: (filter) => searchSales(ctx, salesIndex, filter),
     async refund(request) {
       const slip = await refund(ctx, request);
       // Printed like a sale's receipt, after the refund is written and without holding it up.
@@ -222,6 +227,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     printJobs$: watchPrintJobs(ctx),
     async close() {
       index.stop();
+      salesIndex.stop();
       revokedWatch.unsubscribe();
       employeesWatch.unsubscribe();
       stopBridgeWatch?.();

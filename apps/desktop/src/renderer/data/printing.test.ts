@@ -11,6 +11,7 @@ import {
   FakeTransport,
   STORE,
   makeEmployee,
+  makePrinter,
   makeProduct,
   openTestTill,
   pulled,
@@ -18,17 +19,8 @@ import {
 } from './testing.ts';
 import type { TestTill } from './testing.ts';
 
-const PRINTER: PullDocument<'printers'> = {
-  id: 'prn_1',
-  _deleted: false,
-  till: 'till_1',
-  name: 'Front',
-  connection: 'tcp://192.168.1.50:9100',
-  paper_width: 80,
-  command_set: 'epson',
-  code_page: null,
-};
-const OTHER_TILLS_PRINTER: PullDocument<'printers'> = { ...PRINTER, id: 'prn_2', till: 'till_2' };
+const PRINTER = makePrinter();
+const OTHER_TILLS_PRINTER = makePrinter({ id: 'prn_2', till: 'till_2' });
 
 const job = (id: string, printer = 'prn_1'): PullDocument<'print_jobs'> => ({
   id,

@@ -69,6 +69,21 @@ export function makeProduct(overrides: Partial<PullDocument<'products'>> = {}): 
   };
 }
 
+/** A receipt printer of the test till (`till_1`), as the server sends it. */
+export function makePrinter(overrides: Partial<PullDocument<'printers'>> = {}): PullDocument<'printers'> {
+  return {
+    id: 'prn_1',
+    _deleted: false,
+    till: 'till_1',
+    name: 'Front',
+    connection: 'tcp://192.168.1.50:9100',
+    paper_width: 80,
+    command_set: 'epson',
+    code_page: null,
+    ...overrides,
+  };
+}
+
 /** Page keys for `storeCatalogue`: after any a test's feed makes (its sequence counts from 1). */
 let catalogueSeq = 1_000_000;
 

@@ -14,6 +14,7 @@ import {
 } from '../../i18n/index.tsx';
 import { Dialog, Message } from '../components/Dialog.tsx';
 import { AmountInput, PinInput } from '../components/inputs.tsx';
+import { Segmented } from '../components/Segmented.tsx';
 import { refusalCode, refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -138,20 +139,14 @@ export function DiscountDialog({
           }
         }}
       >
-        <div className="segmented" role="radiogroup">
-          {(['percent', 'amount'] as const).map((option) => (
-            <button
-              key={option}
-              type="button"
-              role="radio"
-              aria-checked={mode === option}
-              className={mode === option ? 'on' : ''}
-              onClick={() => setMode(option)}
-            >
-              {option === 'percent' ? t('percent') : t('fixedAmount')}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          options={[
+            ['percent', t('percent')],
+            ['amount', t('fixedAmount')],
+          ]}
+          value={mode}
+          onChange={setMode}
+        />
         {mode === 'percent' ? (
           <label>
             {t('percent')} (%)
