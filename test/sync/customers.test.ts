@@ -20,7 +20,7 @@ const normalised = (phone: string) => `255${phone.slice(1)}`;
 
 function customerCommand(
   overrides: Record<string, unknown> = {},
-): Command & { payload: { customer: string } } {
+): Command & { payload: { customer: string; name: string; phone: string } } {
   return {
     id: commandId(),
     type: 'customer.create',
