@@ -70,6 +70,23 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.fill('[data-testid=cash-given]', '80000'),
     press('Enter'),
   ],
+  customer: [...signedIn, control('fillCart()'), press('F3'), (page) => page.keyboard.type('a')],
+  'customer-new': [
+    ...signedIn,
+    control('fillCart()'),
+    press('F3'),
+    (page) => page.keyboard.type('0713 456'),
+    press('Enter'),
+    (page) => page.keyboard.type('Neema Joseph'),
+  ],
+  'customer-bad-phone': [
+    ...signedIn,
+    press('F3', 'Enter'),
+    (page) => page.keyboard.type('Neema Joseph'),
+    // Filled, not typed: digits typed 0 ms apart are a scanner's, and the till takes a scan back out.
+    (page) => page.fill('[data-testid=customer-phone]', '022 212 3456'),
+    press('Enter'),
+  ],
   'order-discount': [...signedIn, control('fillCart()'), press('F7'), (page) => page.keyboard.type('15')],
   offline: [
     ...signedIn,

@@ -2,6 +2,7 @@ export * from './errors.ts';
 export * from './ids.ts';
 export * from './money.ts';
 export * from './phone.ts';
+export * from './customers.ts';
 export * from './receipt.ts';
 export * from './state-machine.ts';
 export * from './ledger.ts';

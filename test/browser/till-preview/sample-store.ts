@@ -7,6 +7,7 @@
 import { BehaviorSubject, distinctUntilChanged, of, timer, map, takeWhile, type Observable } from 'rxjs';
 import {
   itemCount,
+  normalizeTanzanianMobile,
   priceCart,
   type Discount,
   type PullDocument,
@@ -72,7 +73,7 @@ export const CATALOGUE: CatalogueItem[] = [
   item('Sukari Brown Kagera 2kg', 6_000),
 ];
 
-const customers: Array<PullDocument<'customers'>> = [
+const customers: Array<PullDocument<'customers'> & { unsynced?: boolean }> = [
   { id: 'cus_1', _deleted: false, name: 'Asha Mohamed', phone: '255754000111', email: null },
   { id: 'cus_2', _deleted: false, name: 'Juma Kassim', phone: '255713222333', email: 'juma@example.tz' },
 ];
@@ -323,6 +324,23 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       Promise.resolve(
         customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
       ),
+    createCustomer: ({ name, phone }) => {
+      const normal = normalizeTanzanianMobile(phone);
+      if (name.trim() === '') return Promise.reject(refusal('customer_name_missing', 'no name'));
+      if (normal === null) return Promise.reject(refusal('phone_invalid', 'not a mobile number'));
+      const known = customers.find((one) => one.phone === normal);
+      if (known) return Promise.resolve({ customer: known, existing: true });
+      const customer = {
+        id: `cus_${customers.length + 1}`,
+        _deleted: false,
+        name: name.trim(),
+        phone: normal,
+        email: null,
+        unsynced: true,
+      };
+      customers.push(customer);
+      return Promise.resolve({ customer, existing: false });
+    },
     cart$,
     addItem: (added, quantityMilli = 1000) =>
       editLines((lines) => {

@@ -9,7 +9,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'payment.failed': 'A payment failed; `failure_code` says why.',
   'payment.refunded': 'A paid payment was refunded in full.',
   'checkout.completed': 'A checkout was paid; `payment` names the payment.',
-  'customer.created': 'A customer was created.',
+  'customer.created':
+    'A customer was created, by the API or at a till (`metadata.till`; a phone known already makes none).',
   'escrow.held': 'A paid payment’s net was moved into escrow, split among its recipients.',
   'escrow.released':
     'Money left escrow: a split reached its merchant or phone (with the platform fee on the first release).',

@@ -26,6 +26,7 @@ import type { z } from 'zod';
 import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
+import { createTillCustomer } from '../services/customers.ts';
 import type { Services } from '../services/index.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentRow } from '../services/payments.ts';
@@ -82,6 +83,7 @@ const APPLY: {
     const job = await recordPrintJobResult(db, till, payload);
     return { print_job: job.id, status: job.status };
   },
+  'customer.create': async (db, till, payload) => ({ ...(await createTillCustomer(db, till, payload)) }),
 };
 
 /** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
@@ -93,6 +95,7 @@ const COMMAND_APP: Record<CommandType, AppSlug> = {
   'shift.cash_movement': 'retail',
   'shift.close': 'retail',
   'print_job.result': 'printers',
+  'customer.create': 'retail',
 };
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */

@@ -5,6 +5,7 @@
  * applied once (the command id is its idempotency key).
  */
 import { z } from 'zod';
+import { createCustomerCommand } from '../customers.ts';
 import { currencySchema } from '../money.ts';
 import {
   ORDER_FLAGS,
@@ -270,6 +271,7 @@ export const commandPayloads = {
         });
       }
     }),
+  'customer.create': createCustomerCommand,
 } as const;
 export type CommandType = keyof typeof commandPayloads;
 export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];

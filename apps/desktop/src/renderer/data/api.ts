@@ -55,7 +55,9 @@ export type RefusalCode =
   | 'shift_not_open'
   | 'shift_already_open'
   | 'nothing_to_reprint'
-  | 'choose_variant';
+  | 'choose_variant'
+  | 'customer_name_missing'
+  | 'phone_invalid';
 
 const PAIRING_CODE_REFUSALS = ['pairing_code_invalid', 'pairing_code_expired', 'pairing_code_used'] as const;
 type PairingCodeRefusal = (typeof PAIRING_CODE_REFUSALS)[number];
@@ -161,10 +163,13 @@ export interface CartLine {
   priceOverride: { unitPrice: number; reason: string } | null;
 }
 
+/** A customer as the till shows them; `unsynced`: made on this till, and the server has not had them yet. */
+export type TillCustomer = PullDocument<'customers'> & { unsynced?: boolean };
+
 export interface Cart {
   lines: CartLine[];
   orderDiscount: Discount | null;
-  customer: PullDocument<'customers'> | null;
+  customer: TillCustomer | null;
   /** Priced by core's `priceCart`, the same function the server uses. */
   priced: PricedCart;
 }
@@ -378,7 +383,16 @@ export interface TillStore {
   hasBarcode(code: string): boolean;
   /** The variants of a product with variants that are for sale, by name. */
   variantsOf(productId: string): Promise<CatalogueItem[]>;
-  searchCustomers(text: string, limit?: number): Promise<Array<PullDocument<'customers'>>>;
+  /** By name, or by phone in any written form: pulled customers, and those made here not yet back from the server. */
+  searchCustomers(text: string, limit?: number): Promise<TillCustomer[]>;
+  /**
+   * A customer made at the counter, offline too (a `customer.create` command); a phone the till
+   * already knows answers that customer, `existing`. Refused `customer_name_missing`, `phone_invalid`.
+   */
+  createCustomer(input: {
+    name: string;
+    phone: string;
+  }): Promise<{ customer: TillCustomer; existing: boolean }>;
 
   readonly cart$: Observable<Cart>;
   addItem(item: CatalogueItem, quantityMilli?: number): Promise<void>;

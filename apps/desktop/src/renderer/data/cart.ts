@@ -8,10 +8,11 @@ import type { Observable } from 'rxjs';
 import { itemCount, priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
-import type { Cart, CatalogueItem, ParkedCart, TillSettings } from './api.ts';
+import type { Cart, CatalogueItem, ParkedCart, TillCustomer, TillSettings } from './api.ts';
 import { findByBarcode, findByBarcodeNow } from './catalogue.ts';
 import { currentStore, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
+import { watchCustomer } from './customers.ts';
 import { KV } from './kv.ts';
 import { EMPTY_CART, toCartInput } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
@@ -116,24 +117,21 @@ export function watchCart(ctx: Context): Observable<Cart> {
     map(({ cart }) => cart.customer),
     distinctUntilChanged(),
     switchMap((id) =>
-      id
-        ? ctx.db.customers
-            .findOne(id)
-            .$.pipe(map((doc) => (doc ? (doc.toJSON() as unknown as PullDocument<'customers'>) : null)))
-        : of(null),
+      // Paired with the id it is for: a till's id the server linked shows as the customer it names.
+      id ? watchCustomer(ctx, id).pipe(map((customer) => ({ id, customer }))) : of({ id, customer: null }),
     ),
   );
   return combineLatest([shown$, customer$]).pipe(
     // Until a newly attached customer is read, the cart shows without one rather than waiting.
     map(([{ cart, store }, customer]) =>
-      priced(cart, store, customer?.id === cart.customer ? customer : null),
+      priced(cart, store, customer.id === cart.customer ? customer.customer : null),
     ),
     // One pipeline for every screen, so each stored cart is counted once.
     shareReplay({ bufferSize: 1, refCount: true }),
   );
 }
 
-function priced(cart: StoredCart, store: PricingStore, customer: PullDocument<'customers'> | null): Cart {
+function priced(cart: StoredCart, store: PricingStore, customer: TillCustomer | null): Cart {
   try {
     return {
       lines: cart.lines,

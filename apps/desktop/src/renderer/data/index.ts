@@ -10,6 +10,7 @@ import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
+import * as customers from './customers.ts';
 import { hasEnded, refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
@@ -181,7 +182,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
     hasBarcode: (code) => catalogue.findByBarcodeNow(ctx, code) != null,
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
-    searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
+    searchCustomers: (text, limit) => customers.searchCustomers(ctx, text, limit),
+    createCustomer: (input) => customers.createCustomer(ctx, input),
     cart$: cart.watchCart(ctx),
     addItem: (item, quantity) => cart.addItem(ctx, item, quantity),
     addBarcode: (code) => cart.addBarcode(ctx, code),

@@ -30,6 +30,7 @@ import { loadCart, removeSold } from './cart.ts';
 import { pendingEdits } from './cart-edits.ts';
 import { currentStore, requireDevice, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
+import { findCustomer } from './customers.ts';
 import { KV } from './kv.ts';
 import { forgetNumbers, nextReceiptNumber, numberUsed } from './receipt-numbers.ts';
 import { saleLock } from './sale-lock.ts';
@@ -205,7 +206,7 @@ async function completeOne(
   const making = (async () => {
     const [receiptNumber, customer] = await Promise.all([
       nextReceiptNumber(ctx, till.receiptPrefix, turn),
-      cart.customer ? ctx.db.customers.findOne(cart.customer).exec() : null,
+      cart.customer ? findCustomer(ctx, cart.customer) : null,
     ]);
     const receipt = await withRefusals(() =>
       buildRetailReceipt({
@@ -216,7 +217,7 @@ async function completeOne(
         issuedAt: new Date(soldAt),
         cashier: cashier.name,
         till: till.name,
-        customer: (customer?.toJSON().name as string | null | undefined) ?? undefined,
+        customer: customer?.name ?? undefined,
       }),
     );
     const payload = toOrderPayload(cart, {

@@ -37,12 +37,12 @@ export async function queueCommand(
   ctx: Context,
   type: CommandType,
   payload: Record<string, unknown>,
-  extra: Partial<Pick<CommandDoc, 'client_order_id' | 'shift' | 'cashier' | 'refund_amount'>> = {},
+  extra: Partial<Pick<CommandDoc, 'id' | 'client_order_id' | 'shift' | 'cashier' | 'refund_amount'>> = {},
 ): Promise<CommandDoc> {
   const checked = commandPayloads[type].safeParse(payload);
   if (!checked.success) throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid');
   const command: CommandDoc = {
-    id: ctx.ids.command(),
+    id: extra.id ?? ctx.ids.command(),
     type,
     created_at: ctx.now(),
     payload,

@@ -35,7 +35,7 @@ export interface SaleContext {
   store: SaleStore | null;
   /** The store's stock levels of the products sold, locked in one order so concurrent sales never deadlock. */
   levels: LockedLevel[];
-  customer: { name: string | null } | null;
+  customer: { id: string; name: string | null } | null;
   catalog: Map<string, CatalogItem>;
   /** The next number of the store's server-given receipts, when the sale brings none of its own. */
   receiptSequence: number | null;
@@ -51,7 +51,7 @@ export async function loadSaleContext(
   const found = await db.query<{
     existing: string | null;
     store: SaleStore | null;
-    customer: { name: string | null } | null;
+    customer: { id: string; name: string | null } | null;
     products: CatalogItem[];
     levels: LockedLevel[];
     receipt_sequence: number | null;
@@ -73,8 +73,9 @@ export async function loadSaleContext(
           SELECT l.id, l.livemode, l.store_id, l.product_id, l.variant_id, l.on_hand_milli, l.reorder_level_milli
           FROM store s JOIN retail_stock_levels l ON l.store_id = s.id AND l.product_id = ANY($6::text[])
           ORDER BY l.product_id, l.variant_id NULLS FIRST FOR UPDATE OF l) l) AS levels,
-       (SELECT json_build_object('name', c.name) FROM customers c
-          WHERE c.id = $5 AND c.merchant_id = $1 AND c.livemode = $2) AS customer,
+       (SELECT json_build_object('id', c.id, 'name', c.name) FROM customers c
+          WHERE c.merchant_id = $1 AND c.livemode = $2 AND c.id = coalesce((SELECT a.customer_id
+            FROM customer_aliases a WHERE a.merchant_id = $1 AND a.livemode = $2 AND a.alias = $5), $5)) AS customer,
        (SELECT coalesce(json_agg(json_build_object('id', p.id, 'name', p.name, 'sku', p.sku, 'price', p.price,
           'currency', p.currency, 'tax_rate', p.tax_rate, 'unit', p.unit, 'track_stock', p.track_stock,
           'deleted', p.deleted_at IS NOT NULL, 'unavailable', p.deleted_at IS NOT NULL OR NOT p.active,

@@ -74,7 +74,8 @@ export async function resolveSale(
     throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
   }
   const flags = new Set<OrderFlag>();
-  let customerId = input.customer ?? null;
+  // A till's id for a customer whose phone was known already names that customer.
+  let customerId = context.customer?.id ?? input.customer ?? null;
   if (customerId !== null && !context.customer) {
     if (!asFact) throw invalid('parameter_invalid', 'customer', 'is not a customer of this account');
     customerId = null;

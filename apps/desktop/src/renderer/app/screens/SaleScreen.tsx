@@ -12,7 +12,8 @@ import { DEFAULT_WEDGE_OPTIONS } from '../keyboard/wedge.ts';
 import { useNotify } from '../notices.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
-import { CustomerDialog, DiscountDialog, ParkedDialog, QuantityDialog } from './sale-dialogs.tsx';
+import { DiscountDialog, ParkedDialog, QuantityDialog } from './sale-dialogs.tsx';
+import { CartCustomer, CustomerDialog } from './CustomerDialog.tsx';
 import { SaleDoneDialog, TenderDialog } from './TenderDialog.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { CartTable } from './CartTable.tsx';
@@ -247,6 +248,7 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
             />
           )}
         </div>
+        <CartCustomer customer={cart?.customer ?? null} onOpen={() => setDialog({ kind: 'customer' })} />
         <CartTable
           lines={lines}
           cart={cart}

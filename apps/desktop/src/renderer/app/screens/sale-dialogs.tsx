@@ -1,6 +1,6 @@
-/** The sale screen's smaller dialogs: quantity or weight, discounts, customer, parked sales. */
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Discount, PullDocument } from '@tz/core';
+/** The sale screen's smaller dialogs: quantity or weight, discounts, parked sales. */
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Discount } from '@tz/core';
 import type { CartLine, CatalogueItem, ParkedCart, TillSettings } from '../../data/api.ts';
 import {
   formatMoney,
@@ -188,88 +188,6 @@ export function DiscountDialog({
             {t('removeDiscount')}
           </button>
         </div>
-        <Message text={error} />
-      </form>
-    </Dialog>
-  );
-}
-
-/** F3: find a customer by name or phone and attach them to the sale. */
-export function CustomerDialog({
-  current,
-  onClose,
-}: {
-  current: PullDocument<'customers'> | null;
-  onClose: () => void;
-}) {
-  const store = useStore();
-  const { t } = useI18n();
-  const [text, setText] = useState('');
-  const [found, setFound] = useState<Array<PullDocument<'customers'>>>([]);
-  const [index, setIndex] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    if (text.trim() === '') {
-      setFound([]);
-      return;
-    }
-    store.searchCustomers(text.trim(), 12).then(
-      (customers) => {
-        if (!live) return;
-        setFound(customers);
-        setIndex(0);
-      },
-      (failure: unknown) => setError(refusalText(t, failure)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [text, store, t]);
-  const choose = (id: string | null) =>
-    store.setCustomer(id).then(onClose, (failure: unknown) => setError(refusalText(t, failure)));
-  return (
-    <Dialog title={t('customer')} onClose={onClose} testId="customer-dialog">
-      <form
-        className="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const pick = found[index];
-          if (pick) void choose(pick.id);
-        }}
-      >
-        <input
-          className="big-input"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder={t('searchCustomers')}
-          aria-label={t('searchCustomers')}
-          autoFocus
-          data-free-text
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') setIndex((i) => Math.min(found.length - 1, i + 1));
-            if (event.key === 'ArrowUp') setIndex((i) => Math.max(0, i - 1));
-          }}
-        />
-        <ul className="pick-list">
-          {found.map((customer, position) => (
-            <li key={customer.id}>
-              <button
-                type="button"
-                className={position === index ? 'active' : ''}
-                onClick={() => void choose(customer.id)}
-              >
-                <strong>{customer.name ?? customer.phone}</strong>
-                <span className="muted">{customer.phone ?? customer.email}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        {current && (
-          <button type="button" className="big" onClick={() => void choose(null)}>
-            {t('removeCustomer')}: {current.name ?? current.phone}
-          </button>
-        )}
         <Message text={error} />
       </form>
     </Dialog>
