@@ -117,7 +117,7 @@ export const zReportDocumentSchema = z.object({
 }) satisfies z.ZodType<ZReportDocument>;
 
 /** Whatever a till sends its receipt printer: a Z report names its kind, a receipt may not. */
-export const printDocumentSchema = z.union([
+export const printDocumentSchema = z.discriminatedUnion('kind', [
   zReportDocumentSchema,
   receiptDocumentSchema,
 ]) satisfies z.ZodType<PrintDocument>;

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, MAX_BRIDGE_BODY_BYTES, type Bridge } from './bridge.ts';
-import { makeReceipt } from './fixtures.ts';
+import { makeReceipt, makeZReport } from './fixtures.ts';
 import { closedPort } from './test-support/network.ts';
 import { printerAllowanceFrom, type PrinterTarget } from './till.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
@@ -57,6 +57,19 @@ describe('printer bridge over HTTP', () => {
     expect(job!.text).toContain('Café Touba (Sénégal) 250g');
     const kinds = job!.items.map((item) => item.kind);
     expect(kinds.indexOf('drawer')).toBeGreaterThan(kinds.indexOf('cut'));
+  });
+
+  it('prints a Z report sent where a receipt goes, laid out by its kind', async () => {
+    const response = await call('/print-receipt', { printer: target, receipt: makeZReport('sw') });
+    expect(await response.json()).toEqual({ ok: true, paperNearEnd: false });
+    const [job] = await printer.waitForJobs(1);
+    expect(job!.text).toContain('R I P O T I   Y A   Z');
+    expect(job!.text).toMatch(/Mauzo \(42\) +1,234,500/);
+    const bad = await call('/print-receipt', {
+      printer: target,
+      receipt: { ...makeZReport('sw'), title: 5 },
+    });
+    expect(bad.status).toBe(400);
   });
 
   it('opens the drawer without printing', async () => {
