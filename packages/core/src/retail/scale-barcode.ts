@@ -26,6 +26,17 @@ export type ScaleMatch = (typeof SCALE_MATCHES)[number];
 /** A PLU as stored: 1 to 6 digits, no leading zero (`00123` on a label is PLU `123`). */
 export const PLU_PATTERN = /^[1-9][0-9]{0,5}$/;
 
+/** A PLU as given: 1 to 6 digits, leading zeros dropped (`"00123"` is stored as `"123"`). */
+export const pluSchema = z
+  .string({ error: 'must be a string of 1 to 6 digits' })
+  .trim()
+  .regex(/^[0-9]{1,6}$/, { error: 'must be 1 to 6 digits' })
+  .transform((value) => value.replace(/^0+/, ''))
+  .refine((value) => PLU_PATTERN.test(value), { error: 'must not be zero' })
+  .describe(
+    'The item code the store’s scale prints on its labels (1 to 6 digits; leading zeros are dropped); unique per account and mode',
+  );
+
 export interface ScaleBarcodeFormat {
   /** Labels starting with one of these carry a weight. */
   weight_prefixes: ScalePrefix[];
