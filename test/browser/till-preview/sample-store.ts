@@ -302,8 +302,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       }),
     addBarcode: async (code) => {
       const found = CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null;
-      if (found) await tillStore.addItem(found);
-      return found;
+      if (!found) return { kind: 'not_found' };
+      if (found.unit !== 'piece') return { kind: 'weigh', item: found };
+      await tillStore.addItem(found);
+      return { kind: 'added', item: found, quantityMilli: 1000 };
     },
     setQuantity: (key, quantityMilli) =>
       editLines((lines) => lines.map((l) => (l.key === key ? { ...l, quantityMilli } : l))),

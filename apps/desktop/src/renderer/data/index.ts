@@ -10,6 +10,7 @@ import * as cart from './cart.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
+import { ScaleFormat } from './scale-labels.ts';
 import { hasEnded, refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
@@ -82,6 +83,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     db,
     kv,
     catalogue: index,
+    scale: new ScaleFormat(kv, db),
     journal: options.editJournal ?? defaultJournal(name),
     ids: makeIds(now),
     now,
@@ -176,7 +178,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     },
     search: (text, limit) => catalogue.search(ctx, text, limit),
     findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
-    hasBarcode: (code) => catalogue.findByBarcodeNow(ctx, code) != null,
+    hasBarcode: (code) => catalogue.knownNow(ctx, code),
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
     cart$: cart.watchCart(ctx),
@@ -215,6 +217,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     printJobs$: watchPrintJobs(ctx),
     async close() {
       index.stop();
+      ctx.scale.stop();
       revokedWatch.unsubscribe();
       employeesWatch.unsubscribe();
       stopBridgeWatch?.();
