@@ -56,7 +56,7 @@ export const CATALOGUE: CatalogueItem[] = [
   item('Mchele Mbeya (kg)', 2_800, { unit: 'kg', onHandMilli: 182_500, sku: 'MCH-MBY' }),
   item('Unga wa Sembe Azam 2kg', 4_500, { barcodes: ['6009801234567'] }),
   item('Mafuta ya Kupikia Korie 3L', 16_500),
-  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'] }),
+  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'], onHandMilli: 3_000 }),
   item('Chai Bora 100g', 2_300),
   item('Sabuni ya Kufulia Omo 1kg', 6_800, { taxClass: 'standard' }),
   item('Maji Kilimanjaro 1.5L', 1_000, { barcodes: ['6201111000013'] }),
@@ -283,6 +283,17 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
       ),
     cart$,
+    cartStock$: cart$.pipe(
+      map((cart) =>
+        Object.fromEntries(
+          cart.lines.flatMap(({ item: one }) =>
+            one.trackStock && one.onHandMilli !== null
+              ? [[`${one.productId}:${one.variantId ?? ''}`, one.onHandMilli]]
+              : [],
+          ),
+        ),
+      ),
+    ),
     addItem: (added, quantityMilli = 1000) =>
       editLines((lines) => {
         const same = lines.findIndex(

@@ -164,6 +164,16 @@ export type ScanOutcome =
 
 // --------------------------------------------------------------------- cart
 
+/**
+ * On hand at this till's store, in thousandths, of the cart's items whose stock the store
+ * tracks and has a level for, by `productId:variantId` (`cart-stock.ts`: `stockKey`).
+ */
+export type CartStock = Record<string, number>;
+
+/** The key a cart line's item has in `CartStock`. */
+export const stockKey = (item: { productId: string; variantId: string | null }): string =>
+  `${item.productId}:${item.variantId ?? ''}`;
+
 export interface CartLine {
   /** Stable key for the screen's list and for edits. */
   key: string;
@@ -402,6 +412,8 @@ export interface TillStore {
   searchCustomers(text: string, limit?: number): Promise<Array<PullDocument<'customers'>>>;
 
   readonly cart$: Observable<Cart>;
+  /** Stock left of the cart's tracked items, for its lines to show; a sale is never refused for stock. */
+  readonly cartStock$: Observable<CartStock>;
   addItem(item: CatalogueItem, quantityMilli?: number): Promise<void>;
   /**
    * Scans a barcode into the cart. A scale label (docs/TILL.md, "Scale labels") adds its product

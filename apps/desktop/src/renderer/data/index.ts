@@ -7,6 +7,7 @@ import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
 import { refund, refundQuote, reprintLast, voidSale, watchSales } from './after-sale.ts';
 import * as cart from './cart.ts';
+import { watchCartStock } from './cart-stock.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
@@ -142,6 +143,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     return { sale, change };
   };
 
+  const cartView$ = cart.watchCart(ctx);
   const store: TillStore = {
     pairing$,
     async pair(code) {
@@ -181,7 +183,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     hasBarcode: (code) => catalogue.knownNow(ctx, code),
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => catalogue.searchCustomers(ctx, text, limit),
-    cart$: cart.watchCart(ctx),
+    cart$: cartView$,
+    cartStock$: watchCartStock(ctx, cartView$),
     addItem: (item, quantity) => cart.addItem(ctx, item, quantity),
     addBarcode: (code) => cart.addBarcode(ctx, code),
     setQuantity: (key, quantity) => cart.setQuantity(ctx, key, quantity),

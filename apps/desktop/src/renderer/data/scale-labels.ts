@@ -7,7 +7,7 @@
  * product is found in the catalogue index (`withItemCode`, or `withBarcode`
  * for a shop whose products carry the label with the value as zeros).
  */
-import type { Subscription} from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { of, switchMap } from 'rxjs';
 import { DEFAULT_SCALE_BARCODE_FORMAT, labelQuantityMilli, parseScaleBarcode } from '@tz/core';
 import type { PullDocument, ScaleBarcodeFormat, ScaleLabel } from '@tz/core';
