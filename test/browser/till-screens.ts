@@ -44,6 +44,8 @@ const SCREENS: Record<string, Step[]> = {
   'open-shift': [control(`setPairing('paired')`), control('setCashier(true)')],
   'sale-empty': signedIn,
   sale: [...signedIn, control('fillCart()'), control(`setSync({ unsynced: 0 })`)],
+  // Each line's stock left; the milk (4 in the cart, 3 in stock) says so.
+  'cart-stock': [...signedIn, control('fillCart()'), press('ArrowUp')],
   search: [
     ...signedIn,
     control('fillCart()'),

@@ -6,8 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { ean13CheckDigit } from '@tz/core';
 import { typeTimed } from '../support/keyboard.ts';
-import { client, signUp } from '../support/server.ts';
+import { client, eventually, signUp } from '../support/server.ts';
 import {
   BARCODE,
   CASHIER_PIN,
@@ -154,5 +155,44 @@ describe('the scanner at the till', () => {
     } finally {
       await context.close();
     }
+  }, 180_000);
+
+  it('adds a weighed item from its scale label with the weight it carries, and shows the stock left', async () => {
+    // A scale printing "21 PPPPP WWWWW C": the store's default format, nothing to set.
+    const beef = await shop.api.post('/v1/retail/products', {
+      name: 'Nyama ya Ng’ombe',
+      price: 12_000,
+      unit: 'kg',
+      plu: '00123',
+      barcodes: ['6200000000777'],
+    });
+    expect(beef.status).toBe(201);
+    await shop.api.post('/v1/retail/stock-adjustments', {
+      product: beef.body.id,
+      set_on_hand_milli: 1_000,
+      reason: 'count',
+    });
+    const first12 = '210012301250';
+    const label = first12 + String(ean13CheckDigit(first12));
+    await withTill(async (page) => {
+      // The till has the product once the label finds it.
+      await eventually(async () => {
+        if ((await page.textContent('[data-testid=cart]'))?.includes('Nyama')) return true;
+        await scan(page, label);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return false;
+      }, 20_000);
+      // 1.250 kg at 12,000 a kg is 15,000, with the Sukari already in the cart.
+      await totalReads(page, '18,500');
+      const row = page.locator('[data-testid=cart] tr', { hasText: 'Nyama' });
+      expect(await row.textContent()).toContain('1.250 kg');
+      // 1 kg in stock, 1.250 kg in the cart: said, and the sale is not blocked.
+      await page.waitForSelector('[data-testid=cart] .line-stock.short', { timeout: 10_000 });
+      expect(await row.locator('.line-stock').textContent()).toMatch(/1\.000 kg/);
+      expect(await search(page)).toBe('');
+      // Its own barcode carries no weight: the weight is asked for.
+      await scan(page, '6200000000777');
+      await page.waitForSelector('[data-testid=quantity-dialog]', { timeout: 10_000 });
+    });
   }, 180_000);
 });

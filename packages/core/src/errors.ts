@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'payment_already_used'
   | 'sku_taken'
   | 'barcode_taken'
+  | 'plu_taken'
   | 'receipt_number_taken'
   | 'pin_taken'
   | 'pairing_code_invalid'
@@ -128,6 +129,7 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'payment_already_used':
     case 'sku_taken':
     case 'barcode_taken':
+    case 'plu_taken':
     case 'receipt_number_taken':
     case 'pin_taken':
     case 'pairing_code_invalid':

@@ -63,7 +63,7 @@ export const CATALOGUE: CatalogueItem[] = [
   item('Mchele Mbeya (kg)', 2_800, { unit: 'kg', onHandMilli: 182_500, sku: 'MCH-MBY' }),
   item('Unga wa Sembe Azam 2kg', 4_500, { barcodes: ['6009801234567'] }),
   item('Mafuta ya Kupikia Korie 3L', 16_500),
-  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'] }),
+  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'], onHandMilli: 3_000 }),
   item('Chai Bora 100g', 2_300),
   item('Sabuni ya Kufulia Omo 1kg', 6_800, { taxClass: 'standard' }),
   item('Maji Kilimanjaro 1.5L', 1_000, { barcodes: ['6201111000013'] }),
@@ -342,6 +342,17 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       return Promise.resolve({ customer, existing: false });
     },
     cart$,
+    cartStock$: cart$.pipe(
+      map((cart) =>
+        Object.fromEntries(
+          cart.lines.flatMap(({ item: one }) =>
+            one.trackStock && one.onHandMilli !== null
+              ? [[`${one.productId}:${one.variantId ?? ''}`, one.onHandMilli]]
+              : [],
+          ),
+        ),
+      ),
+    ),
     addItem: (added, quantityMilli = 1000) =>
       editLines((lines) => {
         const same = lines.findIndex(
@@ -361,8 +372,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       }),
     addBarcode: async (code) => {
       const found = CATALOGUE.find((one) => one.barcodes.includes(code)) ?? null;
-      if (found) await tillStore.addItem(found);
-      return found;
+      if (!found) return { kind: 'not_found' };
+      if (found.unit !== 'piece') return { kind: 'weigh', item: found };
+      await tillStore.addItem(found);
+      return { kind: 'added', item: found, quantityMilli: 1000 };
     },
     setQuantity: (key, quantityMilli) =>
       editLines((lines) => lines.map((l) => (l.key === key ? { ...l, quantityMilli } : l))),

@@ -119,6 +119,8 @@ export interface ProductRow {
   track_stock: boolean;
   active: boolean;
   metadata: Record<string, string>;
+  /** The item code the store's scale prints on its labels (`PLU_PATTERN`). */
+  plu: string | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -155,6 +157,7 @@ export const productObject = (row: ProductRow, variants: readonly VariantRow[]) 
   unit: row.unit,
   track_stock: row.track_stock,
   active: row.active,
+  plu: row.plu,
   deleted: row.deleted_at !== null,
   variants: variants.filter((variant) => variant.deleted_at === null).map(variantObject),
   metadata: row.metadata,
@@ -186,14 +189,16 @@ export interface ProductInput {
   active: boolean;
   variants?: VariantInput[] | undefined;
   metadata?: Record<string, string> | undefined;
+  plu?: string | undefined;
 }
 
 /** Every field optional; `undefined` keeps the current value. */
 type Patch<T> = { [K in keyof T]?: T[K] | undefined };
 
 export type ProductPatch = Patch<
-  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category'> & {
+  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category' | 'plu'> & {
     sku: string | null;
+    plu: string | null;
     description: string | null;
     category: string | null;
   }
@@ -203,7 +208,7 @@ export type VariantPatch = Patch<Omit<VariantInput, 'sku'> & { sku: string | nul
 
 /** A SKU or barcode to register for an item, with the request field it came from. */
 interface CodeClaim {
-  kind: 'sku' | 'barcode';
+  kind: 'sku' | 'barcode' | 'plu';
   code: string;
   field: string;
   productId: string;
@@ -211,12 +216,13 @@ interface CodeClaim {
 }
 
 const codeClaims = (
-  item: { sku?: string | null | undefined; barcodes?: string[] | undefined },
+  item: { sku?: string | null | undefined; barcodes?: string[] | undefined; plu?: string | null | undefined },
   productId: string,
   variantId: string | null,
   at: string,
 ): CodeClaim[] => [
   ...(item.sku ? [{ kind: 'sku' as const, code: item.sku, field: `${at}sku`, productId, variantId }] : []),
+  ...(item.plu ? [{ kind: 'plu' as const, code: item.plu, field: `${at}plu`, productId, variantId }] : []),
   ...(item.barcodes ?? []).map((code, index) => ({
     kind: 'barcode' as const,
     code,
@@ -226,8 +232,10 @@ const codeClaims = (
   })),
 ];
 
+const TAKEN = { sku: 'sku_taken', barcode: 'barcode_taken', plu: 'plu_taken' } as const;
+
 const takenError = (claim: CodeClaim, message: string) =>
-  new AppError(claim.kind === 'sku' ? 'sku_taken' : 'barcode_taken', `${claim.field}: ${message}`, {
+  new AppError(TAKEN[claim.kind], `${claim.field}: ${message}`, {
     details: { [claim.field]: message },
   });
 
@@ -267,7 +275,7 @@ async function claimCodes(db: Queryable, scope: Tenant, claims: readonly CodeCla
     );
   } catch (error) {
     if (!isUniqueViolation(error, 'retail_codes_unique')) throw error;
-    const kind = error.detail?.includes(', barcode,') ? 'barcode' : 'sku';
+    const kind = (['barcode', 'plu'] as const).find((k) => error.detail?.includes(`, ${k},`)) ?? 'sku';
     const claim = claims.find((c) => c.kind === kind) ?? claims[0]!;
     throw takenError(claim, 'is already used by another product or variant');
   }
@@ -336,8 +344,8 @@ export async function createProduct(
   const id = newId('product');
   const inserted = await db.query<ProductRow>(
     `INSERT INTO retail_products (id, merchant_id, livemode, name, description, sku, barcodes, price, currency,
-       tax_rate, category_id, unit, track_stock, active, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+       tax_rate, category_id, unit, track_stock, active, metadata, plu)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
     [
       id,
       scope.merchantId,
@@ -354,6 +362,7 @@ export async function createProduct(
       input.track_stock,
       input.active,
       JSON.stringify(input.metadata ?? {}),
+      input.plu ?? null,
     ],
   );
   const product = inserted.rows[0]!;
@@ -422,14 +431,20 @@ export async function updateProduct(
     track_stock: patch.track_stock ?? row.track_stock,
     active: patch.active ?? row.active,
     metadata: patch.metadata ?? row.metadata,
+    plu: patch.plu === undefined ? row.plu : patch.plu,
   };
-  if (patch.sku !== undefined || patch.barcodes !== undefined) {
+  if (patch.sku !== undefined || patch.barcodes !== undefined || patch.plu !== undefined) {
     await db.query(`DELETE FROM retail_codes WHERE product_id = $1 AND variant_id IS NULL`, [id]);
-    await claimCodes(db, scope, codeClaims({ sku: next.sku, barcodes: next.barcodes }, id, null, ''));
+    await claimCodes(
+      db,
+      scope,
+      codeClaims({ sku: next.sku, barcodes: next.barcodes, plu: next.plu }, id, null, ''),
+    );
   }
   const updated = await db.query<ProductRow>(
     `UPDATE retail_products SET name = $2, description = $3, sku = $4, barcodes = $5, price = $6, currency = $7,
-       tax_rate = $8, category_id = $9, unit = $10, track_stock = $11, active = $12, metadata = $13, updated_at = now()
+       tax_rate = $8, category_id = $9, unit = $10, track_stock = $11, active = $12, metadata = $13, plu = $14,
+       updated_at = now()
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -445,6 +460,7 @@ export async function updateProduct(
       next.track_stock,
       next.active,
       JSON.stringify(next.metadata),
+      next.plu,
     ],
   );
   const object = await productWithVariants(db, updated.rows[0]!);

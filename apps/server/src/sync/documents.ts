@@ -2,6 +2,7 @@
  * Feed rows as the documents a till stores (`PULL_DOCUMENTS` in the sync
  * protocol): each collection's row, renamed to the protocol's fields.
  */
+import { DEFAULT_SCALE_BARCODE_FORMAT, scaleBarcodeFormatSchema } from '@tz/core';
 import type { PullCollection, PullDocument } from '@tz/core';
 import { tillEmployeeDocument } from '../tills/till-employees.ts';
 import { printerDocument, type PrinterRow } from '../tills/printers.ts';
@@ -11,6 +12,11 @@ import { unixSeconds } from '../services/time.ts';
 import type { ChangeRow } from './changes.ts';
 
 type Row = ChangeRow & Record<string, unknown>;
+/** A stored format as the protocol has it; one the store never set reads as the default. */
+const scaleBarcodes = (value: unknown) => {
+  const parsed = scaleBarcodeFormatSchema.safeParse(value);
+  return parsed.success ? parsed.data : DEFAULT_SCALE_BARCODE_FORMAT;
+};
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
@@ -26,6 +32,7 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     unit: row.unit as PullDocument<'products'>['unit'],
     track_stock: Boolean(row.track_stock),
     active: Boolean(row.active),
+    plu: text(row.plu),
   }),
   variants: (row) => ({
     product: String(row.product_id),
@@ -47,6 +54,7 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     receipt_header: texts(row.receipt_header),
     receipt_footer: texts(row.receipt_footer),
     receipt_language: row.receipt_language as PullDocument<'stores'>['receipt_language'],
+    scale_barcodes: scaleBarcodes(row.scale_barcodes),
   }),
   stock_levels: (row) => ({
     store: String(row.store_id),

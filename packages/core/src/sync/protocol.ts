@@ -17,6 +17,7 @@ import {
 } from '../retail/commands.ts';
 import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '../retail/print-job-status.ts';
 import { shiftIdSchema } from '../retail/shift-status.ts';
+import { scaleBarcodeFormatSchema } from '../retail/scale-barcode.ts';
 import { PRINTER_STATUSES } from '../printer-settings.ts';
 
 export { PRINT_JOB_FAILURE_REASONS };
@@ -67,6 +68,8 @@ export const productDoc = doc({
   unit: z.enum(['piece', 'kg', 'litre', 'metre']),
   track_stock: z.boolean(),
   active: z.boolean(),
+  /** The item code on the store's scale labels; absent from documents pulled before it existed. */
+  plu: z.string().nullable().optional(),
 });
 export const variantDoc = doc({
   product: z.string(),
@@ -88,6 +91,8 @@ export const storeDoc = doc({
   receipt_header: z.array(z.string()),
   receipt_footer: z.array(z.string()),
   receipt_language: z.enum(['sw', 'en']),
+  /** How the store's scale labels read; absent from documents pulled before it existed (then the default). */
+  scale_barcodes: scaleBarcodeFormatSchema.optional(),
 });
 export const stockLevelDoc = doc({
   store: z.string(),

@@ -57,7 +57,11 @@ export type RefusalCode =
   | 'nothing_to_reprint'
   | 'choose_variant'
   | 'customer_name_missing'
-  | 'phone_invalid';
+  | 'phone_invalid'
+  | 'scale_label_unreadable'
+  | 'scale_label_weight_on_piece'
+  | 'scale_label_price_not_whole'
+  | 'scale_label_too_small';
 
 const PAIRING_CODE_REFUSALS = ['pairing_code_invalid', 'pairing_code_expired', 'pairing_code_used'] as const;
 type PairingCodeRefusal = (typeof PAIRING_CODE_REFUSALS)[number];
@@ -151,7 +155,28 @@ export interface CatalogueItem {
   hasVariants?: boolean;
 }
 
+/**
+ * What a scan did: added the item (a scale label's weight or price gives the quantity), or left
+ * it for the screen to ask which variant, or the weight of an item sold by weight whose own
+ * barcode carries none; or found nothing.
+ */
+export type ScanOutcome =
+  | { kind: 'added'; item: CatalogueItem; quantityMilli: number }
+  | { kind: 'choose_variant'; item: CatalogueItem }
+  | { kind: 'weigh'; item: CatalogueItem }
+  | { kind: 'not_found' };
+
 // --------------------------------------------------------------------- cart
+
+/**
+ * On hand at this till's store, in thousandths, of the cart's items whose stock the store
+ * tracks and has a level for, by `productId:variantId` (`cart-stock.ts`: `stockKey`).
+ */
+export type CartStock = Record<string, number>;
+
+/** The key a cart line's item has in `CartStock`. */
+export const stockKey = (item: { productId: string; variantId: string | null }): string =>
+  `${item.productId}:${item.variantId ?? ''}`;
 
 export interface CartLine {
   /** Stable key for the screen's list and for edits. */
@@ -395,12 +420,16 @@ export interface TillStore {
   }): Promise<{ customer: TillCustomer; existing: boolean }>;
 
   readonly cart$: Observable<Cart>;
+  /** Stock left of the cart's tracked items, for its lines to show; a sale is never refused for stock. */
+  readonly cartStock$: Observable<CartStock>;
   addItem(item: CatalogueItem, quantityMilli?: number): Promise<void>;
   /**
-   * Scans a barcode into the cart; resolves null when nothing has that barcode. A product with
-   * variants is not added: it resolves with `hasVariants` and the screen offers its variants.
+   * Scans a barcode into the cart. A scale label (docs/TILL.md, "Scale labels") adds its product
+   * with the weight or price it carries; one that cannot be read or sells nothing is refused
+   * (`scale_label_…`). A product with variants, or one sold by weight scanned by its own barcode,
+   * is not added: the screen asks which variant, or the weight.
    */
-  addBarcode(code: string): Promise<CatalogueItem | null>;
+  addBarcode(code: string): Promise<ScanOutcome>;
   setQuantity(lineKey: string, quantityMilli: number): Promise<void>;
   removeLine(lineKey: string): Promise<void>;
   setLineDiscount(lineKey: string, discount: Discount | null): Promise<void>;

@@ -8,8 +8,10 @@ import type { Observable } from 'rxjs';
 import { itemCount, priceCart } from '@tz/core';
 import type { Discount, PullDocument } from '@tz/core';
 import { TillRefusal } from './api.ts';
-import type { Cart, CatalogueItem, ParkedCart, TillCustomer, TillSettings } from './api.ts';
-import { findByBarcode, findByBarcodeNow } from './catalogue.ts';
+import type { Cart, CatalogueItem, ParkedCart, ScanOutcome, TillCustomer, TillSettings } from './api.ts';
+import { scan, scanNow } from './catalogue.ts';
+import type { Scanned } from './catalogue.ts';
+import { labelQuantity } from './scale-labels.ts';
 import { currentStore, withRefusals } from './context.ts';
 import type { Context } from './context.ts';
 import { watchCustomer } from './customers.ts';
@@ -160,12 +162,26 @@ export function addItem(ctx: Context, item: CatalogueItem, quantityMilli?: numbe
   return edit(ctx, change, () => requireCashier(ctx));
 }
 
-/** Adds the item with this barcode, at once when the catalogue is in memory. */
-export function addBarcode(ctx: Context, code: string): Promise<CatalogueItem | null> {
-  const add = (item: CatalogueItem | null) =>
-    item && !item.hasVariants ? addItem(ctx, item).then(() => item) : Promise.resolve(item);
-  const known = findByBarcodeNow(ctx, code);
-  return known === undefined ? findByBarcode(ctx, code).then(add) : add(known);
+/**
+ * Adds what a scanned code sells, at once when the catalogue is in memory: a scale label's
+ * product with the quantity its weight or price gives, a piece by its own barcode. A product
+ * with variants, or one sold by weight scanned by its own barcode, waits for the screen to ask.
+ */
+export function addBarcode(ctx: Context, code: string): Promise<ScanOutcome> {
+  const add = (found: Scanned | null): Promise<ScanOutcome> => {
+    if (!found) return Promise.resolve({ kind: 'not_found' });
+    const { item, label } = found;
+    if (item.hasVariants) return Promise.resolve({ kind: 'choose_variant', item });
+    if (!label && item.unit !== 'piece') return Promise.resolve({ kind: 'weigh', item });
+    const quantityMilli = label ? labelQuantity(label, item) : 1000;
+    return addItem(ctx, item, quantityMilli).then(() => ({ kind: 'added', item, quantityMilli }));
+  };
+  try {
+    const known = scanNow(ctx, code);
+    return known === undefined ? scan(ctx, code).then(add) : add(known);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 export async function setQuantity(ctx: Context, key: string, quantityMilli: number): Promise<void> {

@@ -16,7 +16,8 @@
  */
 import type { Subscription } from 'rxjs';
 import type { RxChangeEvent, RxCollection } from 'rxdb';
-import type { PullDocument } from '@tz/core';
+import { pluKey } from '@tz/core';
+import type { PullDocument, ScaleMatch } from '@tz/core';
 import { readPages } from './catalogue-pages.ts';
 import type { CataloguePage, Stored } from './catalogue-pages.ts';
 import type { CatalogueSnapshot, EarlyFound } from './catalogue-snapshot.ts';
@@ -55,6 +56,8 @@ export class CatalogueIndex {
   private readonly variants = new Map<string, Variant>();
   /** barcode → ids that carried it when seen, `v:` variants and `p:` products. */
   private readonly barcodes = new Map<string, string | string[]>();
+  /** `plu:<key>` and `sku:<key>` (a numeric SKU, leading zeros dropped) → products that carried it, for scale labels. */
+  private readonly itemCodes = new Map<string, Set<string>>();
   /** product → its variants on this till (in any state: the server then sells it only by variant). */
   private readonly variantsOf = new Map<string, Set<string>>();
   /** `p:<id>` or `v:<id>` → the key of the stored page its current state came from (for the snapshot). */
@@ -215,6 +218,24 @@ export class CatalogueIndex {
     return found;
   }
 
+  /**
+   * The products a scale label's item code names (`match` is the store's `match_by`, PLU or SKU,
+   * leading zeros ignored), as stored now; `undefined` until built.
+   */
+  withItemCode(match: Exclude<ScaleMatch, 'barcode'>, code: string): Product[] | undefined {
+    if (!this.built) return undefined;
+    const key = pluKey(code);
+    const ids = key === null ? undefined : this.itemCodes.get(`${match}:${key}`);
+    const found: Product[] = [];
+    for (const id of ids ?? []) {
+      const doc = this.products.get(id);
+      // An entry only says where to look: the product as it is now must still carry the code.
+      if (doc && itemCodesOf(doc).includes(`${match}:${key}`)) found.push(doc);
+      else ids?.delete(id);
+    }
+    return found;
+  }
+
   /** A product as stored now (null when there is none); `undefined` until built. */
   product(id: string): Product | null | undefined {
     return this.built ? (this.products.get(id) ?? null) : undefined;
@@ -342,6 +363,11 @@ export class CatalogueIndex {
       const product = fromStored('products', doc, (value) => this.share(value));
       this.products.set(doc.id, product);
       this.index(kind, product, before);
+      for (const code of itemCodesOf(product)) {
+        const ids = this.itemCodes.get(code) ?? new Set<string>();
+        ids.add(doc.id);
+        this.itemCodes.set(code, ids);
+      }
     } else {
       const variant = fromStored('variants', doc, (value) => this.share(value));
       const before = this.variants.get(doc.id);
@@ -368,6 +394,13 @@ export class CatalogueIndex {
     if (this.shared.size < 1000) this.shared.set(value, value);
     return value;
   }
+}
+
+/** The keys a product is found by from a scale label: its PLU, and its SKU when that is digits. */
+function itemCodesOf(product: Product): string[] {
+  const plu = product.plu ? pluKey(product.plu) : null;
+  const sku = product.sku ? pluKey(product.sku) : null;
+  return [...(plu ? [`plu:${plu}`] : []), ...(sku ? [`sku:${sku}`] : [])];
 }
 
 /** A stored product or variant as the till sells it: the pulled fields only (`share` keeps repeated strings once). */
@@ -397,5 +430,6 @@ export function fromStored(
     category: text(doc.category),
     unit: s(doc.unit) as Product['unit'],
     track_stock: doc.track_stock === true,
+    plu: text(doc.plu),
   };
 }

@@ -112,9 +112,15 @@ describe.each([
     ]);
     // Neither picking nor scanning the product itself puts it in the cart.
     await expect(store.addItem(found!)).rejects.toMatchObject({ code: 'choose_variant' });
-    expect(await store.addBarcode('6209990000001')).toMatchObject({ hasVariants: true });
+    expect(await store.addBarcode('6209990000001')).toMatchObject({
+      kind: 'choose_variant',
+      item: { hasVariants: true },
+    });
     // Scanning a variant adds that variant; an inactive one is not for sale.
-    expect(await store.addBarcode('6209990000011')).toMatchObject({ variantId: 'var_red' });
+    expect(await store.addBarcode('6209990000011')).toMatchObject({
+      kind: 'added',
+      item: { variantId: 'var_red' },
+    });
     expect(await store.findByBarcode('6209990000013')).toBeNull();
     const cart = await firstValueFrom(store.cart$);
     expect(cart.lines.map((line) => [line.item.productId, line.item.variantId])).toEqual([
@@ -135,7 +141,10 @@ describe.each([
       expect(await store.findByBarcode('6209990000002')).toMatchObject({ hasVariants: true }),
     );
     expect((await store.search('sabuni'))[0]).toMatchObject({ hasVariants: true });
-    expect(await store.addBarcode('62099900021')).toMatchObject({ variantId: 'var_soap_large' });
+    expect(await store.addBarcode('62099900021')).toMatchObject({
+      kind: 'added',
+      item: { variantId: 'var_soap_large' },
+    });
 
     // Its variant deleted and its barcode changed: it sells as itself again, under the new barcode only.
     transport.documents.variants = [...transport.documents.variants, { ...large, _deleted: true }];

@@ -13,13 +13,14 @@
  * `hasVariants` and `variantsOf` lists what to offer instead.
  */
 import type { MangoQuerySelector } from 'rxdb';
-import type { PullDocument } from '@tz/core';
+import type { PullDocument, ScaleLabel } from '@tz/core';
 import type { CatalogueItem } from './api.ts';
 import { catalogueItem } from './catalogue-item.ts';
 import type { EarlyFound } from './catalogue-snapshot.ts';
 import { device } from './context.ts';
 import type { Context } from './context.ts';
 import { normalise } from './schema.ts';
+import { labelProducts, readLabel } from './scale-labels.ts';
 
 type Product = PullDocument<'products'>;
 type Variant = PullDocument<'variants'>;
@@ -135,6 +136,57 @@ export async function findByBarcode(ctx: Context, code: string): Promise<Catalog
   }
   await ctx.catalogue.ready();
   return barcodeItem(inMemory(ctx, barcode));
+}
+
+/** A scan's find: the item, and the scale label it was read from, if it was one. */
+export interface Scanned {
+  item: CatalogueItem;
+  label: ScaleLabel | null;
+}
+
+/** The active product a scale label names, as the store's format matches it (in memory). */
+function labelItem(ctx: Context, code: string): Scanned | null {
+  const format = ctx.scale.current();
+  const label = readLabel(code, format);
+  if (!label) return null;
+  const product = (labelProducts(ctx.catalogue, label, format) ?? []).find((found) => found.active);
+  if (!product) return null;
+  return { item: catalogueItem(product, null, null, ctx.catalogue.hasVariants(product.id) === true), label };
+}
+
+/**
+ * What a scanned code sells, without waiting: the item with exactly this barcode, else the
+ * product a scale label names (`scale-labels.ts`); `undefined` while the catalogue is not in
+ * memory. Refused (`scale_label_unreadable`) for a label whose check digits are wrong.
+ */
+export function scanNow(ctx: Context, code: string): Scanned | null | undefined {
+  const barcode = code.trim();
+  if (barcode === '') return null;
+  if (!ctx.catalogue.isBuilt()) return undefined;
+  const item = barcodeItem(inMemory(ctx, barcode));
+  return item ? { item, label: null } : labelItem(ctx, barcode);
+}
+
+/** What a scanned code sells; before the catalogue is in memory the snapshot answers a plain barcode it knows. */
+export async function scan(ctx: Context, code: string): Promise<Scanned | null> {
+  const barcode = code.trim();
+  if (barcode === '') return null;
+  if (!ctx.catalogue.isBuilt()) {
+    const early = await ctx.catalogue.early(barcode);
+    const item = early ? barcodeItem(early) : null;
+    if (item) return { item, label: null };
+  }
+  await ctx.catalogue.ready();
+  return scanNow(ctx, barcode) ?? null;
+}
+
+/** Whether a code sells something, from memory: a barcode, or a readable scale label of a known product. */
+export function knownNow(ctx: Context, code: string): boolean {
+  try {
+    return scanNow(ctx, code) != null;
+  } catch {
+    return false;
+  }
 }
 
 /** What to offer for a product with variants: its variants for sale, by name. */

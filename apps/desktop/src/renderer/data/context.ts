@@ -8,6 +8,7 @@ import type { TillBridge } from '../../shared/bridge.ts';
 import { TillRefusal } from './api.ts';
 import type { TillIdentity } from './api.ts';
 import type { CatalogueIndex } from './catalogue-index.ts';
+import type { ScaleFormat } from './scale-labels.ts';
 import type { TillDatabase } from './database.ts';
 import type { EditJournal } from './edit-journal.ts';
 import type { Ids } from './ids.ts';
@@ -33,6 +34,8 @@ export interface Context {
   kv: Kv;
   /** Barcodes and products with variants in memory, once built. */
   catalogue: CatalogueIndex;
+  /** How the store's scale labels read, kept current. */
+  scale: ScaleFormat;
   /** Cart edits shown but not yet written, kept across a reload. */
   journal: EditJournal;
   ids: Ids;

@@ -7,10 +7,12 @@ import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
 import { refund, refundQuote, reprintLast, reprintSale, searchSales, voidSale } from './after-sale.ts';
 import * as cart from './cart.ts';
+import { watchCartStock } from './cart-stock.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
 import * as customers from './customers.ts';
+import { ScaleFormat } from './scale-labels.ts';
 import { hasEnded, refuseWhileUnsynced } from './context.ts';
 import type { Context, Device } from './context.ts';
 import { openDatabase } from './database.ts';
@@ -84,6 +86,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     db,
     kv,
     catalogue: index,
+    scale: new ScaleFormat(kv, db),
     journal: options.editJournal ?? defaultJournal(name),
     ids: makeIds(now),
     now,
@@ -144,6 +147,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     return { sale, change };
   };
 
+  const cartView$ = cart.watchCart(ctx);
   const store: TillStore = {
     pairing$,
     async pair(code) {
@@ -180,11 +184,12 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     },
     search: (text, limit) => catalogue.search(ctx, text, limit),
     findByBarcode: (code) => catalogue.findByBarcode(ctx, code),
-    hasBarcode: (code) => catalogue.findByBarcodeNow(ctx, code) != null,
+    hasBarcode: (code) => catalogue.knownNow(ctx, code),
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => customers.searchCustomers(ctx, text, limit),
     createCustomer: (input) => customers.createCustomer(ctx, input),
-    cart$: cart.watchCart(ctx),
+    cart$: cartView$,
+    cartStock$: watchCartStock(ctx, cartView$),
     addItem: (item, quantity) => cart.addItem(ctx, item, quantity),
     addBarcode: (code) => cart.addBarcode(ctx, code),
     setQuantity: (key, quantity) => cart.setQuantity(ctx, key, quantity),
@@ -230,6 +235,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     async close() {
       index.stop();
       salesIndex.stop();
+      ctx.scale.stop();
       revokedWatch.unsubscribe();
       employeesWatch.unsubscribe();
       stopBridgeWatch?.();

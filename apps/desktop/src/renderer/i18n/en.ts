@@ -327,6 +327,16 @@ export const en = {
   refusal_shift_already_open: 'The shift is already open.',
   refusal_nothing_to_reprint: 'No receipt to reprint yet',
   refusal_choose_variant: 'Choose one of its variants.',
+  // scale labels and stock on cart lines
+  refusal_scale_label_unreadable:
+    'This scale label cannot be read: scan it again, or search the product and type its weight.',
+  refusal_scale_label_weight_on_piece: 'This label carries a weight, but the product is sold by the piece.',
+  refusal_scale_label_price_not_whole:
+    'The label’s price is not a whole number of pieces at the product’s price.',
+  refusal_scale_label_too_small: 'The label’s price is too small to sell any of this product.',
+  weighOnSaleScreen: 'Weigh {name}: type its weight on the sale screen',
+  stockLeftShort: 'Only {count} in stock',
+  stockNone: 'None in stock',
   refusal_unknown: 'Something went wrong: {message}',
 } as const;
 

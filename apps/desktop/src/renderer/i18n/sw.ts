@@ -319,5 +319,14 @@ export const sw = {
   refusal_shift_already_open: 'Zamu tayari imefunguliwa.',
   refusal_nothing_to_reprint: 'Bado hakuna risiti ya kuchapisha tena',
   refusal_choose_variant: 'Chagua moja ya aina zake.',
+  // lebo za mizani na stoo kwenye mistari ya mauzo
+  refusal_scale_label_unreadable:
+    'Lebo hii ya mizani haisomeki: iskani tena, au tafuta bidhaa na uandike uzito wake.',
+  refusal_scale_label_weight_on_piece: 'Lebo hii ina uzito, lakini bidhaa hii inauzwa kwa kipande.',
+  refusal_scale_label_price_not_whole: 'Bei ya lebo haitoi idadi kamili ya vipande kwa bei ya bidhaa hii.',
+  refusal_scale_label_too_small: 'Bei ya lebo ni ndogo mno kuuza chochote cha bidhaa hii.',
+  weighOnSaleScreen: 'Pima {name}: andika uzito wake kwenye skrini ya mauzo',
+  stockLeftShort: 'Zimebaki {count} tu',
+  stockNone: 'Zimeisha stoo',
   refusal_unknown: 'Hitilafu imetokea: {message}',
 } as const satisfies Messages;

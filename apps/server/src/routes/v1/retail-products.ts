@@ -4,6 +4,7 @@ import {
   TAX_CLASSES,
   currencySchema,
   metadataSchema,
+  pluSchema,
   priceSchema,
   referenceSchema,
 } from '@tz/core';
@@ -68,6 +69,7 @@ export const productCreateBody = z.strictObject({
     .describe('Inactive products stay in the catalogue but are not offered for sale'),
   variants: z.array(variantInput).max(100).optional(),
   metadata: metadataSchema.optional(),
+  plu: pluSchema.optional(),
 });
 
 export const productPatchBody = z.strictObject({
@@ -83,6 +85,7 @@ export const productPatchBody = z.strictObject({
   track_stock: z.boolean().optional(),
   active: z.boolean().optional(),
   metadata: metadataSchema.optional(),
+  plu: pluSchema.nullable().optional(),
 });
 
 export const variantPatchBody = z.strictObject({
@@ -130,6 +133,10 @@ export const productSchema = z.object({
   unit: z.enum(QUANTITY_UNITS),
   track_stock: z.boolean(),
   active: z.boolean(),
+  plu: z
+    .string()
+    .nullable()
+    .describe('The item code on the store’s scale labels (see the store’s `scale_barcodes`)'),
   deleted: z
     .boolean()
     .describe('Deleted products are archived: kept for past orders, gone from the catalogue'),
@@ -170,7 +177,7 @@ export const productRoutes = [
     tag,
     summary: 'Create a product',
     description:
-      'SKUs and barcodes (of products and variants alike) are unique per account and mode: a clash is a 400 (`sku_taken`, `barcode_taken`) naming the field.',
+      'SKUs, barcodes (of products and variants alike) and PLUs are unique per account and mode: a clash is a 400 (`sku_taken`, `barcode_taken`, `plu_taken`) naming the field.',
     auth: 'secret',
     status: 201,
     body: productCreateBody,
@@ -190,7 +197,7 @@ export const productRoutes = [
     path: '/retail/products/{id}',
     tag,
     summary: 'Update a product',
-    description: 'Fields left out keep their value; `null` clears `sku`, `description` or `category`.',
+    description: 'Fields left out keep their value; `null` clears `sku`, `description`, `category` or `plu`.',
     auth: 'secret',
     params: idParams,
     body: productPatchBody,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VAT_REGIONS, currencySchema } from '@tz/core';
+import { VAT_REGIONS, currencySchema, scaleBarcodeFormatSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
@@ -35,6 +35,8 @@ const vrn = z
       .replace(/^(\d{2})(\d{6})([A-Z])$/, '$1-$2-$3'),
   );
 
+const scaleBarcodeFormat = scaleBarcodeFormatSchema;
+
 const storeFields = {
   address_lines: lines(4).optional(),
   phone: text(40).nullable().optional(),
@@ -49,6 +51,11 @@ const storeFields = {
   receipt_footer: lines(6).optional(),
   receipt_language: z.enum(['sw', 'en']).optional().describe('Defaults to sw (Swahili)'),
   default: z.boolean().optional().describe('Makes this the default store'),
+  scale_barcodes: scaleBarcodeFormat
+    .optional()
+    .describe(
+      'How this store’s scale labels read: EAN-13 codes starting with a prefix from 20 to 29 that carry a weight or a price (replaces the whole setting)',
+    ),
 };
 
 export const storeCreateBody = z.strictObject({ name, ...storeFields });
@@ -70,6 +77,7 @@ export const storeSchema = z.object({
   receipt_language: z.enum(['sw', 'en']),
   default: z.boolean(),
   receipt_prefix: z.string().describe('Prefix of receipt numbers the server gives for this store (S01...)'),
+  scale_barcodes: scaleBarcodeFormatSchema,
   livemode,
   created: unix,
   updated: unix,

@@ -1,8 +1,38 @@
-/** The sale's lines: the selected one is marked (F4, F6, Delete and +/− act on it). */
+/**
+ * The sale's lines: the selected one is marked (F4, F6, Delete and +/− act on it). Each line of
+ * an item whose stock the store tracks says how much is left, and warns when the cart holds more
+ * (the sale still goes through: the server flags it `stock_short`).
+ */
 import { memo, useRef } from 'react';
-import type { Cart, CartLine } from '../../data/api.ts';
+import { stockKey } from '../../data/api.ts';
+import type { Cart, CartLine, CartStock } from '../../data/api.ts';
 import { formatMoney, formatQuantityMilli, useI18n } from '../../i18n/index.tsx';
 import { useKeptInView } from '../components/kept-in-view.ts';
+import { useObservable, useStore } from '../store.tsx';
+
+const NO_STOCK: CartStock = {};
+
+/** What a line says about stock: how much is left, or that the cart holds more than that. */
+function StockLeft({
+  line,
+  stock,
+  inCart,
+}: {
+  line: CartLine;
+  stock: CartStock;
+  inCart: Map<string, number>;
+}) {
+  const { t } = useI18n();
+  const key = stockKey(line.item);
+  const onHand = stock[key];
+  if (!line.item.trackStock || onHand === undefined) return null;
+  const whole = line.item.unit === 'piece';
+  const count = `${formatQuantityMilli(onHand, whole)}${whole ? '' : ` ${line.item.unit}`}`;
+  if (onHand <= 0) return <small className="line-stock short">{t('stockNone')}</small>;
+  if ((inCart.get(key) ?? 0) > onHand)
+    return <small className="line-stock short">{t('stockLeftShort', { count })}</small>;
+  return <small className="line-stock">{t('inStock', { count })}</small>;
+}
 
 /** Memoised: the sale screen renders at every key typed into the search box, the cart only when it changes. */
 export const CartTable = memo(function CartTable({
@@ -21,6 +51,7 @@ export const CartTable = memo(function CartTable({
   onRemove: (line: CartLine) => void;
 }) {
   const { t } = useI18n();
+  const stock = useObservable<CartStock>(useStore().cartStock$, NO_STOCK);
   const selectedRow = useRef<HTMLTableRowElement>(null);
   useKeptInView(selectedRow, `${selectedKey}:${lines.length}`);
   if (lines.length === 0) {
@@ -31,6 +62,10 @@ export const CartTable = memo(function CartTable({
     );
   }
   const currency = cart?.priced.currency ?? 'TZS';
+  // The same item on several lines counts once against its stock.
+  const inCart = new Map<string, number>();
+  for (const line of lines)
+    inCart.set(stockKey(line.item), (inCart.get(stockKey(line.item)) ?? 0) + line.quantityMilli);
   return (
     <div className="cart" data-testid="cart">
       <table>
@@ -58,6 +93,7 @@ export const CartTable = memo(function CartTable({
               >
                 <td className="name">
                   <span className="line-name">{line.item.name}</span>
+                  <StockLeft line={line} stock={stock} inCart={inCart} />
                   {priced && priced.lineDiscount + priced.orderDiscount > 0 && (
                     <small className="line-discount">
                       {t('discount')} −{formatMoney(priced.lineDiscount + priced.orderDiscount, currency)}

@@ -26,12 +26,14 @@ export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
   useScanner(
     (code) =>
       void store.addBarcode(code).then(
-        (item) =>
-          !item
+        (scan) =>
+          scan.kind === 'not_found'
             ? notify(t('notFoundBarcode', { code }), 'error')
-            : item.hasVariants
+            : scan.kind === 'choose_variant'
               ? notify(t('refusal_choose_variant'), 'error')
-              : notify(t('addedItem', { name: item.name })),
+              : scan.kind === 'weigh'
+                ? notify(t('weighOnSaleScreen', { name: scan.item.name }), 'error')
+                : notify(t('addedItem', { name: scan.item.name })),
         (failure: unknown) => notify(refusalText(t, failure), 'error'),
       ),
     { known: (code) => store.hasBarcode(code) },

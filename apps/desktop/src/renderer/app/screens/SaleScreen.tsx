@@ -120,12 +120,15 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
     (code) => {
       // The next customer's first item, scanned while the last sale's change is on screen, starts the next sale.
       if (dialog?.kind === 'done') closeDialog();
-      const added = store.addBarcode(code).then((item) => {
-        if (item?.hasVariants && !blocked) setDialog({ kind: 'variants', product: item });
-        else if (item?.hasVariants) notify(t('refusal_choose_variant'), 'error');
-        else if (item) {
+      const added = store.addBarcode(code).then((scan) => {
+        if (scan.kind === 'choose_variant' && !blocked) setDialog({ kind: 'variants', product: scan.item });
+        else if (scan.kind === 'choose_variant') notify(t('refusal_choose_variant'), 'error');
+        // An item sold by weight scanned by its own barcode: its weight is asked, as when picked.
+        else if (scan.kind === 'weigh' && !blocked) setDialog({ kind: 'weigh', item: scan.item });
+        else if (scan.kind === 'weigh') notify(t('weighOnSaleScreen', { name: scan.item.name }), 'error');
+        else if (scan.kind === 'added') {
           setSelectedKey(null);
-          notify(t('addedItem', { name: item.name }));
+          notify(t('addedItem', { name: scan.item.name }));
         } else notify(t('notFoundBarcode', { code }), 'error');
       }, fail);
       scanning.current = Promise.all([scanning.current, added]);
@@ -203,10 +206,11 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
     const text = query.trim();
     if (text === '') return;
     // Typed by hand: a barcode nobody found by prefix search is tried as a whole code.
-    store.addBarcode(text).then((item) => {
-      if (item) setQuery('');
-      if (item?.hasVariants) setDialog({ kind: 'variants', product: item });
-      else if (!item) notify(t('noResults', { text }), 'error');
+    store.addBarcode(text).then((scan) => {
+      if (scan.kind !== 'not_found') setQuery('');
+      if (scan.kind === 'choose_variant') setDialog({ kind: 'variants', product: scan.item });
+      else if (scan.kind === 'weigh') setDialog({ kind: 'weigh', item: scan.item });
+      else if (scan.kind === 'not_found') notify(t('noResults', { text }), 'error');
     }, fail);
   };
 
