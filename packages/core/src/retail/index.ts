@@ -12,3 +12,4 @@ export * from './z-report.ts';
 export { formatEastAfricaTime, eastAfricaDate } from './time.ts';
 export { formatBasisPoints } from './integer-math.ts';
 export * from './commands.ts';
+export * from './quick-cash.ts';
