@@ -271,7 +271,19 @@ export interface Shift {
   payOuts: number;
   /** Float + cash taken − change − cash refunds + pay-ins − pay-outs. */
   expectedCash: number;
+  /** Times the drawer was opened with no sale. */
+  noSales: number;
 }
+
+export interface NoSaleRequest {
+  reason: string;
+  /** Needed when the till's `noSaleNeedsManager` is on and a cashier (not a manager) is signed in. */
+  managerPin?: string;
+}
+
+/** Whether the drawer opened: the no-sale is recorded either way. */
+export type NoSaleOutcome =
+  { drawer: 'opened' } | { drawer: 'no_printer' } | { drawer: 'failed'; message: string };
 
 export interface ZReport {
   shift: string;
@@ -290,8 +302,10 @@ export interface ZReport {
   countedCash: number;
   /** counted − expected: negative when cash is short. */
   difference: number;
-  /** The shift is the till's: each cashier who sold in it, with their sales and the refunds of them. */
-  cashiers: Array<{ name: string; count: number; sales: number; refunds: number }>;
+  /** Times the drawer was opened with no sale. */
+  noSales: number;
+  /** The shift is the till's: each cashier who sold in it, with their sales, the refunds of them and their no-sales. */
+  cashiers: Array<{ name: string; count: number; sales: number; refunds: number; noSales: number }>;
 }
 
 // ---------------------------------------------------------------------- sync
@@ -336,6 +350,8 @@ export interface TillSettings {
   managerDiscountAboveBasisPoints: number;
   /** The printer receipts go to; the first of this till's printers when null. */
   receiptPrinter: string | null;
+  /** A cashier opening the drawer with no sale needs a manager's PIN (a manager signed in does not). */
+  noSaleNeedsManager: boolean;
 }
 
 // --------------------------------------------------------------------- store
@@ -427,6 +443,12 @@ export interface TillStore {
   readonly shift$: Observable<Shift | null>;
   openShift(openingFloat: number): Promise<Shift>;
   cashMovement(kind: 'pay_in' | 'pay_out', amount: number, reason: string): Promise<void>;
+  /**
+   * Opens the cash drawer with no sale: recorded in the shift (`shift.no_sale`) first, then the
+   * drawer kicked through the receipt printer. Refused `manager_pin_required` / `manager_pin_wrong`
+   * when the setting asks for a manager; resolves with whether the drawer opened.
+   */
+  noSale(request: NoSaleRequest): Promise<NoSaleOutcome>;
   /** Closes with the cash counted, prints the Z report and returns it. */
   closeShift(countedCash: number): Promise<ZReport>;
 
