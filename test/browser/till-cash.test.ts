@@ -81,7 +81,10 @@ describe('no sale', () => {
     expect(await open.isDisabled()).toBe(true);
     await page.locator('.reason-choices button', { hasText: 'Change for a customer' }).click();
     expect(await page.inputValue('[data-testid=no-sale] input')).toBe('Change for a customer');
-    await open.click();
+    // Focus went back to the reason, so Enter opens the drawer.
+    await page.waitForSelector('[data-testid=no-sale] input:focus', { timeout: 10_000 });
+    expect(await open.isDisabled()).toBe(false);
+    await page.keyboard.press('Enter');
     await page.waitForSelector('text=this till has no printer to open it', { timeout: 10_000 });
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=no-sale]', { state: 'detached', timeout: 10_000 });

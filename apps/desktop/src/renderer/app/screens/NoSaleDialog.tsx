@@ -5,7 +5,7 @@
  * for it, a cashier (not a manager) gives a manager's PIN too. The dialog says
  * whether the drawer opened: it is recorded either way.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { Cashier, NoSaleOutcome, TillSettings } from '../../data/api.ts';
 import type { MessageKey } from '../../i18n/en.ts';
 import { useI18n } from '../../i18n/index.tsx';
@@ -31,6 +31,7 @@ export function NoSaleDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<NoSaleOutcome | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   const needsManager = settings?.noSaleNeedsManager === true && cashier?.role !== 'manager';
   const ready = reason.trim() !== '' && (!needsManager || pin.length >= 4) && !busy;
 
@@ -74,7 +75,7 @@ export function NoSaleDialog({ onClose }: { onClose: () => void }) {
   }
   return (
     <Dialog title={t('noSaleTitle')} onClose={onClose} testId="no-sale">
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={submit} ref={form}>
         <p className="muted">{t('noSaleIntro')}</p>
         <div className="reason-choices" role="group" aria-label={t('reason')}>
           {REASONS.map((key) => (
@@ -83,7 +84,13 @@ export function NoSaleDialog({ onClose }: { onClose: () => void }) {
               type="button"
               className={reason === t(key) ? 'on' : ''}
               aria-pressed={reason === t(key)}
-              onClick={() => setReason(t(key))}
+              onClick={() => {
+                setReason(t(key));
+                // Back to the reason (or the manager's PIN), so Enter then opens the drawer.
+                form.current
+                  ?.querySelector<HTMLInputElement>(needsManager ? 'input[type=password]' : 'input')
+                  ?.focus();
+              }}
             >
               {t(key)}
             </button>
