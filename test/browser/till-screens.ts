@@ -58,6 +58,20 @@ const SCREENS: Record<string, Step[]> = {
     press('F10'),
     (page) => page.fill('[data-testid=cash-given]', '80000'),
   ],
+  'tender-quick-cash': [
+    ...signedIn,
+    control('fillCart()'),
+    press('F10'),
+    (page) => page.locator('[data-testid=quick-cash] button').nth(2).click(),
+  ],
+  'no-sale': [...signedIn, press('Alt+N'), (page) => page.locator('.reason-choices button').first().click()],
+  'no-sale-manager': [...signedIn, control('setSettings({ noSaleNeedsManager: true })'), press('Alt+N')],
+  'no-sale-done': [
+    ...signedIn,
+    press('Alt+N'),
+    (page) => page.locator('.reason-choices button').first().click(),
+    press('Enter'),
+  ],
   'tender-offline': [
     ...signedIn,
     control('fillCart()'),

@@ -144,6 +144,7 @@ describe('a shift from open to Z report', () => {
       expected_total: 81_000,
       counted_total: 76_500,
       difference_total: -500,
+      no_sale_count: 0,
       lines: [
         {
           method: 'cash',
@@ -186,8 +187,8 @@ describe('a shift from open to Z report', () => {
         },
       ],
       cashiers: [
-        { cashier: cashier.id, order_count: 2, sales: 16_000, refunds: 4_000 },
-        { cashier: null, order_count: 2, sales: 16_000, refunds: 0 },
+        { cashier: cashier.id, order_count: 2, sales: 16_000, refunds: 4_000, no_sales: 0 },
+        { cashier: null, order_count: 2, sales: 16_000, refunds: 0, no_sales: 0 },
       ],
     });
     const retrieved = (await api.get(`/v1/retail/shifts/${shift}`)).body;

@@ -149,9 +149,10 @@ export function makeZReportFigures(overrides: Partial<ZReportFigures> = {}): ZRe
     expectedCash: 851_500,
     countedCash: 851_000,
     difference: -500,
+    noSales: 2,
     cashiers: [
-      { name: 'Asha', count: 30, sales: 900_000, refunds: 3_500 },
-      { name: 'Juma Mwinyimkuu', count: 12, sales: 334_500, refunds: 0 },
+      { name: 'Asha', count: 30, sales: 900_000, refunds: 3_500, noSales: 2 },
+      { name: 'Juma Mwinyimkuu', count: 12, sales: 334_500, refunds: 0, noSales: 0 },
     ],
     ...overrides,
   };

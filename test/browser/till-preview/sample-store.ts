@@ -119,6 +119,7 @@ export interface SampleControls {
   reprinted(): string[];
   setPrint(state: PrintState): void;
   setFirstSync(patch: Partial<FirstSync>): void;
+  setSettings(patch: Partial<TillSettings>): void;
 }
 
 export function sampleStore(): { store: TillStore; controls: SampleControls } {
@@ -129,6 +130,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const settings$ = new BehaviorSubject<TillSettings>({
     managerDiscountAboveBasisPoints: 1000,
     receiptPrinter: null,
+    noSaleNeedsManager: false,
   });
   const emptyCart = (): Cart => ({
     lines: [],
@@ -511,6 +513,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         payIns: 0,
         payOuts: 0,
         expectedCash: openingFloat,
+        noSales: 0,
       };
       shift$.next(shift);
       return Promise.resolve(shift);
@@ -526,6 +529,22 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         expectedCash: shift.expectedCash + signed,
       });
       return Promise.resolve();
+    },
+    noSale: ({ reason, managerPin }) => {
+      const shift = shift$.value;
+      if (!shift) return Promise.reject(refusal('shift_not_open', 'no shift'));
+      if (reason.trim() === '') return Promise.reject(refusal('invalid', 'reason'));
+      if (settings$.value.noSaleNeedsManager && cashier$.value?.role !== 'manager') {
+        if (!managerPin) return Promise.reject(refusal('manager_pin_required', 'pin'));
+        if (managerPin !== '9999') return Promise.reject(refusal('manager_pin_wrong', 'pin'));
+      }
+      shift$.next({ ...shift, noSales: shift.noSales + 1 });
+      // The preview has no printer unless a screen says it printed.
+      return Promise.resolve(
+        lastPrint$.value.status === 'printed'
+          ? { drawer: 'opened' as const }
+          : { drawer: 'no_printer' as const },
+      );
     },
     closeShift: (countedCash): Promise<ZReport> => {
       const shift = shift$.value;
@@ -549,9 +568,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         expectedCash: shift.expectedCash + 909_100,
         countedCash,
         difference: countedCash - (shift.expectedCash + 909_100),
+        noSales: shift.noSales + 3,
         cashiers: [
-          { name: shift.cashier, count: 30, sales: 901_300, refunds: 3_200 },
-          { name: 'Baraka', count: 12, sales: 353_000, refunds: 0 },
+          { name: shift.cashier, count: 30, sales: 901_300, refunds: 3_200, noSales: shift.noSales + 1 },
+          { name: 'Baraka', count: 12, sales: 353_000, refunds: 0, noSales: 2 },
         ],
       });
     },
@@ -614,6 +634,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     reprinted: () => [...reprinted],
     setPrint: (state) => lastPrint$.next(state),
     setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
+    setSettings: (patch) => settings$.next({ ...settings$.value, ...patch }),
   };
   return { store: tillStore, controls };
 }

@@ -40,7 +40,7 @@ import {
 } from '../tills/tills.ts';
 import { recordPrintJobResult } from '../tills/print-jobs.ts';
 import { prepareTillEmployees } from '../tills/till-employees.ts';
-import { closeShift, openShift, recordCashMovement } from '../tills/shifts.ts';
+import { closeShift, openShift, recordCashMovement, recordNoSale } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
 import { onEventsWritten } from '../services/events.ts';
 import { toDocument } from './documents.ts';
@@ -75,6 +75,9 @@ const APPLY: {
   'shift.cash_movement': async (db, till, payload, command) => ({
     shift: (await recordCashMovement(db, till, payload, command.id)).shift.id,
   }),
+  'shift.no_sale': async (db, till, payload, command) => ({
+    shift: (await recordNoSale(db, till, payload, command.id)).shift.id,
+  }),
   'shift.close': async (db, till, payload) => {
     const { shift } = await closeShift(db, till, payload);
     return { shift: shift.id, report: shift.report };
@@ -93,6 +96,7 @@ const COMMAND_APP: Record<CommandType, AppSlug> = {
   'order.void': 'retail',
   'shift.open': 'retail',
   'shift.cash_movement': 'retail',
+  'shift.no_sale': 'retail',
   'shift.close': 'retail',
   'print_job.result': 'printers',
   'customer.create': 'retail',

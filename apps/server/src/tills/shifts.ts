@@ -19,6 +19,7 @@ import type { Tenant, TillActor } from '../actor.ts';
 export type ShiftOpen = z.output<(typeof commandPayloads)['shift.open']>;
 export type ShiftCashMovement = z.output<(typeof commandPayloads)['shift.cash_movement']>;
 export type ShiftClose = z.output<(typeof commandPayloads)['shift.close']>;
+export type ShiftNoSale = z.output<(typeof commandPayloads)['shift.no_sale']>;
 
 interface CountedAmount {
   method: TenderMethod;
@@ -52,6 +53,13 @@ interface MovementRow {
   at: Date;
 }
 
+interface NoSaleRow {
+  cashier_id: string;
+  approved_by: string | null;
+  reason: string;
+  at: Date;
+}
+
 /** The Z report in the API's words (snake_case). */
 export const zReportObject = (report: ZReport) => ({
   order_count: report.orderCount,
@@ -61,6 +69,7 @@ export const zReportObject = (report: ZReport) => ({
   expected_total: report.expectedTotal,
   counted_total: report.countedTotal,
   difference_total: report.differenceTotal,
+  no_sale_count: report.noSaleCount,
   lines: report.lines.map((line) => ({
     method: line.method,
     taken: line.taken,
@@ -79,15 +88,28 @@ export const zReportObject = (report: ZReport) => ({
     order_count: part.orderCount,
     sales: part.sales,
     refunds: part.refunds,
+    no_sales: part.noSales,
   })),
 });
 export type ZReportObject = ReturnType<typeof zReportObject>;
 
-/** A report kept at close before reports split sales by cashier has no parts: an empty list says so. */
+/**
+ * A report kept at close before reports split sales by cashier has no parts: an empty list says so.
+ * One kept before no-sales were recorded had none to count: 0.
+ */
 const keptReport = (report: ZReportObject | null): ZReportObject | null =>
-  report && { ...report, cashiers: report.cashiers ?? [] };
+  report && {
+    ...report,
+    no_sale_count: report.no_sale_count ?? 0,
+    cashiers: (report.cashiers ?? []).map((part) => ({ ...part, no_sales: part.no_sales ?? 0 })),
+  };
 
-export const shiftObject = (row: ShiftRow, movements: MovementRow[], report: ZReportObject | null) => ({
+export const shiftObject = (
+  row: ShiftRow,
+  movements: MovementRow[],
+  report: ZReportObject | null,
+  noSales: NoSaleRow[],
+) => ({
   id: row.id,
   object: 'shift' as const,
   till: row.till_id,
@@ -103,6 +125,12 @@ export const shiftObject = (row: ShiftRow, movements: MovementRow[], report: ZRe
     amount: movement.amount,
     reason: movement.reason,
     at: unixSeconds(movement.at),
+  })),
+  no_sales: noSales.map((noSale) => ({
+    cashier: noSale.cashier_id,
+    approved_by: noSale.approved_by,
+    reason: noSale.reason,
+    at: unixSeconds(noSale.at),
   })),
   counted: row.counted,
   expected_cash: row.expected_cash,
@@ -133,11 +161,24 @@ async function movementsOf(db: Queryable, shiftId: string): Promise<MovementRow[
   return (await db.query<MovementRow>(MOVEMENTS_SQL, [shiftId])).rows;
 }
 
+const NO_SALES_SQL = `SELECT shift_id, cashier_id, approved_by, reason, at FROM shift_no_sales
+  WHERE shift_id = ANY($1::text[]) ORDER BY id`;
+
+/** The no-sales of the given shifts, by shift. */
+async function noSalesOf(db: Queryable, shiftIds: string[]): Promise<Map<string, NoSaleRow[]>> {
+  const rows = (await db.query<NoSaleRow & { shift_id: string }>(NO_SALES_SQL, [shiftIds])).rows;
+  const byShift = new Map<string, NoSaleRow[]>();
+  for (const { shift_id, ...noSale } of rows)
+    byShift.set(shift_id, [...(byShift.get(shift_id) ?? []), noSale]);
+  return byShift;
+}
+
 /** The report from the shift's orders and cash movements as recorded now. */
 async function computeReport(
   db: Queryable,
   row: ShiftRow,
   movements: MovementRow[],
+  noSales: NoSaleRow[],
   counted: CountedAmount[] | undefined,
 ): Promise<ZReport> {
   const orders = await db.query<{
@@ -164,6 +205,7 @@ async function computeReport(
     })),
     cashMovements: movements,
     counted,
+    noSales: noSales.map((noSale) => ({ cashier: noSale.cashier_id })),
   });
 }
 
@@ -216,7 +258,7 @@ export async function openShift(db: Queryable, till: TillActor, input: ShiftOpen
     if (!existing.rows[0]) throw invalid('parameter_invalid', 'shift', 'is the id of another shift');
     return { shift: await shiftWithReport(db, existing.rows[0]), changed: false };
   }
-  const shift = shiftObject(row, [], null);
+  const shift = shiftObject(row, [], null, []);
   await recordEvent(db, { ...till, type: 'shift.opened', object: shift });
   return { shift, changed: true };
 }
@@ -258,6 +300,58 @@ export async function recordCashMovement(
 }
 
 /**
+ * `shift.no_sale`: the drawer opened with no sale, in an open shift, by an
+ * employee of the account (and approved by a manager of it, when the till
+ * asked for one). Moves no money; the Z report counts it. Idempotent by the
+ * till's command id, as a cash movement is.
+ */
+export async function recordNoSale(
+  db: Queryable,
+  till: TillActor,
+  input: ShiftNoSale,
+  commandId: string,
+): Promise<ShiftChange> {
+  const row = await lockTillShift(db, till, input.shift);
+  const repeat = await db.query(`SELECT 1 FROM shift_no_sales WHERE shift_id = $1 AND command_id = $2`, [
+    row.id,
+    commandId,
+  ]);
+  if (repeat.rowCount) return { shift: await shiftWithReport(db, row), changed: false };
+  if (row.status !== 'open') {
+    throw invalid(
+      'state_transition_invalid',
+      'shift',
+      'is closed: the drawer opens with no sale only in an open shift',
+    );
+  }
+  const people = await db.query<{ id: string; role: string }>(
+    `SELECT id, role FROM employees WHERE id = ANY($1::text[]) AND merchant_id = $2 AND livemode = $3`,
+    [[input.cashier, input.approved_by ?? input.cashier], till.merchantId, till.livemode],
+  );
+  const role = (id: string) => people.rows.find((person) => person.id === id)?.role;
+  if (!role(input.cashier))
+    throw invalid('parameter_invalid', 'cashier', 'is not an employee of this account');
+  if (input.approved_by !== undefined && role(input.approved_by) !== 'manager') {
+    throw invalid('parameter_invalid', 'approved_by', 'is not a manager of this account');
+  }
+  await db.query(
+    `INSERT INTO shift_no_sales (merchant_id, livemode, shift_id, command_id, cashier_id, approved_by, reason, at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      till.merchantId,
+      till.livemode,
+      row.id,
+      commandId,
+      input.cashier,
+      input.approved_by ?? null,
+      input.reason,
+      new Date(input.at * 1000),
+    ],
+  );
+  return { shift: await shiftWithReport(db, row), changed: true };
+}
+
+/**
  * `shift.close`: the counted amounts and the Z report, computed from the
  * shift's orders and cash movements and kept with the shift. Closing a closed
  * shift again changes nothing (its report stays as it was).
@@ -267,7 +361,8 @@ export async function closeShift(db: Queryable, till: TillActor, input: ShiftClo
   if (row.status === 'closed') return { shift: await shiftWithReport(db, row), changed: false };
   const status = transitionShift(row.status, 'closed');
   const movements = await movementsOf(db, row.id);
-  const report = await computeReport(db, row, movements, input.counted);
+  const noSales = (await noSalesOf(db, [row.id])).get(row.id) ?? [];
+  const report = await computeReport(db, row, movements, noSales, input.counted);
   const cash = report.lines.find((line) => line.method === 'cash')!;
   const stored = zReportObject(report);
   const updated = await db.query<ShiftRow>(
@@ -284,7 +379,7 @@ export async function closeShift(db: Queryable, till: TillActor, input: ShiftClo
       JSON.stringify(stored),
     ],
   );
-  const shift = shiftObject(updated.rows[0]!, movements, stored);
+  const shift = shiftObject(updated.rows[0]!, movements, stored, noSales);
   await recordEvent(db, { ...till, type: 'shift.closed', object: shift });
   return { shift, changed: true };
 }
@@ -292,9 +387,10 @@ export async function closeShift(db: Queryable, till: TillActor, input: ShiftClo
 /** A closed shift answers with the report kept at close; an open one with the running figures. */
 async function shiftWithReport(db: Queryable, row: ShiftRow): Promise<ShiftObject> {
   const movements = await movementsOf(db, row.id);
+  const noSales = (await noSalesOf(db, [row.id])).get(row.id) ?? [];
   const report =
-    keptReport(row.z_report) ?? zReportObject(await computeReport(db, row, movements, undefined));
-  return shiftObject(row, movements, report);
+    keptReport(row.z_report) ?? zReportObject(await computeReport(db, row, movements, noSales, undefined));
+  return shiftObject(row, movements, report, noSales);
 }
 
 export async function retrieveShift(db: Queryable, owner: Tenant, id: string): Promise<ShiftObject> {
@@ -329,5 +425,11 @@ export async function shiftListObjects(db: Queryable, rows: ShiftRow[]): Promise
     list.push(movement);
     byShift.set(movement.shift_id, list);
   }
-  return rows.map((row) => shiftObject(row, byShift.get(row.id) ?? [], keptReport(row.z_report)));
+  const noSales = await noSalesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) =>
+    shiftObject(row, byShift.get(row.id) ?? [], keptReport(row.z_report), noSales.get(row.id) ?? []),
+  );
 }

@@ -15,3 +15,4 @@ export * from './commands.ts';
 export * from './receipt-builder-returns.ts';
 export * from './z-report-document.ts';
 export * from './scale-barcode.ts';
+export * from './quick-cash.ts';

@@ -17,7 +17,8 @@ const figures = (overrides: Partial<ZReportFigures> = {}): ZReportFigures => ({
   expectedCash: 22_000,
   countedCash: 22_000,
   difference: 0,
-  cashiers: [{ name: 'Asha', count: 3, sales: 20_000, refunds: 0 }],
+  noSales: 0,
+  cashiers: [{ name: 'Asha', count: 3, sales: 20_000, refunds: 0, noSales: 0 }],
   ...overrides,
 });
 
@@ -72,8 +73,8 @@ describe('Z report document', () => {
     const split = buildZReportDocument({
       report: figures({
         cashiers: [
-          { name: 'Asha', count: 2, sales: 15_000, refunds: 500 },
-          { name: '', count: 1, sales: 5_000, refunds: 0 },
+          { name: 'Asha', count: 2, sales: 15_000, refunds: 500, noSales: 1 },
+          { name: '', count: 1, sales: 5_000, refunds: 0, noSales: 0 },
         ],
       }),
       language: 'sw',
@@ -84,6 +85,7 @@ describe('Z report document', () => {
       rows: [
         { label: 'Asha (mauzo 2)', value: { amount: 15_000 } },
         { label: 'Marejesho', value: { amount: -500 }, indent: true },
+        { label: 'Droo bila mauzo', value: { text: '1' }, indent: true },
         { label: 'Bila jina (mauzo 1)', value: { amount: 5_000 } },
       ],
     });

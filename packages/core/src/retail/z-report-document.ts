@@ -26,8 +26,10 @@ export interface ZReportFigures {
   countedCash: number;
   /** counted − expected: negative when cash is short. */
   difference: number;
-  /** The shift is the till's: each cashier who sold in it, with their sales and the refunds of them. */
-  cashiers: Array<{ name: string; count: number; sales: number; refunds: number }>;
+  /** Times the drawer was opened with no sale. */
+  noSales: number;
+  /** The shift is the till's: each cashier who sold in it, with their sales, the refunds of them and their no-sales. */
+  cashiers: Array<{ name: string; count: number; sales: number; refunds: number; noSales: number }>;
 }
 
 export interface ZReportDocumentInput {
@@ -51,6 +53,7 @@ interface ZReportText {
   card: string;
   refunds: (count: number) => string;
   voids: string;
+  noSales: string;
   drawer: string;
   openingFloat: string;
   cashSales: string;
@@ -81,6 +84,7 @@ export const Z_REPORT_TEXT: Record<ReceiptLanguage, ZReportText> = {
     card: 'Card',
     refunds: (count) => `Refunds (${count})`,
     voids: 'Voided sales',
+    noSales: 'Drawer opened, no sale',
     drawer: 'Cash drawer',
     openingFloat: 'Opening float',
     cashSales: 'Cash sales',
@@ -109,6 +113,7 @@ export const Z_REPORT_TEXT: Record<ReceiptLanguage, ZReportText> = {
     card: 'Kadi',
     refunds: (count) => `Marejesho (${count})`,
     voids: 'Mauzo yaliyobatilishwa',
+    noSales: 'Droo bila mauzo',
     drawer: 'Droo ya fedha',
     openingFloat: 'Fedha ya kuanzia',
     cashSales: 'Mauzo taslimu',
@@ -158,6 +163,7 @@ export function buildZReportDocument(input: ZReportDocumentInput): ZReportDocume
         amount(text.card, report.byMethod.card, { indent: true }),
         amount(text.refunds(report.refunds.count), out(report.refunds.total)),
         { label: text.voids, value: { text: String(report.voids) } },
+        { label: text.noSales, value: { text: String(report.noSales) } },
       ],
     },
     {
@@ -180,6 +186,9 @@ export function buildZReportDocument(input: ZReportDocumentInput): ZReportDocume
       rows: report.cashiers.flatMap((part) => [
         amount(text.cashierSales(part.name || text.nobody, part.count), part.sales),
         ...(part.refunds > 0 ? [amount(text.cashierRefunds, out(part.refunds), { indent: true })] : []),
+        ...(part.noSales > 0
+          ? [{ label: text.noSales, value: { text: String(part.noSales) }, indent: true } satisfies ZReportRow]
+          : []),
       ]),
     });
   }

@@ -146,14 +146,50 @@ describe('Z report', () => {
       cashMovements: [],
     });
     expect(report.cashiers).toEqual([
-      { cashier: 'emp_asha', orderCount: 2, sales: 14_500, refunds: 1_000 },
-      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0 },
-      { cashier: null, orderCount: 1, sales: 2_000, refunds: 0 },
+      { cashier: 'emp_asha', orderCount: 2, sales: 14_500, refunds: 1_000, noSales: 0 },
+      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 0 },
+      { cashier: null, orderCount: 1, sales: 2_000, refunds: 0, noSales: 0 },
     ]);
+    expect(report.noSaleCount).toBe(0);
     const sum = (key: 'orderCount' | 'sales' | 'refunds') =>
       report.cashiers.reduce((total, part) => total + part[key], 0);
     expect(sum('orderCount')).toBe(report.orderCount);
     expect(sum('sales')).toBe(report.salesTotal);
     expect(sum('refunds')).toBe(report.refundsTotal);
+  });
+
+  it('counts each no-sale for the shift and for the cashier who opened the drawer, moving no money', () => {
+    const orders = [
+      sale({ cashier: 'emp_asha', tenders: [{ method: 'cash', amount: 5_000 }], changeDue: 500 }),
+      sale({ cashier: 'emp_baraka', tenders: [{ method: 'mobile_money', amount: 7_000 }] }),
+    ];
+    const cashMovements = [{ kind: 'pay_out' as const, amount: 1_000 }];
+    const counted = [{ method: 'cash' as const, amount: 13_500 }];
+    const without = zReport({ openingFloat: 10_000, orders, cashMovements, counted });
+    const report = zReport({
+      openingFloat: 10_000,
+      orders,
+      cashMovements,
+      counted,
+      noSales: [
+        { cashier: 'emp_baraka' },
+        { cashier: 'emp_juma' },
+        { cashier: 'emp_baraka' },
+        { cashier: null },
+      ],
+    });
+    expect(report.noSaleCount).toBe(4);
+    expect(report.cashiers).toEqual([
+      { cashier: 'emp_asha', orderCount: 1, sales: 4_500, refunds: 0, noSales: 0 },
+      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 2 },
+      // Opened the drawer and sold nothing: still named, after those who sold.
+      { cashier: 'emp_juma', orderCount: 0, sales: 0, refunds: 0, noSales: 1 },
+      { cashier: null, orderCount: 0, sales: 0, refunds: 0, noSales: 1 },
+    ]);
+    // The money is as it was without them.
+    const { cashiers: _a, noSaleCount: _b, ...money } = report;
+    const { cashiers: _c, noSaleCount: _d, ...moneyWithout } = without;
+    expect(money).toEqual(moneyWithout);
+    expect(without.noSaleCount).toBe(0);
   });
 });

@@ -14,6 +14,8 @@
  *   of the counted totals.
  * - A shift belongs to a till (its drawer): every cashier who signs in while it
  *   is open sells into it, and `cashiers` shows each one's sales and refunds.
+ * - A no-sale (the drawer opened with no sale) moves no money: it is counted,
+ *   for the shift and for the cashier who opened the drawer, and nothing more.
  */
 import type { TenderMethod } from './tender.ts';
 
@@ -36,6 +38,8 @@ export interface ZReportInput {
   cashMovements: ReadonlyArray<{ kind: 'pay_in' | 'pay_out'; amount: number }>;
   /** What the cashier counted at close, per method; absent before the close. */
   counted?: ReadonlyArray<{ method: TenderMethod; amount: number }> | undefined;
+  /** Each time the drawer was opened with no sale, and who opened it (null when the till did not say). */
+  noSales?: ReadonlyArray<{ cashier: string | null }> | undefined;
 }
 
 export interface ZReportLine {
@@ -65,6 +69,8 @@ export interface ZReportCashier {
   orderCount: number;
   sales: number;
   refunds: number;
+  /** How often they opened the drawer with no sale. */
+  noSales: number;
 }
 
 export interface ZReport {
@@ -79,8 +85,10 @@ export interface ZReport {
   countedTotal: number | null;
   /** Sum of the counted methods' differences; null when none was counted. */
   differenceTotal: number | null;
-  /** Per cashier, in the order they first sold in the shift. */
+  /** Per cashier, in the order they first sold (or, with no sale, first opened the drawer) in the shift. */
   cashiers: ZReportCashier[];
+  /** Times the drawer was opened with no sale. */
+  noSaleCount: number;
 }
 
 export type PerMethod = Record<TenderMethod, number>;
@@ -128,10 +136,17 @@ export function zReport(input: ZReportInput): ZReport {
     const back = refundsByMethod(order.refundedAmount, paid);
     for (const method of TENDER_METHODS) refunds[method] += back[method];
     const who = order.cashier ?? null;
-    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0 };
+    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0, noSales: 0 };
     part.orderCount++;
     part.sales += TENDER_METHODS.reduce((total, method) => total + paid[method], 0);
     part.refunds += order.refundedAmount;
+    cashiers.set(who, part);
+  }
+  const noSales = input.noSales ?? [];
+  for (const noSale of noSales) {
+    const who = noSale.cashier ?? null;
+    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0, noSales: 0 };
+    part.noSales++;
     cashiers.set(who, part);
   }
   let payIns = 0;
@@ -179,5 +194,6 @@ export function zReport(input: ZReportInput): ZReport {
     countedTotal: none ? null : sum(countedLines.map((line) => line.counted ?? 0)),
     differenceTotal: none ? null : sum(countedLines.map((line) => line.difference ?? 0)),
     cashiers: [...cashiers.values()],
+    noSaleCount: noSales.length,
   };
 }

@@ -253,6 +253,14 @@ export const commandPayloads = {
     reason: z.string().trim().min(1).max(200),
     at: unixSeconds,
   }),
+  /** The drawer opened with no sale: money does not move, the shift records who, why and when. */
+  'shift.no_sale': z.strictObject({
+    shift: shiftIdSchema,
+    cashier: referenceSchema.describe('The employee (emp_…) who opened the drawer'),
+    reason: z.string().trim().min(1).max(200),
+    approved_by: referenceSchema.optional().describe('The manager (emp_…) whose PIN approved it, when asked'),
+    at: unixSeconds,
+  }),
   'shift.close': z.strictObject({
     shift: shiftIdSchema,
     counted: z

@@ -15,6 +15,7 @@ import { NoticeProvider, useNotify } from './notices.tsx';
 import { SalesPanel } from './panels/SalesPanel.tsx';
 import { SettingsPanel } from './panels/SettingsPanel.tsx';
 import { ShiftPanel, ZReportDialog } from './panels/ShiftPanel.tsx';
+import { NoSaleDialog } from './screens/NoSaleDialog.tsx';
 import { refusalText } from './refusal.ts';
 import { FirstSyncGate } from './screens/FirstSyncScreen.tsx';
 import { EndedScreen } from './screens/EndedScreen.tsx';
@@ -25,7 +26,7 @@ import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
 
-type Panel = 'sales' | 'shift' | 'settings';
+type Panel = 'sales' | 'shift' | 'settings' | 'no-sale';
 
 export function App({ store, hardware }: { store: TillStore; hardware: Hardware }) {
   return (
@@ -89,6 +90,7 @@ function Till({ hardware }: { hardware: Hardware }) {
         l: toggleLanguage,
         s: selling ? () => setPanel('sales') : undefined,
         z: selling && shiftOpen ? () => setPanel('shift') : undefined,
+        n: selling && shiftOpen ? () => setPanel('no-sale') : undefined,
         t: paired ? () => setPanel('settings') : undefined,
         r: selling ? reprint : undefined,
         o: selling ? signOut : undefined,
@@ -202,6 +204,7 @@ function Till({ hardware }: { hardware: Hardware }) {
           }}
         />
       )}
+      {panel === 'no-sale' && shiftOpen && <NoSaleDialog onClose={() => setPanel(null)} />}
       {panel === 'settings' && <SettingsPanel hardware={hardware} onClose={() => setPanel(null)} />}
       {zReport && <ZReportDialog report={zReport} onClose={() => setZReport(null)} />}
       {help && <HelpOverlay onClose={() => setHelp(false)} />}

@@ -313,10 +313,22 @@ export interface Shift {
   payOuts: number;
   /** Float + cash taken − change − cash refunds + pay-ins − pay-outs. */
   expectedCash: number;
+  /** Times the drawer was opened with no sale. */
+  noSales: number;
 }
 
 /** A closed shift's Z report: core's figures, which its printed copy is made from. */
 export type ZReport = ZReportFigures;
+
+export interface NoSaleRequest {
+  reason: string;
+  /** Needed when the till's `noSaleNeedsManager` is on and a cashier (not a manager) is signed in. */
+  managerPin?: string;
+}
+
+/** Whether the drawer opened: the no-sale is recorded either way. */
+export type NoSaleOutcome =
+  { drawer: 'opened' } | { drawer: 'no_printer' } | { drawer: 'failed'; message: string };
 
 // ---------------------------------------------------------------------- sync
 
@@ -360,6 +372,8 @@ export interface TillSettings {
   managerDiscountAboveBasisPoints: number;
   /** The printer receipts go to; the first of this till's printers when null. */
   receiptPrinter: string | null;
+  /** A cashier opening the drawer with no sale needs a manager's PIN (a manager signed in does not). */
+  noSaleNeedsManager: boolean;
 }
 
 // --------------------------------------------------------------------- store
@@ -469,6 +483,12 @@ export interface TillStore {
   readonly shift$: Observable<Shift | null>;
   openShift(openingFloat: number): Promise<Shift>;
   cashMovement(kind: 'pay_in' | 'pay_out', amount: number, reason: string): Promise<void>;
+  /**
+   * Opens the cash drawer with no sale: recorded in the shift (`shift.no_sale`) first, then the
+   * drawer kicked through the receipt printer. Refused `manager_pin_required` / `manager_pin_wrong`
+   * when the setting asks for a manager; resolves with whether the drawer opened.
+   */
+  noSale(request: NoSaleRequest): Promise<NoSaleOutcome>;
   /** Closes with the cash counted, prints the Z report and returns it. */
   closeShift(countedCash: number): Promise<ZReport>;
 

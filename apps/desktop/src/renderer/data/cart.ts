@@ -23,7 +23,11 @@ import { afterPaint, applyRecord, pendingEdits } from './cart-edits.ts';
 import type { KeptCart } from './cart-edits.ts';
 import type { CartEdit, EditRecord } from './edit-journal.ts';
 
-export const DEFAULT_SETTINGS: TillSettings = { managerDiscountAboveBasisPoints: 1000, receiptPrinter: null };
+export const DEFAULT_SETTINGS: TillSettings = {
+  managerDiscountAboveBasisPoints: 1000,
+  receiptPrinter: null,
+  noSaleNeedsManager: false,
+};
 
 type PricingStore = Pick<PullDocument<'stores'>, 'currency' | 'vat_region'>;
 /** Before the store has synced, carts price in shillings on the mainland. */

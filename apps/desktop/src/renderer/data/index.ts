@@ -25,6 +25,7 @@ import { KV, Kv } from './kv.ts';
 import { startMobileMoney } from './payments.ts';
 import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
 import { ReceiptPrinting } from './printing.ts';
+import { noSale } from './no-sale.ts';
 import { closeSales, completeSale } from './sale.ts';
 import { SalesIndex } from './sales-index.ts';
 import type { Tenders } from './sale.ts';
@@ -224,6 +225,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     shift$: shifts.watchShift(ctx),
     openShift: (float) => shifts.openShift(ctx, float),
     cashMovement: (kind, amount, reason) => shifts.cashMovement(ctx, kind, amount, reason),
+    noSale: (request) => noSale(ctx, printing, request),
     async closeShift(counted) {
       const report = await shifts.closeShift(ctx, counted);
       void printing.printZReport(report);

@@ -75,4 +75,12 @@ export class ReceiptPrinting {
     const document = await zReportDocument(this.ctx, report);
     return safePrint(() => bridge.printReceipt(target, document));
   }
+
+  /** Kicks the cash drawer through the receipt printer, printing nothing; null when there is no printer. */
+  async openDrawer(): Promise<PrintOutcome | null> {
+    const bridge = await this.bridge();
+    const target = await receiptPrinter(this.ctx).catch(() => null);
+    if (!bridge || !target) return null;
+    return safePrint(() => bridge.openDrawer(target));
+  }
 }

@@ -62,7 +62,7 @@ export async function queueCommand(
   return command;
 }
 
-async function requireShift(ctx: Context): Promise<OpenShift> {
+export async function requireShift(ctx: Context): Promise<OpenShift> {
   const shift = await ctx.kv.get<OpenShift>(KV.shift);
   if (!shift) throw new TillRefusal('shift_not_open', 'No shift is open on this till');
   return shift;
@@ -128,6 +128,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
   const refunded = new Map<string, number>();
   const voided = new Set<string>();
   const cashMovements: Array<{ kind: 'pay_in' | 'pay_out'; amount: number }> = [];
+  const noSales: Array<{ cashier: string | null }> = [];
   for (const command of commands) {
     if (command.type === 'order.refund')
       refunded.set(
@@ -138,7 +139,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
     else if (command.type === 'shift.cash_movement') {
       const { kind, amount } = command.payload as { kind: 'pay_in' | 'pay_out'; amount: number };
       cashMovements.push({ kind, amount });
-    }
+    } else if (command.type === 'shift.no_sale') noSales.push({ cashier: command.cashier || null });
   }
   const orders = commands
     .filter((command) => command.type === 'order.create' && command.sale)
@@ -164,6 +165,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
     openingFloat: shift.openingFloat,
     orders,
     cashMovements,
+    noSales,
     ...(countedCash !== undefined ? { counted: [{ method: 'cash' as const, amount: countedCash }] } : {}),
   });
 }
@@ -173,7 +175,8 @@ const currencyOf = (commands: readonly CommandDoc[]) =>
   commands.find((command) => command.sale)?.sale?.currency ?? 'TZS';
 
 function summarise(shift: OpenShift, commands: readonly CommandDoc[]): Shift {
-  const cash = cashLine(shiftReport(shift, commands));
+  const report = shiftReport(shift, commands);
+  const cash = cashLine(report);
   return {
     id: shift.id,
     cashier: shift.cashierName,
@@ -182,6 +185,7 @@ function summarise(shift: OpenShift, commands: readonly CommandDoc[]): Shift {
     payIns: cash.payIns,
     payOuts: cash.payOuts,
     expectedCash: cash.expected,
+    noSales: report.noSaleCount,
   };
 }
 
@@ -252,11 +256,13 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
     expectedCash: cash.expected,
     countedCash,
     difference: cash.difference ?? countedCash - cash.expected,
+    noSales: report.noSaleCount,
     cashiers: report.cashiers.map((part) => ({
       name: (part.cashier && names.get(part.cashier)) ?? part.cashier ?? '',
       count: part.orderCount,
       sales: part.sales,
       refunds: part.refunds,
+      noSales: part.noSales,
     })),
   };
 }

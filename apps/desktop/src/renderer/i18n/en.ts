@@ -338,6 +338,29 @@ export const en = {
   stockLeftShort: 'Only {count} in stock',
   stockNone: 'None in stock',
   refusal_unknown: 'Something went wrong: {message}',
+  // quick cash and no sale
+  quickCash: 'Quick cash',
+  quickCashExact: 'Exact',
+  keyQuickCash: 'While paying cash: step through the quick-cash amounts (Enter takes it)',
+  keyNoSale: 'No sale: open the cash drawer, with a reason',
+  noSale: 'No sale',
+  noSaleTitle: 'Open the drawer with no sale',
+  noSaleIntro:
+    'The drawer opens with no sale. It is recorded in the shift with your name, the reason and the time.',
+  noSaleReasonChange: 'Change for a customer',
+  noSaleReasonSwap: 'Swap notes or coins',
+  noSaleReasonFloat: 'Check the float',
+  noSaleReasonMistake: 'Correct a mistake',
+  noSaleOpen: 'Open the drawer',
+  noSaleManagerNeeded: 'Opening the drawer with no sale needs a manager’s PIN.',
+  noSaleOpened: 'Drawer opened. Recorded in the shift.',
+  noSaleNoPrinter:
+    'Recorded in the shift, but the drawer could not be opened: this till has no printer to open it.',
+  noSaleFailed: 'Recorded in the shift, but the drawer did not open: {message}',
+  noSaleCount: 'No sales (drawer opened)',
+  zCashierNoSales: '{name}: drawer opened with no sale',
+  noSaleNeedsManagerSetting: 'A cashier needs a manager’s PIN to open the drawer with no sale',
+  command_shift_no_sale: 'No sale (drawer opened)',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -18,6 +18,7 @@ const zReportSchema = z
     expected_total: amount,
     counted_total: amount.nullable().describe('Of the methods counted; null when none was'),
     difference_total: amount.nullable().describe('counted − expected over the methods counted'),
+    no_sale_count: amount.describe('Times the cash drawer was opened with no sale'),
     lines: z.array(
       z.object({
         method: z.enum(TENDER_METHODS),
@@ -43,10 +44,11 @@ const zReportSchema = z
           order_count: amount,
           sales: amount.describe('What the tenders paid to their sales, less change'),
           refunds: amount.describe('Refunds of their sales recorded by the close'),
+          no_sales: amount.describe('Times they opened the drawer with no sale'),
         }),
       )
       .describe(
-        'A shift is the till’s drawer: every cashier who signs in while it is open sells into it. Their parts, in the order they first sold',
+        'A shift is the till’s drawer: every cashier who signs in while it is open sells into it. Their parts, in the order they first sold (then those who only opened the drawer with no sale)',
       ),
   })
   .describe('The Z report');
@@ -65,6 +67,19 @@ const shiftSchema = z.object({
   cash_movements: z.array(
     z.object({ kind: z.enum(['pay_in', 'pay_out']), amount, reason: z.string(), at: unix }),
   ),
+  no_sales: z
+    .array(
+      z.object({
+        cashier: z.string().describe('The employee (emp_…) who opened the drawer'),
+        approved_by: z
+          .string()
+          .nullable()
+          .describe('The manager whose PIN approved it; null when none was asked'),
+        reason: z.string(),
+        at: unix.describe('On the till’s clock'),
+      }),
+    )
+    .describe('Each time the cash drawer was opened with no sale (moves no money)'),
   counted: z.array(z.object({ method: z.enum(TENDER_METHODS), amount })).nullable(),
   expected_cash: amount.nullable(),
   counted_cash: amount.nullable(),

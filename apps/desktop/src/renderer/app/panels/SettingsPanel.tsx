@@ -208,6 +208,14 @@ function DiscountSection() {
         </button>
         {message && <Message text={message.text} kind={message.kind} />}
       </form>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={settings.noSaleNeedsManager}
+          onChange={(event) => void store.updateSettings({ noSaleNeedsManager: event.target.checked })}
+        />
+        {t('noSaleNeedsManagerSetting')}
+      </label>
     </section>
   );
 }

@@ -1,11 +1,15 @@
-/** Alt+Z: the open shift, pay-ins and pay-outs, and closing with the cash counted (then the Z report). */
+/**
+ * Alt+Z: the open shift, pay-ins and pay-outs, a no-sale (the drawer opened
+ * with a reason), and closing with the cash counted (then the Z report).
+ */
 import { useState, type FormEvent } from 'react';
 import type { PullDocument } from '@tz/core';
 import type { Shift, ZReport } from '../../data/api.ts';
 import { formatDateTime, formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
-import { Dialog, Message } from '../components/Dialog.tsx';
+import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
 import { AmountInput, ReasonInput } from '../components/inputs.tsx';
 import { refusalText } from '../refusal.ts';
+import { NoSaleDialog } from '../screens/NoSaleDialog.tsx';
 import { useObservable, useStore } from '../store.tsx';
 
 export function ShiftPanel({
@@ -26,6 +30,7 @@ export function ShiftPanel({
   const [reason, setReason] = useState('');
   const [counted, setCounted] = useState('');
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
+  const [noSale, setNoSale] = useState(false);
   const movement = parseAmount(amount, currency);
   const countedCash = parseAmount(counted, currency);
 
@@ -67,6 +72,10 @@ export function ShiftPanel({
         <div>
           <dt>{t('payOut')}</dt>
           <dd>{formatMoney(shift.payOuts, currency)}</dd>
+        </div>
+        <div>
+          <dt>{t('noSaleCount')}</dt>
+          <dd data-testid="shift-no-sales">{shift.noSales}</dd>
         </div>
         <div className="strong">
           <dt>{t('expectedCash')}</dt>
@@ -120,7 +129,11 @@ export function ShiftPanel({
           </button>
         </form>
       </div>
+      <button type="button" className="big" onClick={() => setNoSale(true)} data-testid="shift-no-sale">
+        {t('noSale')} <Kbd>Alt+N</Kbd>
+      </button>
       {message && <Message text={message.text} kind={message.kind} />}
+      {noSale && <NoSaleDialog onClose={() => setNoSale(false)} />}
     </Dialog>
   );
 }
@@ -135,6 +148,7 @@ export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: (
     [t('card'), money(report.byMethod.card)],
     [t('zRefunds', { count: report.refunds.count }), money(report.refunds.total)],
     [t('zVoids'), String(report.voids)],
+    [t('noSaleCount'), String(report.noSales)],
   ];
   const drawer: Array<[string, string]> = [
     [t('openingFloat'), money(report.openingFloat)],
@@ -166,9 +180,11 @@ export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: (
             <>
               <h3 className="z-heading">{t('zByCashier')}</h3>
               {figures(
-                report.cashiers.map((part) => [
-                  t('zCashierSales', { name: part.name, count: part.count }),
-                  money(part.sales),
+                report.cashiers.flatMap((part): Array<[string, string]> => [
+                  [t('zCashierSales', { name: part.name, count: part.count }), money(part.sales)],
+                  ...(part.noSales > 0
+                    ? [[t('zCashierNoSales', { name: part.name }), String(part.noSales)] as [string, string]]
+                    : []),
                 ]),
               )}
             </>

@@ -1,11 +1,19 @@
 /**
- * F10: take payment. Cash (amount given, change due), mobile money (a USSD
- * push to the customer's phone; the dialog waits for `paid`; online only) and
- * card, one after another for a split tender. The sale completes when what
- * was taken covers the total.
+ * F10: take payment. Cash (amount given, change due, with quick-cash buttons
+ * for the exact amount and the next round sums), mobile money (a USSD push to
+ * the customer's phone; the dialog waits for `paid`; online only) and card,
+ * one after another for a split tender. The sale completes when what was
+ * taken covers the total.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import type { TillPayment } from '@tz/core';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent as KeyEvent,
+} from 'react';
+import { isCurrency, quickCashAmounts, type TillPayment } from '@tz/core';
 import type { Cart, CompletedSale, PrintState, SyncStatus, TenderEntry } from '../../data/api.ts';
 import { formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
@@ -181,19 +189,39 @@ function PartAmount({
 function CashForm({ remaining, currency, busy, onTake }: TenderFormProps) {
   const { t } = useI18n();
   const [text, setText] = useState('');
+  const field = useRef<HTMLInputElement>(null);
   const given = partAmount(text, remaining, currency);
   const change = given !== null && given > remaining ? given - remaining : 0;
+  const quick = isCurrency(currency) ? quickCashAmounts(remaining, currency) : [];
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (given !== null && given > 0) onTake({ method: 'cash', amount: given });
+  };
+  // A button fills the amount given; focus goes back to the field, so Enter then takes it.
+  const fill = (amount: number) => {
+    setText(String(amount));
+    field.current?.focus();
+  };
+  // ↑ ↓ in the field step through the quick-cash amounts: ↓ to the next larger, ↑ back.
+  const step = (event: KeyEvent<HTMLInputElement>) => {
+    if ((event.key !== 'ArrowDown' && event.key !== 'ArrowUp') || quick.length === 0) return;
+    event.preventDefault();
+    const current = text.trim() === '' ? null : given;
+    const next =
+      event.key === 'ArrowDown'
+        ? (quick.find((amount) => current === null || amount > current) ?? quick.at(-1)!)
+        : ([...quick].reverse().find((amount) => current !== null && amount < current) ?? quick[0]!);
+    setText(String(next));
   };
   return (
     <form className="stack" onSubmit={submit}>
       <label>
         {t('amountGiven')}
         <AmountInput
+          ref={field}
           value={text}
           onChange={setText}
+          onKeyDown={step}
           currency={currency}
           placeholder={formatMoney(remaining, currency).replace(`${currency} `, '')}
           className="big-input"
@@ -201,6 +229,23 @@ function CashForm({ remaining, currency, busy, onTake }: TenderFormProps) {
           data-testid="cash-given"
         />
       </label>
+      {quick.length > 0 && (
+        <div className="quick-cash" role="group" aria-label={t('quickCash')} data-testid="quick-cash">
+          {quick.map((amount, index) => (
+            <button
+              key={amount}
+              type="button"
+              className={text !== '' && given === amount ? 'on' : ''}
+              aria-pressed={text !== '' && given === amount}
+              onClick={() => fill(amount)}
+              disabled={busy}
+            >
+              {index === 0 ? <small>{t('quickCashExact')}</small> : null}
+              {formatMoney(amount, currency).replace(`${currency} `, '')}
+            </button>
+          ))}
+        </div>
+      )}
       <p className="change-line">
         {t('changeDue')}: <strong data-testid="change-preview">{formatMoney(change, currency)}</strong>
       </p>
