@@ -14,3 +14,4 @@ export { formatBasisPoints } from './integer-math.ts';
 export * from './commands.ts';
 export * from './receipt-builder-returns.ts';
 export * from './z-report-document.ts';
+export * from './receipt-link.ts';
