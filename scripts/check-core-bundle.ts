@@ -23,4 +23,10 @@ if (nodeOnly.length > 0) {
   console.error(`packages/core bundles server-only modules: ${nodeOnly.join(', ')}`);
   process.exit(1);
 }
+// The till draws receipt QR codes with its own encoder; the rules have no use for it.
+const tillOnly = inputs.filter((input) => input.includes('@paulmillr/qr'));
+if (tillOnly.length > 0) {
+  console.error(`packages/core bundles the till's QR encoder: ${tillOnly.join(', ')}`);
+  process.exit(1);
+}
 console.log(`packages/core bundles for browsers: ${inputs.length} modules, ${Math.round(bytes / 1024)} KiB`);

@@ -103,6 +103,14 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.fill('[data-testid=customer-phone]', '022 212 3456'),
     press('Enter'),
   ],
+  'done-digital': [
+    ...signedIn,
+    control('fillCart()'),
+    press('F10'),
+    (page) => page.fill('[data-testid=cash-given]', '80000'),
+    press('Enter'),
+    (page) => page.click('[data-testid=digital-receipt-toggle]'),
+  ],
   'order-discount': [...signedIn, control('fillCart()'), press('F7'), (page) => page.keyboard.type('15')],
   offline: [
     ...signedIn,

@@ -73,6 +73,9 @@ export const CATALOGUE: CatalogueItem[] = [
   item('Sukari Brown Kagera 2kg', 6_000),
 ];
 
+/** Where the sample sales' receipt pages live. */
+export const RECEIPT_BASE = 'https://pay.example.co.tz/receipt';
+
 const customers: Array<PullDocument<'customers'> & { unsynced?: boolean }> = [
   { id: 'cus_1', _deleted: false, name: 'Asha Mohamed', phone: '255754000111', email: null },
   { id: 'cus_2', _deleted: false, name: 'Juma Kassim', phone: '255713222333', email: 'juma@example.tz' },
@@ -182,6 +185,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const receipt = (number: string, total: number): ReceiptDocument =>
     ({
       receiptNumber: number,
+      store: { name: store.name, addressLines: store.address_lines, headerLines: [] },
       total,
       tenders: [],
       lines: [
@@ -436,11 +440,13 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       const taken = tenders.reduce((sum, one) => sum + one.amount, 0);
       if (taken < total) throw refusal('tender_insufficient', 'short');
       const sale = makeSale(total, 'pending', NOW);
+      const phone = cart$.value.customer?.phone ?? null;
       sales$.next([sale, ...sales$.value]);
       sync$.next({ ...sync$.value, unsynced: sync$.value.unsynced + 1 });
       cart$.next(emptyCart());
       lastPrint$.next({ status: 'no_printer', receiptNumber: sale.receiptNumber });
-      return { sale, change: taken - total };
+      const digitalReceipt = { url: `${RECEIPT_BASE}/q7Xk2mN9vB4tR8wE1yU6hA`, phone };
+      return { sale, change: taken - total, digitalReceipt };
     },
     lastPrint$,
     reprintLast: () => Promise.resolve(sales$.value.length === 0 ? null : { ok: true, paperNearEnd: false }),

@@ -13,6 +13,7 @@ import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
 import { invoicePageRoutes } from './invoice-page.ts';
+import { receiptPageRoutes } from './receipt-page.ts';
 import { tillStaticRouter } from './till-static.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { urlProblem } from './input.ts';
@@ -77,6 +78,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   app.use(v1.routes());
   app.use(pageRoutes(options).routes());
   app.use(invoicePageRoutes(options).routes());
+  app.use(receiptPageRoutes(options).routes());
   app.use(tillStaticRouter().routes());
   for (const router of options.extraRouters ?? []) app.use(router.routes());
 

@@ -22,6 +22,8 @@ export interface RequestState {
   requestId: string;
   startedAt: number;
   actor?: Actor;
+  /** The path logs show instead of the request's, for pages whose path holds a secret token. */
+  loggedPath?: string;
 }
 
 /** Outermost middleware: request id, the error object for every failure, and the request log. */
@@ -40,7 +42,10 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
       const error = toAppError(thrown);
       errorCode = error.code;
       if (error.kind.status >= 500) {
-        deps.logger.error({ err: thrown, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+        deps.logger.error(
+          { err: thrown, requestId: ctx.state.requestId, path: ctx.state.loggedPath ?? ctx.path },
+          'request failed',
+        );
       }
       ctx.status = error.kind.status;
       if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
@@ -52,7 +57,7 @@ export function requestEnvelope(deps: PipelineDeps): Koa.Middleware<RequestState
         actor,
         requestId: ctx.state.requestId,
         method: ctx.method,
-        path: ctx.path,
+        path: ctx.state.loggedPath ?? ctx.path,
         status: ctx.status,
         durationMs: performance.now() - ctx.state.startedAt,
         ip: ctx.ip,

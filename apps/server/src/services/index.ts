@@ -11,6 +11,7 @@ import { EscrowService } from './escrow.ts';
 import { EscrowTransfers } from './escrow-transfers.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { HostedInvoices } from '../invoices/hosted.ts';
+import { DigitalReceipts } from '../retail/receipt-links.ts';
 import { PdfRenderer } from '../invoices/renderer.ts';
 import { InvoiceDocuments } from '../invoices/stored-documents.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -47,6 +48,8 @@ export interface Services {
   invoices: InvoiceService;
   /** The hosted invoice page's reads and payments, by token. */
   hostedInvoices: HostedInvoices;
+  /** Sales' receipt pages, by the till's token. */
+  receipts: DigitalReceipts;
   /** Lays invoice PDFs out in worker threads; closed with the server. */
   pdfRenderer: PdfRenderer;
   /** What time it is for due dates; a test moves it. */
@@ -145,6 +148,7 @@ export function createServices(
     escrowTransfers,
     invoices,
     hostedInvoices: new HostedInvoices(invoices),
+    receipts: new DigitalReceipts(),
     pdfRenderer,
     clock,
     log,

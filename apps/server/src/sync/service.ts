@@ -27,6 +27,7 @@ import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
 import { createTillCustomer } from '../services/customers.ts';
+import { recordReceiptLink } from '../retail/receipt-links.ts';
 import type { Services } from '../services/index.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentRow } from '../services/payments.ts';
@@ -58,7 +59,9 @@ const APPLY: {
   ) => Promise<Record<string, unknown>>;
 } = {
   'order.create': async (db, till, payload) => {
-    const { order, created } = await createOrder(db, till, { ...payload, store: till.storeId });
+    const { receipt_token: receiptToken, ...sale } = payload;
+    const { order, created } = await createOrder(db, till, { ...sale, store: till.storeId });
+    if (receiptToken !== undefined) await recordReceiptLink(db, till, order.id, receiptToken);
     return { order: order.id, receipt_number: order.receipt_number, status: order.status, created };
   },
   'order.refund': async (db, till, payload) => {
@@ -150,6 +153,7 @@ export class SyncService {
       },
       merchant: paired.merchant,
       livemode: paired.livemode,
+      public_url: this.services.publicUrl(),
     };
   }
 

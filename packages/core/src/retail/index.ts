@@ -16,3 +16,4 @@ export * from './receipt-builder-returns.ts';
 export * from './z-report-document.ts';
 export * from './scale-barcode.ts';
 export * from './quick-cash.ts';
+export * from './receipt-link.ts';

@@ -15,6 +15,7 @@ import {
   refundOrderCommand,
   voidOrderCommand,
 } from '../retail/commands.ts';
+import { receiptTokenSchema } from '../retail/receipt-link.ts';
 import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '../retail/print-job-status.ts';
 import { shiftIdSchema } from '../retail/shift-status.ts';
 import { scaleBarcodeFormatSchema } from '../retail/scale-barcode.ts';
@@ -237,7 +238,8 @@ const cash = z.number().int().min(0).max(999_999_999_999);
 
 /** Each command type and its payload; the server applies it through the same service a REST call uses. */
 export const commandPayloads = {
-  'order.create': createOrderCommand,
+  // A till's sale carries its receipt page's token (tills before it send none).
+  'order.create': createOrderCommand.safeExtend({ receipt_token: receiptTokenSchema.optional() }),
   'order.refund': refundOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'order.void': voidOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'shift.open': z.strictObject({
@@ -401,6 +403,8 @@ export interface PairResult {
   till: { id: string; name: string; store: string; receipt_prefix: string };
   merchant: { id: string; business_name: string };
   livemode: boolean;
+  /** The server's public address (`PUBLIC_URL`), which links the till hands out start with. */
+  public_url?: string;
 }
 
 /**

@@ -90,6 +90,8 @@ export interface TillIdentity {
   receiptPrefix: string;
   merchant: { id: string; businessName: string };
   livemode: boolean;
+  /** The server's public address, which receipt links start with (absent for a till paired before servers sent it). */
+  publicUrl?: string;
 }
 
 export type PairingState =
@@ -269,6 +271,14 @@ export interface SalesPage {
 export interface CompletedSale {
   sale: Sale;
   change: number;
+  /** The sale's receipt page, for the customer's phone; absent when the till knows no server address. */
+  digitalReceipt?: DigitalReceiptLink;
+}
+
+/** A sale's digital receipt: its page, and the sale's customer's mobile number (255…) when known. */
+export interface DigitalReceiptLink {
+  url: string;
+  phone: string | null;
 }
 
 export type PrintState =

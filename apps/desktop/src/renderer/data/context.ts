@@ -45,6 +45,8 @@ export interface Context {
   /** The bridge, looked for again first when there is none (a print about to say "no printer"). */
   recheckBridge?: () => Promise<TillBridge | null>;
   appVersion: string;
+  /** The server's address as this till reaches it (receipt links use the public one when paired with it). */
+  serverUrl?: string;
   /** False when the browser knows it has no network. */
   online: () => boolean;
 }

@@ -94,6 +94,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     bridge,
     ...(source ? { recheckBridge: () => source.recheck() } : {}),
     appVersion: options.appVersion ?? '0.1.0',
+    serverUrl: options.serverUrl,
     online: options.online ?? browserOnline,
     transport:
       options.transport ??
@@ -142,10 +143,10 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   );
 
   const sell = async (tenders: Tenders) => {
-    const { sale, change, command } = await completeSale(ctx, tenders);
+    const { command, ...completed } = await completeSale(ctx, tenders);
     // Printing runs after the sale is written and never holds it up.
-    void printing.print(sale.receipt, (command.sale?.cash ?? 0) > 0);
-    return { sale, change };
+    void printing.print(completed.sale.receipt, (command.sale?.cash ?? 0) > 0);
+    return completed;
   };
 
   const cartView$ = cart.watchCart(ctx);

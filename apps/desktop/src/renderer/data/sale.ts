@@ -16,7 +16,7 @@
  * sold lines from the cart and writing the receipt counter follow, and the
  * next sale (or another tab taking the lock) waits for them.
  */
-import { allocateTenders, buildRetailReceipt, commandPayloads, priceCart } from '@tz/core';
+import { allocateTenders, buildRetailReceipt, commandPayloads, newReceiptToken, priceCart } from '@tz/core';
 import type {
   PullDocument,
   ReceiptDocument,
@@ -29,6 +29,7 @@ import type { CompletedSale, Sale, TenderEntry } from './api.ts';
 import { loadCart, removeSold } from './cart.ts';
 import { pendingEdits } from './cart-edits.ts';
 import { currentStore, requireDevice, withRefusals } from './context.ts';
+import { digitalReceiptOf } from './digital-receipt.ts';
 import type { Context } from './context.ts';
 import { findCustomer } from './customers.ts';
 import { KV } from './kv.ts';
@@ -220,17 +221,21 @@ async function completeOne(
         customer: customer?.name ?? undefined,
       }),
     );
-    const payload = toOrderPayload(cart, {
-      clientOrderId: saleId,
-      store: till.store,
-      till: till.id,
-      cashier: cashier.id,
-      receiptNumber,
-      currency: priced.currency,
-      soldAt: unixSeconds(soldAt),
-      tenders,
-      shift: shift.id,
-    });
+    const payload = {
+      ...toOrderPayload(cart, {
+        clientOrderId: saleId,
+        store: till.store,
+        till: till.id,
+        cashier: cashier.id,
+        receiptNumber,
+        currency: priced.currency,
+        soldAt: unixSeconds(soldAt),
+        tenders,
+        shift: shift.id,
+      }),
+      // The receipt page's token, made now so its link works before the sale syncs.
+      receipt_token: newReceiptToken(),
+    };
     // The server will read it with this schema: a payload it would refuse is refused here instead.
     const checked = commandPayloads['order.create'].safeParse(payload);
     if (!checked.success)
@@ -267,22 +272,37 @@ async function completeOne(
       error: null,
       synced_at: null,
     };
-    return command;
+    const phone = customer?.phone;
+    return { command, digitalReceipt: digitalReceiptOf(ctx, till, command, phone) };
   })();
   const [already, made] = await Promise.allSettled([soldAlready, making]);
   if (already.status === 'rejected') throw already.reason;
   if (already.value) {
     // This cart was already sold (the cart was not cleared before a crash): answer that sale.
     const command = already.value;
-    return { completed: { sale: saleFrom(command), change: 0, command }, tidy: removeSold(ctx, cart) };
+    const digitalReceipt = digitalReceiptOf(ctx, till, command, null);
+    return {
+      completed: {
+        sale: saleFrom(command),
+        change: 0,
+        command,
+        ...(digitalReceipt ? { digitalReceipt } : {}),
+      },
+      tidy: removeSold(ctx, cart),
+    };
   }
   if (made.status === 'rejected') throw made.reason;
-  const command = made.value;
+  const { command, digitalReceipt } = made.value;
   const receiptNumber = command.receipt_number!;
   await ctx.db.commands.insert(command);
   // The sale exists now; the cart and the last-sale pointer are separate documents, written after.
   return {
-    completed: { sale: saleFrom(command), change: allocation.change, command },
+    completed: {
+      sale: saleFrom(command),
+      change: allocation.change,
+      command,
+      ...(digitalReceipt ? { digitalReceipt } : {}),
+    },
     tidy: Promise.all([
       removeSold(ctx, cart),
       ctx.kv.set(KV.lastSale, command.id),

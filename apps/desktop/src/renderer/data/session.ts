@@ -52,6 +52,7 @@ export async function pair(ctx: Context, code: string): Promise<TillIdentity> {
     receiptPrefix: answer.till.receipt_prefix,
     merchant: { id: answer.merchant.id, businessName: answer.merchant.business_name },
     livemode: answer.livemode,
+    ...(answer.public_url ? { publicUrl: answer.public_url } : {}),
   };
   // The ended till's pairing and pulled data go; its command history stays.
   if (current) await unpair(ctx);

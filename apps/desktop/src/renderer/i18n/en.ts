@@ -185,6 +185,13 @@ export const en = {
   receiptNumber: 'Receipt {number}',
   giveChange: 'Give change',
   newSale: 'New sale',
+  digitalReceipt: 'Digital receipt',
+  digitalReceiptQr: 'QR code of the receipt link',
+  digitalReceiptScan: 'The customer scans this with their phone’s camera to open the receipt.',
+  digitalReceiptWhatsApp: 'Send by WhatsApp',
+  digitalReceiptSms: 'Send by SMS',
+  digitalReceiptTo: 'To the customer: {phone}',
+  digitalReceiptText: 'Receipt {number} from {store}, {total}: {url}',
 
   // printing
   printing: 'Printing receipt {number}…',

@@ -181,6 +181,13 @@ export const sw = {
   receiptNumber: 'Risiti {number}',
   giveChange: 'Toa chenji',
   newSale: 'Mauzo mapya',
+  digitalReceipt: 'Risiti ya kidijitali',
+  digitalReceiptQr: 'Msimbo wa QR wa kiungo cha risiti',
+  digitalReceiptScan: 'Mteja auchanganue kwa kamera ya simu yake ili kufungua risiti.',
+  digitalReceiptWhatsApp: 'Tuma kwa WhatsApp',
+  digitalReceiptSms: 'Tuma kwa SMS',
+  digitalReceiptTo: 'Kwa mteja: {phone}',
+  digitalReceiptText: 'Risiti {number} kutoka {store}, {total}: {url}',
 
   printing: 'Inachapisha risiti {number}…',
   printed: 'Risiti {number} imechapishwa',

@@ -18,6 +18,7 @@ import type { Cart, CompletedSale, PrintState, SyncStatus, TenderEntry } from '.
 import { formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
 import { AmountInput } from '../components/inputs.tsx';
+import { DigitalReceipt } from './DigitalReceipt.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -406,6 +407,7 @@ export function SaleDoneDialog({ completed, onClose }: { completed: CompletedSal
         <button type="button" className="big" onClick={() => void store.reprintLast()}>
           {t('reprintLast')} <Kbd>Alt+R</Kbd>
         </button>
+        <DigitalReceipt completed={completed} />
       </form>
     </Dialog>
   );

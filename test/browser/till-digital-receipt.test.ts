@@ -1,0 +1,107 @@
+/**
+ * The sale-done dialog's digital receipt in Chromium, over the preview's sample
+ * state: the QR code drawn on screen decodes to the receipt link, and the
+ * WhatsApp and SMS links carry the link to the sale's customer, or to no one.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import decodeQR from '@paulmillr/qr/decode.js';
+import { launchChromium } from '../support/browser.ts';
+import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { RECEIPT_BASE } from './till-preview/sample-store.ts';
+
+let preview: TillPreview;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  preview = await startTillPreview();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await preview?.close();
+});
+
+async function sell(language: 'en' | 'sw', customer: boolean) {
+  await page.goto(`${preview.url}?lang=${language}`);
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.evaluate(() => {
+    window.preview!.setPairing('paired');
+    window.preview!.setCashier(true);
+    window.preview!.setShift(true);
+    window.preview!.fillCart();
+  });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  if (!customer) {
+    await page.keyboard.press('F3');
+    // The dialog's one wide button removes the sale's customer.
+    await page.click('[data-testid=customer-dialog] button.big');
+    await page.waitForSelector('[data-testid=customer-dialog]', { state: 'detached' });
+  }
+  await page.keyboard.press('F10');
+  await page.fill('[data-testid=cash-given]', '80000');
+  await page.keyboard.press('Enter');
+  await page.click('[data-testid=digital-receipt-toggle]');
+  await page.waitForSelector('[data-testid=receipt-qr]');
+}
+
+/** The QR code as drawn on screen, read back as pixels and decoded. */
+async function decodeOnScreenQr(): Promise<string> {
+  const image = await page.evaluate(async () => {
+    const svg = document.querySelector('[data-testid=receipt-qr]')!;
+    const box = svg.getBoundingClientRect();
+    const picture = new Image();
+    picture.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+    await picture.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(box.width);
+    canvas.height = Math.round(box.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(picture, 0, 0, canvas.width, canvas.height);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
+  });
+  expect(image.width).toBeGreaterThanOrEqual(150);
+  return decodeQR(image);
+}
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+});
+
+describe('the digital receipt after a sale', () => {
+  it(
+    'shows a QR code that decodes to the receipt link, and WhatsApp and SMS to the customer',
+    { timeout: 90_000 },
+    async () => {
+      await sell('en', true);
+      const link = `${RECEIPT_BASE}/q7Xk2mN9vB4tR8wE1yU6hA`;
+      expect(await decodeOnScreenQr()).toBe(link);
+      expect(await page.getAttribute('[data-testid=receipt-qr]', 'aria-label')).toContain('QR');
+      const receiptNumber = (await page.textContent('.done .receipt-number'))!.replace('Receipt ', '');
+      const text = `Receipt ${receiptNumber} from Duka la Mama — Kariakoo, TZS 37,075: ${link}`;
+      expect(await page.getAttribute('[data-testid=receipt-whatsapp]', 'href')).toBe(
+        `https://wa.me/255754000111?text=${encodeURIComponent(text)}`,
+      );
+      expect(await page.getAttribute('[data-testid=receipt-sms]', 'href')).toBe(
+        `sms:+255754000111?body=${encodeURIComponent(text)}`,
+      );
+    },
+  );
+
+  it('in Swahili, with no customer, lets the cashier pick the chat', { timeout: 90_000 }, async () => {
+    await sell('sw', false);
+    const link = `${RECEIPT_BASE}/q7Xk2mN9vB4tR8wE1yU6hA`;
+    expect(await decodeOnScreenQr()).toBe(link);
+    const whatsApp = (await page.getAttribute('[data-testid=receipt-whatsapp]', 'href'))!;
+    expect(whatsApp.startsWith('https://wa.me/?text=')).toBe(true);
+    const text = decodeURIComponent(whatsApp.slice('https://wa.me/?text='.length));
+    expect(text).toMatch(/^Risiti T01-\d{6} kutoka Duka la Mama — Kariakoo, TZS [\d,]+: /);
+    expect(text.endsWith(link)).toBe(true);
+    expect(await page.getAttribute('[data-testid=receipt-sms]', 'href')).toBe(
+      `sms:?body=${encodeURIComponent(text)}`,
+    );
+    expect(await page.textContent('[data-testid=receipt-whatsapp]')).toBe('Tuma kwa WhatsApp');
+  });
+});
