@@ -187,7 +187,13 @@ export function buildZReportDocument(input: ZReportDocumentInput): ZReportDocume
         amount(text.cashierSales(part.name || text.nobody, part.count), part.sales),
         ...(part.refunds > 0 ? [amount(text.cashierRefunds, out(part.refunds), { indent: true })] : []),
         ...(part.noSales > 0
-          ? [{ label: text.noSales, value: { text: String(part.noSales) }, indent: true } satisfies ZReportRow]
+          ? [
+              {
+                label: text.noSales,
+                value: { text: String(part.noSales) },
+                indent: true,
+              } satisfies ZReportRow,
+            ]
           : []),
       ]),
     });
