@@ -35,8 +35,7 @@ async function sell(language: 'en' | 'sw', customer: boolean) {
   await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
   if (!customer) {
     await page.keyboard.press('F3');
-    // The dialog's one wide button removes the sale's customer.
-    await page.click('[data-testid=customer-dialog] button.big');
+    await page.click('[data-testid=customer-dialog] [data-testid=remove-customer]');
     await page.waitForSelector('[data-testid=customer-dialog]', { state: 'detached' });
   }
   await page.keyboard.press('F10');

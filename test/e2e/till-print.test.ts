@@ -96,7 +96,8 @@ describe('paper at the counter', () => {
 
       // A refund from the sales list, approved by the manager, prints its slip at once.
       await page.keyboard.press('Alt+S');
-      await page.click('[data-testid=sales-panel] >> text=/^Rejesha$/');
+      await page.locator('[data-testid=sales-panel] .sale-open').first().click();
+      await page.click('[data-testid=sale-detail] >> text=/^Rejesha$/');
       const form = page.locator('[data-testid=manager-action]');
       await form.getByLabel('PIN ya meneja').fill(MANAGER_PIN);
       await form.locator('button[type=submit]').click();

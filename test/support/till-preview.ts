@@ -5,7 +5,9 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { createServer } from 'vite';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './browser.ts';
 
 export interface TillPreview {
   url: string;
@@ -37,4 +39,30 @@ export async function openSaleScreen(page: Page, preview: TillPreview, language:
   });
   // Keys pressed before the sale screen is on screen would go nowhere.
   await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+}
+
+/**
+ * The preview server and a Chromium for a test file: started before its tests, closed after.
+ * Read `preview` and `browser` inside the tests (they are set once `beforeAll` has run).
+ */
+export function previewInChromium(): { readonly preview: TillPreview; readonly browser: Browser } {
+  const started: { preview?: TillPreview; browser?: Browser } = {};
+  beforeAll(async () => {
+    started.preview = await startTillPreview();
+    started.browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.preview?.close();
+  });
+  return {
+    get preview() {
+      if (!started.preview) throw new Error('the preview starts in beforeAll');
+      return started.preview;
+    },
+    get browser() {
+      if (!started.browser) throw new Error('Chromium starts in beforeAll');
+      return started.browser;
+    },
+  };
 }

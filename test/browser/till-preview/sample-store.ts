@@ -29,6 +29,7 @@ import type {
   Shift,
   SyncStatus,
   TenderEntry,
+  TileShelf,
   TillExportDownload,
   TillSettings,
   TillStore,
@@ -58,19 +59,79 @@ const item = (name: string, price: number, extra: Partial<CatalogueItem> = {}): 
   ...extra,
 });
 
+const FOOD = 'cat_food';
+const DRINKS = 'cat_drinks';
+const CLEANING = 'cat_cleaning';
+const AIRTIME = 'cat_airtime';
+
 export const CATALOGUE: CatalogueItem[] = [
-  item('Sukari Kilombero 1kg', 3_200, { barcodes: ['6201234567890'] }),
-  item('Mchele Mbeya (kg)', 2_800, { unit: 'kg', onHandMilli: 182_500, sku: 'MCH-MBY' }),
-  item('Unga wa Sembe Azam 2kg', 4_500, { barcodes: ['6009801234567'] }),
-  item('Mafuta ya Kupikia Korie 3L', 16_500),
-  item('Maziwa Tanga Fresh 500ml', 1_500, { barcodes: ['6203000000017'], onHandMilli: 3_000 }),
-  item('Chai Bora 100g', 2_300),
-  item('Sabuni ya Kufulia Omo 1kg', 6_800, { taxClass: 'standard' }),
-  item('Maji Kilimanjaro 1.5L', 1_000, { barcodes: ['6201111000013'] }),
-  item('Mkate wa Kawaida Azam', 2_000, { taxClass: 'exempt' }),
-  item('Soda Coca-Cola 500ml', 1_200),
-  item('Sukari Guru 500g', 1_700),
-  item('Sukari Brown Kagera 2kg', 6_000),
+  item('Sukari Kilombero 1kg', 3_200, { barcodes: ['6201234567890'], category: FOOD }),
+  item('Mchele Mbeya (kg)', 2_800, { unit: 'kg', onHandMilli: 182_500, sku: 'MCH-MBY', category: FOOD }),
+  item('Unga wa Sembe Azam 2kg', 4_500, { barcodes: ['6009801234567'], category: FOOD }),
+  item('Mafuta ya Kupikia Korie 3L', 16_500, { category: FOOD }),
+  item('Maziwa Tanga Fresh 500ml', 1_500, {
+    barcodes: ['6203000000017'],
+    onHandMilli: 3_000,
+    category: DRINKS,
+  }),
+  item('Chai Bora 100g', 2_300, { category: DRINKS }),
+  item('Sabuni ya Kufulia Omo 1kg', 6_800, { taxClass: 'standard', category: CLEANING }),
+  item('Maji Kilimanjaro 1.5L', 1_000, { barcodes: ['6201111000013'], category: DRINKS }),
+  item('Mkate wa Kawaida Azam', 2_000, { taxClass: 'exempt', category: FOOD }),
+  item('Soda Coca-Cola 500ml', 1_200, { category: DRINKS }),
+  item('Sukari Guru 500g', 1_700, { category: FOOD }),
+  item('Sukari Brown Kagera 2kg', 6_000, { category: FOOD }),
+  // Loose goods and airtime: sold from the tiles, no barcode.
+  ...[
+    'Maharage',
+    'Dengu',
+    'Njegere',
+    'Karanga',
+    'Mtama',
+    'Ulezi',
+    'Choroko',
+    'Kunde',
+    'Ngano',
+    'Mahindi',
+  ].map((name, index) =>
+    item(`${name} (kg)`, 2_400 + index * 200, { unit: 'kg', category: FOOD, trackStock: false }),
+  ),
+  ...['Maandazi', 'Chapati', 'Sambusa', 'Vitumbua', 'Kashata', 'Half cake'].map((name, index) =>
+    item(name, 200 + index * 100, { category: FOOD, trackStock: false, taxClass: 'exempt' }),
+  ),
+  ...['Vodacom', 'Airtel', 'Yas', 'Halotel'].flatMap((network) =>
+    [1_000, 2_000, 5_000].map((price) =>
+      item(`Vocha ${network} ${price.toLocaleString('en')}`, price, {
+        category: AIRTIME,
+        trackStock: false,
+        taxClass: 'exempt',
+      }),
+    ),
+  ),
+];
+
+/** The tiles: Favourites, then each category by name. */
+export const SHELVES: TileShelf[] = [
+  {
+    key: 'favourites',
+    name: null,
+    items: [
+      'Mkate wa Kawaida',
+      'Maandazi',
+      'Sukari Kilombero',
+      'Maji Kilimanjaro',
+      'Vocha Vodacom 1,000',
+    ].map((name) => CATALOGUE.find((one) => one.name.startsWith(name))!),
+  },
+  ...[
+    { key: FOOD, name: 'Chakula' },
+    { key: AIRTIME, name: 'Muda wa maongezi' },
+    { key: CLEANING, name: 'Usafi' },
+    { key: DRINKS, name: 'Vinywaji' },
+  ].map((shelf) => ({
+    ...shelf,
+    items: CATALOGUE.filter((one) => one.category === shelf.key).sort((a, b) => a.name.localeCompare(b.name)),
+  })),
 ];
 
 /** Where the sample sales' receipt pages live. */
@@ -122,6 +183,8 @@ export interface SampleControls {
   reprinted(): string[];
   setPrint(state: PrintState): void;
   setFirstSync(patch: Partial<FirstSync>): void;
+  /** The tiles' shelves; none, as a store that sells by barcode only. */
+  setTiles(shelves: 'sample' | 'none'): void;
   setSettings(patch: Partial<TillSettings>): void;
 }
 
@@ -134,6 +197,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     managerDiscountAboveBasisPoints: 1000,
     receiptPrinter: null,
     noSaleNeedsManager: false,
+    tilesShown: true,
   });
   const emptyCart = (): Cart => ({
     lines: [],
@@ -143,6 +207,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   });
   const cart$ = new BehaviorSubject<Cart>(emptyCart());
   const parked$ = new BehaviorSubject<ParkedCart[]>([]);
+  const tiles$ = new BehaviorSubject<TileShelf[]>(SHELVES);
   const parkedCarts = new Map<string, Cart>();
   const sales$ = new BehaviorSubject<Sale[]>([]);
   const lastPrint$ = new BehaviorSubject<PrintState>({ status: 'idle' });
@@ -347,6 +412,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       customers.push(customer);
       return Promise.resolve({ customer, existing: false });
     },
+    tiles$,
     cart$,
     cartStock$: cart$.pipe(
       map((cart) =>
@@ -641,6 +707,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     setPrint: (state) => lastPrint$.next(state),
     setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
     setSettings: (patch) => settings$.next({ ...settings$.value, ...patch }),
+    setTiles: (shelves) => tiles$.next(shelves === 'sample' ? SHELVES : []),
   };
   return { store: tillStore, controls };
 }

@@ -121,6 +121,8 @@ export interface ProductRow {
   metadata: Record<string, string>;
   /** The item code the store's scale prints on its labels (`PLU_PATTERN`). */
   plu: string | null;
+  /** Its place on the till's Favourites tiles, 1 first; null keeps it off them. */
+  favourite_position: number | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -158,6 +160,7 @@ export const productObject = (row: ProductRow, variants: readonly VariantRow[]) 
   track_stock: row.track_stock,
   active: row.active,
   plu: row.plu,
+  favourite_position: row.favourite_position,
   deleted: row.deleted_at !== null,
   variants: variants.filter((variant) => variant.deleted_at === null).map(variantObject),
   metadata: row.metadata,
@@ -190,15 +193,17 @@ export interface ProductInput {
   variants?: VariantInput[] | undefined;
   metadata?: Record<string, string> | undefined;
   plu?: string | undefined;
+  favourite_position?: number | undefined;
 }
 
 /** Every field optional; `undefined` keeps the current value. */
 type Patch<T> = { [K in keyof T]?: T[K] | undefined };
 
 export type ProductPatch = Patch<
-  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category' | 'plu'> & {
+  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category' | 'plu' | 'favourite_position'> & {
     sku: string | null;
     plu: string | null;
+    favourite_position: number | null;
     description: string | null;
     category: string | null;
   }
@@ -344,8 +349,8 @@ export async function createProduct(
   const id = newId('product');
   const inserted = await db.query<ProductRow>(
     `INSERT INTO retail_products (id, merchant_id, livemode, name, description, sku, barcodes, price, currency,
-       tax_rate, category_id, unit, track_stock, active, metadata, plu)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
+       tax_rate, category_id, unit, track_stock, active, metadata, plu, favourite_position)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING *`,
     [
       id,
       scope.merchantId,
@@ -363,6 +368,7 @@ export async function createProduct(
       input.active,
       JSON.stringify(input.metadata ?? {}),
       input.plu ?? null,
+      input.favourite_position ?? null,
     ],
   );
   const product = inserted.rows[0]!;
@@ -432,6 +438,8 @@ export async function updateProduct(
     active: patch.active ?? row.active,
     metadata: patch.metadata ?? row.metadata,
     plu: patch.plu === undefined ? row.plu : patch.plu,
+    favourite_position:
+      patch.favourite_position === undefined ? row.favourite_position : patch.favourite_position,
   };
   if (patch.sku !== undefined || patch.barcodes !== undefined || patch.plu !== undefined) {
     await db.query(`DELETE FROM retail_codes WHERE product_id = $1 AND variant_id IS NULL`, [id]);
@@ -444,7 +452,7 @@ export async function updateProduct(
   const updated = await db.query<ProductRow>(
     `UPDATE retail_products SET name = $2, description = $3, sku = $4, barcodes = $5, price = $6, currency = $7,
        tax_rate = $8, category_id = $9, unit = $10, track_stock = $11, active = $12, metadata = $13, plu = $14,
-       updated_at = now()
+       favourite_position = $15, updated_at = now()
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -461,6 +469,7 @@ export async function updateProduct(
       next.active,
       JSON.stringify(next.metadata),
       next.plu,
+      next.favourite_position,
     ],
   );
   const object = await productWithVariants(db, updated.rows[0]!);

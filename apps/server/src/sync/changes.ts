@@ -38,6 +38,7 @@ const COLLECTIONS = {
       'active',
       'metadata',
       'plu',
+      'favourite_position',
       'created_at',
       'updated_at',
     ],

@@ -33,6 +33,7 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     track_stock: Boolean(row.track_stock),
     active: Boolean(row.active),
     plu: text(row.plu),
+    favourite_position: typeof row.favourite_position === 'number' ? row.favourite_position : null,
   }),
   variants: (row) => ({
     product: String(row.product_id),

@@ -71,6 +71,8 @@ export const productDoc = doc({
   active: z.boolean(),
   /** The item code on the store's scale labels; absent from documents pulled before it existed. */
   plu: z.string().nullable().optional(),
+  /** Its place on the Favourites tiles, 1 first (null: not there); absent from documents pulled before it existed. */
+  favourite_position: z.number().int().nullable().optional(),
 });
 export const variantDoc = doc({
   product: z.string(),

@@ -157,6 +157,15 @@ export interface CatalogueItem {
   hasVariants?: boolean;
 }
 
+/** A tab of the sale screen's product tiles: the Favourites, or one category's products. */
+export interface TileShelf {
+  /** `favourites`, or the category's id. */
+  key: string;
+  /** The category's name; null for the Favourites, which the till names in its own language. */
+  name: string | null;
+  items: CatalogueItem[];
+}
+
 /**
  * What a scan did: added the item (a scale label's weight or price gives the quantity), or left
  * it for the screen to ask which variant, or the weight of an item sold by weight whose own
@@ -384,6 +393,8 @@ export interface TillSettings {
   receiptPrinter: string | null;
   /** A cashier opening the drawer with no sale needs a manager's PIN (a manager signed in does not). */
   noSaleNeedsManager: boolean;
+  /** The sale screen shows its product tiles; folded away, only their tabs show. */
+  tilesShown: boolean;
 }
 
 // --------------------------------------------------------------------- store
@@ -443,6 +454,8 @@ export interface TillStore {
     phone: string;
   }): Promise<{ customer: TillCustomer; existing: boolean }>;
 
+  /** The product tiles' shelves (docs/TILL.md, "Tiles"), again whenever the catalogue changes. */
+  readonly tiles$: Observable<TileShelf[]>;
   readonly cart$: Observable<Cart>;
   /** Stock left of the cart's tracked items, for its lines to show; a sale is never refused for stock. */
   readonly cartStock$: Observable<CartStock>;

@@ -27,6 +27,7 @@ export const DEFAULT_SETTINGS: TillSettings = {
   managerDiscountAboveBasisPoints: 1000,
   receiptPrinter: null,
   noSaleNeedsManager: false,
+  tilesShown: true,
 };
 
 type PricingStore = Pick<PullDocument<'stores'>, 'currency' | 'vat_region'>;

@@ -14,7 +14,8 @@
  * deleted since never sells the wrong thing; every write adds the
  * document's current barcodes, so none is ever missing once built.
  */
-import type { Subscription } from 'rxjs';
+import { Subject } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { RxChangeEvent, RxCollection } from 'rxdb';
 import { pluKey } from '@tz/core';
 import type { PullDocument, ScaleMatch } from '@tz/core';
@@ -76,6 +77,9 @@ export class CatalogueIndex {
   private built = false;
   private startedEmpty: Promise<boolean> = Promise.resolve(false);
   private closed = false;
+  private readonly changed = new Subject<void>();
+  /** Emits once built and after each change applied since (the product tiles follow it). */
+  readonly changes$: Observable<void> = this.changed.asObservable();
 
   constructor(
     private readonly collections: Record<Kind, RxCollection<Record<string, unknown>>>,
@@ -146,6 +150,7 @@ export class CatalogueIndex {
       this.built = true;
       this.touched.clear();
       this.snapshotFromHere();
+      this.changed.next();
       return;
     }
     for (const kind of ['variants', 'products'] as const) {
@@ -166,6 +171,7 @@ export class CatalogueIndex {
     this.built = true;
     this.touched.clear();
     this.snapshotFromHere();
+    this.changed.next();
     // When it was ready, for the benchmark and the browser's performance panel.
     performance.mark('catalogue-in-memory');
   }
@@ -202,6 +208,7 @@ export class CatalogueIndex {
     this.snapshot?.stop();
     clearTimeout(this.mergeTimer);
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.changed.complete();
   }
 
   /** The variants and products with exactly this barcode, as stored now; `undefined` until built. */
@@ -239,6 +246,11 @@ export class CatalogueIndex {
   /** A product as stored now (null when there is none); `undefined` until built. */
   product(id: string): Product | null | undefined {
     return this.built ? (this.products.get(id) ?? null) : undefined;
+  }
+
+  /** Every product as stored now, active or not; `undefined` until built. */
+  allProducts(): Iterable<Product> | undefined {
+    return this.built ? this.products.values() : undefined;
   }
 
   /** Whether a product has variants; `undefined` until built. */
@@ -303,9 +315,8 @@ export class CatalogueIndex {
       const items = page.items ?? (event.previousDocumentData as unknown as CataloguePage | undefined)?.items;
       for (const doc of items ?? [])
         if (this.pageOf.get(keyOf(kind, doc.id)) === page.id) this.remove(kind, doc.id);
-      return;
-    }
-    this.applyPage(kind, page, true);
+    } else this.applyPage(kind, page, true);
+    if (this.built) this.changed.next();
   }
 
   /**
@@ -431,5 +442,6 @@ export function fromStored(
     unit: s(doc.unit) as Product['unit'],
     track_stock: doc.track_stock === true,
     plu: text(doc.plu),
+    favourite_position: typeof doc.favourite_position === 'number' ? doc.favourite_position : null,
   };
 }

@@ -8,6 +8,7 @@ import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './
 import { refund, refundQuote, reprintLast, reprintSale, searchSales, voidSale } from './after-sale.ts';
 import * as cart from './cart.ts';
 import { watchCartStock } from './cart-stock.ts';
+import { watchTiles } from './tiles.ts';
 import * as catalogue from './catalogue.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue-snapshot.ts';
@@ -190,6 +191,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     variantsOf: (product) => catalogue.variantsOf(ctx, product),
     searchCustomers: (text, limit) => customers.searchCustomers(ctx, text, limit),
     createCustomer: (input) => customers.createCustomer(ctx, input),
+    tiles$: watchTiles(ctx),
     cart$: cartView$,
     cartStock$: watchCartStock(ctx, cartView$),
     addItem: (item, quantity) => cart.addItem(ctx, item, quantity),

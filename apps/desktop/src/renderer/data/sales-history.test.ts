@@ -78,7 +78,7 @@ describe('the Sales list on the till', () => {
     expect(opened!.receipt.lines).toMatchObject([{ description: 'Sukari 1kg', quantityMilli: 2_000 }]);
     expect(opened!.receipt.tenders).toHaveLength(1);
 
-    // The oldest sale prints again, not the last one.
+    // The oldest sale prints again, not the last one, marked as a copy in the receipt's language.
     await firstValueFrom(store.lastPrint$.pipe(filter((state) => state.status === 'printed')));
     const before = bridge.printed.length;
     await expect(store.reprintSale(first.sale.clientOrderId)).resolves.toEqual({
@@ -86,7 +86,7 @@ describe('the Sales list on the till', () => {
       paperNearEnd: false,
     });
     expect(bridge.printed.slice(before)).toEqual([
-      expect.objectContaining({ what: first.sale.receipt, openDrawer: false }),
+      expect.objectContaining({ what: { ...first.sale.receipt, copyMark: 'NAKALA' }, openDrawer: false }),
     ]);
     await expect(store.reprintSale('no_such_sale')).rejects.toMatchObject({ code: 'nothing_to_reprint' });
     // Alt+R still reprints the last.

@@ -49,6 +49,14 @@ export const variantInput = z.strictObject({
   active: z.boolean().optional(),
 });
 
+/** A product's place on the till's Favourites tiles (docs/RETAIL.md, "Tiles at the till"). */
+const favouritePosition = z
+  .number({ error: 'must be a whole number from 1 to 999' })
+  .int({ error: 'must be a whole number from 1 to 999' })
+  .min(1, { error: 'must be a whole number from 1 to 999' })
+  .max(999, { error: 'must be a whole number from 1 to 999' })
+  .describe('Its place on the till’s Favourites tiles, 1 first');
+
 export const productCreateBody = z.strictObject({
   name,
   description: text(1000).optional(),
@@ -70,6 +78,7 @@ export const productCreateBody = z.strictObject({
   variants: z.array(variantInput).max(100).optional(),
   metadata: metadataSchema.optional(),
   plu: pluSchema.optional(),
+  favourite_position: favouritePosition.optional(),
 });
 
 export const productPatchBody = z.strictObject({
@@ -86,6 +95,7 @@ export const productPatchBody = z.strictObject({
   active: z.boolean().optional(),
   metadata: metadataSchema.optional(),
   plu: pluSchema.nullable().optional(),
+  favourite_position: favouritePosition.nullable().optional(),
 });
 
 export const variantPatchBody = z.strictObject({
@@ -137,6 +147,11 @@ export const productSchema = z.object({
     .string()
     .nullable()
     .describe('The item code on the store’s scale labels (see the store’s `scale_barcodes`)'),
+  favourite_position: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Its place on the till’s Favourites tiles, 1 first; null: not among them'),
   deleted: z
     .boolean()
     .describe('Deleted products are archived: kept for past orders, gone from the catalogue'),
@@ -197,7 +212,8 @@ export const productRoutes = [
     path: '/retail/products/{id}',
     tag,
     summary: 'Update a product',
-    description: 'Fields left out keep their value; `null` clears `sku`, `description`, `category` or `plu`.',
+    description:
+      'Fields left out keep their value; `null` clears `sku`, `description`, `category`, `plu` or `favourite_position`.',
     auth: 'secret',
     params: idParams,
     body: productPatchBody,

@@ -17,6 +17,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Enter', what: 'keyAdd' },
   { keys: 'F3', what: 'keyCustomer' },
   { keys: 'F4', what: 'keyQuantity' },
+  { keys: 'F5', what: 'keyTiles' },
   { keys: 'F6', what: 'keyLineDiscount' },
   { keys: 'F7', what: 'keyOrderDiscount' },
   { keys: 'F8', what: 'keyPark' },

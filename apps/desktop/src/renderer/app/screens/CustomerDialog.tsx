@@ -126,7 +126,12 @@ function FindCustomer({
           + {t('newCustomer')}
         </button>
         {current && (
-          <button type="button" className="big" onClick={() => void choose(null)}>
+          <button
+            type="button"
+            className="big"
+            onClick={() => void choose(null)}
+            data-testid="remove-customer"
+          >
             {t('removeCustomer')}: {current.name ?? displayPhone(current.phone)}
           </button>
         )}

@@ -4,7 +4,15 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { itemCount, type PullDocument } from '@tz/core';
-import type { Cart, CartLine, CatalogueItem, CompletedSale, ParkedCart } from '../../data/api.ts';
+import type {
+  Cart,
+  CartLine,
+  CatalogueItem,
+  CompletedSale,
+  ParkedCart,
+  TileShelf,
+  TillSettings,
+} from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Kbd } from '../components/Dialog.tsx';
 import { useScanner } from '../keyboard/use-scanner.ts';
@@ -17,6 +25,7 @@ import { CartCustomer, CustomerDialog } from './CustomerDialog.tsx';
 import { SaleDoneDialog, TenderDialog } from './TenderDialog.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { CartTable } from './CartTable.tsx';
+import { ProductTiles } from './ProductTiles.tsx';
 import { VariantDialog } from './VariantDialog.tsx';
 
 type SaleDialog =
@@ -32,6 +41,7 @@ type SaleDialog =
 
 const SEARCH_LIMIT = 30;
 const NO_LINES: CartLine[] = [];
+const NO_SHELVES: TileShelf[] = [];
 /** Keys closer together than a scanner's gap may be a scan typed into the box: search once they pause. */
 const BURST_GAP_MS = DEFAULT_WEDGE_OPTIONS.maxGapMs;
 
@@ -43,6 +53,9 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
   const cart = useObservable<Cart | null>(store.cart$, null);
   const parked = useObservable<ParkedCart[]>(store.parked$, []);
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
+  const shelves = useObservable<TileShelf[]>(store.tiles$, NO_SHELVES);
+  const settings = useObservable<TillSettings | null>(store.settings$, null);
+  const [tilesAsked, setTilesAsked] = useState(0);
   const currency = cart?.priced.currency ?? shop?.currency ?? 'TZS';
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<CatalogueItem[] | null>(null);
@@ -96,7 +109,8 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
     return () => clearTimeout(timer);
   }, [query, store, fail]);
 
-  const addItem = (item: CatalogueItem) => {
+  /** A tile keeps focus (a touch screen's keyboard stays down, Enter adds another); a search result gives it back to the box. */
+  const addItem = (item: CatalogueItem, from: 'search' | 'tile' = 'search') => {
     setQuery('');
     setResults(null);
     if (item.hasVariants) {
@@ -110,7 +124,7 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
     // Picked from the variants: the chooser has done its work.
     if (dialog?.kind === 'variants') setDialog(null);
     store.addItem(item).then(() => setSelectedKey(null), fail);
-    focusSearch();
+    if (from === 'search') focusSearch();
   };
 
   // Scans still being written to the cart: F9 right after a scan pays the cart with that scan in it.
@@ -162,6 +176,8 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
         F2: () => search.current?.focus(),
         F3: () => setDialog({ kind: 'customer' }),
         F4: selected ? () => setDialog({ kind: 'quantity', line: selected }) : undefined,
+        // Always taken, tiles or not: a browser would reload the page on it.
+        F5: () => (shelves.length > 0 ? setTilesAsked((n) => n + 1) : undefined),
         F6: selected ? () => setDialog({ kind: 'lineDiscount', line: selected }) : undefined,
         F7: lines.length > 0 ? () => setDialog({ kind: 'orderDiscount' }) : undefined,
         F8: () => setDialog({ kind: 'parked' }),
@@ -260,6 +276,15 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
           onSelect={setSelectedKey}
           onEdit={editLine}
           onRemove={removeLine}
+        />
+        <ProductTiles
+          shelves={shelves}
+          lines={lines}
+          shown={settings?.tilesShown ?? true}
+          onShownChange={(tilesShown) => void store.updateSettings({ tilesShown }).catch(fail)}
+          onPick={(item) => addItem(item, 'tile')}
+          onLeave={() => search.current?.focus()}
+          focusRequest={tilesAsked}
         />
       </section>
       <aside className="sale-right">
