@@ -23,7 +23,6 @@ export type ErrorCode =
   | 'limit_invalid'
   | 'cursor_invalid'
   | 'state_transition_invalid'
-  | 'balance_insufficient'
   | 'insufficient_funds'
   | 'checkout_not_open'
   | 'product_unknown'
@@ -116,7 +115,6 @@ export function errorKind(code: ErrorCode): ErrorKind {
     case 'limit_invalid':
     case 'cursor_invalid':
     case 'state_transition_invalid':
-    case 'balance_insufficient':
     case 'insufficient_funds':
     case 'checkout_not_open':
     case 'product_unknown':

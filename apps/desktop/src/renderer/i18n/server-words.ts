@@ -30,7 +30,6 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     cursor_invalid: 'The list position was not accepted.',
     state_transition_invalid:
       'The sale changed on the server meanwhile (voided or refunded there), so this cannot be done to it.',
-    balance_insufficient: 'The balance is too low for this.',
     insufficient_funds: 'There is not enough money for this.',
     checkout_not_open: 'That checkout is no longer open.',
     product_unknown: 'A product on the sale is not in the catalogue.',
@@ -99,7 +98,6 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     cursor_invalid: 'Nafasi ya orodha haikukubaliwa.',
     state_transition_invalid:
       'Mauzo haya yamebadilika kwenye seva (yamebatilishwa au kurejeshwa huko), kwa hiyo hili haliwezekani.',
-    balance_insufficient: 'Salio ni dogo mno kwa hili.',
     insufficient_funds: 'Hakuna pesa za kutosha kwa hili.',
     checkout_not_open: 'Malipo hayo hayako wazi tena.',
     product_unknown: 'Bidhaa moja kwenye mauzo haimo kwenye orodha ya bidhaa.',
