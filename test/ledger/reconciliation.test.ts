@@ -191,7 +191,7 @@ async function runAgainstModel(ops: Op[]) {
       } else if (payment.held) {
         expect([answer.status, answer.body.code]).toEqual([400, 'payment_already_used']);
       } else if (payment.net > model.available) {
-        expect([answer.status, answer.body.code]).toEqual([400, 'balance_insufficient']);
+        expect([answer.status, answer.body.code]).toEqual([400, 'insufficient_funds']);
       } else {
         expect(answer.status).toBe(200);
         model.available -= payment.net;
@@ -233,7 +233,7 @@ async function runAgainstModel(ops: Op[]) {
         ),
       });
       if (payment.net > model.available) {
-        expect([answer.status, answer.body.code]).toEqual([400, 'balance_insufficient']);
+        expect([answer.status, answer.body.code]).toEqual([400, 'insufficient_funds']);
         continue;
       }
       expect(answer.status).toBe(201);

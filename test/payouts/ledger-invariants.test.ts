@@ -70,7 +70,7 @@ describe('racing movements out of one balance', () => {
     expect(succeeded).toHaveLength(5);
     for (const answer of answers.filter((a) => a.status >= 400)) {
       expect(answer.status).toBe(400);
-      expect(['insufficient_funds', 'balance_insufficient']).toContain(answer.body.code);
+      expect(answer.body.code).toBe('insufficient_funds');
     }
     expect(await availableTzs(api)).toBe(0);
     await settleAll(
@@ -132,7 +132,7 @@ async function runAgainstModel(ops: Op[]) {
       } else {
         expect(answer.status).toBe(400);
         expect(answer.body.code).toBe(
-          payment.status === 'paid' ? 'balance_insufficient' : 'state_transition_invalid',
+          payment.status === 'paid' ? 'insufficient_funds' : 'state_transition_invalid',
         );
       }
     } else {

@@ -292,6 +292,15 @@ describe('the door’s input rules', () => {
     expect(answer.body.error.data).toMatchObject({ code: 'parameter_invalid', httpStatus: 400 });
   });
 
+  it('answers in our codes where tRPC refuses by itself: no such procedure, or the wrong method', async () => {
+    const unknown = await call(server.url, 'sync.nothing', { credential: till.credential, input: {} });
+    const wrongMethod = await call(server.url, 'sync.report', { credential: till.credential, input: {} });
+    for (const answer of [unknown, wrongMethod]) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(404);
+      expect(answer.body.error.data).toMatchObject({ code: 'route_not_found', httpStatus: 404 });
+    }
+  });
+
   it('answers 400 for a key given twice', async () => {
     const answer = await call(server.url, 'sync.report', {
       credential: till.credential,

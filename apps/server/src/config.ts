@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_FEE_SCHEDULE, parsePortRanges, type PortRange } from '@tz/core';
+import { DEFAULT_FEE_SCHEDULE, DEFAULT_RETRY_DAYS, parsePortRanges, type PortRange } from '@tz/core';
 import { DEFAULT_LOGIN_LIMITS } from './services/login-throttle.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -75,13 +75,14 @@ const configSchema = z.object({
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(5_000).default(32),
   WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
-  // Subscriptions (docs/SUBSCRIPTIONS.md): retries of a failed charge, in days after the first failure.
+  // Subscriptions (docs/SUBSCRIPTIONS.md): retries of a failed charge, in days after the first failure;
+  // empty: none, the first failure is the last.
   SUBSCRIPTION_RETRY_DAYS: z
     .string()
     .regex(/^(\d+(,\d+)*)?$/, 'comma-separated days')
     .transform((v) => (v ? v.split(',').map(Number) : []))
     .refine((days) => days.every((d, i) => d >= 1 && (i === 0 || d > days[i - 1]!)), 'increasing, from 1')
-    .default([1, 3, 5]),
+    .default([...DEFAULT_RETRY_DAYS]),
   SUBSCRIPTION_SCHEDULER: bool.default(true),
   SUBSCRIPTION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
   // Invoice PDFs (docs/INVOICES.md "PDFs"): worker threads, renders that may wait for one, one render's limit.
@@ -100,9 +101,16 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema> & { publicUrl: string };
 
+/** Settings whose empty value means something (none at all), rather than "use the default". */
+const EMPTY_MEANS_NONE = new Set(['SUBSCRIPTION_RETRY_DAYS']);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== '')),
+    Object.fromEntries(
+      Object.entries(env).filter(
+        ([name, value]) => value !== undefined && (value !== '' || EMPTY_MEANS_NONE.has(name)),
+      ),
+    ),
   );
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

@@ -1,6 +1,6 @@
 /**
  * The one error type of the platform. `code` is a closed union: adding a case
- * means adding it to `errorKind` below, and the compiler checks the switch.
+ * means adding its row to `ERROR_KINDS` below, and the compiler checks the table.
  */
 export type ErrorCode =
   // 400 invalid_request_error
@@ -23,7 +23,6 @@ export type ErrorCode =
   | 'limit_invalid'
   | 'cursor_invalid'
   | 'state_transition_invalid'
-  | 'balance_insufficient'
   | 'insufficient_funds'
   | 'checkout_not_open'
   | 'product_unknown'
@@ -89,94 +88,118 @@ export const ERROR_TYPES = [
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
+/**
+ * The tRPC error codes our errors travel under to a till (the names of
+ * `@trpc/server`'s `TRPC_ERROR_CODE_KEY`; the server checks they are its).
+ */
+export type TrpcErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'TIMEOUT'
+  | 'CONFLICT'
+  | 'UNPROCESSABLE_CONTENT'
+  | 'TOO_MANY_REQUESTS'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+/** How a code travels: its error type and HTTP status on `/v1`, its tRPC code on `/trpc`. */
 export interface ErrorKind {
   readonly type: ErrorType;
   readonly status: number;
+  readonly trpc: TrpcErrorCode;
 }
 
-/** Maps each code to its error type and HTTP status; exhaustive by construction. */
-export function errorKind(code: ErrorCode): ErrorKind {
-  switch (code) {
-    case 'parameter_missing':
-    case 'parameter_invalid':
-    case 'parameter_unknown':
-    case 'amount_invalid':
-    case 'currency_invalid':
-    case 'currency_mismatch':
-    case 'phone_invalid':
-    case 'email_invalid':
-    case 'email_taken':
-    case 'body_invalid_json':
-    case 'body_too_large':
-    case 'body_too_complex':
-    case 'parameter_duplicate':
-    case 'request_malformed':
-    case 'content_type_invalid':
-    case 'idempotency_key_too_long':
-    case 'limit_invalid':
-    case 'cursor_invalid':
-    case 'state_transition_invalid':
-    case 'balance_insufficient':
-    case 'insufficient_funds':
-    case 'checkout_not_open':
-    case 'product_unknown':
-    case 'price_changed':
-    case 'quantity_invalid':
-    case 'tender_insufficient':
-    case 'tender_exceeds_due':
-    case 'discount_invalid':
-    case 'payment_not_paid':
-    case 'payment_already_used':
-    case 'sku_taken':
-    case 'barcode_taken':
-    case 'plu_taken':
-    case 'receipt_number_taken':
-    case 'pin_taken':
-    case 'pairing_code_invalid':
-    case 'pairing_code_expired':
-    case 'pairing_code_used':
-    case 'event_type_unknown':
-    case 'url_invalid':
-    case 'url_not_allowed':
-    case 'webhook_endpoint_inactive':
-    case 'api_key_last':
-    case 'till_export_invalid':
-      return { type: 'invalid_request_error', status: 400 };
-    case 'livemode_mismatch':
-      return { type: 'permission_error', status: 403 };
-    case 'request_timeout':
-      return { type: 'invalid_request_error', status: 408 };
-    case 'headers_too_large':
-      return { type: 'invalid_request_error', status: 431 };
-    case 'api_key_missing':
-    case 'api_key_invalid':
-    case 'credentials_invalid':
-    case 'signature_invalid':
-    case 'till_credential_invalid':
-    case 'till_revoked':
-    case 'till_retired':
-      return { type: 'authentication_error', status: 401 };
-    case 'publishable_key_forbidden':
-    case 'test_mode_only':
-    case 'origin_not_allowed':
-    case 'app_not_installed':
-      return { type: 'permission_error', status: 403 };
-    case 'resource_missing':
-    case 'route_not_found':
-      return { type: 'not_found', status: 404 };
-    case 'idempotency_key_in_use':
-      return { type: 'idempotency_error', status: 409 };
-    case 'idempotency_key_reused':
-      return { type: 'idempotency_error', status: 422 };
-    case 'rate_limited':
-      return { type: 'rate_limit_error', status: 429 };
-    case 'internal_error':
-      return { type: 'api_error', status: 500 };
-    case 'service_unavailable':
-    case 'provider_unavailable':
-      return { type: 'api_error', status: 503 };
-  }
-}
+const kind = (type: ErrorType, status: number, trpc: TrpcErrorCode): ErrorKind => ({ type, status, trpc });
+const INVALID = kind('invalid_request_error', 400, 'BAD_REQUEST');
+const UNAUTHENTICATED = kind('authentication_error', 401, 'UNAUTHORIZED');
+const FORBIDDEN = kind('permission_error', 403, 'FORBIDDEN');
+const NOT_FOUND = kind('not_found', 404, 'NOT_FOUND');
+const UNAVAILABLE = kind('api_error', 503, 'SERVICE_UNAVAILABLE');
+
+/**
+ * Each code's kind, once: the REST error middleware and the tRPC error
+ * formatter both read it. A code missing here, or one here that is not a
+ * code, does not compile.
+ */
+export const ERROR_KINDS = {
+  parameter_missing: INVALID,
+  parameter_invalid: INVALID,
+  parameter_unknown: INVALID,
+  amount_invalid: INVALID,
+  currency_invalid: INVALID,
+  currency_mismatch: INVALID,
+  phone_invalid: INVALID,
+  email_invalid: INVALID,
+  email_taken: INVALID,
+  body_invalid_json: INVALID,
+  body_too_large: INVALID,
+  body_too_complex: INVALID,
+  parameter_duplicate: INVALID,
+  request_malformed: INVALID,
+  content_type_invalid: INVALID,
+  idempotency_key_too_long: INVALID,
+  limit_invalid: INVALID,
+  cursor_invalid: INVALID,
+  state_transition_invalid: INVALID,
+  insufficient_funds: INVALID,
+  checkout_not_open: INVALID,
+  product_unknown: INVALID,
+  price_changed: INVALID,
+  quantity_invalid: INVALID,
+  tender_insufficient: INVALID,
+  tender_exceeds_due: INVALID,
+  discount_invalid: INVALID,
+  payment_not_paid: INVALID,
+  payment_already_used: INVALID,
+  sku_taken: INVALID,
+  barcode_taken: INVALID,
+  plu_taken: INVALID,
+  receipt_number_taken: INVALID,
+  pin_taken: INVALID,
+  pairing_code_invalid: INVALID,
+  pairing_code_expired: INVALID,
+  pairing_code_used: INVALID,
+  event_type_unknown: INVALID,
+  url_invalid: INVALID,
+  url_not_allowed: INVALID,
+  webhook_endpoint_inactive: INVALID,
+  api_key_last: INVALID,
+  till_export_invalid: INVALID,
+  livemode_mismatch: FORBIDDEN,
+  request_timeout: kind('invalid_request_error', 408, 'TIMEOUT'),
+  // tRPC has no 431; Node answers it before any handler runs, so a till never meets it.
+  headers_too_large: kind('invalid_request_error', 431, 'BAD_REQUEST'),
+  api_key_missing: UNAUTHENTICATED,
+  api_key_invalid: UNAUTHENTICATED,
+  credentials_invalid: UNAUTHENTICATED,
+  signature_invalid: UNAUTHENTICATED,
+  till_credential_invalid: UNAUTHENTICATED,
+  till_revoked: UNAUTHENTICATED,
+  till_retired: UNAUTHENTICATED,
+  publishable_key_forbidden: FORBIDDEN,
+  test_mode_only: FORBIDDEN,
+  origin_not_allowed: FORBIDDEN,
+  app_not_installed: FORBIDDEN,
+  resource_missing: NOT_FOUND,
+  route_not_found: NOT_FOUND,
+  idempotency_key_in_use: kind('idempotency_error', 409, 'CONFLICT'),
+  idempotency_key_reused: kind('idempotency_error', 422, 'UNPROCESSABLE_CONTENT'),
+  rate_limited: kind('rate_limit_error', 429, 'TOO_MANY_REQUESTS'),
+  internal_error: kind('api_error', 500, 'INTERNAL_SERVER_ERROR'),
+  service_unavailable: UNAVAILABLE,
+  provider_unavailable: UNAVAILABLE,
+} as const satisfies Record<ErrorCode, ErrorKind>;
+
+/** Every code, for checks that each has what it needs (words on the till, a tRPC status). */
+export const ERROR_CODES = Object.keys(ERROR_KINDS) as ErrorCode[];
+
+/** Whether a string from the wire (a newer server's, a stored outcome's) is one of our codes. */
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(ERROR_KINDS, value);
+
+export const errorKind = (code: ErrorCode): ErrorKind => ERROR_KINDS[code];
 
 /** Field errors: dotted field path -> message. */
 export type ErrorDetails = Record<string, string>;

@@ -300,6 +300,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/**
+ * Migrations renamed after they may have run (each had shared its timestamp
+ * with another): the name `pgmigrations` recorded, and the file's name now.
+ * Each keeps its place in the order, so recording the new name is all an
+ * existing database needs: the migration is not run again, and the runner's
+ * order check passes.
+ */
+const RENAMED_MIGRATIONS: ReadonlyArray<readonly [recorded: string, now: string]> = [
+  ['20261126100000_sandbox_settle_at', '20261126100100_sandbox_settle_at'],
+  ['20261129010000_shift_no_sales', '20261129010100_shift_no_sales'],
+];
+
+/** Records renamed migrations under their new names, where the database has run them. */
+async function recordRenamedMigrations(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ found: string | null }>(
+    `SELECT to_regclass('pgmigrations')::text AS found`,
+  );
+  if (!rows[0]?.found) return;
+  await client.query(
+    `UPDATE pgmigrations SET name = renamed.now
+     FROM unnest($1::text[], $2::text[]) AS renamed(recorded, now)
+     WHERE pgmigrations.name = renamed.recorded`,
+    [RENAMED_MIGRATIONS.map(([recorded]) => recorded), RENAMED_MIGRATIONS.map(([, now]) => now)],
+  );
+}
+
 /** Applies pending forward-only migrations (node-pg-migrate, SQL files). */
 export async function migrate(database: Database, options: { upTo?: string } = {}): Promise<void> {
   // Stopping after a named migration serves tests of one migration's move of existing data.
@@ -310,8 +336,9 @@ export async function migrate(database: Database, options: { upTo?: string } = {
         .indexOf(`${options.upTo}.sql`) + 1
     : undefined;
   if (count === 0) throw new Error(`no migration ${options.upTo}`);
-  await database.unhurried((client) =>
-    runner({
+  await database.unhurried(async (client) => {
+    await recordRenamedMigrations(client);
+    return runner({
       ...(count ? { count } : {}),
       dbClient: client,
       dir: migrationsDir,
@@ -323,6 +350,6 @@ export async function migrate(database: Database, options: { upTo?: string } = {
       noLock: database.kind === 'pglite',
       // Processes starting together queue behind the first one's migrations instead of failing.
       advisoryLockMode: 'wait',
-    }),
-  );
+    });
+  });
 }

@@ -10,7 +10,7 @@ import {
   payoutIdFromOrderReference,
   payoutSettlementOf,
   settlementOf,
-} from '@tz/core/providers/clickpesa';
+} from '../providers/clickpesa-rules.ts';
 import type pino from 'pino';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';

@@ -5,9 +5,9 @@
  * service, which calls the same services as the REST routes.
  */
 import Router from '@koa/router';
-import { initTRPC, TRPCError, tracked } from '@trpc/server';
+import { initTRPC, tracked } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import {
   AppError,
   changesInput,
@@ -24,6 +24,7 @@ import type { Services } from '../services/index.ts';
 import type { RequestState } from './pipeline.ts';
 import { admitTillCall, type TillCall } from './trpc-boundary.ts';
 import { toAppError } from './errors.ts';
+import { appErrorOf } from './trpc-errors.ts';
 
 interface Context {
   sync: SyncService;
@@ -31,38 +32,9 @@ interface Context {
   call: TillCall | { refused: AppError };
 }
 
-/** tRPC's code for each HTTP status our errors carry. */
-function trpcCode(status: number): TRPC_ERROR_CODE_KEY {
-  switch (status) {
-    case 400:
-      return 'BAD_REQUEST';
-    case 401:
-      return 'UNAUTHORIZED';
-    case 403:
-      return 'FORBIDDEN';
-    case 404:
-      return 'NOT_FOUND';
-    case 408:
-      return 'TIMEOUT';
-    case 409:
-      return 'CONFLICT';
-    case 422:
-      return 'UNPROCESSABLE_CONTENT';
-    case 429:
-      return 'TOO_MANY_REQUESTS';
-    case 503:
-      return 'SERVICE_UNAVAILABLE';
-    default:
-      return 'INTERNAL_SERVER_ERROR';
-  }
-}
-
 /** How often the live stream pings a till, and how long a till waits through silence. */
 export const SSE_PING_MS = 2000;
 export const SSE_SILENCE_MS = 5000;
-
-const asTrpcError = (error: AppError) =>
-  new TRPCError({ code: trpcCode(error.kind.status), message: error.message, cause: error });
 
 const t = initTRPC.context<Context>().create({
   // The live stream pings a quiet till; a till that hears nothing for longer
@@ -71,37 +43,35 @@ const t = initTRPC.context<Context>().create({
     ping: { enabled: true, intervalMs: SSE_PING_MS },
     client: { reconnectAfterInactivityMs: SSE_SILENCE_MS },
   },
-  // The same words and codes as the REST API's error object; no stack, ever.
+  // The same words, codes and statuses as the REST API's error object (ERROR_KINDS); no stack, ever.
   errorFormatter({ shape, error }) {
-    const cause = error.cause instanceof AppError ? error.cause : undefined;
-    const internal = !cause && error.code === 'INTERNAL_SERVER_ERROR';
+    const appError = appErrorOf(error);
+    const { status, trpc } = appError.kind;
     return {
-      code: shape.code,
-      message: internal ? 'Something went wrong on our side' : shape.message,
+      code: TRPC_ERROR_CODES_BY_KEY[trpc],
+      message: appError.message,
       data: {
-        code: cause?.code ?? (error.code === 'BAD_REQUEST' ? 'parameter_invalid' : error.code.toLowerCase()),
-        httpStatus: shape.data.httpStatus,
+        code: appError.code,
+        // tRPC answers with this status.
+        httpStatus: status,
         path: shape.data.path,
-        ...(cause?.details ? { details: cause.details } : {}),
+        ...(appError.details ? { details: appError.details } : {}),
       },
     };
   },
 });
 
 /**
- * Our errors keep their status and code; a validation failure of the input is
- * a 400. A call the boundary refused goes no further: every procedure starts here.
+ * A call the boundary refused goes no further: every procedure starts here.
+ * Procedures throw AppErrors as they are; the error formatter answers them.
  */
-const admitted = t.procedure.use(async ({ ctx, next }) => {
-  if ('refused' in ctx.call) throw asTrpcError(ctx.call.refused);
-  const result = await next({ ctx: { call: ctx.call } });
-  if (!result.ok && result.error.cause instanceof AppError) throw asTrpcError(result.error.cause);
-  return result;
+const admitted = t.procedure.use(({ ctx, next }) => {
+  if ('refused' in ctx.call) throw ctx.call.refused;
+  return next({ ctx: { call: ctx.call } });
 });
 
 const tillProcedure = admitted.use(({ ctx, next }) => {
-  if (!ctx.call.till)
-    throw asTrpcError(new AppError('till_credential_invalid', 'Send the till’s device credential'));
+  if (!ctx.call.till) throw new AppError('till_credential_invalid', 'Send the till’s device credential');
   return next({ ctx: { till: ctx.call.till } });
 });
 
@@ -118,16 +88,12 @@ const syncRouter = t.router({
   getPayment: tillProcedure
     .input(getPaymentInput)
     .query(({ ctx, input }) => ctx.sync.getPayment(ctx.till, input.payment)),
+  // A failure ends the stream with the error object (a revoked till: `till_revoked`).
   changes: tillProcedure.input(changesInput).subscription(async function* ({ ctx, input, signal }) {
     const since = Number(input.lastEventId ?? 0);
-    try {
-      for await (const change of ctx.sync.changes(ctx.till, since, signal ?? new AbortController().signal)) {
-        const hint: ChangeHint = { collections: change.collections };
-        yield tracked(String(change.seq), hint);
-      }
-    } catch (error) {
-      // Ends the stream with the error object (a revoked till: `till_revoked`).
-      throw error instanceof AppError ? asTrpcError(error) : error;
+    for await (const change of ctx.sync.changes(ctx.till, since, signal ?? new AbortController().signal)) {
+      const hint: ChangeHint = { collections: change.collections };
+      yield tracked(String(change.seq), hint);
     }
   }),
 });
@@ -182,6 +148,11 @@ export function trpcRoutes(services: Services): Router<RequestState> {
       path,
       // One procedure per request, so the boundary knows which it admits.
       allowBatching: false,
+      // A failure no code names (a fault of ours, the database out of reach) goes to the log.
+      onError: ({ error }) => {
+        if (!(error.cause instanceof AppError) && error.code === 'INTERNAL_SERVER_ERROR')
+          services.log(error.cause ?? error, `till call ${path} failed`);
+      },
       createContext: () => ({ sync, call }),
     });
   });

@@ -3,7 +3,7 @@ import {
   payoutFailure,
   payoutSettlementOf,
   type FailureReason,
-} from '@tz/core/providers/clickpesa';
+} from './clickpesa-rules.ts';
 import type { PayoutOutcomeSink, PayoutRequest, ProviderOutcome } from './provider.ts';
 import { ClickPesaError, clickPesaChecksum, messageOf, type HttpResult } from './clickpesa.ts';
 

@@ -1,4 +1,4 @@
-import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from '@tz/core/providers/clickpesa';
+import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';

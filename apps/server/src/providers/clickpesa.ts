@@ -7,7 +7,7 @@ import {
   PROVIDER_ERROR,
   settlementOf,
   type FailureReason,
-} from '@tz/core/providers/clickpesa';
+} from './clickpesa-rules.ts';
 import type { Config } from '../config.ts';
 import type {
   OutcomeSink,

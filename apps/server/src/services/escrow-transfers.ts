@@ -1,5 +1,5 @@
 import { AppError } from '@tz/core';
-import { escrowTransferId, escrowTransferOf } from '@tz/core/providers/clickpesa';
+import { escrowTransferId, escrowTransferOf } from '../providers/clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
 import { mayHaveReached } from '../providers/clickpesa.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';

@@ -222,7 +222,7 @@ export function refuseUnlessCovered(
 ): void {
   if (available < amount) {
     throw new AppError(
-      'balance_insufficient',
+      'insufficient_funds',
       `The available ${currency} balance is too low to ${purpose} ${amount}`,
       { details: { [field]: `needs ${amount} available, has ${available}` } },
     );

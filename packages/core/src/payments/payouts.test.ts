@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { isBalanced, payoutPostings } from '../ledger.ts';
-import { payoutFailure, payoutIdFromOrderReference, payoutSettlementOf } from '../providers/clickpesa.ts';
 import { assertPayoutTransition, paymentsCoveredByPayouts } from './payouts.ts';
 
 describe('payout states', () => {
@@ -65,22 +64,5 @@ describe('which payments the paid payouts cover', () => {
         },
       ),
     );
-  });
-});
-
-describe('ClickPesa payout rules', () => {
-  it('map the order reference back, statuses to outcomes, and messages to codes', () => {
-    expect(payoutIdFromOrderReference('po01jx0000000000000000000000')).toBe('po_01jx0000000000000000000000');
-    expect(payoutIdFromOrderReference('pay01jx0000000000000000000000')).toBeUndefined();
-    expect(payoutSettlementOf('SUCCESS')).toBe('paid');
-    for (const status of ['FAILED', 'REFUNDED', 'reversed'])
-      expect(payoutSettlementOf(status)).toBe('failed');
-    for (const status of ['AUTHORIZED', 'PROCESSING', 'PENDING'])
-      expect(payoutSettlementOf(status)).toBe('pending');
-    expect(payoutSettlementOf('SETTLED')).toBeUndefined();
-    expect(payoutFailure('Invalid phone number').code).toBe('destination_refused');
-    expect(payoutFailure('Beneficiary account not registered').code).toBe('destination_refused');
-    expect(payoutFailure('Insufficient balance').code).toBe('provider_error');
-    expect(payoutFailure(undefined).code).toBe('provider_error');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { createCustomerCommand } from '../customers.ts';
+import type { ErrorCode, ErrorDetails } from '../errors.ts';
 import { currencySchema } from '../money.ts';
 import {
   ORDER_FLAGS,
@@ -340,7 +341,7 @@ export type CommandResult =
   | {
       id: string;
       status: 'refused';
-      error: { code: string; message: string; details?: Record<string, string> };
+      error: { code: ErrorCode; message: string; details?: ErrorDetails };
     };
 
 export interface PushResult {

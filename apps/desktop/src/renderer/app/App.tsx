@@ -25,6 +25,7 @@ import { SaleScreen } from './screens/SaleScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
+import { codeText } from '../i18n/code-words.ts';
 
 type Panel = 'sales' | 'shift' | 'settings' | 'no-sale';
 
@@ -40,7 +41,7 @@ export function App({ store, hardware }: { store: TillStore; hardware: Hardware 
 
 function Till({ hardware }: { hardware: Hardware }) {
   const store = useStore();
-  const { t, toggleLanguage } = useI18n();
+  const { t, language, toggleLanguage } = useI18n();
   const notify = useNotify();
   const pairing = useObservable<PairingState | null>(store.pairing$, null);
   const cashier = useObservable<Cashier | null>(store.cashier$, null);
@@ -55,7 +56,7 @@ function Till({ hardware }: { hardware: Hardware }) {
   const signOut = useCallback(() => {
     store.signOut().then(
       () => setPanel(null),
-      (error: unknown) => notify(refusalText(t, error), 'error'),
+      (error: unknown) => notify(refusalText(language, error), 'error'),
     );
   }, [store, notify, t]);
   const reprint = useCallback(() => {
@@ -63,7 +64,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       (outcome) => {
         if (outcome === null) notify(t('nothingToReprint'), 'error');
       },
-      (error: unknown) => notify(refusalText(t, error), 'error'),
+      (error: unknown) => notify(refusalText(language, error), 'error'),
     );
   }, [store, notify, t]);
 
@@ -184,7 +185,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       </header>
       {(pairing?.status === 'revoked' || pairing?.status === 'retiring') && (
         <div className="revoked-banner" role="alert" data-testid={pairing.status}>
-          {pairing.status === 'revoked' ? t('refusal_revoked') : t('endedRetiringBanner')}
+          {pairing.status === 'revoked' ? codeText(language, 'till_revoked') : t('endedRetiringBanner')}
           {selling && (
             <button type="button" onClick={() => setPanel('sales')}>
               {t('menuSales')} <kbd>Alt+S</kbd>

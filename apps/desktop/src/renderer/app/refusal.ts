@@ -1,6 +1,7 @@
 /** A store refusal (or any failure) in the cashier's language. */
 import type { RefusalCode, TillRefusal } from '../data/api.ts';
-import { formatTime, type Translate } from '../i18n/index.tsx';
+import { codeText } from '../i18n/code-words.ts';
+import { formatTime, type Language } from '../i18n/index.tsx';
 
 function isRefusal(error: unknown): error is TillRefusal {
   return error instanceof Error && error.name === 'TillRefusal' && 'code' in error;
@@ -10,11 +11,11 @@ export function refusalCode(error: unknown): RefusalCode | null {
   return isRefusal(error) ? error.code : null;
 }
 
-export function refusalText(t: Translate, error: unknown): string {
+export function refusalText(language: Language, error: unknown): string {
   if (!isRefusal(error)) {
-    return t('refusal_unknown', { message: error instanceof Error ? error.message : String(error) });
+    return codeText(language, 'unknown', { message: error instanceof Error ? error.message : String(error) });
   }
   const { details } = error;
   const until = typeof details.until === 'number' ? formatTime(details.until) : '';
-  return t(`refusal_${error.code}`, { count: details.count ?? '', time: until });
+  return codeText(language, error.code, { count: details.count ?? '', time: until });
 }

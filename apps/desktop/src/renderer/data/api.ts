@@ -12,8 +12,10 @@
  */
 import type { RxStorage } from 'rxdb';
 import type { Observable } from 'rxjs';
+import { isErrorCode } from '@tz/core';
 import type {
   Discount,
+  ErrorCode,
   PricedCart,
   PullDocument,
   QuantityUnit,
@@ -27,46 +29,60 @@ import type { SalesFilter } from './sales-search.ts';
 
 // ------------------------------------------------------------------ refusals
 
-/** Why the store said no; screens map each code to a sentence. */
-export type RefusalCode =
-  | 'not_paired'
-  | 'already_paired'
-  | 'pairing_failed'
-  | PairingCodeRefusal
-  | 'revoked'
-  | 'retired'
-  | 'ended_unsynced'
-  | 'nothing_to_export'
-  | 'offline'
-  | 'unreachable'
-  | 'unsynced_commands'
-  | 'not_signed_in'
-  | 'pin_wrong'
-  | 'cashiers_not_synced'
-  | 'pin_locked'
-  | 'manager_pin_required'
-  | 'manager_pin_wrong'
-  | 'not_found'
-  | 'cart_empty'
-  | 'invalid'
-  | 'tender_insufficient'
-  | 'tender_exceeds_due'
-  | 'payment_not_paid'
-  | 'shift_not_open'
-  | 'shift_already_open'
-  | 'nothing_to_reprint'
-  | 'choose_variant'
-  | 'customer_name_missing'
-  | 'phone_invalid'
-  | 'scale_label_unreadable'
-  | 'scale_label_weight_on_piece'
-  | 'scale_label_price_not_whole'
-  | 'scale_label_too_small';
+/**
+ * Refusals the till makes on its own, for conditions the server has no code
+ * for (no network, a wrong PIN, an empty cart...). `unknown` stands for any
+ * failure no code names, a code a newer server sends included.
+ */
+export const TILL_REFUSAL_CODES = [
+  'not_paired',
+  'already_paired',
+  'pairing_failed',
+  'ended_unsynced',
+  'nothing_to_export',
+  'offline',
+  'unreachable',
+  'unsynced_commands',
+  'not_signed_in',
+  'pin_wrong',
+  'cashiers_not_synced',
+  'pin_locked',
+  'manager_pin_required',
+  'manager_pin_wrong',
+  'not_found',
+  'cart_empty',
+  'invalid',
+  'shift_not_open',
+  'shift_already_open',
+  'nothing_to_reprint',
+  'choose_variant',
+  'customer_name_missing',
+  'scale_label_unreadable',
+  'scale_label_weight_on_piece',
+  'scale_label_price_not_whole',
+  'scale_label_too_small',
+  'unknown',
+] as const;
+export type TillRefusalCode = (typeof TILL_REFUSAL_CODES)[number];
 
-const PAIRING_CODE_REFUSALS = ['pairing_code_invalid', 'pairing_code_expired', 'pairing_code_used'] as const;
+/**
+ * Why the store said no: one of core's codes (the server's, or core's rules
+ * run on the till) or one of the till's own. Screens map each to a sentence
+ * (`i18n/code-words.ts`).
+ */
+export type RefusalCode = ErrorCode | TillRefusalCode;
+
+/** A code from the wire as one the till knows: a newer server's reads as `unknown`. */
+export const asServerCode = (code: unknown): ErrorCode | 'unknown' => (isErrorCode(code) ? code : 'unknown');
+
+const PAIRING_CODE_REFUSALS = [
+  'pairing_code_invalid',
+  'pairing_code_expired',
+  'pairing_code_used',
+] as const satisfies readonly ErrorCode[];
 type PairingCodeRefusal = (typeof PAIRING_CODE_REFUSALS)[number];
-export const isPairingCodeRefusal = (code: string | undefined): code is PairingCodeRefusal =>
-  (PAIRING_CODE_REFUSALS as readonly (string | undefined)[]).includes(code);
+export const isPairingCodeRefusal = (code: RefusalCode): code is PairingCodeRefusal =>
+  (PAIRING_CODE_REFUSALS as readonly RefusalCode[]).includes(code);
 
 export class TillRefusal extends Error {
   override readonly name = 'TillRefusal';

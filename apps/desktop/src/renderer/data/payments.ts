@@ -20,7 +20,7 @@ function refusal(error: unknown): TillRefusal {
   const kind = classifyFailure(error);
   if (kind === 'unreachable')
     return new TillRefusal('unreachable', 'The server cannot be reached for mobile money');
-  if (kind === 'revoked') return new TillRefusal('revoked', 'This till was revoked');
+  if (kind === 'revoked') return new TillRefusal('till_revoked', 'This till was revoked');
   return new TillRefusal('invalid', failureMessage(error));
 }
 
@@ -30,7 +30,7 @@ export async function startMobileMoney(
   hints$: Observable<string[]>,
 ): Promise<Observable<TillPayment>> {
   const { revoked } = await requireDevice(ctx);
-  if (revoked) throw new TillRefusal('revoked', 'This till was revoked');
+  if (revoked) throw new TillRefusal('till_revoked', 'This till was revoked');
   if (!ctx.online()) throw new TillRefusal('offline', 'Mobile money needs the internet: take cash or card');
   const currency = (await currentStore(ctx))?.currency ?? 'TZS';
   let started: TillPayment;

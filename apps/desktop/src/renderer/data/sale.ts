@@ -178,8 +178,8 @@ async function completeOne(
     loadCart(ctx),
     currentStore(ctx),
   ]);
-  if (revoked) throw new TillRefusal('revoked', 'This till was revoked: it can no longer record sales');
-  if (retired) throw new TillRefusal('retired', 'This till was retired: it can no longer record sales');
+  if (revoked) throw new TillRefusal('till_revoked', 'This till was revoked: it can no longer record sales');
+  if (retired) throw new TillRefusal('till_retired', 'This till was retired: it can no longer record sales');
   if (!shift) throw new TillRefusal('shift_not_open', 'Open a shift before selling');
   if (cart.lines.length === 0 || cart.saleId === null)
     throw new TillRefusal('cart_empty', 'The cart is empty');

@@ -169,7 +169,7 @@ describe('push', () => {
     expect(transport.pushes.length).toBe(calls);
     await store.addBarcode('6201234500017');
     await expect(store.completeSale([{ method: 'cash', amount: 3500 }])).rejects.toMatchObject({
-      code: 'revoked',
+      code: 'till_revoked',
     });
   });
 

@@ -14,6 +14,7 @@ import {
 import type {
   ChangeHint,
   Command,
+  ErrorCode,
   PairResult,
   PullInput,
   PullResult,
@@ -21,6 +22,7 @@ import type {
   ReportResult,
   TillPayment,
 } from '@tz/core';
+import { asServerCode } from './api.ts';
 
 export interface ChangeHandlers {
   onHint(hint: ChangeHint): void;
@@ -54,11 +56,11 @@ export type FailureKind = 'unreachable' | 'revoked' | 'retired' | 'rejected';
 
 export function classifyFailure(error: unknown): FailureKind {
   if (error instanceof TRPCClientError) {
-    const data = (error as TRPCClientError<never>).data as
-      { code?: string; httpStatus?: number; appCode?: string } | undefined;
-    if (data?.code === 'till_revoked' || data?.appCode === 'till_revoked') return 'revoked';
-    if (data?.code === 'till_retired' || data?.appCode === 'till_retired') return 'retired';
-    const status = data?.httpStatus;
+    const code = failureCode(error);
+    if (code === 'till_revoked') return 'revoked';
+    if (code === 'till_retired') return 'retired';
+    const status = ((error as TRPCClientError<never>).data as { httpStatus?: number } | undefined)
+      ?.httpStatus;
     if (status === undefined || status >= 500 || status === 429 || status === 408) return 'unreachable';
     return 'rejected';
   }
@@ -68,12 +70,13 @@ export function classifyFailure(error: unknown): FailureKind {
   return 'unreachable';
 }
 
-/** The server's error code (its closed set), when the failure came from the server. */
-export function failureCode(error: unknown): string | undefined {
-  if (!(error instanceof TRPCClientError))
-    return (error as { code?: unknown } | null)?.code as string | undefined;
-  const data = (error as TRPCClientError<never>).data as { code?: string; appCode?: string } | undefined;
-  return data?.appCode ?? data?.code;
+/**
+ * The server's error code (`data.code`, its closed set) of a failure; no
+ * answer, or a code this till does not know (a newer server's), reads as `unknown`.
+ */
+export function failureCode(error: unknown): ErrorCode | 'unknown' {
+  const data = error instanceof TRPCClientError ? (error as TRPCClientError<never>).data : undefined;
+  return asServerCode((data as { code?: unknown } | undefined)?.code);
 }
 
 export function failureMessage(error: unknown): string {

@@ -143,9 +143,6 @@ export const en = {
   customerAlreadyKnown: '{name} already has this number, and was added to the sale.',
   customerNotSynced: 'Not synced yet',
   command_customer_create: 'New customer',
-  refusal_customer_name_missing: 'Write the customer’s name.',
-  refusal_phone_invalid:
-    'That is not a Tanzanian mobile number. Write it like 0712 345 678 or +255 712 345 678.',
   park: 'Park',
   parked: 'Parked ({count})',
   parkedTitle: 'Parked sales',
@@ -297,7 +294,7 @@ export const en = {
   keySignOut: 'Sign out',
   keyPinEnter: 'On the sign-in screen: type the PIN, then Enter',
 
-  // refusals (TillRefusal codes)
+  // refused commands (the codes' own words: code-words.ts)
   serverRefused: 'Refused by the server:',
   // what each kind of change sent to the server is, in the list of refused ones
   command_order_create: 'Sale',
@@ -307,52 +304,10 @@ export const en = {
   command_shift_cash_movement: 'Pay in or pay out',
   command_shift_close: 'Shift closed',
   command_print_job_result: 'Print job result',
-  refusal_not_paired: 'This till is not paired yet.',
-  refusal_already_paired: 'This till is already paired.',
-  refusal_pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',
-  refusal_pairing_code_invalid:
-    'That is not a pairing code of ours. Check each character, or paste the whole pairing link.',
-  refusal_pairing_code_expired:
-    'That pairing code has expired: codes last 15 minutes. Ask the owner for a new one.',
-  refusal_pairing_code_used:
-    'That pairing code was already used by a till. Each code pairs one till: ask the owner for a new one.',
-  refusal_revoked: 'This till was revoked. Its unsynced sales stay here.',
-  refusal_retired: 'This till was retired: it records no new sales.',
-  refusal_ended_unsynced:
-    '{count} sales or changes never reached the server: export them, or abandon them with a manager’s PIN, first.',
-  refusal_nothing_to_export: 'Nothing on this till is waiting to sync.',
-  refusal_offline: 'The till is offline.',
-  refusal_unreachable: 'The server does not answer.',
-  refusal_unsynced_commands:
-    'Not while {count} sales or changes are waiting to sync. Connect to the internet and wait for them.',
-  refusal_not_signed_in: 'Sign in first.',
-  refusal_pin_wrong: 'Wrong PIN.',
-  refusal_cashiers_not_synced:
-    'The cashiers have not reached this till yet: keep it online until the first sync ends.',
-  refusal_pin_locked: 'Locked after 5 wrong PINs. Try again at {time}.',
-  refusal_manager_pin_required: 'A manager’s PIN is needed.',
-  refusal_manager_pin_wrong: 'That is not a manager’s PIN.',
-  refusal_not_found: 'Not found.',
-  refusal_cart_empty: 'The sale has no items.',
-  refusal_invalid: 'Check the value entered.',
-  refusal_tender_insufficient: 'The payment does not cover the total.',
-  refusal_tender_exceeds_due: 'Only cash may be more than the amount due.',
-  refusal_payment_not_paid: 'The mobile money payment is not paid.',
-  refusal_shift_not_open: 'Open the shift first.',
-  refusal_shift_already_open: 'The shift is already open.',
-  refusal_nothing_to_reprint: 'No receipt to reprint yet',
-  refusal_choose_variant: 'Choose one of its variants.',
-  // scale labels and stock on cart lines
-  refusal_scale_label_unreadable:
-    'This scale label cannot be read: scan it again, or search the product and type its weight.',
-  refusal_scale_label_weight_on_piece: 'This label carries a weight, but the product is sold by the piece.',
-  refusal_scale_label_price_not_whole:
-    'The label’s price is not a whole number of pieces at the product’s price.',
-  refusal_scale_label_too_small: 'The label’s price is too small to sell any of this product.',
+  // weighed items and stock on cart lines
   weighOnSaleScreen: 'Weigh {name}: type its weight on the sale screen',
   stockLeftShort: 'Only {count} in stock',
   stockNone: 'None in stock',
-  refusal_unknown: 'Something went wrong: {message}',
   // quick cash and no sale
   quickCash: 'Quick cash',
   quickCashExact: 'Exact',

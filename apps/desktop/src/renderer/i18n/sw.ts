@@ -139,9 +139,6 @@ export const sw = {
   customerAlreadyKnown: '{name} tayari ana namba hii, na amewekwa kwenye mauzo.',
   customerNotSynced: 'Bado hajatumwa kwenye seva',
   command_customer_create: 'Mteja mpya',
-  refusal_customer_name_missing: 'Andika jina la mteja.',
-  refusal_phone_invalid:
-    'Hii si namba ya simu ya mkononi ya Tanzania. Iandike kama 0712 345 678 au +255 712 345 678.',
   park: 'Weka kando',
   parked: 'Kando ({count})',
   parkedTitle: 'Mauzo yaliyowekwa kando',
@@ -299,51 +296,10 @@ export const sw = {
   command_shift_cash_movement: 'Kuweka au kutoa fedha',
   command_shift_close: 'Kufunga zamu',
   command_print_job_result: 'Matokeo ya kuchapisha',
-  refusal_not_paired: 'Kaunta hii bado haijaunganishwa.',
-  refusal_already_paired: 'Kaunta hii tayari imeunganishwa.',
-  refusal_pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',
-  refusal_pairing_code_invalid:
-    'Huo si msimbo wetu wa kuunganisha. Hakiki kila herufi, au bandika kiungo chote cha kuunganisha.',
-  refusal_pairing_code_expired:
-    'Msimbo huo wa kuunganisha umeisha muda: hudumu dakika 15. Muombe mwenye duka mpya.',
-  refusal_pairing_code_used:
-    'Msimbo huo wa kuunganisha tayari umetumiwa na kaunta. Kila msimbo huunganisha kaunta moja: muombe mwenye duka mpya.',
-  refusal_revoked: 'Kaunta hii imefutwa. Mauzo yake ambayo hayajatumwa yanabaki hapa.',
-  refusal_retired: 'Kaunta hii imestaafishwa: hairekodi mauzo mapya.',
-  refusal_ended_unsynced:
-    'Mauzo au mabadiliko {count} hayakufika kwenye seva: yahamishe kwenye faili, au yaache kwa PIN ya meneja, kwanza.',
-  refusal_nothing_to_export: 'Hakuna kinachosubiri kutumwa kwenye kaunta hii.',
-  refusal_offline: 'Kaunta iko nje ya mtandao.',
-  refusal_unreachable: 'Seva haijibu.',
-  refusal_unsynced_commands:
-    'Haiwezekani wakati mauzo au mabadiliko {count} yanasubiri kutumwa. Unganisha intaneti na uyasubiri.',
-  refusal_not_signed_in: 'Ingia kwanza.',
-  refusal_pin_wrong: 'PIN si sahihi.',
-  refusal_cashiers_not_synced:
-    'Wafanyakazi bado hawajafika kwenye kaunta hii: iache mtandaoni hadi usawazishaji wa kwanza ukamilike.',
-  refusal_pin_locked: 'Imefungwa baada ya PIN 5 zisizo sahihi. Jaribu tena saa {time}.',
-  refusal_manager_pin_required: 'PIN ya meneja inahitajika.',
-  refusal_manager_pin_wrong: 'Hiyo si PIN ya meneja.',
-  refusal_not_found: 'Haikupatikana.',
-  refusal_cart_empty: 'Mauzo hayana bidhaa.',
-  refusal_invalid: 'Angalia thamani uliyoandika.',
-  refusal_tender_insufficient: 'Malipo hayatoshi jumla.',
-  refusal_tender_exceeds_due: 'Ni taslimu tu inayoweza kuzidi kiasi kinachodaiwa.',
-  refusal_payment_not_paid: 'Malipo ya pesa ya simu hayajalipwa.',
-  refusal_shift_not_open: 'Fungua zamu kwanza.',
-  refusal_shift_already_open: 'Zamu tayari imefunguliwa.',
-  refusal_nothing_to_reprint: 'Bado hakuna risiti ya kuchapisha tena',
-  refusal_choose_variant: 'Chagua moja ya aina zake.',
   // lebo za mizani na stoo kwenye mistari ya mauzo
-  refusal_scale_label_unreadable:
-    'Lebo hii ya mizani haisomeki: iskani tena, au tafuta bidhaa na uandike uzito wake.',
-  refusal_scale_label_weight_on_piece: 'Lebo hii ina uzito, lakini bidhaa hii inauzwa kwa kipande.',
-  refusal_scale_label_price_not_whole: 'Bei ya lebo haitoi idadi kamili ya vipande kwa bei ya bidhaa hii.',
-  refusal_scale_label_too_small: 'Bei ya lebo ni ndogo mno kuuza chochote cha bidhaa hii.',
   weighOnSaleScreen: 'Pima {name}: andika uzito wake kwenye skrini ya mauzo',
   stockLeftShort: 'Zimebaki {count} tu',
   stockNone: 'Zimeisha stoo',
-  refusal_unknown: 'Hitilafu imetokea: {message}',
   // kiasi cha haraka na droo bila mauzo
   quickCash: 'Kiasi cha haraka',
   quickCashExact: 'Kamili',

@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { CommandRefusal } from '../../data/api.ts';
-import { serverCodeText } from '../../i18n/server-words.ts';
+import { serverCodeText } from '../../i18n/code-words.ts';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */

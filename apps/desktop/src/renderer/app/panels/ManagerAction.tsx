@@ -23,7 +23,7 @@ export function ManagerAction({
   onDone: (message: string) => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [reason, setReason] = useState('');
   const [restock, setRestock] = useState(true);
   const [pin, setPin] = useState('');
@@ -80,7 +80,7 @@ export function ManagerAction({
       () => onDone(action === 'refund' ? t('refundDone') : t('voidDone')),
       (failure: unknown) => {
         setPin('');
-        setError(refusalText(t, failure));
+        setError(refusalText(language, failure));
       },
     );
   };

@@ -8,7 +8,7 @@ import type { PrintOutcome } from '../../../shared/bridge.ts';
 import type { Sale } from '../../data/api.ts';
 import type { Translate } from '../../i18n/format.ts';
 import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
-import { orderFlagsText } from '../../i18n/server-words.ts';
+import { orderFlagsText } from '../../i18n/code-words.ts';
 import { Dialog, Message, ServerRefusal } from '../components/Dialog.tsx';
 import { refusalText } from '../refusal.ts';
 import { useStore } from '../store.tsx';
@@ -64,7 +64,7 @@ export function SaleDetail({ sale, onClose }: { sale: Sale; onClose: () => void 
     setNote(null);
     store.reprintSale(sale.clientOrderId).then(
       (outcome) => setNote(printNote(t, sale.receiptNumber, outcome)),
-      (failure: unknown) => setNote({ text: refusalText(t, failure), kind: 'error' }),
+      (failure: unknown) => setNote({ text: refusalText(language, failure), kind: 'error' }),
     );
   };
   return (

@@ -164,7 +164,7 @@ function HardwareSection({ hardware }: { hardware: Hardware }) {
 
 function DiscountSection() {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const settings = useObservable<TillSettings | null>(store.settings$, null);
   const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [text, setText] = useState<string | null>(null);
@@ -190,7 +190,7 @@ function DiscountSection() {
           if (value === null) return;
           store.updateSettings({ managerDiscountAboveBasisPoints: value }).then(
             () => setMessage({ text: t('saved'), kind: 'ok' }),
-            (failure: unknown) => setMessage({ text: refusalText(t, failure), kind: 'error' }),
+            (failure: unknown) => setMessage({ text: refusalText(language, failure), kind: 'error' }),
           );
         }}
       >
@@ -223,7 +223,7 @@ function DiscountSection() {
 /** Unpairing is asked about in the till's own words and language, not the browser's. */
 function UnpairSection() {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [error, setError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   return (
@@ -244,7 +244,7 @@ function UnpairSection() {
               className="danger big"
               onClick={() => {
                 setAsking(false);
-                store.unpair().catch((failure: unknown) => setError(refusalText(t, failure)));
+                store.unpair().catch((failure: unknown) => setError(refusalText(language, failure)));
               }}
             >
               {t('unpair')}
@@ -259,7 +259,7 @@ function UnpairSection() {
 /** A refused command is never dropped: a manager saves the list, with the server's reasons, to a file. */
 function RefusedExport() {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   const save = () =>
     store.exportRefused().then(
@@ -267,7 +267,7 @@ function RefusedExport() {
         download(file);
         setMessage({ text: t('refusedExported', { count: file.count, file: file.filename }), kind: 'ok' });
       },
-      (error: unknown) => setMessage({ text: refusalText(t, error), kind: 'error' }),
+      (error: unknown) => setMessage({ text: refusalText(language, error), kind: 'error' }),
     );
   return (
     <>

@@ -20,7 +20,7 @@ export function ShiftPanel({
   onClosed: (report: ZReport) => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   // Watched here, while the panel is open: it sums every sale of the shift at each change.
   const shift = useObservable<Shift | null>(store.shift$, null);
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
@@ -43,7 +43,7 @@ export function ShiftPanel({
         setReason('');
         setMessage({ text: kind === 'pay_in' ? t('payInRecorded') : t('payOutRecorded'), kind: 'ok' });
       },
-      (failure: unknown) => setMessage({ text: refusalText(t, failure), kind: 'error' }),
+      (failure: unknown) => setMessage({ text: refusalText(language, failure), kind: 'error' }),
     );
   };
   const close = (event: FormEvent) => {
@@ -51,7 +51,9 @@ export function ShiftPanel({
     if (countedCash === null) return;
     store
       .closeShift(countedCash)
-      .then(onClosed, (failure: unknown) => setMessage({ text: refusalText(t, failure), kind: 'error' }));
+      .then(onClosed, (failure: unknown) =>
+        setMessage({ text: refusalText(language, failure), kind: 'error' }),
+      );
   };
 
   if (!shift) return null;

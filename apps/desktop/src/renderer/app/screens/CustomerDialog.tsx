@@ -46,7 +46,7 @@ function FindCustomer({
   onDone: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [text, setText] = useState('');
   const [found, setFound] = useState<TillCustomer[] | null>(null);
   /** The text `found` answers: an Enter before the answer to the latest text waits for nothing and does nothing. */
@@ -67,14 +67,14 @@ function FindCustomer({
         setFoundFor(text.trim());
         setIndex(0);
       },
-      (failure: unknown) => setError(refusalText(t, failure)),
+      (failure: unknown) => setError(refusalText(language, failure)),
     );
     return () => {
       live = false;
     };
   }, [text, store, t]);
   const choose = (id: string | null) =>
-    store.setCustomer(id).then(onDone, (failure: unknown) => setError(refusalText(t, failure)));
+    store.setCustomer(id).then(onDone, (failure: unknown) => setError(refusalText(language, failure)));
   const startNew = () =>
     onNew(looksLikePhone(text) ? { name: '', phone: text.trim() } : { name: text.trim(), phone: '' });
   const submit = (event: FormEvent) => {
@@ -151,7 +151,7 @@ function NewCustomerForm({
   onDone: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const notify = useNotify();
   const [name, setName] = useState(draft.name);
   const [phone, setPhone] = useState(draft.phone);
@@ -170,7 +170,7 @@ function NewCustomerForm({
     } catch (failure) {
       const code = refusalCode(failure);
       const field = code === 'phone_invalid' ? 'phone' : code === 'customer_name_missing' ? 'name' : null;
-      setProblem({ field, text: refusalText(t, failure) });
+      setProblem({ field, text: refusalText(language, failure) });
       setBusy(false);
     }
   };

@@ -15,7 +15,7 @@ import { download } from '../components/download.ts';
 
 export function EndedScreen({ status }: { status: Extract<PairingState['status'], 'revoked' | 'retired'> }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
   const lastExport = useObservable<TillExportDownload | null>(store.lastExport$, null);
   const [abandoning, setAbandoning] = useState(false);
@@ -23,7 +23,7 @@ export function EndedScreen({ status }: { status: Extract<PairingState['status']
   const [message, setMessage] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   if (!sync) return null;
   const unsynced = sync.unsynced;
-  const fail = (error: unknown) => setMessage({ text: refusalText(t, error), kind: 'error' });
+  const fail = (error: unknown) => setMessage({ text: refusalText(language, error), kind: 'error' });
 
   const exportNow = () => {
     store.exportUnsynced().then((file) => {

@@ -23,7 +23,7 @@ const REASONS: MessageKey[] = [
 
 export function NoSaleDialog({ onClose }: { onClose: () => void }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const settings = useObservable<TillSettings | null>(store.settings$, null);
   const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [reason, setReason] = useState('');
@@ -48,7 +48,7 @@ export function NoSaleDialog({ onClose }: { onClose: () => void }) {
       (failure: unknown) => {
         setBusy(false);
         setPin('');
-        setError(refusalText(t, failure));
+        setError(refusalText(language, failure));
       },
     );
   };

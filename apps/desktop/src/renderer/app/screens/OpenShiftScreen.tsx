@@ -12,10 +12,11 @@ import { useScanner } from '../keyboard/use-scanner.ts';
 import { useNotify } from '../notices.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
+import { codeText } from '../../i18n/code-words.ts';
 
 export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
   const currency = shop?.currency ?? 'TZS';
   const [text, setText] = useState('');
@@ -30,11 +31,11 @@ export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
           scan.kind === 'not_found'
             ? notify(t('notFoundBarcode', { code }), 'error')
             : scan.kind === 'choose_variant'
-              ? notify(t('refusal_choose_variant'), 'error')
+              ? notify(codeText(language, 'choose_variant'), 'error')
               : scan.kind === 'weigh'
                 ? notify(t('weighOnSaleScreen', { name: scan.item.name }), 'error')
                 : notify(t('addedItem', { name: scan.item.name })),
-        (failure: unknown) => notify(refusalText(t, failure), 'error'),
+        (failure: unknown) => notify(refusalText(language, failure), 'error'),
       ),
     { known: (code) => store.hasBarcode(code) },
   );
@@ -43,7 +44,7 @@ export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
     event.preventDefault();
     if (amount === null) return;
     setError(null);
-    store.openShift(amount).catch((failure: unknown) => setError(refusalText(t, failure)));
+    store.openShift(amount).catch((failure: unknown) => setError(refusalText(language, failure)));
   };
   return (
     <section className="centered-card" data-testid="open-shift-screen">

@@ -28,7 +28,7 @@ function takeCodeFromAddress(): string | null {
 
 export function PairScreen() {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [code, setCode] = useState('');
   const asksServer = !servedByServer();
   const [server, setServer] = useState(() => (asksServer ? tillServerUrl() : ''));
@@ -43,7 +43,7 @@ export function PairScreen() {
       () => setBusy(false),
       (failure: unknown) => {
         setBusy(false);
-        setError(refusalText(t, failure));
+        setError(refusalText(language, failure));
       },
     );
   };

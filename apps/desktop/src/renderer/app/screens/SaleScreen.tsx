@@ -27,6 +27,7 @@ import { SearchResults } from './SearchResults.tsx';
 import { CartTable } from './CartTable.tsx';
 import { ProductTiles } from './ProductTiles.tsx';
 import { VariantDialog } from './VariantDialog.tsx';
+import { codeText } from '../../i18n/code-words.ts';
 
 type SaleDialog =
   | { kind: 'quantity'; line: CartLine }
@@ -48,7 +49,7 @@ const BURST_GAP_MS = DEFAULT_WEDGE_OPTIONS.maxGapMs;
 /** `retiring`: the merchant retired this till; it sends what it holds but takes no new payment. */
 export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; retiring?: boolean }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const notify = useNotify();
   const cart = useObservable<Cart | null>(store.cart$, null);
   const parked = useObservable<ParkedCart[]>(store.parked$, []);
@@ -67,7 +68,7 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
   const selected = lines.find((line) => line.key === selectedKey) ?? lines.at(-1) ?? null;
   const total = cart?.priced.total ?? 0;
 
-  const fail = useCallback((error: unknown) => notify(refusalText(t, error), 'error'), [notify, t]);
+  const fail = useCallback((error: unknown) => notify(refusalText(language, error), 'error'), [notify, t]);
   const editLine = useCallback((line: CartLine) => setDialog({ kind: 'quantity', line }), []);
   const removeLine = useCallback(
     (line: CartLine) => void store.removeLine(line.key).catch(fail),
@@ -136,7 +137,7 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
       if (dialog?.kind === 'done') closeDialog();
       const added = store.addBarcode(code).then((scan) => {
         if (scan.kind === 'choose_variant' && !blocked) setDialog({ kind: 'variants', product: scan.item });
-        else if (scan.kind === 'choose_variant') notify(t('refusal_choose_variant'), 'error');
+        else if (scan.kind === 'choose_variant') notify(codeText(language, 'choose_variant'), 'error');
         // An item sold by weight scanned by its own barcode: its weight is asked, as when picked.
         else if (scan.kind === 'weigh' && !blocked) setDialog({ kind: 'weigh', item: scan.item });
         else if (scan.kind === 'weigh') notify(t('weighOnSaleScreen', { name: scan.item.name }), 'error');
@@ -181,12 +182,12 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
         F6: selected ? () => setDialog({ kind: 'lineDiscount', line: selected }) : undefined,
         F7: lines.length > 0 ? () => setDialog({ kind: 'orderDiscount' }) : undefined,
         F8: () => setDialog({ kind: 'parked' }),
-        F9: retiring ? () => notify(t('refusal_retired'), 'error') : cashExact,
+        F9: retiring ? () => notify(codeText(language, 'till_retired'), 'error') : cashExact,
         F10: retiring
-          ? () => notify(t('refusal_retired'), 'error')
+          ? () => notify(codeText(language, 'till_retired'), 'error')
           : lines.length > 0
             ? () => void scanning.current.then(() => setDialog({ kind: 'tender' }))
-            : () => notify(t('refusal_cart_empty'), 'error'),
+            : () => notify(codeText(language, 'cart_empty'), 'error'),
         ArrowDown: results
           ? () => setResultIndex((i) => Math.min(results.length - 1, i + 1))
           : () => moveLine(1),

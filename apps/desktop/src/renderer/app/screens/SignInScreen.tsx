@@ -11,7 +11,7 @@ const KEYPAD = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'clear', '0', 'ente
 
 export function SignInScreen({ till }: { till: TillIdentity }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [pin, setPin] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +34,7 @@ export function SignInScreen({ till }: { till: TillIdentity }) {
         setBusy(false);
         setPin('');
         // A locked sign-in still takes a manager's PIN, which unlocks it.
-        const text = refusalText(t, failure);
+        const text = refusalText(language, failure);
         setError(refusalCode(failure) === 'pin_locked' ? `${text} ${t('managerUnlocks')}` : text);
       },
     );

@@ -35,7 +35,7 @@ export function TenderDialog({
   onCompleted: (completed: CompletedSale) => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
   const currency = cart.priced.currency;
   const due = cart.priced.total;
@@ -52,7 +52,7 @@ export function TenderDialog({
     setError(null);
     store.completeSale(all).then(onCompleted, (failure: unknown) => {
       setBusy(false);
-      setError(refusalText(t, failure));
+      setError(refusalText(language, failure));
     });
   };
   const take = (entry: TenderEntry) => {
@@ -291,7 +291,7 @@ function CardForm({ remaining, currency, busy, onTake }: TenderFormProps) {
 
 function MobileMoneyForm({ remaining, currency, online, onTake }: TenderFormProps & { online: boolean }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [phone, setPhone] = useState('');
   const [text, setText] = useState('');
   const [payment, setPayment] = useState<TillPayment | null>(null);
@@ -322,10 +322,10 @@ function MobileMoneyForm({ remaining, currency, online, onTake }: TenderFormProp
               onTake({ method: 'mobile_money', payment: update.id, amount: update.amount });
             }
           },
-          error: (failure: unknown) => setError(refusalText(t, failure)),
+          error: (failure: unknown) => setError(refusalText(language, failure)),
         });
       },
-      (failure: unknown) => setError(refusalText(t, failure)),
+      (failure: unknown) => setError(refusalText(language, failure)),
     );
   };
   return (

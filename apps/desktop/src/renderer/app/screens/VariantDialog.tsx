@@ -20,7 +20,7 @@ export function VariantDialog({
   onClose: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [variants, setVariants] = useState<CatalogueItem[] | null>(null);
   const [index, setIndex] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +30,7 @@ export function VariantDialog({
     let live = true;
     store.variantsOf(product.productId).then(
       (found) => live && setVariants(found),
-      (failure: unknown) => live && setError(refusalText(t, failure)),
+      (failure: unknown) => live && setError(refusalText(language, failure)),
     );
     return () => {
       live = false;

@@ -17,6 +17,7 @@ import { AmountInput, PinInput } from '../components/inputs.tsx';
 import { Segmented } from '../components/Segmented.tsx';
 import { refusalCode, refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
+import { codeText } from '../../i18n/code-words.ts';
 
 /** F4 on a line, or a weighed item just picked: pieces are whole, kg/litre/metre take three decimals. */
 export function QuantityDialog({
@@ -29,7 +30,7 @@ export function QuantityDialog({
   onClose: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const product = line?.item ?? item;
   const whole = product?.unit === 'piece';
   const [text, setText] = useState(line ? formatQuantityMilli(line.quantityMilli, whole) : '');
@@ -38,9 +39,9 @@ export function QuantityDialog({
   const milli = parseQuantityMilli(text, whole);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (milli === null) return setError(t('refusal_invalid'));
+    if (milli === null) return setError(codeText(language, 'invalid'));
     const done = line ? store.setQuantity(line.key, milli) : store.addItem(product, milli);
-    done.then(onClose, (failure: unknown) => setError(refusalText(t, failure)));
+    done.then(onClose, (failure: unknown) => setError(refusalText(language, failure)));
   };
   return (
     <Dialog title={t('quantityFor', { name: product.name })} onClose={onClose} testId="quantity-dialog">
@@ -83,7 +84,7 @@ export function DiscountDialog({
   onClose: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const settings = useObservable<TillSettings | null>(store.settings$, null);
   const current = line ? line.discount : null;
   const [mode, setMode] = useState<Discount['type']>(current?.type ?? 'percent');
@@ -114,12 +115,12 @@ export function DiscountDialog({
         setTimeout(() => pinField.current?.focus(), 0);
       }
       setPin('');
-      setError(refusalText(t, failure));
+      setError(refusalText(language, failure));
     });
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (value === null) return setError(t('refusal_invalid'));
+    if (value === null) return setError(codeText(language, 'invalid'));
     apply(mode === 'percent' ? { type: 'percent', basisPoints: value } : { type: 'amount', amount: value });
   };
   return (
@@ -205,10 +206,10 @@ export function ParkedDialog({
   onClose: () => void;
 }) {
   const store = useStore();
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [label, setLabel] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const fail = (failure: unknown) => setError(refusalText(t, failure));
+  const fail = (failure: unknown) => setError(refusalText(language, failure));
   const list = useRef<HTMLUListElement>(null);
   // ↑ ↓ move through the parked sales (from the name field too); Enter resumes the one focused.
   const move = (event: KeyboardEvent<HTMLDivElement>) => {

@@ -1,8 +1,8 @@
 /**
  * ClickPesa rules that need no I/O: the checksum canonical form, the order
  * reference we hand the provider, and how its statuses and messages map to
- * ours. The HMAC itself and the HTTP calls live in the server
- * (apps/server/src/providers/clickpesa.ts). Sources: docs/PROVIDERS.md.
+ * ours. The HMAC itself and the HTTP calls are in `clickpesa.ts`. Sources:
+ * docs/PROVIDERS.md.
  */
 
 /** Fields a checksum never covers (ClickPesa checksum docs). */

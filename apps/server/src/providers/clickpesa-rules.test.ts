@@ -7,8 +7,11 @@ import {
   orderReferenceFor,
   payerFailure,
   paymentIdFromOrderReference,
+  payoutFailure,
+  payoutIdFromOrderReference,
+  payoutSettlementOf,
   settlementOf,
-} from './clickpesa.ts';
+} from './clickpesa-rules.ts';
 
 describe('ClickPesa checksum canonical form', () => {
   it('sorts keys at every level, keeps array order and leaves out checksum fields', () => {
@@ -104,5 +107,22 @@ describe('ClickPesa statuses and failure codes', () => {
     expect(initiationRefusal(undefined).code).toBe('provider_error');
     expect(initiationRefusal('Invalid phone number').code).toBe('phone_unsupported');
     expect(initiationRefusal('Amount exceeds the maximum allowed').code).toBe('amount_limit_exceeded');
+  });
+});
+
+describe('ClickPesa payout rules', () => {
+  it('map the order reference back, statuses to outcomes, and messages to codes', () => {
+    expect(payoutIdFromOrderReference('po01jx0000000000000000000000')).toBe('po_01jx0000000000000000000000');
+    expect(payoutIdFromOrderReference('pay01jx0000000000000000000000')).toBeUndefined();
+    expect(payoutSettlementOf('SUCCESS')).toBe('paid');
+    for (const status of ['FAILED', 'REFUNDED', 'reversed'])
+      expect(payoutSettlementOf(status)).toBe('failed');
+    for (const status of ['AUTHORIZED', 'PROCESSING', 'PENDING'])
+      expect(payoutSettlementOf(status)).toBe('pending');
+    expect(payoutSettlementOf('SETTLED')).toBeUndefined();
+    expect(payoutFailure('Invalid phone number').code).toBe('destination_refused');
+    expect(payoutFailure('Beneficiary account not registered').code).toBe('destination_refused');
+    expect(payoutFailure('Insufficient balance').code).toBe('provider_error');
+    expect(payoutFailure(undefined).code).toBe('provider_error');
   });
 });

@@ -1,14 +1,17 @@
 /**
- * What the server's codes and an order's flags mean, in the cashier's words.
- * Typed against core's closed sets, so a new code or flag cannot reach a
- * cashier as a bare identifier: the compiler asks for its sentence here.
+ * What every code a cashier can meet, and an order's flags, mean in the
+ * cashier's words: core's codes (the server's, and core's rules the till runs)
+ * and the till's own refusals, in one map. Typed against the closed sets, so
+ * a new code or flag cannot reach a cashier as a bare identifier: the
+ * compiler asks for its sentence here.
  */
-import type { ErrorCode, OrderFlag } from '@tz/core';
-import type { Language } from './format.ts';
+import { isErrorCode, type OrderFlag } from '@tz/core';
+import type { RefusalCode } from '../data/api.ts';
+import { interpolate, type Language, type Params } from './format.ts';
 
 type Words<K extends string> = Record<Language, Record<K, string>>;
 
-export const SERVER_CODE_WORDS: Words<ErrorCode> = {
+export const CODE_WORDS: Words<RefusalCode> = {
   en: {
     parameter_missing: 'A value the server needs was missing.',
     parameter_invalid: 'A value was not accepted by the server.',
@@ -16,7 +19,7 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     amount_invalid: 'The amount was not accepted.',
     currency_invalid: 'The currency was not accepted.',
     currency_mismatch: 'The currency differs from the store’s.',
-    phone_invalid: 'The phone number is not a valid Tanzanian mobile number.',
+    phone_invalid: 'That is not a Tanzanian mobile number. Write it like 0712 345 678 or +255 712 345 678.',
     email_invalid: 'The email address is not valid.',
     email_taken: 'That email address is already in use.',
     body_invalid_json: 'The server could not read what the till sent.',
@@ -30,7 +33,6 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     cursor_invalid: 'The list position was not accepted.',
     state_transition_invalid:
       'The sale changed on the server meanwhile (voided or refunded there), so this cannot be done to it.',
-    balance_insufficient: 'The balance is too low for this.',
     insufficient_funds: 'There is not enough money for this.',
     checkout_not_open: 'That checkout is no longer open.',
     product_unknown: 'A product on the sale is not in the catalogue.',
@@ -46,9 +48,12 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     plu_taken: 'That scale item code (PLU) is already used by another product.',
     receipt_number_taken: 'That receipt number was already used by another sale.',
     pin_taken: 'Another employee already has that PIN.',
-    pairing_code_invalid: 'That pairing code is not right. Check it, or make a new one.',
-    pairing_code_expired: 'That pairing code has expired (codes last 15 minutes). Make a new one.',
-    pairing_code_used: 'That pairing code was already used. Each code pairs one till: make a new one.',
+    pairing_code_invalid:
+      'That is not a pairing code of ours. Check each character, or paste the whole pairing link.',
+    pairing_code_expired:
+      'That pairing code has expired: codes last 15 minutes. Ask the owner for a new one.',
+    pairing_code_used:
+      'That pairing code was already used by a till. Each code pairs one till: ask the owner for a new one.',
     event_type_unknown: 'The event type is not known.',
     url_invalid: 'The address is not valid.',
     url_not_allowed: 'That address is not allowed.',
@@ -63,8 +68,8 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     credentials_invalid: 'The sign-in details were not accepted.',
     signature_invalid: 'The signature was not accepted.',
     till_credential_invalid: 'The server does not know this till any more. Pair it again.',
-    till_revoked: 'This till was revoked.',
-    till_retired: 'This till was retired.',
+    till_revoked: 'This till was revoked. Its unsynced sales stay here.',
+    till_retired: 'This till was retired: it records no new sales.',
     publishable_key_forbidden: 'That key may not do this.',
     test_mode_only: 'This works in test mode only.',
     origin_not_allowed: 'This page may not call the server.',
@@ -77,6 +82,38 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     internal_error: 'The server had a problem; the till will try again.',
     service_unavailable: 'The server is busy; the till will try again.',
     provider_unavailable: 'The mobile money network does not answer; try again shortly.',
+    // the till's own
+    not_paired: 'This till is not paired yet.',
+    already_paired: 'This till is already paired.',
+    pairing_failed: 'That pairing code did not work. Codes work once, for 15 minutes.',
+    ended_unsynced:
+      '{count} sales or changes never reached the server: export them, or abandon them with a manager’s PIN, first.',
+    nothing_to_export: 'Nothing on this till is waiting to sync.',
+    offline: 'The till is offline.',
+    unreachable: 'The server does not answer.',
+    unsynced_commands:
+      'Not while {count} sales or changes are waiting to sync. Connect to the internet and wait for them.',
+    not_signed_in: 'Sign in first.',
+    pin_wrong: 'Wrong PIN.',
+    cashiers_not_synced:
+      'The cashiers have not reached this till yet: keep it online until the first sync ends.',
+    pin_locked: 'Locked after 5 wrong PINs. Try again at {time}.',
+    manager_pin_required: 'A manager’s PIN is needed.',
+    manager_pin_wrong: 'That is not a manager’s PIN.',
+    not_found: 'Not found.',
+    cart_empty: 'The sale has no items.',
+    invalid: 'Check the value entered.',
+    shift_not_open: 'Open the shift first.',
+    shift_already_open: 'The shift is already open.',
+    nothing_to_reprint: 'No receipt to reprint yet.',
+    choose_variant: 'Choose one of its variants.',
+    customer_name_missing: 'Write the customer’s name.',
+    scale_label_unreadable:
+      'This scale label cannot be read: scan it again, or search the product and type its weight.',
+    scale_label_weight_on_piece: 'This label carries a weight, but the product is sold by the piece.',
+    scale_label_price_not_whole: 'The label’s price is not a whole number of pieces at the product’s price.',
+    scale_label_too_small: 'The label’s price is too small to sell any of this product.',
+    unknown: 'Something went wrong: {message}',
   },
   sw: {
     parameter_missing: 'Taarifa ambayo seva inahitaji haikuwepo.',
@@ -85,7 +122,8 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     amount_invalid: 'Kiasi hakikukubaliwa.',
     currency_invalid: 'Sarafu haikukubaliwa.',
     currency_mismatch: 'Sarafu ni tofauti na ya duka.',
-    phone_invalid: 'Namba ya simu si namba sahihi ya simu ya mkononi ya Tanzania.',
+    phone_invalid:
+      'Hii si namba ya simu ya mkononi ya Tanzania. Iandike kama 0712 345 678 au +255 712 345 678.',
     email_invalid: 'Barua pepe si sahihi.',
     email_taken: 'Barua pepe hiyo tayari inatumika.',
     body_invalid_json: 'Seva haikuweza kusoma kilichotumwa na kaunta.',
@@ -99,7 +137,6 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     cursor_invalid: 'Nafasi ya orodha haikukubaliwa.',
     state_transition_invalid:
       'Mauzo haya yamebadilika kwenye seva (yamebatilishwa au kurejeshwa huko), kwa hiyo hili haliwezekani.',
-    balance_insufficient: 'Salio ni dogo mno kwa hili.',
     insufficient_funds: 'Hakuna pesa za kutosha kwa hili.',
     checkout_not_open: 'Malipo hayo hayako wazi tena.',
     product_unknown: 'Bidhaa moja kwenye mauzo haimo kwenye orodha ya bidhaa.',
@@ -115,10 +152,12 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     plu_taken: 'Namba hiyo ya bidhaa kwenye mizani (PLU) tayari inatumiwa na bidhaa nyingine.',
     receipt_number_taken: 'Namba hiyo ya risiti tayari imetumiwa na mauzo mengine.',
     pin_taken: 'Mfanyakazi mwingine tayari ana PIN hiyo.',
-    pairing_code_invalid: 'Msimbo huo wa kuunganisha si sahihi. Uhakiki, au tengeneza mpya.',
-    pairing_code_expired: 'Msimbo huo wa kuunganisha umeisha muda (hudumu dakika 15). Tengeneza mpya.',
+    pairing_code_invalid:
+      'Huo si msimbo wetu wa kuunganisha. Hakiki kila herufi, au bandika kiungo chote cha kuunganisha.',
+    pairing_code_expired:
+      'Msimbo huo wa kuunganisha umeisha muda: hudumu dakika 15. Muombe mwenye duka mpya.',
     pairing_code_used:
-      'Msimbo huo wa kuunganisha tayari umetumika. Kila msimbo huunganisha kaunta moja: tengeneza mpya.',
+      'Msimbo huo wa kuunganisha tayari umetumiwa na kaunta. Kila msimbo huunganisha kaunta moja: muombe mwenye duka mpya.',
     event_type_unknown: 'Aina ya tukio haijulikani.',
     url_invalid: 'Anwani si sahihi.',
     url_not_allowed: 'Anwani hiyo hairuhusiwi.',
@@ -133,8 +172,8 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     credentials_invalid: 'Taarifa za kuingia hazikukubaliwa.',
     signature_invalid: 'Sahihi haikukubaliwa.',
     till_credential_invalid: 'Seva haiitambui kaunta hii tena. Iunganishe upya.',
-    till_revoked: 'Kaunta hii imefutwa.',
-    till_retired: 'Kaunta hii imestaafishwa.',
+    till_revoked: 'Kaunta hii imefutwa. Mauzo yake ambayo hayajatumwa yanabaki hapa.',
+    till_retired: 'Kaunta hii imestaafishwa: hairekodi mauzo mapya.',
     publishable_key_forbidden: 'Ufunguo huo hauruhusiwi kufanya hili.',
     test_mode_only: 'Hili linafanya kazi kwenye majaribio pekee.',
     origin_not_allowed: 'Ukurasa huu hauruhusiwi kuwasiliana na seva.',
@@ -147,6 +186,38 @@ export const SERVER_CODE_WORDS: Words<ErrorCode> = {
     internal_error: 'Seva ilipata tatizo; kaunta itajaribu tena.',
     service_unavailable: 'Seva imebanwa; kaunta itajaribu tena.',
     provider_unavailable: 'Mtandao wa pesa ya simu haujibu; jaribu tena baada ya muda mfupi.',
+    // the till's own
+    not_paired: 'Kaunta hii bado haijaunganishwa.',
+    already_paired: 'Kaunta hii tayari imeunganishwa.',
+    pairing_failed: 'Msimbo huo haukufanya kazi. Misimbo hufanya kazi mara moja, kwa dakika 15.',
+    ended_unsynced:
+      'Mauzo au mabadiliko {count} hayakufika kwenye seva: yahamishe kwenye faili, au yaache kwa PIN ya meneja, kwanza.',
+    nothing_to_export: 'Hakuna kinachosubiri kutumwa kwenye kaunta hii.',
+    offline: 'Kaunta iko nje ya mtandao.',
+    unreachable: 'Seva haijibu.',
+    unsynced_commands:
+      'Haiwezekani wakati mauzo au mabadiliko {count} yanasubiri kutumwa. Unganisha intaneti na uyasubiri.',
+    not_signed_in: 'Ingia kwanza.',
+    pin_wrong: 'PIN si sahihi.',
+    cashiers_not_synced:
+      'Wafanyakazi bado hawajafika kwenye kaunta hii: iache mtandaoni hadi usawazishaji wa kwanza ukamilike.',
+    pin_locked: 'Imefungwa baada ya PIN 5 zisizo sahihi. Jaribu tena saa {time}.',
+    manager_pin_required: 'PIN ya meneja inahitajika.',
+    manager_pin_wrong: 'Hiyo si PIN ya meneja.',
+    not_found: 'Haikupatikana.',
+    cart_empty: 'Mauzo hayana bidhaa.',
+    invalid: 'Angalia thamani uliyoandika.',
+    shift_not_open: 'Fungua zamu kwanza.',
+    shift_already_open: 'Zamu tayari imefunguliwa.',
+    nothing_to_reprint: 'Bado hakuna risiti ya kuchapisha tena.',
+    choose_variant: 'Chagua moja ya aina zake.',
+    customer_name_missing: 'Andika jina la mteja.',
+    scale_label_unreadable:
+      'Lebo hii ya mizani haisomeki: iskani tena, au tafuta bidhaa na uandike uzito wake.',
+    scale_label_weight_on_piece: 'Lebo hii ina uzito, lakini bidhaa hii inauzwa kwa kipande.',
+    scale_label_price_not_whole: 'Bei ya lebo haitoi idadi kamili ya vipande kwa bei ya bidhaa hii.',
+    scale_label_too_small: 'Bei ya lebo ni ndogo mno kuuza chochote cha bidhaa hii.',
+    unknown: 'Hitilafu imetokea: {message}',
   },
 };
 
@@ -169,10 +240,17 @@ export const ORDER_FLAG_WORDS: Words<OrderFlag> = {
   },
 };
 
-/** The server's code in words; a code this till predates (a newer server) falls back to the server's own message. */
+/** A code in words, its `{placeholders}` filled from `params`. */
+export function codeText(language: Language, code: RefusalCode, params?: Params): string {
+  return interpolate(CODE_WORDS[language][code], params);
+}
+
+/**
+ * A code the server sent, in words; one this till predates (a newer server's)
+ * falls back to the server's own message.
+ */
 export function serverCodeText(language: Language, code: string, fallback: string): string {
-  const words = SERVER_CODE_WORDS[language] as Record<string, string>;
-  return Object.hasOwn(words, code) ? words[code]! : fallback;
+  return isErrorCode(code) ? CODE_WORDS[language][code] : fallback;
 }
 
 /** An order's flags as one sentence-like list; a flag this till predates is shown as the server named it. */
