@@ -44,6 +44,9 @@ const SCREENS: Record<string, Step[]> = {
   'open-shift': [control(`setPairing('paired')`), control('setCashier(true)')],
   'sale-empty': signedIn,
   sale: [...signedIn, control('fillCart()'), control(`setSync({ unsynced: 0 })`)],
+  // The tiles: a category's first page, with the pager; then folded away to their tabs.
+  'tiles-category': [...signedIn, (page) => page.locator('.tile-tab').nth(1).click()],
+  'tiles-folded': [...signedIn, control('fillCart()'), (page) => page.click('[data-testid=tiles-fold]')],
   // Each line's stock left; the milk (4 in the cart, 3 in stock) says so.
   'cart-stock': [...signedIn, control('fillCart()'), press('ArrowUp')],
   search: [
