@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AppError } from '@tz/core';
+import { AppError, formatEastAfricaTime } from '@tz/core';
 import { RECEIPT_LABELS, type ReceiptDocument } from '@tz/core/receipt';
 import { parseCodePage } from './code-pages.ts';
 import { COLUMNS, parseCommandSet, parsePaperWidth, type CommandSet } from './config.ts';
@@ -107,17 +107,12 @@ function renderOptions(options: Options): RenderOptions & { commandSet: CommandS
   };
 }
 
-/** Now in East Africa Time (UTC+3 all year), as the receipt model wants it. */
-function nowInTanzania(): string {
-  return `${new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`;
-}
-
 export function testReceipt(options: Options, connection: string): ReceiptDocument {
   const name = options['shop-name'] ?? process.env.SHOP_NAME ?? 'Test print';
   const address = options['shop-address'] ?? process.env.SHOP_ADDRESS;
   const phone = options['shop-phone'] ?? process.env.SHOP_PHONE;
   const tin = options['shop-tin'] ?? process.env.SHOP_TIN;
-  const issuedAt = nowInTanzania();
+  const issuedAt = formatEastAfricaTime(new Date());
   return {
     language: 'en',
     currency: 'TZS',

@@ -2,6 +2,7 @@
  * Pure text layout for fixed-width receipt paper. Text given here is already
  * printable (see toPrintable), so one character is one column.
  */
+import { shopDateTime } from '@tz/core/time';
 
 /** Splits text into lines of at most `width` columns, breaking at spaces where it can. */
 export function wrap(text: string, width: number): string[] {
@@ -58,14 +59,8 @@ export function formatAmount(amount: number, minorUnits: number): string {
   return `${sign}${groupThousands(whole)}.${padded.slice(-minorUnits)}`;
 }
 
-/**
- * "2026-11-25T14:03:00+03:00" -> "25/11/2026 14:03". Read from the string
- * itself, so the receipt shows the shop's local time whatever the machine's
- * time zone.
- */
+/** "2026-11-25T14:03:00+03:00" -> "25/11/2026 14:03" (core's `shopDateTime`); any other text as it is. */
 export function formatIssuedAt(iso: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
-  if (!match) return iso;
-  const [, year, month, day, hour, minute] = match;
-  return `${day}/${month}/${year} ${hour}:${minute}`;
+  const at = shopDateTime(iso);
+  return at ? `${at.date} ${at.time}` : iso;
 }

@@ -5,6 +5,7 @@ import {
   formatBasisPoints,
   formatEastAfricaTime,
   formatQuantity,
+  shopDateTime,
   type ReceiptLanguage,
 } from '@tz/core';
 import type { ReceiptView } from '../retail/receipt-links.ts';
@@ -54,10 +55,7 @@ const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 /** "25/11/2026" and "14:03" in East Africa Time. */
-function localDateTime(instant: Date): { date: string; time: string } {
-  const iso = formatEastAfricaTime(instant);
-  return { date: `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`, time: iso.slice(11, 16) };
-}
+const localDateTime = (instant: Date) => shopDateTime(formatEastAfricaTime(instant))!;
 
 function tenderLabel(tender: ReceiptView['tenders'][number], t: ReceiptPageLabels): string {
   if (tender.method === 'cash') return t.cash;

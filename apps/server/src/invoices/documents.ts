@@ -5,7 +5,7 @@
  */
 import { formatAmount } from '@tz/core/money';
 import { formatBasisPoints } from '@tz/core/retail/integer-math';
-import { eastAfricaDate } from '@tz/core/retail/time';
+import { eastAfricaDate } from '@tz/core/time';
 import { INVOICE_LABELS, statusLabel, type InvoiceLanguage } from './labels.ts';
 import type { InvoiceRow } from './object.ts';
 import { PAGE, PdfDocument, wrap } from './pdf.ts';

@@ -1,19 +1,26 @@
-import { AppError, eastAfricaDate, type Currency, type QuantityUnit } from '@tz/core';
+import {
+  AppError,
+  EAST_AFRICA_TIME_ZONE,
+  eastAfricaDate,
+  eastAfricaDay,
+  type Currency,
+  type QuantityUnit,
+} from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
 
 const TOP_PRODUCTS = 5;
 const LOW_STOCK_ITEMS = 20;
 
-/** The bounds of an East Africa Time calendar day (UTC+03:00 all year). */
+/** The bounds of an East Africa Time calendar day. */
 function dayBounds(date: string): { start: Date; end: Date } {
-  const start = new Date(`${date}T00:00:00+03:00`);
-  if (Number.isNaN(start.getTime()) || eastAfricaDate(start) !== date) {
+  const day = eastAfricaDay(date);
+  if (!day) {
     throw new AppError('parameter_invalid', 'date must be a calendar day, YYYY-MM-DD', {
       details: { date: 'is not a calendar day' },
     });
   }
-  return { start, end: new Date(start.getTime() + 86_400_000) };
+  return day;
 }
 
 /**
@@ -95,7 +102,7 @@ export async function retailOverview(
   return {
     object: 'retail_overview' as const,
     date,
-    time_zone: 'Africa/Dar_es_Salaam' as const,
+    time_zone: EAST_AFRICA_TIME_ZONE,
     livemode: scope.livemode,
     stores: stores.rows.map((store) => {
       const day = sales.rows.find((row) => row.store_id === store.id);

@@ -1,4 +1,4 @@
-import { AppError, newId } from '@tz/core';
+import { AppError, EAST_AFRICA_TIME_ZONE, newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from './secrets.ts';
@@ -100,7 +100,7 @@ async function assertTimeZone(db: Queryable, timeZone: string): Promise<void> {
   const found = await db.query('SELECT 1 FROM pg_timezone_names WHERE name = $1', [timeZone]);
   if (!found.rowCount) {
     throw new AppError('parameter_invalid', `Unknown time zone '${timeZone}'`, {
-      details: { time_zone: 'must be an IANA time zone such as Africa/Dar_es_Salaam' },
+      details: { time_zone: `must be an IANA time zone such as ${EAST_AFRICA_TIME_ZONE}` },
     });
   }
 }
@@ -152,7 +152,7 @@ export class MerchantService {
       }
       const merchant = await tx.query<MerchantRow>(
         `INSERT INTO merchants (id, business_name, email, password_hash, referral_code, referred_by, time_zone)
-         VALUES ($1, $2, $3, $4, $5, $6, coalesce($7, 'Africa/Dar_es_Salaam')) RETURNING *`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
         [
           newId('merchant'),
           input.business_name,
@@ -160,7 +160,7 @@ export class MerchantService {
           passwordHash,
           newReferralCode(),
           referrer,
-          input.time_zone ?? null,
+          input.time_zone ?? EAST_AFRICA_TIME_ZONE,
         ],
       );
       const row = merchant.rows[0]!;

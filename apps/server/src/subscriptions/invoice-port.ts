@@ -1,4 +1,4 @@
-import { BILLING_UTC_OFFSET_MS } from '@tz/core';
+import { eastAfricaDate } from '@tz/core';
 import type { Actor } from '../actor.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import type { InvoicePort } from './billing.ts';
@@ -12,10 +12,6 @@ const billingActor = (row: SubscriptionRow): Actor => ({
   keyType: 'secret',
   credentialId: row.id,
 });
-
-/** A date as it reads in Dar es Salaam. */
-const eastAfricaDate = (date: Date) =>
-  new Date(date.getTime() + BILLING_UTC_OFFSET_MS).toISOString().slice(0, 10);
 
 /**
  * Subscriptions' invoices through the invoice service: a batch of drafts, each with

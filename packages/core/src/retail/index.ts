@@ -9,7 +9,6 @@ export * from './order-status.ts';
 export * from './print-job-status.ts';
 export * from './shift-status.ts';
 export * from './z-report.ts';
-export { formatEastAfricaTime, eastAfricaDate } from './time.ts';
 export { formatBasisPoints } from './integer-math.ts';
 export * from './commands.ts';
 export * from './receipt-builder-returns.ts';

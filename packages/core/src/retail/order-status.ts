@@ -4,7 +4,7 @@
  */
 import { AppError, invalidField } from '../errors.ts';
 import { assertTransition, type TransitionTable } from '../state-machine.ts';
-import { eastAfricaDate } from './time.ts';
+import { eastAfricaDate } from '../time.ts';
 
 export type RetailOrderStatus = 'open' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
 

@@ -9,7 +9,7 @@ import type { ReceiptDocument, ReceiptLine, ReceiptTaxLine, ReceiptTender } from
 import type { QuantityUnit } from './pricing.ts';
 import { RETAIL_RECEIPT_TEXT, formatQuantity, type RetailReceiptText } from './receipt-builder.ts';
 import type { TenderMethod } from './tender.ts';
-import { formatEastAfricaTime } from './time.ts';
+import { formatEastAfricaTime } from '../time.ts';
 import { TENDER_METHODS, refundsByMethod, type PerMethod } from './z-report.ts';
 
 export interface ReturnSlipInput {

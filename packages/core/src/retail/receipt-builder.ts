@@ -16,7 +16,7 @@ import type { Discount, PricedCart, PricedLine, QuantityUnit } from './pricing.t
 import { parseReceiptNumber } from './receipt-number.ts';
 import type { VatRegion } from './tax.ts';
 import type { AllocatedTender, TenderAllocation } from './tender.ts';
-import { formatEastAfricaTime } from './time.ts';
+import { formatEastAfricaTime } from '../time.ts';
 
 /** The store settings a receipt needs. */
 export interface StoreReceiptSettings {

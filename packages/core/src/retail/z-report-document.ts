@@ -5,7 +5,7 @@
  */
 import type { ReceiptLanguage, ZReportDocument, ZReportRow } from '../receipt.ts';
 import type { TenderMethod } from './tender.ts';
-import { formatEastAfricaTime } from './time.ts';
+import { formatEastAfricaTime } from '../time.ts';
 
 /** A closed shift's figures, as the till reports them (and shows them on screen). */
 export interface ZReportFigures {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { billingPeriod, periodBoundary, BILLING_UTC_OFFSET_MS, type BillingCycle } from './period.ts';
+import { EAST_AFRICA_OFFSET_MS } from '../time.ts';
+import { billingPeriod, periodBoundary, type BillingCycle } from './period.ts';
 
 /** A moment given as East Africa wall time. */
 const eat = (iso: string): Date => new Date(`${iso}+03:00`);
@@ -62,7 +63,7 @@ describe('billing periods', () => {
         fc.integer({ min: 0, max: 120 }),
         (anchor, intervalCount, n) => {
           const cycle: BillingCycle = { interval: 'month', intervalCount };
-          const local = (d: Date) => new Date(d.getTime() + BILLING_UTC_OFFSET_MS);
+          const local = (d: Date) => new Date(d.getTime() + EAST_AFRICA_OFFSET_MS);
           const boundary = local(periodBoundary(anchor, cycle, n));
           const start = local(anchor);
           expect(boundary.getUTCHours()).toBe(start.getUTCHours());

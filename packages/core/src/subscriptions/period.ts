@@ -8,6 +8,8 @@
  * subscription started at 00:30 on 31 January in Dar es Salaam renews on the last day
  * of each month there, not on the day before as UTC would have it.
  */
+import { EAST_AFRICA_OFFSET_MS } from '../time.ts';
+
 export const BILLING_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
@@ -19,8 +21,6 @@ export const MAX_INTERVAL_COUNT: { readonly [I in BillingInterval]: number } = {
   year: 1,
 };
 
-/** East Africa Time's offset from UTC; Tanzania has no daylight saving. */
-export const BILLING_UTC_OFFSET_MS = 3 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface BillingCycle {
@@ -36,7 +36,7 @@ export function periodBoundary(anchor: Date, cycle: BillingCycle, n: number): Da
   const steps = n * cycle.intervalCount;
   if (cycle.interval === 'day') return new Date(anchor.getTime() + steps * DAY_MS);
   if (cycle.interval === 'week') return new Date(anchor.getTime() + steps * 7 * DAY_MS);
-  const local = new Date(anchor.getTime() + BILLING_UTC_OFFSET_MS);
+  const local = new Date(anchor.getTime() + EAST_AFRICA_OFFSET_MS);
   const months = local.getUTCMonth() + steps * (cycle.interval === 'year' ? 12 : 1);
   const year = local.getUTCFullYear() + Math.floor(months / 12);
   const month = ((months % 12) + 12) % 12;
@@ -50,7 +50,7 @@ export function periodBoundary(anchor: Date, cycle: BillingCycle, n: number): Da
     local.getUTCSeconds(),
     local.getUTCMilliseconds(),
   );
-  return new Date(shifted - BILLING_UTC_OFFSET_MS);
+  return new Date(shifted - EAST_AFRICA_OFFSET_MS);
 }
 
 /** Start and end of period `n`. */

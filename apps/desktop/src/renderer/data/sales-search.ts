@@ -9,7 +9,7 @@
  * - `5,000`, `5 000`, `TZS 5,000`, `5000/=`: sales whose total is that amount
  *   (in each sale's currency: `19.99` is USD 1999).
  */
-import { CURRENCIES, eastAfricaDate, isCurrency } from '@tz/core';
+import { CURRENCIES, eastAfricaDate, eastAfricaDay, isCurrency } from '@tz/core';
 
 /** What the list is asked for: the words typed, and a shop day (`2026-11-26`, today, yesterday) or any day. */
 export interface SalesFilter {
@@ -104,9 +104,7 @@ export function matchSale(
   return null;
 }
 
-const EAT_OFFSET_MS = 3 * 3_600_000;
 const DAY_MS = 24 * 3_600_000;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The shop's day (East Africa Time) of an instant: `2026-11-26`. */
 export const shopDay = (unixMs: number): string => eastAfricaDate(new Date(unixMs));
@@ -118,11 +116,9 @@ export function addDays(day: string, days: number): string {
 
 /** Midnight in Dar es Salaam starting that day, in unix ms (21:00 UTC the day before). */
 export function dayStart(day: string): number {
-  const match = DAY.exec(day);
-  if (!match) throw new RangeError(`not a day: ${day}`);
-  const start = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) - EAT_OFFSET_MS;
-  if (Number.isNaN(start) || shopDay(start) !== day) throw new RangeError(`not a day: ${day}`);
-  return start;
+  const bounds = eastAfricaDay(day);
+  if (!bounds) throw new RangeError(`not a day: ${day}`);
+  return bounds.start.getTime();
 }
 
 /** The shop day a filter names, `today` and `yesterday` by the till's clock. */

@@ -1,5 +1,5 @@
 /** The till's words and numbers for people, with no React: placeholders, money, percentages, times. */
-import { CURRENCIES, isCurrency } from '@tz/core';
+import { CURRENCIES, formatEastAfricaTime, isCurrency, shopDateTime } from '@tz/core';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { sw } from './sw.ts';
 
@@ -44,20 +44,16 @@ export function formatPercent(basisPoints: number): string {
   return rest === '' ? `${whole}%` : `${whole}.${rest}%`;
 }
 
-/** "14:03" in the shop's time (East Africa, UTC+3, no daylight saving). */
-export function formatTime(unixMs: number): string {
-  const shifted = new Date(unixMs + 3 * 3_600_000);
-  const hh = String(shifted.getUTCHours()).padStart(2, '0');
-  const mm = String(shifted.getUTCMinutes()).padStart(2, '0');
-  return `${hh}:${mm}`;
-}
+/** "25/11/2026" and "14:03" in the shop's time (East Africa Time). */
+const shopTime = (unixMs: number) => shopDateTime(formatEastAfricaTime(new Date(unixMs)))!;
+
+/** "14:03" in the shop's time. */
+export const formatTime = (unixMs: number): string => shopTime(unixMs).time;
 
 /** "25/11/2026 14:03" in the shop's time. */
 export function formatDateTime(unixMs: number): string {
-  const shifted = new Date(unixMs + 3 * 3_600_000);
-  const dd = String(shifted.getUTCDate()).padStart(2, '0');
-  const mo = String(shifted.getUTCMonth() + 1).padStart(2, '0');
-  return `${dd}/${mo}/${shifted.getUTCFullYear()} ${formatTime(unixMs)}`;
+  const { date, time } = shopTime(unixMs);
+  return `${date} ${time}`;
 }
 
 /**

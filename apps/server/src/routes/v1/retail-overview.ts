@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QUANTITY_UNITS } from '@tz/core';
+import { EAST_AFRICA_TIME_ZONE, QUANTITY_UNITS } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { retailOverview } from '../../retail/overview.ts';
 import { count } from './retail-schemas.ts';
@@ -20,7 +20,7 @@ export const overviewQuery = z.object({
 export const overviewSchema = z.object({
   object: z.literal('retail_overview'),
   date: z.string(),
-  time_zone: z.literal('Africa/Dar_es_Salaam'),
+  time_zone: z.literal(EAST_AFRICA_TIME_ZONE),
   livemode,
   stores: z.array(
     z.object({
