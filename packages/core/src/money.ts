@@ -37,12 +37,26 @@ export function basisPointsOf(amount: number, basisPoints: number): number {
   return Math.floor((amount * basisPoints + 5_000) / 10_000);
 }
 
+/** The digits after the point in `currency`'s amounts; a code outside `CURRENCIES` counts whole units. */
+export const minorUnitsOf = (currency: string): number =>
+  isCurrency(currency) ? CURRENCIES[currency].minorUnits : 0;
+
+/**
+ * `12,500`, `19.99`: an amount in the smallest unit, written with `minorUnits`
+ * decimals and its thousands grouped, `minus` before a negative one. Integer
+ * arithmetic only. Every amount people read (receipts, the till, pages) is written by it.
+ */
+export function formatAmountDigits(amount: number, minorUnits: number, minus = '-'): string {
+  const sign = amount < 0 ? minus : '';
+  const digits = String(Math.abs(Math.trunc(amount)));
+  if (minorUnits === 0) return sign + groupThousands(digits);
+  const padded = digits.padStart(minorUnits + 1, '0');
+  return `${sign}${groupThousands(padded.slice(0, -minorUnits))}.${padded.slice(-minorUnits)}`;
+}
+
+const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 /** `TZS 3,000`, `USD 12.50`: the amount in its currency's minor units, grouped by thousands. */
 export function formatAmount(amount: number, currency: Currency): string {
-  const minor = CURRENCIES[currency].minorUnits;
-  const scale = 10 ** minor;
-  const magnitude = Math.abs(amount);
-  const whole = String(Math.floor(magnitude / scale)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = minor ? `.${String(magnitude % scale).padStart(minor, '0')}` : '';
-  return `${currency} ${amount < 0 ? '-' : ''}${whole}${fraction}`;
+  return `${currency} ${formatAmountDigits(amount, CURRENCIES[currency].minorUnits)}`;
 }

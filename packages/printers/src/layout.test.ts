@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatIssuedAt, leftRight, wrap } from './layout.ts';
+import { formatIssuedAt, leftRight, wrap } from './layout.ts';
 
 describe('layout', () => {
-  it('formats amounts with thousands separators and the currency’s decimals', () => {
-    expect(formatAmount(1_234_567, 0)).toBe('1,234,567');
-    expect(formatAmount(5, 2)).toBe('0.05');
-    expect(formatAmount(123_456, 2)).toBe('1,234.56');
-    expect(formatAmount(-1_000, 0)).toBe('-1,000');
-  });
-
   it('keeps the shop’s local time from the ISO string', () => {
     expect(formatIssuedAt('2026-11-25T23:59:00+03:00')).toBe('25/11/2026 23:59');
   });

@@ -41,24 +41,6 @@ export function rule(width: number, char = '-'): string {
   return char.repeat(width);
 }
 
-/** Groups thousands with commas: 1234567 -> "1,234,567". */
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/**
- * Formats an integer amount in the currency's smallest unit: TZS 12500 ->
- * "12,500", USD 1999 -> "19.99". Integer arithmetic only.
- */
-export function formatAmount(amount: number, minorUnits: number): string {
-  const sign = amount < 0 ? '-' : '';
-  const digits = String(Math.abs(Math.trunc(amount)));
-  if (minorUnits === 0) return sign + groupThousands(digits);
-  const padded = digits.padStart(minorUnits + 1, '0');
-  const whole = padded.slice(0, -minorUnits);
-  return `${sign}${groupThousands(whole)}.${padded.slice(-minorUnits)}`;
-}
-
 /** "2026-11-25T14:03:00+03:00" -> "25/11/2026 14:03" (core's `shopDateTime`); any other text as it is. */
 export function formatIssuedAt(iso: string): string {
   const at = shopDateTime(iso);

@@ -1,5 +1,5 @@
 import type { PrintDocument, ReceiptDocument, ZReportDocument, ZReportRow } from '@tz/core/receipt';
-import { CURRENCIES, isCurrency } from '@tz/core/money';
+import { CURRENCIES, formatAmountDigits, isCurrency } from '@tz/core/money';
 import type { ThermalPrinter } from 'node-thermal-printer';
 import {
   CODE_PAGES,
@@ -11,7 +11,7 @@ import {
 } from './code-pages.ts';
 import { COLUMNS, DOTS_PER_LINE, type CommandSet, type PaperWidth } from './config.ts';
 import { PrinterError } from './errors.ts';
-import { formatAmount, formatIssuedAt, leftRight, rule, wrap } from './layout.ts';
+import { formatIssuedAt, leftRight, rule, wrap } from './layout.ts';
 import { createThermalPrinter } from './thermal.ts';
 
 /** How one physical printer is set up; stored per printer by the till. */
@@ -233,7 +233,7 @@ function minorUnitsOf(currency: string): number {
 export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions = {}): Buffer {
   const out = new TicketWriter(profileOf(options));
   const minorUnits = minorUnitsOf(receipt.currency);
-  const money = (amount: number): string => formatAmount(amount, minorUnits);
+  const money = (amount: number): string => formatAmountDigits(amount, minorUnits);
   const { labels, store } = receipt;
   // A refund's or a void's slip: what goes back, with no subtotal or change to show.
   const slip = receipt.kind !== undefined;
@@ -308,7 +308,7 @@ export function renderZReport(report: ZReportDocument, options: RenderOptions = 
   const out = new TicketWriter(profileOf(options));
   const minorUnits = minorUnitsOf(report.currency);
   const value = (row: ZReportRow): string => {
-    if ('amount' in row.value) return formatAmount(row.value.amount, minorUnits);
+    if ('amount' in row.value) return formatAmountDigits(row.value.amount, minorUnits);
     if ('time' in row.value) return formatIssuedAt(row.value.time);
     return row.value.text;
   };

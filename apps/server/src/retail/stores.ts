@@ -2,6 +2,7 @@ import {
   AppError,
   newId,
   notFound,
+  storePrefixFor,
   type Currency,
   type ReceiptLanguage,
   type ScaleBarcodeFormat,
@@ -133,7 +134,7 @@ async function insertStore(
       JSON.stringify(input.receipt_footer ?? []),
       input.receipt_language ?? 'sw',
       makeDefault,
-      `S${String(Number(next)).padStart(2, '0')}`,
+      storePrefixFor(Number(next)),
     ],
   );
   const row = await setScaleBarcodes(db, inserted.rows[0]!, input.scale_barcodes);

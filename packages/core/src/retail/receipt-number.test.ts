@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import {
   formatReceiptNumber,
+  isStorePrefix,
   isValidTillPrefix,
   nextReceiptNumber,
   parseReceiptNumber,
+  storePrefixFor,
   tillPrefixFor,
 } from './receipt-number.ts';
 
@@ -44,6 +46,9 @@ describe('receipt numbers', () => {
 
   it('numbers tills T01, T02... and continues a till from its last sequence', () => {
     expect([1, 9, 10, 100].map(tillPrefixFor)).toEqual(['T01', 'T09', 'T10', 'T100']);
+    // The server's own numbers use a store's prefix, which no till prefix ever is.
+    expect([1, 12].map(storePrefixFor)).toEqual(['S01', 'S12']);
+    expect([storePrefixFor(3), tillPrefixFor(3), 'SHOP'].map(isStorePrefix)).toEqual([true, false, false]);
     expect(nextReceiptNumber('T02', 0)).toEqual({
       tillPrefix: 'T02',
       sequence: 1,

@@ -13,22 +13,34 @@ export interface ReceiptNumberParts {
   sequence: number;
 }
 
-/** 1 to 8 capital letters or digits, starting with a letter. */
-const TILL_PREFIX = /^[A-Z][A-Z0-9]{0,7}$/;
-const RECEIPT_NUMBER = /^([A-Z][A-Z0-9]{0,7})-([1-9]\d{5,}|0\d{5})$/;
+/** A prefix: 1 to 8 capital letters or digits, starting with a letter (a pattern to build searches from). */
+export const RECEIPT_PREFIX_PATTERN = '[A-Z][A-Z0-9]{0,7}';
+const TILL_PREFIX = new RegExp(`^${RECEIPT_PREFIX_PATTERN}$`);
+const RECEIPT_NUMBER = new RegExp(`^(${RECEIPT_PREFIX_PATTERN})-([1-9]\\d{5,}|0\\d{5})$`);
 const SEQUENCE_DIGITS = 6;
 
 export function isValidTillPrefix(prefix: string): boolean {
   return TILL_PREFIX.test(prefix);
 }
 
-/** The prefix for the n-th till of a merchant (1 -> "T01", 100 -> "T100"). */
-export function tillPrefixFor(ordinal: number): string {
+function prefixFor(letter: 'T' | 'S', ordinal: number): string {
   if (!Number.isSafeInteger(ordinal) || ordinal < 1 || ordinal > 9_999_999) {
     throw invalidField('parameter_invalid', 'ordinal', 'must be an integer from 1 to 9999999');
   }
-  return `T${ordinal.toString().padStart(2, '0')}`;
+  return `${letter}${ordinal.toString().padStart(2, '0')}`;
 }
+
+/** The prefix for the n-th till of a merchant (1 -> "T01", 100 -> "T100"). */
+export const tillPrefixFor = (ordinal: number): string => prefixFor('T', ordinal);
+
+/**
+ * The prefix of the receipts the server numbers itself for the n-th store of
+ * a merchant (1 -> "S01"); no till is ever given one, so the two never collide.
+ */
+export const storePrefixFor = (ordinal: number): string => prefixFor('S', ordinal);
+
+/** Whether a prefix is one `storePrefixFor` gives: reserved for the server's numbers. */
+export const isStorePrefix = (prefix: string): boolean => /^S\d+$/.test(prefix);
 
 export function formatReceiptNumber(tillPrefix: string, sequence: number): string {
   if (!isValidTillPrefix(tillPrefix)) {

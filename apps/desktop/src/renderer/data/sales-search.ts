@@ -9,7 +9,13 @@
  * - `5,000`, `5 000`, `TZS 5,000`, `5000/=`: sales whose total is that amount
  *   (in each sale's currency: `19.99` is USD 1999).
  */
-import { CURRENCIES, eastAfricaDate, eastAfricaDay, isCurrency } from '@tz/core';
+import {
+  RECEIPT_PREFIX_PATTERN,
+  eastAfricaDate,
+  eastAfricaDay,
+  minorUnitsOf,
+  parseReceiptNumber,
+} from '@tz/core';
 
 /** What the list is asked for: the words typed, and a shop day (`2026-11-26`, today, yesterday) or any day. */
 export interface SalesFilter {
@@ -40,7 +46,7 @@ export type SalesSearch =
     };
 
 const DIGITS = /^#?(\d{1,12})$/;
-const PREFIX_AND_DIGITS = /^([A-Z][A-Z0-9]{0,7})(?:[-\s]+(\d{0,12}))?$/;
+const PREFIX_AND_DIGITS = new RegExp(`^(${RECEIPT_PREFIX_PATTERN})(?:[-\\s]+(\\d{0,12}))?$`);
 /** Digits with thousands separators and at most one decimal point; a currency code or `/=` around them. */
 const AMOUNT = /^(?:([A-Z]{3})\s*)?(\d[\d,\s]*(?:\.\d*)?)(?:\s*\/=)?$/;
 
@@ -66,7 +72,7 @@ export function parseSalesSearch(typed: string): SalesSearch {
 
 /** An amount typed, in the currency's smallest unit; null when it is not one in that currency. */
 function amountIn(text: string, currency: string): number | null {
-  const minorUnits = isCurrency(currency) ? CURRENCIES[currency].minorUnits : 0;
+  const minorUnits = minorUnitsOf(currency);
   const cleaned = text.replace(/[\s,]/g, '');
   const match = /^(\d+)(?:\.(\d*))?$/.exec(cleaned);
   if (!match) return null;
@@ -75,8 +81,6 @@ function amountIn(text: string, currency: string): number | null {
   const value = Number(match[1]! + fraction.slice(0, minorUnits).padEnd(minorUnits, '0'));
   return Number.isSafeInteger(value) ? value : null;
 }
-
-const RECEIPT = /^([A-Z][A-Z0-9]{0,7})-(\d+)$/;
 
 /** How a sale answers the search: by its receipt number (shown first), by its total, or not at all. */
 export function matchSale(
@@ -88,12 +92,12 @@ export function matchSale(
   if (search.kind === 'nothing') return null;
   const { receipt, amount } = search;
   if (receipt) {
-    const parts = RECEIPT.exec(entry.receiptNumber);
-    if (parts && (receipt.prefix === null || receipt.prefix === parts[1])) {
-      const sequence = parts[2]!;
+    const parts = parseReceiptNumber(entry.receiptNumber);
+    if (parts && (receipt.prefix === null || receipt.prefix === parts.tillPrefix)) {
       if (receipt.digits === '') return 'receipt';
-      if (Number(receipt.digits) === Number(sequence) && Number(sequence) > 0) return 'receipt';
+      if (Number(receipt.digits) === parts.sequence) return 'receipt';
       // Typed after a prefix, the digits may be the start of the number's six.
+      const sequence = entry.receiptNumber.slice(parts.tillPrefix.length + 1);
       if (receipt.prefix !== null && sequence.startsWith(receipt.digits)) return 'receipt';
     }
   }

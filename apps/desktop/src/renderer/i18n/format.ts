@@ -1,5 +1,5 @@
 /** The till's words and numbers for people, with no React: placeholders, money, percentages, times. */
-import { CURRENCIES, formatEastAfricaTime, isCurrency, shopDateTime } from '@tz/core';
+import { formatAmountDigits, formatEastAfricaTime, minorUnitsOf, shopDateTime } from '@tz/core';
 import { en, type MessageKey, type Messages } from './en.ts';
 import { sw } from './sw.ts';
 
@@ -19,23 +19,12 @@ export function translator(language: Language): Translate {
   return (key, params) => interpolate(messages[key], params);
 }
 
-/** Groups thousands with commas: "1234567" -> "1,234,567". */
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
 /**
  * An integer amount in the currency's smallest unit, for people: TZS 12500 ->
- * "TZS 12,500" (no decimals), USD 1999 -> "USD 19.99". Integer arithmetic only.
+ * "TZS 12,500" (no decimals), USD 1999 -> "USD 19.99"; a true minus sign on screen.
  */
-export function formatMoney(amount: number, currency = 'TZS'): string {
-  const minorUnits = isCurrency(currency) ? CURRENCIES[currency].minorUnits : 0;
-  const sign = amount < 0 ? '−' : '';
-  const digits = String(Math.abs(Math.trunc(amount)));
-  if (minorUnits === 0) return `${currency} ${sign}${groupThousands(digits)}`;
-  const padded = digits.padStart(minorUnits + 1, '0');
-  return `${currency} ${sign}${groupThousands(padded.slice(0, -minorUnits))}.${padded.slice(-minorUnits)}`;
-}
+export const formatMoney = (amount: number, currency = 'TZS'): string =>
+  `${currency} ${formatAmountDigits(amount, minorUnitsOf(currency), '−')}`;
 
 /** 1000 basis points -> "10%", 1250 -> "12.5%". */
 export function formatPercent(basisPoints: number): string {
@@ -61,7 +50,7 @@ export function formatDateTime(unixMs: number): string {
  * "12,500" -> 12500 (TZS), "19.99" -> 1999 (USD). Null when it is not an amount.
  */
 export function parseAmount(text: string, currency = 'TZS'): number | null {
-  const minorUnits = isCurrency(currency) ? CURRENCIES[currency].minorUnits : 0;
+  const minorUnits = minorUnitsOf(currency);
   const cleaned = text.replace(/[\s,]/g, '');
   const match = minorUnits === 0 ? /^(\d+)$/.exec(cleaned) : /^(\d*)(?:\.(\d*))?$/.exec(cleaned);
   if (!match || cleaned === '' || cleaned === '.') return null;

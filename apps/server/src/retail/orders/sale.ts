@@ -7,6 +7,7 @@
 import {
   allocateTenders,
   formatReceiptNumber,
+  isStorePrefix,
   parseReceiptNumber,
   priceCart,
   TILL_CLOCK_LEEWAY_SECONDS,
@@ -136,7 +137,7 @@ function checkTillReceiptNumber(receiptNumber: string): void {
       'receipt_number',
       'must be a till prefix and sequence, e.g. T01-000123',
     );
-  if (/^S\d+$/.test(parts.tillPrefix)) {
+  if (isStorePrefix(parts.tillPrefix)) {
     throw invalid(
       'parameter_invalid',
       'receipt_number',
