@@ -7,12 +7,13 @@
  * customer instead of making a second (docs/SYNC.md, "Customers made at the till").
  */
 import { z } from 'zod';
+import { idPattern } from './ids.ts';
 import { tanzanianMobileSchema } from './phone.ts';
 
 /** `cus_` and a lowercase ULID: the form core's `newId('customer')` makes, so a till's id and the server's look alike. */
 export const tillCustomerIdSchema = z
   .string()
-  .regex(/^cus_[0-9a-hjkmnp-tv-z]{26}$/, { error: 'must be cus_ and a lowercase ULID' });
+  .regex(idPattern('customer'), { error: 'must be cus_ and a lowercase ULID' });
 
 export const CUSTOMER_NAME_MAX = 200;
 

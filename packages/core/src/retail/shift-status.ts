@@ -4,6 +4,7 @@
  * name one shift alike and a repeated command finds the shift it made.
  */
 import { z } from 'zod';
+import { idPattern } from '../ids.ts';
 import { assertTransition, type TransitionTable } from '../state-machine.ts';
 
 export const SHIFT_STATUSES = ['open', 'closed'] as const;
@@ -22,4 +23,4 @@ export function transitionShift(from: ShiftStatus, to: ShiftStatus): ShiftStatus
 /** `shift_` and a lowercase ULID, as `newId('shift')` makes it on the till. */
 export const shiftIdSchema = z
   .string()
-  .regex(/^shift_[0-9a-hjkmnp-tv-z]{26}$/, { error: "must be shift_ and a lowercase ULID (newId('shift'))" });
+  .regex(idPattern('shift'), { error: "must be shift_ and a lowercase ULID (newId('shift'))" });

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { createCustomerCommand } from '../customers.ts';
 import type { ErrorCode, ErrorDetails } from '../errors.ts';
+import { COMMAND_ID_PATTERN } from '../ids.ts';
 import { currencySchema } from '../money.ts';
 import {
   ORDER_FLAGS,
@@ -219,9 +220,7 @@ export interface ChangeHint {
 // ----------------------------------------------------------------------- up
 
 /** Command ids are made by the till: a ULID with the `cmd_` prefix, unique forever. */
-export const commandIdSchema = z
-  .string()
-  .regex(/^cmd_[0-9A-HJKMNP-TV-Z]{26}$/, { error: 'must be cmd_ and a ULID' });
+export const commandIdSchema = z.string().regex(COMMAND_ID_PATTERN, { error: 'must be cmd_ and a ULID' });
 
 const orderRef = {
   order: referenceSchema.optional().describe('The order’s id (ord_…)'),

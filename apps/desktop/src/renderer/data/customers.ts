@@ -13,7 +13,7 @@
  * till's id is recorded against them (docs/SYNC.md, "Customers made at the till").
  */
 import { combineLatest, firstValueFrom, map, of, switchMap, type Observable } from 'rxjs';
-import { CUSTOMER_NAME_MAX, normalizeTanzanianMobile } from '@tz/core';
+import { CUSTOMER_NAME_MAX, idPattern, normalizeTanzanianMobile } from '@tz/core';
 import { TillRefusal, type TillCustomer } from './api.ts';
 import { searchCustomers as searchPulled } from './catalogue.ts';
 import type { Context } from './context.ts';
@@ -25,7 +25,7 @@ type Customer = TillCustomer;
 
 const customerIdOf = (commandId: string) => `cus_${commandId.slice('cmd_'.length).toLowerCase()}`;
 const commandIdOf = (customerId: string) => `cmd_${customerId.slice('cus_'.length).toUpperCase()}`;
-const mayBeMadeHere = (customerId: string) => /^cus_[0-9a-z]{26}$/.test(customerId);
+const mayBeMadeHere = (customerId: string) => idPattern('customer').test(customerId);
 
 /** The customer a `customer.create` command made, as the till shows it until the server's copy arrives. */
 function fromCommand(command: CommandDoc): Customer {
