@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT } from './money.ts';
+import { RECEIPT_LANGUAGES } from './receipt.ts';
 import type {
   PrintDocument,
   ReceiptDocument,
@@ -38,7 +39,7 @@ const labelsSchema = z.object({
 const discountSchema = z.object({ label: text(100), amount });
 
 export const receiptDocumentSchema = z.object({
-  language: z.enum(['sw', 'en']),
+  language: z.enum(RECEIPT_LANGUAGES),
   currency: z.string().min(3).max(3),
   store: z.object({
     name: text(100),
@@ -106,7 +107,7 @@ const zReportRowSchema = z.object({
 
 export const zReportDocumentSchema = z.object({
   kind: z.literal('z_report'),
-  language: z.enum(['sw', 'en']),
+  language: z.enum(RECEIPT_LANGUAGES),
   currency: z.string().min(3).max(3),
   title: text(40),
   store: z.object({ name: text(100), addressLines: lines(10) }),

@@ -6,6 +6,7 @@
  * currency's smallest unit; text is already in the document's language.
  */
 export type ReceiptLanguage = 'sw' | 'en';
+export const RECEIPT_LANGUAGES = ['sw', 'en'] as const satisfies readonly ReceiptLanguage[];
 
 export interface ReceiptStoreHeader {
   name: string;

@@ -4,7 +4,7 @@
  * with a statement each for all the rows (drafts, numbers, openings, events,
  * payments), whatever the batch's size.
  */
-import { formatInvoiceNumber, invoiceTotals, newId, notFound } from '@tz/core';
+import { DEFAULT_VAT_REGION, formatInvoiceNumber, invoiceTotals, newId, notFound } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { assertCustomersExist } from '../services/customers.ts';
@@ -107,7 +107,7 @@ export async function createDrafts(
   items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>,
 ): Promise<InvoiceRow[]> {
   const drafts: DraftColumns[] = items.map(({ actor, input }) => {
-    const region = input.vat_region ?? 'mainland';
+    const region = input.vat_region ?? DEFAULT_VAT_REGION;
     return {
       id: newId('invoice'),
       merchantId: actor.merchantId,

@@ -7,6 +7,7 @@
  */
 import {
   AppError,
+  DEFAULT_VAT_REGION,
   assertInvoiceTransition,
   formatInvoiceNumber,
   invalidField,
@@ -143,7 +144,7 @@ export class InvoiceService {
 
   /** A draft for a customer, with lines priced by core's VAT rules; it takes no number yet. */
   async create(db: Queryable, actor: Actor, input: CreateInvoiceInput): Promise<InvoiceObject> {
-    const region = input.vat_region ?? 'mainland';
+    const region = input.vat_region ?? DEFAULT_VAT_REGION;
     const totals = invoiceTotals(input.lines ?? [], region);
     const dueAt = this.dueAt(input);
     await assertCustomerExists(db, actor, input.customer);

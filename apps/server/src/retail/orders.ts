@@ -4,13 +4,12 @@
  * resolving its lines and tenders, writing it, reading orders back, and
  * refunds and voids.
  */
-import { buildRetailReceipt, type CreateOrderCommand } from '@tz/core';
+import { buildRetailReceipt, storeReceiptSettings, type CreateOrderCommand } from '@tz/core';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
 import { applyRule, invalid } from './shared.ts';
 import { planStockMoves, recordLowStock } from './stock.ts';
-import { receiptSettings } from './stores.ts';
 import { loadSaleContext } from './orders/load.ts';
 import { findOrder, orderObject, retrieveOrder, type OrderObject } from './orders/read.ts';
 import { resolveSale, saleReceiptNumber, saleStoreId } from './orders/sale.ts';
@@ -61,7 +60,7 @@ export async function createOrder(
     buildRetailReceipt({
       order: sale.priced,
       tenders: sale.allocation,
-      store: receiptSettings(sale.store),
+      store: storeReceiptSettings(sale.store),
       receiptNumber,
       issuedAt: paidAt,
       cashier: input.cashier,

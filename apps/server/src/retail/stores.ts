@@ -1,12 +1,13 @@
 import {
   AppError,
+  bareStore,
   newId,
   notFound,
   storePrefixFor,
   type Currency,
   type ReceiptLanguage,
   type ScaleBarcodeFormat,
-  type StoreReceiptSettings,
+  type StoreSettings,
   type VatRegion,
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
@@ -16,20 +17,11 @@ import { findOwned } from '../services/owned.ts';
 import { unixSeconds } from '../services/time.ts';
 import { invalid } from './shared.ts';
 
-export interface StoreRow {
+export interface StoreRow extends StoreSettings {
   id: string;
   merchant_id: string;
   livemode: boolean;
-  name: string;
-  address_lines: string[];
-  phone: string | null;
-  tin: string | null;
-  vrn: string | null;
-  vat_region: VatRegion;
   currency: Currency;
-  receipt_header: string[];
-  receipt_footer: string[];
-  receipt_language: ReceiptLanguage;
   is_default: boolean;
   receipt_prefix: string;
   scale_barcodes: ScaleBarcodeFormat;
@@ -58,18 +50,6 @@ export const storeObject = (row: StoreRow) => ({
   updated: unixSeconds(row.updated_at),
 });
 export type StoreObject = ReturnType<typeof storeObject>;
-
-export const receiptSettings = (row: Omit<StoreRow, 'created_at' | 'updated_at'>): StoreReceiptSettings => ({
-  name: row.name,
-  addressLines: row.address_lines,
-  phone: row.phone ?? undefined,
-  tin: row.tin ?? undefined,
-  vrn: row.vrn ?? undefined,
-  vatRegion: row.vat_region,
-  receiptHeaderLines: row.receipt_header,
-  receiptFooterLines: row.receipt_footer,
-  receiptLanguage: row.receipt_language,
-});
 
 export interface StoreInput {
   name?: string | undefined;
@@ -114,6 +94,7 @@ async function insertStore(
   );
   const { next, defaults } = counts.rows[0]!;
   const makeDefault = input.default === true || Number(defaults) === 0;
+  const bare = bareStore(input.name);
   if (makeDefault) await clearDefault(db, scope);
   const inserted = await db.query<StoreRow>(
     `INSERT INTO retail_stores (id, merchant_id, livemode, name, address_lines, phone, tin, vrn, vat_region, currency,
@@ -124,15 +105,15 @@ async function insertStore(
       scope.merchantId,
       scope.livemode,
       input.name,
-      JSON.stringify(input.address_lines ?? []),
-      input.phone ?? null,
-      input.tin ?? null,
-      input.vrn ?? null,
-      input.vat_region ?? 'mainland',
-      input.currency ?? 'TZS',
-      JSON.stringify(input.receipt_header ?? []),
-      JSON.stringify(input.receipt_footer ?? []),
-      input.receipt_language ?? 'sw',
+      JSON.stringify(input.address_lines ?? bare.address_lines),
+      input.phone ?? bare.phone,
+      input.tin ?? bare.tin,
+      input.vrn ?? bare.vrn,
+      input.vat_region ?? bare.vat_region,
+      input.currency ?? bare.currency,
+      JSON.stringify(input.receipt_header ?? bare.receipt_header),
+      JSON.stringify(input.receipt_footer ?? bare.receipt_footer),
+      input.receipt_language ?? bare.receipt_language,
       makeDefault,
       storePrefixFor(Number(next)),
     ],

@@ -5,6 +5,7 @@ export * from './tender.ts';
 export * from './stock.ts';
 export * from './receipt-number.ts';
 export * from './receipt-builder.ts';
+export * from './store.ts';
 export * from './order-status.ts';
 export * from './print-job-status.ts';
 export * from './shift-status.ts';

@@ -13,6 +13,8 @@ export const STANDARD_VAT_RATE: Record<VatRegion, number> = { mainland: 1800, za
 export type TaxClass = 'standard' | 'zero_rated' | 'exempt';
 export const TAX_CLASSES = ['standard', 'zero_rated', 'exempt'] as const satisfies readonly TaxClass[];
 export const VAT_REGIONS = ['mainland', 'zanzibar'] as const satisfies readonly VatRegion[];
+/** Where a store or an invoice is taxed when it does not say. */
+export const DEFAULT_VAT_REGION: VatRegion = 'mainland';
 
 /** The VAT rate in basis points for a product of `taxClass` sold in `region`. */
 export function vatRateFor(taxClass: TaxClass, region: VatRegion, field = 'taxClass'): number {

@@ -17,7 +17,9 @@ import {
   refundOrderCommand,
   voidOrderCommand,
 } from '../retail/commands.ts';
+import { RECEIPT_LANGUAGES } from '../receipt.ts';
 import { receiptTokenSchema } from '../retail/receipt-link.ts';
+import { VAT_REGIONS } from '../retail/tax.ts';
 import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '../retail/print-job-status.ts';
 import { shiftIdSchema } from '../retail/shift-status.ts';
 import { scaleBarcodeFormatSchema } from '../retail/scale-barcode.ts';
@@ -91,11 +93,11 @@ export const storeDoc = doc({
   phone: z.string().nullable(),
   tin: z.string().nullable(),
   vrn: z.string().nullable(),
-  vat_region: z.enum(['mainland', 'zanzibar']),
+  vat_region: z.enum(VAT_REGIONS),
   currency: z.string(),
   receipt_header: z.array(z.string()),
   receipt_footer: z.array(z.string()),
-  receipt_language: z.enum(['sw', 'en']),
+  receipt_language: z.enum(RECEIPT_LANGUAGES),
   /** How the store's scale labels read; absent from documents pulled before it existed (then the default). */
   scale_barcodes: scaleBarcodeFormatSchema.optional(),
 });

@@ -6,14 +6,14 @@
 import { combineLatest, distinctUntilChanged, map, of, shareReplay, switchMap, tap } from 'rxjs';
 import type { Observable } from 'rxjs';
 import { itemCount, priceCart } from '@tz/core';
-import type { Discount, PullDocument } from '@tz/core';
+import type { Discount, StoreSettings } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { Cart, CatalogueItem, ParkedCart, ScanOutcome, TillCustomer, TillSettings } from './api.ts';
 import { scan, scanNow } from './catalogue.ts';
 import type { Scanned } from './catalogue.ts';
 import { labelQuantity } from './scale-labels.ts';
-import { currentStore, withRefusals } from './context.ts';
-import type { Context } from './context.ts';
+import { currentStore, sellingStore, withRefusals } from './context.ts';
+import type { Context, Device } from './context.ts';
 import { watchCustomer } from './customers.ts';
 import { KV } from './kv.ts';
 import { EMPTY_CART, toCartInput } from './order-mapping.ts';
@@ -29,14 +29,6 @@ export const DEFAULT_SETTINGS: TillSettings = {
   noSaleNeedsManager: false,
   tilesShown: true,
 };
-
-type PricingStore = Pick<PullDocument<'stores'>, 'currency' | 'vat_region'>;
-/** Before the store has synced, carts price in shillings on the mainland. */
-const FALLBACK_STORE: PricingStore = { currency: 'TZS', vat_region: 'mainland' };
-
-export async function pricingStore(ctx: Context): Promise<PricingStore> {
-  return (await currentStore(ctx)) ?? FALLBACK_STORE;
-}
 
 export async function settings(ctx: Context): Promise<TillSettings> {
   return { ...DEFAULT_SETTINGS, ...(await ctx.kv.get<Partial<TillSettings>>(KV.settings)) };
@@ -67,7 +59,7 @@ function write(ctx: Context, record: EditRecord, allowed?: () => Promise<unknown
       // The edit is on screen and in the journal: its write waits for the frame that shows it.
       await afterPaint();
       await allowed?.();
-      const store = await pricingStore(ctx);
+      const store = await currentStore(ctx);
       await withRefusals(() =>
         ctx.kv.update<KeptCart>(KV.cart, EMPTY_CART, (current) => {
           const next = entry.apply(current);
@@ -105,18 +97,24 @@ export async function replayEdits(ctx: Context): Promise<void> {
  */
 export function watchCart(ctx: Context): Observable<Cart> {
   const store$ = ctx.kv
-    .watch<{ till: { store: string } }>(KV.device)
-    .pipe(switchMap((device) => (device ? ctx.db.stores.findOne(device.till.store).$ : of(null))));
+    .watch<Device>(KV.device)
+    .pipe(
+      switchMap((device) =>
+        (device ? ctx.db.stores.findOne(device.till.store).$ : of(null)).pipe(
+          map((doc) => sellingStore(doc, device)),
+        ),
+      ),
+    );
   const pending = pendingEdits(ctx);
   const stored$ = ctx.kv.watch<KeptCart>(KV.cart).pipe(
     map((cart) => cart ?? EMPTY_CART),
     tap(() => pending.stored()),
   );
   const shown$ = combineLatest([stored$, pending.changed$, store$]).pipe(
-    map(([stored, , storeDoc]) => {
-      const store = storeDoc ? (storeDoc.toJSON() as unknown as PricingStore) : FALLBACK_STORE;
-      return { cart: pending.shown(stored, (next) => priceCart(toCartInput(next, store))), store };
-    }),
+    map(([stored, , store]) => ({
+      cart: pending.shown(stored, (next) => priceCart(toCartInput(next, store))),
+      store,
+    })),
     // Replayed, so the customer's pipeline below sees the cart that came before it subscribed.
     shareReplay({ bufferSize: 1, refCount: true }),
   );
@@ -138,7 +136,7 @@ export function watchCart(ctx: Context): Observable<Cart> {
   );
 }
 
-function priced(cart: StoredCart, store: PricingStore, customer: TillCustomer | null): Cart {
+function priced(cart: StoredCart, store: StoreSettings, customer: TillCustomer | null): Cart {
   try {
     return {
       lines: cart.lines,
@@ -223,7 +221,7 @@ export async function setOrderDiscount(
   await requireCashier(ctx);
   let approvedBy: string | null = null;
   if (discount) {
-    const store = await pricingStore(ctx);
+    const store = await currentStore(ctx);
     const subtotal = await withRefusals(
       async () => priceCart(toCartInput(await loadCart(ctx), store)).subtotal,
     );
@@ -279,7 +277,7 @@ export async function park(ctx: Context, label?: string): Promise<void> {
   const cashier = await requireCashier(ctx);
   const cart = await loadCart(ctx);
   if (cart.lines.length === 0) throw new TillRefusal('cart_empty', 'There is nothing to park');
-  const priced = priceCart(toCartInput(cart, await pricingStore(ctx)));
+  const priced = priceCart(toCartInput(cart, await currentStore(ctx)));
   const parked: ParkedDoc = {
     cart,
     parkedAt: ctx.now(),

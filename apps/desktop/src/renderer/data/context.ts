@@ -2,8 +2,8 @@
  * What every part of the store shares: the database, the clock, ids, the
  * transport and the bridge. Built once by `openTillStore`.
  */
-import { AppError } from '@tz/core';
-import type { PullDocument } from '@tz/core';
+import { AppError, bareStore } from '@tz/core';
+import type { PullDocument, StoreSettings } from '@tz/core';
 import type { TillBridge } from '../../shared/bridge.ts';
 import { TillRefusal } from './api.ts';
 import type { TillIdentity } from './api.ts';
@@ -83,11 +83,15 @@ export async function refuseWhileUnsynced(ctx: Context, what: string): Promise<v
   }
 }
 
-export async function currentStore(ctx: Context): Promise<PullDocument<'stores'> | null> {
+/** The till's store as pulled or, until it has synced, a bare store named after the business. */
+export const sellingStore = (doc: { toJSON(): unknown } | null, current: Device | null): StoreSettings =>
+  doc ? (doc.toJSON() as PullDocument<'stores'>) : bareStore(current?.till.merchant.businessName ?? '');
+
+/** What the till sells and prints under now (`sellingStore`). */
+export async function currentStore(ctx: Context): Promise<StoreSettings> {
   const current = await device(ctx);
-  if (!current) return null;
-  const doc = await ctx.db.stores.findOne(current.till.store).exec();
-  return doc ? (doc.toJSON() as unknown as PullDocument<'stores'>) : null;
+  const doc = current ? await ctx.db.stores.findOne(current.till.store).exec() : null;
+  return sellingStore(doc, current);
 }
 
 /** Core's pricing and tender errors become refusals the screens can name. */

@@ -11,7 +11,7 @@ import type {
   Discount,
   PaymentId,
   ProductId,
-  PullDocument,
+  StoreSettings,
   TenderInput,
   VariantId,
   WireDiscount,
@@ -37,7 +37,7 @@ export const EMPTY_CART: StoredCart = {
   discountApprovedBy: null,
 };
 
-type StoreForPricing = Pick<PullDocument<'stores'>, 'currency' | 'vat_region'>;
+type StoreForPricing = Pick<StoreSettings, 'currency' | 'vat_region'>;
 
 export function toCartInput(cart: StoredCart, store: StoreForPricing): CartInput {
   const lines = cart.lines.map((line): CartLineInput => {

@@ -32,7 +32,7 @@ export async function startMobileMoney(
   const { revoked } = await requireDevice(ctx);
   if (revoked) throw new TillRefusal('till_revoked', 'This till was revoked');
   if (!ctx.online()) throw new TillRefusal('offline', 'Mobile money needs the internet: take cash or card');
-  const currency = (await currentStore(ctx))?.currency ?? 'TZS';
+  const { currency } = await currentStore(ctx);
   let started: TillPayment;
   try {
     started = await ctx.transport.startPayment({

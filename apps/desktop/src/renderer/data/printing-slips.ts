@@ -70,11 +70,8 @@ export async function zReportDocument(ctx: Context, report: ZReport): Promise<ZR
   const [store, current] = await Promise.all([currentStore(ctx), device(ctx)]);
   return buildZReportDocument({
     report,
-    language: store?.receipt_language ?? 'sw',
-    store: {
-      name: store?.name ?? current?.till.merchant.businessName ?? '',
-      addressLines: store?.address_lines ?? [],
-    },
+    language: store.receipt_language,
+    store: { name: store.name, addressLines: store.address_lines },
     till: current?.till.name,
   });
 }

@@ -16,14 +16,15 @@
  * sold lines from the cart and writing the receipt counter follow, and the
  * next sale (or another tab taking the lock) waits for them.
  */
-import { allocateTenders, buildRetailReceipt, commandPayloads, newReceiptToken, priceCart } from '@tz/core';
-import type {
-  PullDocument,
-  ReceiptDocument,
-  StoreReceiptSettings,
-  TenderAllocation,
-  TillPayment,
+import {
+  allocateTenders,
+  buildRetailReceipt,
+  commandPayloads,
+  newReceiptToken,
+  priceCart,
+  storeReceiptSettings,
 } from '@tz/core';
+import type { ReceiptDocument, TenderAllocation, TillPayment } from '@tz/core';
 import { TillRefusal } from './api.ts';
 import type { CompletedSale, Sale, TenderEntry } from './api.ts';
 import { loadCart, removeSold } from './cart.ts';
@@ -41,32 +42,6 @@ import type { CommandDoc } from './schema.ts';
 import { requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
 import { unixSeconds } from './shifts.ts';
-
-/** The store as the receipt shows it; before the store has synced, the merchant's name. */
-function receiptSettings(store: PullDocument<'stores'> | null, fallbackName: string): StoreReceiptSettings {
-  if (!store) {
-    return {
-      name: fallbackName,
-      addressLines: [],
-      vatRegion: 'mainland',
-      receiptHeaderLines: [],
-      receiptFooterLines: [],
-      receiptLanguage: 'sw',
-    };
-  }
-  const settings: StoreReceiptSettings = {
-    name: store.name,
-    addressLines: store.address_lines,
-    vatRegion: store.vat_region,
-    receiptHeaderLines: store.receipt_header,
-    receiptFooterLines: store.receipt_footer,
-    receiptLanguage: store.receipt_language,
-  };
-  if (store.phone !== null) settings.phone = store.phone;
-  if (store.tin !== null) settings.tin = store.tin;
-  if (store.vrn !== null) settings.vrn = store.vrn;
-  return settings;
-}
 
 /** The mobile money tenders' payments, each paid for its amount, else a refusal. */
 async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promise<Map<string, TillPayment>> {
@@ -188,9 +163,8 @@ async function completeOne(
   const soldAlready = saleOf(ctx, saleId);
   soldAlready.catch(() => undefined);
 
-  const pricingStore = store ?? { currency: 'TZS', vat_region: 'mainland' as const };
   const { priced, allocation, tenders } = await withRefusals(() => {
-    const priced = priceCart(toCartInput(cart, pricingStore));
+    const priced = priceCart(toCartInput(cart, store));
     const tenders = typeof asked === 'function' ? asked(priced.total) : asked;
     const allocation = allocateTenders({
       currency: priced.currency,
@@ -213,7 +187,7 @@ async function completeOne(
       buildRetailReceipt({
         order: priced,
         tenders: withPayers(allocation, payments),
-        store: receiptSettings(store, till.merchant.businessName),
+        store: storeReceiptSettings(store),
         receiptNumber,
         issuedAt: new Date(soldAt),
         cashier: cashier.name,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VAT_REGIONS, currencySchema, scaleBarcodeFormatSchema } from '@tz/core';
+import { RECEIPT_LANGUAGES, VAT_REGIONS, currencySchema, scaleBarcodeFormatSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
@@ -49,7 +49,7 @@ const storeFields = {
   currency: currencySchema.optional().describe('Defaults to TZS'),
   receipt_header: lines(6).optional(),
   receipt_footer: lines(6).optional(),
-  receipt_language: z.enum(['sw', 'en']).optional().describe('Defaults to sw (Swahili)'),
+  receipt_language: z.enum(RECEIPT_LANGUAGES).optional().describe('Defaults to sw (Swahili)'),
   default: z.boolean().optional().describe('Makes this the default store'),
   scale_barcodes: scaleBarcodeFormat
     .optional()
@@ -74,7 +74,7 @@ export const storeSchema = z.object({
   currency: currencyOut,
   receipt_header: z.array(z.string()),
   receipt_footer: z.array(z.string()),
-  receipt_language: z.enum(['sw', 'en']),
+  receipt_language: z.enum(RECEIPT_LANGUAGES),
   default: z.boolean(),
   receipt_prefix: z.string().describe('Prefix of receipt numbers the server gives for this store (S01...)'),
   scale_barcodes: scaleBarcodeFormatSchema,
