@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import type { PaymentId } from '../ids.ts';
-import { allocateTenders } from './tender.ts';
+import { allocateTenders, mobileMoneyTenderProblem } from './tender.ts';
 import type { TenderInput, TenderRequest } from './tender.ts';
 
 const paymentId = 'pay_01jabc' as PaymentId;
@@ -138,5 +138,30 @@ describe('allocateTenders', () => {
       ),
       { numRuns: 1_000 },
     );
+  });
+});
+
+describe('a mobile money tender’s payment', () => {
+  const paid = { status: 'paid', currency: 'TZS', amount: 5_000 };
+
+  it('pays when it is paid, in the order’s currency, unused, for its own amount', () => {
+    expect(mobileMoneyTenderProblem(paid, 'TZS', 5_000)).toBeNull();
+    expect(mobileMoneyTenderProblem(paid, 'TZS', undefined)).toBeNull();
+  });
+
+  it('says what is wrong, the first thing first', () => {
+    const problem = (payment: Partial<typeof paid> & { used?: boolean }, amount?: number) =>
+      mobileMoneyTenderProblem({ ...paid, ...payment }, 'TZS', amount);
+    expect(problem({ status: 'pending', currency: 'KES' })).toMatchObject({
+      code: 'payment_not_paid',
+      field: 'payment',
+    });
+    expect(problem({ currency: 'KES', used: true })).toMatchObject({ code: 'currency_mismatch' });
+    expect(problem({ used: true }, 4_000)).toMatchObject({ code: 'payment_already_used' });
+    expect(problem({}, 4_000)).toEqual({
+      code: 'amount_invalid',
+      field: 'amount',
+      message: "must equal the payment's amount (5000)",
+    });
   });
 });

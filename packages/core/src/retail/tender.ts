@@ -39,6 +39,51 @@ export type TenderInput =
       currency?: Currency | undefined;
     };
 
+/** A mobile money payment as a tender sees it. */
+export interface TenderPayment {
+  status: string;
+  currency: string;
+  amount: number;
+  /** It already pays for another order. */
+  used?: boolean | undefined;
+}
+
+export interface TenderProblem {
+  code: 'payment_not_paid' | 'currency_mismatch' | 'payment_already_used' | 'amount_invalid';
+  /** The tender's field at fault. */
+  field: 'payment' | 'amount';
+  message: string;
+}
+
+/**
+ * Why a payment cannot pay a mobile money tender, or null: it must be paid, in
+ * the order's currency, not pay another order, and the tender's amount, when
+ * given, must be the payment's. The server and the till check each tender
+ * with it (the till before it records a sale, the server when it arrives).
+ */
+export function mobileMoneyTenderProblem(
+  payment: TenderPayment,
+  currency: string,
+  amount: number | undefined,
+): TenderProblem | null {
+  if (payment.status !== 'paid') {
+    const message = `is ${payment.status}; only a paid payment can pay for an order`;
+    return { code: 'payment_not_paid', field: 'payment', message };
+  }
+  if (payment.currency !== currency) {
+    const message = `is in ${payment.currency} but the order is in ${currency}`;
+    return { code: 'currency_mismatch', field: 'payment', message };
+  }
+  if (payment.used) {
+    return { code: 'payment_already_used', field: 'payment', message: 'already pays for another order' };
+  }
+  if (amount !== undefined && amount !== payment.amount) {
+    const message = `must equal the payment's amount (${payment.amount})`;
+    return { code: 'amount_invalid', field: 'amount', message };
+  }
+  return null;
+}
+
 /** A tender with the part of it that went to the order; `amount` stays what was handed over. */
 export type AllocatedTender = TenderInput & { paid: number };
 

@@ -20,6 +20,7 @@ import {
   allocateTenders,
   buildRetailReceipt,
   commandPayloads,
+  mobileMoneyTenderProblem,
   newReceiptToken,
   priceCart,
   storeReceiptSettings,
@@ -43,15 +44,27 @@ import { requireCashier } from './session.ts';
 import type { OpenShift } from './shifts.ts';
 import { unixSeconds } from './shifts.ts';
 
-/** The mobile money tenders' payments, each paid for its amount, else a refusal. */
-async function requirePaid(ctx: Context, tenders: readonly TenderEntry[]): Promise<Map<string, TillPayment>> {
+/** The mobile money tenders' payments, each able to pay its tender by core's rule, else a refusal. */
+async function requirePaid(
+  ctx: Context,
+  tenders: readonly TenderEntry[],
+  currency: string,
+): Promise<Map<string, TillPayment>> {
   const paid = new Map<string, TillPayment>();
   for (const tender of tenders) {
     if (tender.method !== 'mobile_money') continue;
     const payment = await ctx.kv.get<TillPayment>(KV.payment(tender.payment));
-    if (payment?.status !== 'paid' || payment.amount !== tender.amount) {
+    const problem = payment ? mobileMoneyTenderProblem(payment, currency, tender.amount) : null;
+    if (!payment || problem?.code === 'payment_not_paid') {
       throw new TillRefusal('payment_not_paid', 'That mobile money payment is not paid', {
         payment: tender.payment,
+      });
+    }
+    // Another currency or amount: the server would refuse the sale, so it is not made.
+    if (problem) {
+      throw new TillRefusal('invalid', problem.message, {
+        core: problem.code,
+        [problem.field]: problem.message,
       });
     }
     paid.set(payment.id, payment);
@@ -173,7 +186,7 @@ async function completeOne(
     });
     return { priced, allocation, tenders };
   });
-  const payments = await requirePaid(ctx, tenders);
+  const payments = await requirePaid(ctx, tenders, priced.currency);
 
   const soldAt = ctx.now();
   // The receipt and the command are made while the check that this cart was not sold already

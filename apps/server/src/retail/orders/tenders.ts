@@ -1,5 +1,11 @@
 /** A sale's tenders, checked against the payments they name. */
-import type { Currency, OrderTenderInput, PaymentId, TenderInput } from '@tz/core';
+import {
+  mobileMoneyTenderProblem,
+  type Currency,
+  type OrderTenderInput,
+  type PaymentId,
+  type TenderInput,
+} from '@tz/core';
 import type { Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
 import { invalid } from '../shared.ts';
@@ -48,29 +54,8 @@ export async function resolveTenders(
         if (earlier !== undefined)
           throw invalid('payment_already_used', `${at}.payment`, `repeats tenders.${earlier}.payment`);
         seen.set(payment.id, index);
-        if (payment.status !== 'paid') {
-          throw invalid(
-            'payment_not_paid',
-            `${at}.payment`,
-            `is ${payment.status}; only a paid payment can pay for an order`,
-          );
-        }
-        if (payment.currency !== currency) {
-          throw invalid(
-            'currency_mismatch',
-            `${at}.payment`,
-            `is in ${payment.currency} but the order is in ${currency}`,
-          );
-        }
-        if (payment.used)
-          throw invalid('payment_already_used', `${at}.payment`, 'already pays for another order');
-        if (tender.amount !== undefined && tender.amount !== payment.amount) {
-          throw invalid(
-            'amount_invalid',
-            `${at}.amount`,
-            `must equal the payment's amount (${payment.amount})`,
-          );
-        }
+        const problem = mobileMoneyTenderProblem(payment, currency, tender.amount);
+        if (problem) throw invalid(problem.code, `${at}.${problem.field}`, problem.message);
         return {
           method: 'mobile_money',
           amount: payment.amount,
