@@ -1,9 +1,10 @@
 /**
  * The receipt printer's documents as zod schemas, for whoever receives one
  * from outside its own process: the desktop app's main process (from the
- * renderer over IPC) and the local printer bridge (over HTTP). Amounts are
- * integers, text is bounded, and the types are checked against
- * `ReceiptDocument` and `ZReportDocument`.
+ * renderer over IPC), the local printer bridge (over HTTP) and the API's
+ * description of an order's receipt. Amounts are integers, text is bounded
+ * (wide enough for every name the API takes), and the types are checked
+ * against `ReceiptDocument` and `ZReportDocument`.
  */
 import { z } from 'zod';
 import { MAX_AMOUNT } from './money.ts';
@@ -42,7 +43,7 @@ export const receiptDocumentSchema = z.object({
   language: z.enum(RECEIPT_LANGUAGES),
   currency: z.string().min(3).max(3),
   store: z.object({
-    name: text(100),
+    name: text(200),
     addressLines: lines(10),
     phone: text(40).exactOptional(),
     tin: text(40).exactOptional(),
@@ -53,11 +54,12 @@ export const receiptDocumentSchema = z.object({
   issuedAt: text(40),
   cashier: text(100).exactOptional(),
   till: text(100).exactOptional(),
-  customer: text(100).exactOptional(),
+  customer: text(200).exactOptional(),
   lines: z
     .array(
       z.object({
-        description: text(200),
+        // A product's name and its variant's, each up to 200.
+        description: text(401),
         quantityText: text(40),
         quantityMilli: z.number().int().min(0),
         unitPrice: signedAmount,

@@ -8,8 +8,8 @@ import {
   createOrderCommand,
   refundOrderCommand,
   voidOrderCommand,
-  type ReceiptLabels,
 } from '@tz/core';
+import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
@@ -27,67 +27,9 @@ export const orderListFilters = {
   receipt_number: z.string().max(40).optional(),
 };
 
-const labelled = z.object({ label: z.string(), amount: count });
-
-export const receiptDocumentSchema = z
-  .object({
-    language: z.enum(['sw', 'en']),
-    currency: z.string(),
-    store: z.object({
-      name: z.string(),
-      addressLines: z.array(z.string()),
-      phone: z.string().optional(),
-      tin: z.string().optional(),
-      vrn: z.string().optional(),
-      headerLines: z.array(z.string()),
-    }),
-    receiptNumber: z.string(),
-    issuedAt: z.string(),
-    cashier: z.string().optional(),
-    till: z.string().optional(),
-    customer: z.string().optional(),
-    lines: z.array(
-      z.object({
-        description: z.string(),
-        quantityText: z.string(),
-        quantityMilli: count,
-        unitPrice: count,
-        total: count,
-        discount: labelled.optional(),
-        taxCode: z.string().optional(),
-      }),
-    ),
-    subtotal: count,
-    orderDiscount: labelled.optional(),
-    taxLines: z.array(
-      z.object({ code: z.string(), label: z.string(), rateBasisPoints: count, net: count, tax: count }),
-    ),
-    total: count,
-    tenders: z.array(z.object({ label: z.string(), amount: count, reference: z.string().optional() })),
-    change: count,
-    qrPayload: z.string().optional(),
-    footerLines: z.array(z.string()),
-    labels: z.object(
-      Object.fromEntries(
-        [
-          'receipt',
-          'date',
-          'cashier',
-          'till',
-          'customer',
-          'subtotal',
-          'discount',
-          'total',
-          'change',
-          'tin',
-          'vrn',
-        ].map((key) => [key, z.string()]),
-      ) as Record<keyof ReceiptLabels, z.ZodString>,
-    ),
-  })
-  .describe(
-    'The printer-independent receipt (ReceiptDocument of the shared core): render it with @tz/printers (renderReceipt) or on the till',
-  );
+const receiptDocument = receiptDocumentSchema.describe(
+  'The printer-independent receipt (ReceiptDocument of the shared core): render it with @tz/printers (renderReceipt) or on the till',
+);
 
 const discountOut = z
   .union([
@@ -169,7 +111,7 @@ export const orderSchema = z.object({
       created: unix,
     }),
   ),
-  receipt: receiptDocumentSchema,
+  receipt: receiptDocument,
   metadata: z.record(z.string(), z.string()),
   void_reason: z.string().nullable(),
   flags: z
