@@ -3,8 +3,10 @@
  * till pulls it, prints on the virtual printer through the local bridge and
  * reports `printed`. A job made while the till is offline waits, and prints
  * exactly once when the till is back. At the counter, a reprint is marked as a
- * copy and a refund prints its slip, read back from the virtual printer.
+ * copy and a refund prints its slip, read back from the virtual printer; a
+ * reprint of a till's sale through the API reads as the till's own reprint.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/server.ts';
 import {
@@ -69,30 +71,36 @@ describe('printing from the API through the till', () => {
   }, 180_000);
 });
 
+/** Sells the cart with F9, then reprints the sale with Alt+R: its number and both jobs as printed. */
+async function sellAndReprint(page: Page) {
+  const before = shop.printer.jobs.length;
+  await page.keyboard.press('F9');
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+  const [receipt] = (await shop.printer.waitForJobs(before + 1, 15_000)).slice(before);
+  const receiptNumber = /Risiti:\s+(T\d{2}-\d{6})/.exec(receipt!.text)?.[1];
+  expect(receiptNumber).toBeDefined();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
+  await page.keyboard.press('Alt+R');
+  const [copy] = (await shop.printer.waitForJobs(before + 2, 15_000)).slice(before + 1);
+  return { before, receipt: receipt!, receiptNumber: receiptNumber!, copy: copy! };
+}
+
 describe('paper at the counter', () => {
   it('marks a reprint NAKALA at the top, and prints a refund slip after a refund', async () => {
     const { till, context } = await newTill(shop);
     try {
       const errors: string[] = [];
       const page = await openTill(context, till.pairing_url, errors);
-      const before = shop.printer.jobs.length;
-      await page.keyboard.press('F9');
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
-      const [receipt] = (await shop.printer.waitForJobs(before + 1, 15_000)).slice(before);
-      const receiptNumber = /Risiti:\s+(T\d{2}-\d{6})/.exec(receipt!.text)?.[1];
-      expect(receiptNumber).toBeDefined();
-      expect(receipt!.text).not.toMatch(/N A K A L A|C O P Y/);
+      const { before, receipt, receiptNumber, copy } = await sellAndReprint(page);
+      expect(receipt.text).not.toMatch(/N A K A L A|C O P Y/);
 
-      // Alt+R reprints it, marked as a copy above everything else.
-      await page.keyboard.press('Enter');
-      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
-      await page.keyboard.press('Alt+R');
-      const [copy] = (await shop.printer.waitForJobs(before + 2, 15_000)).slice(before + 1);
+      // Alt+R reprinted it, marked as a copy above everything else.
       // The decoded job spaces out double-width text: the mark is the first printed line.
-      const firstLine = copy!.text.split('\n').find((line) => line.startsWith('|'));
+      const firstLine = copy.text.split('\n').find((line) => line.startsWith('|'));
       expect(firstLine).toContain('* * *   N A K A L A   * * *');
-      expect(copy!.text).toMatch(new RegExp(`Risiti:\\s+${receiptNumber}`));
-      expect(copy!.text).toContain('Sukari Kilombero');
+      expect(copy.text).toMatch(new RegExp(`Risiti:\\s+${receiptNumber}`));
+      expect(copy.text).toContain('Sukari Kilombero');
 
       // A refund from the sales list, approved by the manager, prints its slip at once.
       await page.keyboard.press('Alt+S');
@@ -110,6 +118,32 @@ describe('paper at the counter', () => {
       expect(slip!.text).toMatch(/Keshia:\s+Neema/);
       expect(slip!.text).toMatch(/Imeidhinishwa na:\s+Baraka/);
       expect(slip!.text).not.toContain('N A K A L A');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('reprints a till’s sale through the API word for word as the till reprints it, names and all', async () => {
+    const { till, context, printer } = await newTill(shop);
+    try {
+      const errors: string[] = [];
+      const page = await openTill(context, till.pairing_url, errors);
+      const { before, receiptNumber, copy } = await sellAndReprint(page);
+
+      // The sale syncs; the server's copy of its receipt goes back to the till's printer.
+      const order = await eventually(async () => {
+        const found = await shop.api.get(`/v1/orders?receipt_number=${receiptNumber}`);
+        return found.body.data?.[0];
+      }, 30_000);
+      expect(order).toMatchObject({ till: till.id, cashier: expect.stringMatching(/^emp_/) });
+      const job = await shop.api.post('/v1/print', { printer, order: order.id });
+      expect(job.status).toBe(201);
+      await printedJob(job.body.id);
+      const [reprint] = (await shop.printer.waitForJobs(before + 3, 15_000)).slice(before + 2);
+      expect(reprint!.text).toMatch(/Keshia:\s+Neema/);
+      expect(reprint!.text).toMatch(/Kituo:\s+Kaunta 1/);
+      expect(reprint!.text).toBe(copy.text);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderCommand } from '@tz/core';
+import { createOrderCommand, newId, type CommandResult } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
 import { createOrder } from '../../apps/server/src/retail/orders.ts';
+import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { eventually } from '../support/server.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, sell, stockOf, type Api } from '../support/retail.ts';
@@ -11,7 +12,7 @@ import { inTransaction, makeEmployee, pairedTill, refusal } from '../support/til
 let server: RunningServer;
 let api: Api;
 let actor: TillActor;
-let till: { id: string; store: string };
+let till: { id: string; name: string; store: string };
 
 beforeAll(async () => {
   ({ server, api } = await withMerchant());
@@ -195,6 +196,49 @@ describe('a till’s sale is a fact', () => {
       }),
     );
     expect(error.code).toBe('payment_not_paid');
+  });
+});
+
+describe('who sold a till’s sale', () => {
+  /** The sale pushed as a till pushes it: the sync service's `order.create`, through the write path. */
+  const push = async (payload: Record<string, unknown>) => {
+    const soap = await makeProduct(api, { name: 'Sabuni', price: 1_000, track_stock: false });
+    const [result] = await new SyncService(server.services).push(actor, [
+      {
+        id: `cmd_${newId('request').slice(-26).toUpperCase()}`,
+        type: 'order.create',
+        created_at: Date.now(),
+        payload: {
+          client_order_id: `till-${crypto.randomUUID()}`,
+          lines: [{ product: soap.id, quantity: 1, unit_price: 1_000 }],
+          tenders: [{ method: 'cash', amount: 1_000 }],
+          ...payload,
+        },
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe('applied');
+    const applied = result as Extract<CommandResult, { status: 'applied' }>;
+    return (await api.get(`/v1/orders/${String(applied.result.order)}`)).body;
+  };
+
+  it('keeps the till’s and the cashier’s ids on the order and prints their names on its receipt', async () => {
+    const cashier = await makeEmployee(api, [till.store], { name: 'Neema Mushi' });
+    const order = await push({
+      till_id: till.id,
+      till_name: 'Kaunta ya mbele',
+      cashier_id: cashier.id,
+      cashier_name: 'Neema',
+    });
+    expect(order).toMatchObject({ till: till.id, cashier: cashier.id });
+    // The names the paper showed, not the employee's name now.
+    expect(order.receipt).toMatchObject({ till: 'Kaunta ya mbele', cashier: 'Neema' });
+  });
+
+  it('takes a sale queued before tills sent the names, whose till and cashier are ids, and prints the names', async () => {
+    const cashier = await makeEmployee(api, [till.store], { name: 'Baraka' });
+    const order = await push({ till: till.id, cashier: cashier.id });
+    expect(order).toMatchObject({ till: till.id, cashier: cashier.id, flags: [] });
+    expect(order.receipt).toMatchObject({ till: till.name, cashier: 'Baraka' });
   });
 });
 

@@ -56,11 +56,12 @@ interface Till {
   transport: SyncTransport;
   store: PullDocument<'stores'>;
   id: string;
+  name: string;
   receiptPrefix: string;
   items: CatalogueItem[];
 }
 const tills: Till[] = [];
-let cashier: string;
+let cashier: { id: string; name: string };
 
 const productBody = fc.record({
   price: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 2_000_000 })),
@@ -115,6 +116,7 @@ async function pairedTill(store: string): Promise<Till> {
     transport,
     store: stores.find((doc) => doc.id === paired.till.store)!,
     id: paired.till.id,
+    name: paired.till.name,
     receiptPrefix: paired.till.receipt_prefix,
     items: await tillCatalogue(transport),
   };
@@ -125,7 +127,7 @@ beforeAll(async () => {
   const mainland = await api.post('/v1/retail/stores', { name: 'Kariakoo', vat_region: 'mainland' });
   const zanzibar = await api.post('/v1/retail/stores', { name: 'Stone Town', vat_region: 'zanzibar' });
   expect([mainland.status, zanzibar.status]).toEqual([201, 201]);
-  cashier = (await makeEmployee(api, [mainland.body.id, zanzibar.body.id])).id;
+  cashier = await makeEmployee(api, [mainland.body.id, zanzibar.body.id]);
 
   const bodies = fc.sample(productBody, { numRuns: PRODUCTS, seed });
   for (let start = 0; start < bodies.length; start += 10) {
@@ -239,8 +241,8 @@ describe('a till’s sale priced by the till and by the server', () => {
       const payload = toOrderPayload(cart, {
         clientOrderId: `sale-${seed}-${index}`,
         store: till.store.id,
-        till: till.id,
-        cashier,
+        till: { id: till.id, name: till.name },
+        cashier: { id: cashier.id, name: cashier.name },
         receiptNumber: `${till.receiptPrefix}-${String(receipt).padStart(6, '0')}`,
         currency: till.store.currency,
         soldAt,

@@ -4,8 +4,13 @@
  * resolving its lines and tenders, writing it, reading orders back, and
  * refunds and voids.
  */
-import { buildRetailReceipt, storeReceiptSettings, type CreateOrderCommand } from '@tz/core';
-import type { Actor, Tenant } from '../actor.ts';
+import {
+  buildRetailReceipt,
+  storeReceiptSettings,
+  type CreateOrderCommand,
+  type TillOrderPayload,
+} from '@tz/core';
+import type { Actor, Tenant, TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
 import { applyRule, invalid } from './shared.ts';
@@ -25,7 +30,50 @@ export {
 } from './orders/read.ts';
 export { refundOrder, voidOrder, type RefundInput } from './orders/refund-void.ts';
 
-export type CreateOrderInput = CreateOrderCommand;
+/**
+ * A sale as the services take it: the REST body, whose `till` and `cashier`
+ * are what the order keeps (a till's ids, or the names an API key's order
+ * gives) and, when those are ids, the names its receipt prints.
+ */
+export type CreateOrderInput = CreateOrderCommand & {
+  printed?: { till?: string | undefined; cashier?: string | undefined };
+};
+
+/**
+ * A till's `order.create` as the services take it. A sale from before tills
+ * sent the names carries only the ids: its receipt prints the till's and the
+ * employee's names as they are now, rather than the ids.
+ */
+export async function tillSaleInput(
+  db: Queryable,
+  till: TillActor,
+  payload: Omit<TillOrderPayload, 'receipt_token'>,
+): Promise<CreateOrderInput> {
+  const {
+    till_id: tillId,
+    till_name: tillName,
+    cashier_id: cashierId,
+    cashier_name: cashierName,
+    ...sale
+  } = payload;
+  let printed = { till: tillName, cashier: cashierName };
+  if (
+    (tillId !== undefined && tillName === undefined) ||
+    (cashierId !== undefined && cashierName === undefined)
+  ) {
+    const names = await db.query<{ till: string | null; cashier: string | null }>(
+      `SELECT (SELECT name FROM tills WHERE id = $1 AND merchant_id = $3 AND livemode = $4) AS till,
+         (SELECT name FROM employees WHERE id = $2 AND merchant_id = $3 AND livemode = $4) AS cashier`,
+      [tillId ?? null, cashierId ?? null, till.merchantId, till.livemode],
+    );
+    const found = names.rows[0];
+    printed = {
+      till: tillName ?? found?.till ?? undefined,
+      cashier: cashierName ?? found?.cashier ?? undefined,
+    };
+  }
+  return { ...sale, store: till.storeId, till: tillId, cashier: cashierId, printed };
+}
 
 export interface CreatedOrder {
   order: OrderObject;
@@ -63,8 +111,7 @@ export async function createOrder(
       store: storeReceiptSettings(sale.store),
       receiptNumber,
       issuedAt: paidAt,
-      cashier: input.cashier,
-      till: input.till,
+      ...(input.printed ?? { till: input.till, cashier: input.cashier }),
       customer: sale.customerName,
     }),
   );

@@ -25,7 +25,7 @@ import {
 import type { z } from 'zod';
 import type { TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { createOrder, findOrderId, refundOrder, voidOrder } from '../retail/orders.ts';
+import { createOrder, findOrderId, refundOrder, tillSaleInput, voidOrder } from '../retail/orders.ts';
 import { createTillCustomer } from '../services/customers.ts';
 import { recordReceiptLink } from '../retail/receipt-links.ts';
 import type { Services } from '../services/index.ts';
@@ -60,7 +60,7 @@ const APPLY: {
 } = {
   'order.create': async (db, till, payload) => {
     const { receipt_token: receiptToken, ...sale } = payload;
-    const { order, created } = await createOrder(db, till, { ...sale, store: till.storeId });
+    const { order, created } = await createOrder(db, till, await tillSaleInput(db, till, sale));
     if (receiptToken !== undefined) await recordReceiptLink(db, till, order.id, receiptToken);
     return { order: order.id, receipt_number: order.receipt_number, status: order.status, created };
   },

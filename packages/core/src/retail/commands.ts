@@ -115,8 +115,14 @@ export const createOrderCommand = z.strictObject({
     .optional()
     .describe('The till’s id for the sale: a repeat returns the order already recorded, with 200'),
   store: referenceSchema.optional().describe('Defaults to the default store'),
-  till: textSchema(64).min(1).optional(),
-  cashier: textSchema(100).min(1).optional(),
+  till: textSchema(64)
+    .min(1)
+    .optional()
+    .describe('The till’s name, printed on the receipt and kept on the order'),
+  cashier: textSchema(100)
+    .min(1)
+    .optional()
+    .describe('The cashier’s name, printed on the receipt and kept on the order'),
   shift: shiftIdSchema
     .optional()
     .describe('The till’s shift the sale was rung up in; its Z report counts the sale'),

@@ -15,6 +15,7 @@ import {
   createOrderCommand,
   referenceSchema,
   refundOrderCommand,
+  textSchema,
   voidOrderCommand,
 } from '../retail/commands.ts';
 import { RECEIPT_LANGUAGES } from '../receipt.ts';
@@ -240,10 +241,41 @@ const oneOrderRef = (
 const unixSeconds = z.number().int().min(0).max(MAX_UNIX_SECONDS);
 const cash = z.number().int().min(0).max(999_999_999_999);
 
+/**
+ * A till's sale: the REST order body, with who sold it both by id (kept on the
+ * order, counted per cashier in the shift's Z report) and by name (printed on
+ * the receipt, so the server's copy of the receipt reads as the paper did), and
+ * its receipt page's token (tills before it send none).
+ */
+const tillOrderFields = createOrderCommand.omit({ till: true, cashier: true }).safeExtend({
+  till_id: referenceSchema.optional().describe('The till (till_…) that rang the sale up'),
+  till_name: textSchema(100).min(1).optional().describe('The till’s name, as its receipt printed it'),
+  cashier_id: referenceSchema.optional().describe('The employee (emp_…) who sold'),
+  cashier_name: textSchema(100).min(1).optional().describe('The cashier’s name, as the receipt printed it'),
+  receipt_token: receiptTokenSchema.optional(),
+});
+export type TillOrderWire = z.input<typeof tillOrderFields>;
+export type TillOrderPayload = z.output<typeof tillOrderFields>;
+
+/**
+ * Tills before the names sent the ids as `till` and `cashier` (a till updated
+ * with commands still queued pushes them so): read as `till_id` and `cashier_id`.
+ */
+function idsFromOldShape(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return payload;
+  const { till, cashier, ...rest } = payload as Record<string, unknown>;
+  if ((till === undefined && cashier === undefined) || 'till_id' in rest || 'cashier_id' in rest)
+    return payload;
+  return {
+    ...rest,
+    ...(till === undefined ? {} : { till_id: till }),
+    ...(cashier === undefined ? {} : { cashier_id: cashier }),
+  };
+}
+
 /** Each command type and its payload; the server applies it through the same service a REST call uses. */
 export const commandPayloads = {
-  // A till's sale carries its receipt page's token (tills before it send none).
-  'order.create': createOrderCommand.safeExtend({ receipt_token: receiptTokenSchema.optional() }),
+  'order.create': z.preprocess(idsFromOldShape, tillOrderFields),
   'order.refund': refundOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'order.void': voidOrderCommand.safeExtend(orderRef).superRefine(oneOrderRef),
   'shift.open': z.strictObject({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createOrderCommand, priceCart } from '@tz/core';
+import { commandPayloads, priceCart } from '@tz/core';
 import type { CartLineInput, Discount, ProductId, VariantId } from '@tz/core';
 import type { CartLine, CatalogueItem } from './api.ts';
 import { fromWireDiscount, toCartInput, toOrderPayload } from './order-mapping.ts';
@@ -81,9 +81,9 @@ const cart = lines.chain((lines) => {
     .map((orderDiscount): StoredCart => ({ ...plain, orderDiscount }));
 });
 
-/** What the server does with an `order.create` payload: parse it with the REST schema, price it from its catalogue. */
+/** What the server does with an `order.create` payload: parse it with the command's schema, price it from its catalogue. */
 function serverPrices(payload: unknown, catalogue: Map<string, CatalogueItem>) {
-  const order = createOrderCommand.parse(payload);
+  const order = commandPayloads['order.create'].parse(payload);
   const lines = order.lines.map((wire): CartLineInput => {
     const known = catalogue.get(`${wire.product}/${wire.variant ?? ''}`);
     if (!known) throw new Error(`unknown product ${wire.product}`);
@@ -117,8 +117,8 @@ describe('the order.create payload', () => {
         const payload = toOrderPayload(stored, {
           clientOrderId: '01JDTESTCLIENTORDER0000000',
           store: 'store_1',
-          till: 'till_1',
-          cashier: 'emp_1',
+          till: { id: 'till_1', name: 'Counter 1' },
+          cashier: { id: 'emp_1', name: 'Neema' },
           receiptNumber: 'T01-000001',
           currency: 'TZS',
           soldAt: 1_764_147_600,

@@ -6,13 +6,13 @@
 import type {
   CartInput,
   CartLineInput,
-  CreateOrderWire,
   Currency,
   Discount,
   PaymentId,
   ProductId,
   StoreSettings,
   TenderInput,
+  TillOrderWire,
   VariantId,
   WireDiscount,
 } from '@tz/core';
@@ -96,8 +96,9 @@ export function toTenderInputs(tenders: readonly TenderEntry[]): TenderInput[] {
 export interface SaleFacts {
   clientOrderId: string;
   store: string;
-  till: string;
-  cashier: string;
+  /** Who sold: by id, and by name as the receipt prints them. */
+  till: { id: string; name: string };
+  cashier: { id: string; name: string };
   receiptNumber: string;
   currency: string;
   /** Unix seconds. */
@@ -107,19 +108,21 @@ export interface SaleFacts {
   shift?: string | undefined;
 }
 
-/** The `order.create` payload: the REST order body, quantities in thousandths. */
-export function toOrderPayload(cart: StoredCart, facts: SaleFacts): CreateOrderWire {
-  const payload: CreateOrderWire = {
+/** The `order.create` payload: the REST order body with who sold by id and name, quantities in thousandths. */
+export function toOrderPayload(cart: StoredCart, facts: SaleFacts): TillOrderWire {
+  const payload: TillOrderWire = {
     client_order_id: facts.clientOrderId,
     store: facts.store,
-    till: facts.till,
-    cashier: facts.cashier,
+    till_id: facts.till.id,
+    till_name: facts.till.name,
+    cashier_id: facts.cashier.id,
+    cashier_name: facts.cashier.name,
     receipt_number: facts.receiptNumber,
     currency: facts.currency,
     sold_at: facts.soldAt,
     ...(facts.shift !== undefined ? { shift: facts.shift } : {}),
     lines: cart.lines.map((line) => {
-      const wire: CreateOrderWire['lines'][number] = {
+      const wire: TillOrderWire['lines'][number] = {
         product: line.item.productId,
         quantity_milli: line.quantityMilli,
         // The price this till charged: a sale made offline at yesterday's price is recorded at it, flagged.

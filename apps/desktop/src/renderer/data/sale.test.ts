@@ -60,10 +60,14 @@ describe('completeSale', () => {
       client_order_id: sale.clientOrderId,
       receipt_number: 'T01-000001',
       store: 'store_1',
-      till: 'till_1',
-      cashier: 'emp_cashier',
+      till_id: 'till_1',
+      till_name: 'Counter 1',
+      cashier_id: 'emp_cashier',
+      cashier_name: 'Asha',
       tenders: [{ method: 'cash', amount: 10_000 }],
     });
+    // The receipt names them as the payload does: a receipt the server rebuilds from it reads the same.
+    expect([sale.receipt.till, sale.receipt.cashier]).toEqual([payload.till_name, payload.cashier_name]);
     expect(payload.lines.map((line) => [line.product, line.quantity_milli])).toEqual([
       ['prod_1', 2000],
       ['prod_2', 750],

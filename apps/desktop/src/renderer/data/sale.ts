@@ -212,8 +212,8 @@ async function completeOne(
       ...toOrderPayload(cart, {
         clientOrderId: saleId,
         store: till.store,
-        till: till.id,
-        cashier: cashier.id,
+        till: { id: till.id, name: till.name },
+        cashier: { id: cashier.id, name: cashier.name },
         receiptNumber,
         currency: priced.currency,
         soldAt: unixSeconds(soldAt),

@@ -43,8 +43,14 @@ export const orderSchema = z.object({
   object: z.literal('order'),
   status: z.enum(RETAIL_ORDER_STATUSES),
   store: z.string(),
-  till: z.string().nullable(),
-  cashier: z.string().nullable(),
+  till: z
+    .string()
+    .nullable()
+    .describe('A till’s sale: the till (till_…); an API key’s order: the till name it gave'),
+  cashier: z
+    .string()
+    .nullable()
+    .describe('A till’s sale: the employee (emp_…); an API key’s order: the cashier name it gave'),
   shift: z.string().nullable().describe('The till’s shift (shift_…) the sale was rung up in'),
   client_order_id: z.string().nullable(),
   receipt_number: z.string(),
