@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
@@ -54,7 +55,7 @@ export const merchantRoutes = [
         .string()
         .max(64)
         .optional()
-        .describe('IANA time zone of the overview’s days; default Africa/Dar_es_Salaam'),
+        .describe(`IANA time zone of the overview’s days; default ${EAST_AFRICA_TIME_ZONE}`),
     }),
     response: merchant.extend({ merchant, api_keys: z.array(apiKey) }),
     storedResponse: maskedSignUp,

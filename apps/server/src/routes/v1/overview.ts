@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { overviewOf } from '../../services/overview.ts';
 import { currencyOut, livemode, unix } from './schemas.ts';
@@ -40,8 +41,7 @@ export const merchantOverviewRoutes = [
     path: '/overview',
     tag: 'Balance',
     summary: 'Overview',
-    description:
-      'Per currency: the balance now, and for today, the last 7 and the last 30 calendar days (today included) in the merchant’s time zone (Africa/Dar_es_Salaam unless set at sign-up): gross and net volume, fees, refunds, payouts and payments by status. `date` moves “today” to another day.',
+    description: `Per currency: the balance now, and for today, the last 7 and the last 30 calendar days (today included) in the merchant’s time zone (${EAST_AFRICA_TIME_ZONE} unless set at sign-up): gross and net volume, fees, refunds, payouts and payments by status. \`date\` moves “today” to another day.`,
     auth: 'secret',
     query: z.object({ date: calendarDay.optional().describe('The last day of every window; default today') }),
     response: z.object({
