@@ -61,12 +61,7 @@ async function requirePaid(
       });
     }
     // Another currency or amount: the server would refuse the sale, so it is not made.
-    if (problem) {
-      throw new TillRefusal('invalid', problem.message, {
-        core: problem.code,
-        [problem.field]: problem.message,
-      });
-    }
+    if (problem) throw new TillRefusal(problem.code, problem.message, { payment: tender.payment });
     paid.set(payment.id, payment);
   }
   return paid;
