@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, MAX_BRIDGE_BODY_BYTES, type Bridge } from './bridge.ts';
-import { makeReceipt, makeZReport } from './fixtures.ts';
-import { closedPort } from './test-support/network.ts';
+import { makeReceipt, makeZReport } from '../test/fixtures.ts';
+import { closedPort } from '../test/network.ts';
 import { printerAllowanceFrom, type PrinterTarget } from './till.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '@tz/core/ids';
 import type { decodeJob } from './decoder.ts';
-import { makeReceipt } from './fixtures.ts';
+import { makeReceipt } from '../test/fixtures.ts';
 import { openTransport } from './open.ts';
 import { PrintQueue, type PrintJob } from './queue.ts';
 import { renderReceipt, renderText } from './render.ts';
-import { closedPort } from './test-support/network.ts';
+import { closedPort } from '../test/network.ts';
 import { startVirtualPrinter, type VirtualPrinter, type VirtualPrinterOptions } from './virtual-printer.ts';
 
 const FAST = { statusTimeoutMs: 300, writeTimeoutMs: 1_000 };

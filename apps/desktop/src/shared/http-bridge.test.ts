@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, startVirtualPrinter, type Bridge, type VirtualPrinter } from '@tz/printers';
-import { makeReceipt } from '../../../../packages/printers/src/fixtures.ts';
+import { makeReceipt } from '../../../../packages/printers/test/fixtures.ts';
 import type { PrinterTarget, TillBridge } from './bridge.ts';
 import { detectBridge } from './detect-bridge.ts';
 import { createHttpBridge } from './http-bridge.ts';

@@ -6,7 +6,7 @@ import { compactIfGrown, readPages } from './catalogue-pages.ts';
 import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
 import { KV, Kv } from './kv.ts';
-import { makeProduct, storeCatalogue } from './testing.ts';
+import { makeProduct, storeCatalogue } from '../../../test/till-data.ts';
 
 let db: TillDatabase | null = null;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
 import { Kv } from './kv.ts';
 import { CollectionPull } from './pull.ts';
-import { makeProduct, storeCatalogue } from './testing.ts';
+import { makeProduct, storeCatalogue } from '../../../test/till-data.ts';
 
 let db: TillDatabase | null = null;
 const opened: CatalogueIndex[] = [];

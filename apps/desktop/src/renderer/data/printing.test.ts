@@ -16,8 +16,8 @@ import {
   openTestTill,
   pulled,
   settle,
-} from './testing.ts';
-import type { TestTill } from './testing.ts';
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 const PRINTER = makePrinter();
 const OTHER_TILLS_PRINTER = makePrinter({ id: 'prn_2', till: 'till_2' });

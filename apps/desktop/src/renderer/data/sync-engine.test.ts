@@ -3,8 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PUSH_BATCH_MAX } from '@tz/core';
 import type { Command, CommandResult } from '@tz/core';
 import type { TillStore } from './api.ts';
-import { TEST_TIMING, makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import {
+  TEST_TIMING,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  revokedError,
+  settle,
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

@@ -21,13 +21,13 @@ import type {
   TillPayment,
 } from '@tz/core';
 import type { RxCollection } from 'rxdb';
-import type { PrintOutcome, PrinterTarget, TillBridge } from '../../shared/bridge.ts';
-import type { TillStore } from './api.ts';
-import { PAGE_ITEMS, pageKey } from './catalogue-pages.ts';
-import { openTillStore } from './index.ts';
-import type { OpenOptions } from './index.ts';
-import type { CommandDoc } from './schema.ts';
-import type { ChangeHandlers, SyncTransport } from './transport.ts';
+import type { PrintOutcome, PrinterTarget, TillBridge } from '../src/shared/bridge.ts';
+import type { TillStore } from '../src/renderer/data/api.ts';
+import { PAGE_ITEMS, pageKey } from '../src/renderer/data/catalogue-pages.ts';
+import { openTillStore } from '../src/renderer/data/index.ts';
+import type { OpenOptions } from '../src/renderer/data/index.ts';
+import type { CommandDoc } from '../src/renderer/data/schema.ts';
+import type { ChangeHandlers, SyncTransport } from '../src/renderer/data/transport.ts';
 
 export const PAIRING: PairResult = {
   credential: 'tcred_test',
