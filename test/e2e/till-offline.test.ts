@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { stockOf } from '../support/retail.ts';
-import { eventually } from '../support/server.ts';
+import { eventually, until } from '../support/server.ts';
 import {
   goOffline,
   goOnline,
@@ -22,7 +22,7 @@ import {
   waitForUnsynced,
   type TillShop,
 } from '../support/till-e2e.ts';
-import { startReceiver, startWebhookServer, until, type Receiver } from '../webhooks/support.ts';
+import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
 
 let shop: TillShop;
 let hook: Receiver;

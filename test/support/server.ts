@@ -127,16 +127,24 @@ export async function signUp(baseUrl: string, overrides: { business_name?: strin
   };
 }
 
-/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` returns a value, or fails after `timeoutMs` saying what
+ * it waited for. The deadline is generous: a busy machine is slow, not wrong.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
+  what = 'the condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Waits until a synchronous condition holds (a receiver's count, say). */
+export const until = (condition: () => boolean, timeoutMs?: number, what?: string) =>
+  eventually(() => Promise.resolve(condition()), timeoutMs, what);
