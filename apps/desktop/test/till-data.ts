@@ -318,10 +318,19 @@ export async function reopenTestTill(
   return { store, transport };
 }
 
-/** Waits until the till has pulled a collection and had a moment to write what it got. */
+/**
+ * Waits until the till has pulled a collection and written what it got: a hint then makes it
+ * pull the collection again, which it does only once the pull under way has written its pages.
+ */
 export async function pulled(t: TestTill, collection: PullCollection): Promise<void> {
-  await settle(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const pulls = () => t.transport.pulls.filter((p) => p.collection === collection).length;
+  await settle(() => {
+    expect(pulls()).toBeGreaterThan(0);
+    expect(t.transport.handlers).not.toBeNull();
+  });
+  const before = pulls();
+  t.transport.hint({ collections: [collection] });
+  await settle(() => expect(pulls()).toBeGreaterThan(before));
 }
 
 /** `vi.waitFor` with room for a machine under load. */

@@ -145,6 +145,7 @@ describe('printer bridge over HTTP', () => {
     expect(await wrong.json()).toMatchObject({ error: 'authentication_error', code: 'credentials_invalid' });
     const missing = await fetch(`${bridge.url}/health`, { headers: { Origin: TILL_ORIGIN } });
     expect(missing.status).toBe(401);
+    // Proving nothing reaches the printer needs a moment for a job that wrongly got through.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(printer.jobs).toHaveLength(0);
   });
