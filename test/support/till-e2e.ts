@@ -120,17 +120,24 @@ export async function newTill(
 
 /** Signs the cashier in with the PIN at a person's pace and counts the opening float. */
 export async function signInAndOpenShift(page: Page): Promise<void> {
-  await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
-  // Until the first pull brings the cashiers, the till says so; the PIN then signs in.
-  await eventually(async () => {
-    await typeTimed(page, CASHIER_PIN, 150); // a person's pace: fast keys ended by Enter read as a scan
-    return page
-      .waitForSelector('[data-testid=open-shift-screen]', { timeout: 1000 })
-      .then(() => true)
-      .catch(() => false);
-  }, 30_000);
+  // Until the first pull brings the cashiers the till shows that sync's progress; the PIN pad then.
+  await page.waitForFunction(pulledCount, 'employees', { timeout: 60_000 });
+  // The pad may still be drawn again as the till settles, losing keys typed into it: the PIN is
+  // typed again only into an empty pad (a refused PIN empties it too), never over one signing in.
+  await eventually(
+    async () => {
+      if (await page.$('[data-testid=open-shift-screen]')) return true;
+      const pad = await page.$('[data-testid=sign-in-screen] input:focus');
+      // a person's pace: fast keys ended by Enter read as a scan
+      if (pad && (await pad.inputValue()) === '') await typeTimed(page, CASHIER_PIN, 150);
+      return false;
+    },
+    60_000,
+    'the cashier signed in',
+  );
+  await page.waitForSelector('[data-testid=open-shift-screen] input:focus', { timeout: 30_000 });
   await typeTimed(page, '20000', 150);
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
 }
 
 /** Pairs a fresh page from the pairing URL, signs in and waits for the catalogue to be on the till. */
@@ -144,14 +151,15 @@ export async function openTill(
   await page.goto(pairingUrl);
   await signInAndOpenShift(page);
   // The till prints only to printers it has pulled: a sale before they arrive prints nothing.
-  await page.waitForFunction(pulledCount, 'printers', { timeout: 30_000 });
+  await page.waitForFunction(pulledCount, 'printers', { timeout: 60_000 });
   // The catalogue arrives by pull replication: scan once it is there (a scan before says "not found").
-  await eventually(async () => {
-    if ((await page.textContent('[data-testid=cart]'))?.includes('Sukari Kilombero')) return true;
-    await scan(page);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    return false;
-  }, 20_000);
+  await page.waitForFunction(pulledCount, 'products', { timeout: 60_000 });
+  await scan(page);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=cart]')?.textContent?.includes('Sukari Kilombero'),
+    null,
+    { timeout: 60_000 },
+  );
   return page;
 }
 
