@@ -154,13 +154,58 @@ export async function openTill(
   await page.waitForFunction(pulledCount, 'printers', { timeout: 60_000 });
   // The catalogue arrives by pull replication: scan once it is there (a scan before says "not found").
   await page.waitForFunction(pulledCount, 'products', { timeout: 60_000 });
-  await scan(page);
-  await page.waitForFunction(
-    () => document.querySelector('[data-testid=cart]')?.textContent?.includes('Sukari Kilombero'),
-    null,
-    { timeout: 60_000 },
-  );
+  await scanUntilAdded(page, BARCODE, 'Sukari Kilombero');
   return page;
+}
+
+/**
+ * Scans `code` until its line `name` is in the cart: a product the till has not pulled yet is
+ * "not found", and is scanned again only after that answer, so it is never added twice.
+ */
+export async function scanUntilAdded(page: Page, code: string, name: string): Promise<void> {
+  // Every notice the till shows, in order: a scan is answered by one ("added" or "not found").
+  await page.evaluate(() => {
+    const seen = window as unknown as { noticesShown?: string[] };
+    if (seen.noticesShown) return;
+    const shown: string[] = [];
+    seen.noticesShown = shown;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLElement && node.classList.contains('notice')) shown.push(node.className);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const inCart = () =>
+    page.evaluate(
+      (wanted) => document.querySelector('[data-testid=cart]')?.textContent?.includes(wanted) ?? false,
+      name,
+    );
+  await eventually(
+    async () => {
+      if (await inCart()) return true;
+      const before = await page.evaluate(
+        () => (window as unknown as { noticesShown: string[] }).noticesShown.length,
+      );
+      await scan(page, code);
+      await page.waitForFunction(
+        (count) => (window as unknown as { noticesShown: string[] }).noticesShown.length > count,
+        before,
+        { timeout: 30_000 },
+      );
+      const answer = await page.evaluate(() =>
+        (window as unknown as { noticesShown: string[] }).noticesShown.at(-1),
+      );
+      if (answer?.includes('error')) return false; // not found yet: scanned again
+      await page.waitForFunction(
+        (wanted) => document.querySelector('[data-testid=cart]')?.textContent?.includes(wanted),
+        name,
+        { timeout: 30_000 },
+      );
+      return true;
+    },
+    120_000,
+    `${name} in the cart`,
+  );
 }
 
 /** Whether the till's local store holds a document of `collection` (read from IndexedDB in the page). */
