@@ -8,7 +8,7 @@
 import { createServer, connect, type Server } from 'node:net';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { makeLongReceipt } from '../packages/printers/src/fixtures.ts';
+import { makeLongReceipt } from '../packages/printers/test/fixtures.ts';
 import {
   PrintQueue,
   openTransport,

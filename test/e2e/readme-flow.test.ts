@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventually, TEST_SECRETS_KEY } from '../support/server.ts';
 import { freePort } from '../support/process.ts';
+import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
 
 /**
  * Starts the server the way the README says (`npm start`), as its own
@@ -16,6 +17,7 @@ let child: ChildProcess;
 let base: string;
 let dataDir: string;
 let output = '';
+let exited: Promise<void>;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -35,21 +37,31 @@ beforeAll(async () => {
     env.DATABASE_URL = process.env.TEST_DATABASE_URL;
     env.SECRETS_KEY = TEST_SECRETS_KEY;
   }
+  // `npm start` builds the till first when its build is stale: built here, under the lock every
+  // test file building it takes, so that the start below finds it current.
+  await ensureWebBuild();
   child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 60_000).catch(
+  exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  // Compiling the server on a busy machine takes a while: how long is not what this file tests.
+  await eventually(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.ok, 150_000).catch(
     () => {
       throw new Error(`server did not start:\n${output}`);
     },
   );
-}, 90_000);
+}, 240_000);
 
 afterAll(async () => {
-  if (child?.pid) process.kill(-child.pid, 'SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  if (child?.pid) {
+    process.kill(-child.pid, 'SIGTERM');
+    // The server lets go of its data directory as it exits.
+    const killed = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(killed);
+  }
   await rm(dataDir, { recursive: true, force: true });
-});
+}, 30_000);
 
 describe('a merchant’s first session against `npm start`', () => {
   it('signs up, pays with each sandbox number, and reads ledger and balance', async () => {

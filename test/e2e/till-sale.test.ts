@@ -109,7 +109,7 @@ describe('a sale at the till', () => {
       await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
       expect(await page.evaluate(() => sessionStorage.getItem('reloaded-at-line'))).not.toBeNull();
       await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', { timeout: 10_000 });
-      // Written once: a moment later it is still one piece.
+      // Written once: a moment later it is still one piece (proving it needs that moment).
       await page.waitForTimeout(500);
       expect(await page.$$eval('[data-testid=cart] tbody tr', (rows) => rows.length)).toBe(1);
       expect(await page.textContent('[data-testid=total]')).toContain('3,500');

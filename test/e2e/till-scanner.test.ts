@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ean13CheckDigit } from '@tz/core';
 import { typeTimed } from '../support/keyboard.ts';
-import { client, eventually, signUp } from '../support/server.ts';
+import { client, signUp } from '../support/server.ts';
 import {
   BARCODE,
   CASHIER_PIN,
@@ -16,6 +16,7 @@ import {
   openTill,
   pulledCount,
   scan,
+  scanUntilAdded,
   startTillShop,
   type TillShop,
 } from '../support/till-e2e.ts';
@@ -176,12 +177,7 @@ describe('the scanner at the till', () => {
     const label = first12 + String(ean13CheckDigit(first12));
     await withTill(async (page) => {
       // The till has the product once the label finds it.
-      await eventually(async () => {
-        if ((await page.textContent('[data-testid=cart]'))?.includes('Nyama')) return true;
-        await scan(page, label);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        return false;
-      }, 20_000);
+      await scanUntilAdded(page, label, 'Nyama');
       // 1.250 kg at 12,000 a kg is 15,000, with the Sukari already in the cart.
       await totalReads(page, '18,500');
       const row = page.locator('[data-testid=cart] tr', { hasText: 'Nyama' });

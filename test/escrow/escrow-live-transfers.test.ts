@@ -238,6 +238,7 @@ describe('live escrow transfers to mobile money through ClickPesa', () => {
     await eventually(() =>
       Promise.resolve(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/${reference}`))),
     );
+    // Proving it is not failed needs a moment for a wrong failure to land: keeping it pending writes nothing to wait for.
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Not failed: a release again under a new reference could pay twice if the first had arrived.
     expect((await escrowOf(id)).splits[0]).toMatchObject({ status: 'sending', failure_code: null });

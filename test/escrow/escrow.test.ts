@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { escrowTerms } from '../../apps/server/src/services/escrow-terms.ts';
 import { anotherMerchant, withMerchant, type SignedUp } from '../support/merchant.ts';
-import { client, eventually } from '../support/server.ts';
+import { client, eventually, until } from '../support/server.ts';
 
 // With the default fee (1.5%), a 10 000 TZS payment nets 9 850: the amount an escrow holds.
 const NET = 9_850;
@@ -461,8 +461,9 @@ describe('escrow: reading one', () => {
           return (waiting.rowCount ?? 0) > 0 || undefined;
         });
       } else {
-        // The embedded database has one session: the read waits for this transaction as a whole.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The embedded database has one session: the read waits for this transaction as a whole,
+        // queued for the one connection this transaction holds.
+        await until(() => server.database.pool.waitingCount > 0, 10_000, 'the read queued');
       }
       await tx.query(`UPDATE escrows SET metadata = '{"version": "after"}' WHERE id = $1`, [id]);
       await tx.query(`UPDATE escrow_splits SET description = 'after' WHERE escrow_id = $1`, [id]);

@@ -2,10 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { client, eventually, signUp, startTestServer } from '../support/server.ts';
+import { client, eventually, signUp, startTestServer, until } from '../support/server.ts';
 import { startServerBehindProxy } from '../support/proxy.ts';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('sandbox settlement', () => {
   it('settles a test payment whose due time passed while the database was down, without a restart', async () => {
@@ -15,8 +13,19 @@ describe('sandbox settlement', () => {
       const api = client(server.url, merchant.keys.secretTest);
       const created = await api.post('/v1/payments', { amount: 5_000, currency: 'TZS', phone: '0700000001' });
       expect(created.status).toBe(201);
+      const due = await server.database.pool.query<{ settle_at: Date }>(
+        'SELECT settle_at FROM payments WHERE id = $1',
+        [created.body.id],
+      );
+      const dueAt = due.rows[0]!.settle_at.getTime();
       proxy.cut();
-      await pause(1_500); // the settlement falls due and fails
+      // The settlement falls due while the database is down, and the next attempt to reach it is refused.
+      let refusedWhenDue: number | undefined;
+      await until(
+        () => Date.now() > dueAt && proxy.refused > (refusedWhenDue ??= proxy.refused),
+        20_000,
+        'a refused attempt after the due time',
+      );
       await restore();
       const paid = await eventually(async () => {
         const payment = await api.get(`/v1/payments/${created.body.id}`);

@@ -178,6 +178,7 @@ describe('live payouts through ClickPesa', () => {
     await eventually(() =>
       Promise.resolve(fake.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/${reference}`))),
     );
+    // Proving it is not failed needs a moment for a wrong failure to land: keeping it pending writes nothing to wait for.
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Failing it now would free the 2,000 for another payout while this one may still pay.
     expect((await live.get(`/v1/payouts/${created.body.id}`)).body).toMatchObject({

@@ -31,6 +31,11 @@ async function funded(...amounts: number[]): Promise<SignedUp & { payments: any[
 const payout = (api: SignedUp['api'], amount: number, destination: unknown) =>
   api.post('/v1/payouts', { amount, currency: 'TZS', destination });
 
+/** The sandbox settles a payout once its settle_at has passed: one without stays pending for good. */
+const neverDue = async (id: string) =>
+  (await server.database.pool.query('SELECT settle_at FROM payouts WHERE id = $1', [id])).rows[0]
+    ?.settle_at === null;
+
 describe('payouts through the sandbox', () => {
   it('pays a mobile money payout: the amount leaves the available balance at once, then is sent', async () => {
     const { api, merchant } = await funded(10_000); // net 9,850
@@ -95,7 +100,7 @@ describe('payouts through the sandbox', () => {
   it('keeps a payout to 255700000003 pending, its amount in transit', async () => {
     const { api, merchant } = await funded(10_000);
     const created = await payout(api, 1_000, wallet(WALLET.pending));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await neverDue(created.body.id)).toBe(true);
     expect((await api.get(`/v1/payouts/${created.body.id}`)).body.status).toBe('pending');
     expect(await availableTzs(api)).toBe(8_850);
     await expectReconciled(server, merchant.id);
@@ -119,7 +124,7 @@ describe('payouts through the sandbox', () => {
       status: 'failed',
       failure_code: 'destination_refused',
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await neverDue(stays.body.id)).toBe(true);
     expect((await api.get(`/v1/payouts/${stays.body.id}`)).body.status).toBe('pending');
     expect(await availableTzs(api)).toBe(49_250 - 20_000);
     const listed = await api.get('/v1/payouts?status=failed');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCALE_BARCODE_FORMAT, PULL_DOCUMENTS } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
-import { pairedTill } from '../support/tills.ts';
+import { pairedTill, pullCollection } from '../support/tills.ts';
 
 let server: RunningServer;
 let api: Api;
@@ -123,11 +122,15 @@ describe('a store’s scale label format', () => {
     await api.patch(`/v1/retail/stores/${till.store}`, { scale_barcodes: format });
     const plu = nextPlu();
     const fish = await makeProduct(api, { name: 'Samaki', unit: 'kg', plu });
-    const sync = new SyncService(server.services);
-    const stores = await sync.pull(actor, { collection: 'stores', checkpoint: null, limit: 10 });
-    expect(PULL_DOCUMENTS.stores.parse(stores.documents[0]).scale_barcodes).toEqual(format);
-    const products = await sync.pull(actor, { collection: 'products', checkpoint: null, limit: 1000 });
-    const pulled = products.documents.map((doc) => PULL_DOCUMENTS.products.parse(doc));
+    const stores = await pullCollection(server, actor, 'stores', (docs) =>
+      docs.some((doc) => doc.id === till.store),
+    );
+    const store = stores.find((doc) => doc.id === till.store);
+    expect(PULL_DOCUMENTS.stores.parse(store).scale_barcodes).toEqual(format);
+    const products = await pullCollection(server, actor, 'products', (docs) =>
+      docs.some((doc) => doc.id === fish.id),
+    );
+    const pulled = products.map((doc) => PULL_DOCUMENTS.products.parse(doc));
     expect(pulled.find((doc) => doc.id === fish.id)?.plu).toBe(plu);
   });
 });

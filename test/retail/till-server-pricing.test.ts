@@ -26,7 +26,6 @@ import {
   type Discount,
   type PricedCart,
   type PullCollection,
-  type PullInput,
   type PullDocument,
 } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
@@ -40,7 +39,7 @@ import {
 import { trpcTransport, type SyncTransport } from '../../apps/desktop/src/renderer/data/transport.ts';
 import { withMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
-import { makeEmployee, makeTill } from '../support/tills.ts';
+import { makeEmployee, makeTill, pullUntil } from '../support/tills.ts';
 
 const CARTS = 1_000;
 const PRODUCTS = 160;
@@ -80,21 +79,24 @@ const productBody = fc.record({
   ),
 });
 
-async function pullAll<C extends PullCollection>(transport: SyncTransport, collection: C) {
-  const documents: PullDocument<C>[] = [];
-  let checkpoint: PullInput['checkpoint'] = null;
-  for (;;) {
-    const page = await transport.pull({ collection, checkpoint, limit: PULL_PAGE_MAX });
-    if (page.documents.length === 0) return documents;
-    documents.push(...(page.documents as PullDocument<C>[]));
-    checkpoint = page.checkpoint;
-  }
-}
+/** Every document of `collection` the till pulls, once `done` holds of them (the feed may hold some back a moment). */
+const pullAll = <C extends PullCollection>(
+  transport: SyncTransport,
+  collection: C,
+  done: (documents: PullDocument<C>[]) => boolean,
+) =>
+  pullUntil<PullDocument<C>>(
+    (checkpoint) => transport.pull({ collection, checkpoint, limit: PULL_PAGE_MAX }),
+    done,
+  );
+
+/** How many products and variants the catalogue was made with. */
+const made = { products: 0, variants: 0 };
 
 /** What the till offers for sale, as its search builds it: every active product, and every active variant. */
 async function tillCatalogue(transport: SyncTransport): Promise<CatalogueItem[]> {
-  const products = await pullAll(transport, 'products');
-  const variants = await pullAll(transport, 'variants');
+  const products = await pullAll(transport, 'products', (docs) => docs.length >= made.products);
+  const variants = await pullAll(transport, 'variants', (docs) => docs.length >= made.variants);
   const byId = new Map(products.map((product) => [product.id, product]));
   return [
     ...products.filter((product) => product.active).map((product) => catalogueItem(product, null, null)),
@@ -111,7 +113,9 @@ async function pairedTill(store: string): Promise<Till> {
   const transport = trpcTransport({ serverUrl: server.url, credential: () => credential, EventSource });
   const paired = await transport.pair({ code: created.pairing_code });
   credential = paired.credential;
-  const stores = await pullAll(transport, 'stores');
+  const stores = await pullAll(transport, 'stores', (docs) =>
+    docs.some((doc) => doc.id === paired.till.store),
+  );
   return {
     transport,
     store: stores.find((doc) => doc.id === paired.till.store)!,
@@ -145,6 +149,8 @@ beforeAll(async () => {
     );
     for (const response of created) expect(response.status, JSON.stringify(response.body)).toBe(201);
   }
+  made.products = bodies.length;
+  made.variants = bodies.reduce((sum, body) => sum + body.variants.length, 0);
   tills.push(await pairedTill(mainland.body.id), await pairedTill(zanzibar.body.id));
 }, 60_000);
 afterAll(() => server?.close());

@@ -7,8 +7,8 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { startServer } from '../../apps/server/src/server.ts';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import { openSecretBox, SecretsKeyError } from '../../apps/server/src/services/secrets-at-rest.ts';
-import { client, signUp } from '../support/server.ts';
-import { startReceiver, startWebhookServer, until, type Receiver } from '../webhooks/support.ts';
+import { client, signUp, until } from '../support/server.ts';
+import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
 
 const OTHER_KEY = Buffer.alloc(32, 9).toString('base64');
 

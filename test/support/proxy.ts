@@ -14,13 +14,18 @@ export class CuttableProxy {
   private sockets = new Set<net.Socket>();
   private state: 'up' | 'cut' | 'blackholed' = 'up';
   port = 0;
+  /** Connections refused while cut. */
+  refused = 0;
   constructor(private target: { host: string; port: number }) {}
   async start() {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as net.AddressInfo).port;
   }
   private accept(socket: net.Socket) {
-    if (this.state === 'cut') return socket.destroy();
+    if (this.state === 'cut') {
+      this.refused++;
+      return socket.destroy();
+    }
     this.sockets.add(socket);
     socket.on('error', () => undefined);
     if (this.state === 'blackholed') {

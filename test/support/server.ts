@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
 import type { Clock } from '../../apps/server/src/services/clock.ts';
 
@@ -7,29 +8,43 @@ export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /**
  * A real server on an ephemeral port: PostgreSQL when the run has a database
- * (DATABASE_URL set), embedded PGlite in memory otherwise.
+ * (DATABASE_URL set), embedded PGlite in memory otherwise, started from the
+ * run's migrated template (support/global-setup.ts) unless `fresh`, which
+ * leaves the server to create and migrate its own.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; fresh?: boolean } = {},
 ): Promise<RunningServer> {
-  return startServer(
-    {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: 'memory://',
-      LOG_LEVEL: 'silent',
-      VALIDATE_RESPONSES: 'true',
-      SANDBOX_SETTLE_MS: '100',
-      RATE_LIMIT_MAX: '10000',
-      PUBLIC_RATE_LIMIT_MAX: '10000',
-      RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
-      ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      ...env,
-    },
-    options,
-  );
+  const config: Record<string, string> = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    VALIDATE_RESPONSES: 'true',
+    SANDBOX_SETTLE_MS: '100',
+    RATE_LIMIT_MAX: '10000',
+    PUBLIC_RATE_LIMIT_MAX: '10000',
+    RATE_LIMIT_KEY_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    ...env,
+  };
+  const inMemory = !config.DATABASE_URL && config.DATA_DIR === 'memory://';
+  const template = inMemory && !options.fresh ? await embeddedTemplate() : undefined;
+  return startServer(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(template ? { embeddedTemplate: template } : {}),
+  });
+}
+
+let template: Promise<Blob | undefined> | undefined;
+
+/** The migrated embedded database global-setup dumped, read once per test process. */
+function embeddedTemplate(): Promise<Blob | undefined> {
+  const file = process.env.TEST_PGLITE_TEMPLATE;
+  template ??= file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined);
+  return template;
 }
 
 export interface ApiResponse<T = any> {
@@ -112,16 +127,24 @@ export async function signUp(baseUrl: string, overrides: { business_name?: strin
   };
 }
 
-/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+/**
+ * Polls until `check` returns a value, or fails after `timeoutMs` saying what
+ * it waited for. The deadline is generous: a busy machine is slow, not wrong.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
+  what = 'the condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Waits until a synchronous condition holds (a receiver's count, say). */
+export const until = (condition: () => boolean, timeoutMs?: number, what?: string) =>
+  eventually(() => Promise.resolve(condition()), timeoutMs, what);

@@ -120,17 +120,24 @@ export async function newTill(
 
 /** Signs the cashier in with the PIN at a person's pace and counts the opening float. */
 export async function signInAndOpenShift(page: Page): Promise<void> {
-  await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
-  // Until the first pull brings the cashiers, the till says so; the PIN then signs in.
-  await eventually(async () => {
-    await typeTimed(page, CASHIER_PIN, 150); // a person's pace: fast keys ended by Enter read as a scan
-    return page
-      .waitForSelector('[data-testid=open-shift-screen]', { timeout: 1000 })
-      .then(() => true)
-      .catch(() => false);
-  }, 30_000);
+  // Until the first pull brings the cashiers the till shows that sync's progress; the PIN pad then.
+  await page.waitForFunction(pulledCount, 'employees', { timeout: 60_000 });
+  // The pad may still be drawn again as the till settles, losing keys typed into it: the PIN is
+  // typed again only into an empty pad (a refused PIN empties it too), never over one signing in.
+  await eventually(
+    async () => {
+      if (await page.$('[data-testid=open-shift-screen]')) return true;
+      const pad = await page.$('[data-testid=sign-in-screen] input:focus');
+      // a person's pace: fast keys ended by Enter read as a scan
+      if (pad && (await pad.inputValue()) === '') await typeTimed(page, CASHIER_PIN, 150);
+      return false;
+    },
+    60_000,
+    'the cashier signed in',
+  );
+  await page.waitForSelector('[data-testid=open-shift-screen] input:focus', { timeout: 30_000 });
   await typeTimed(page, '20000', 150);
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
 }
 
 /** Pairs a fresh page from the pairing URL, signs in and waits for the catalogue to be on the till. */
@@ -144,15 +151,61 @@ export async function openTill(
   await page.goto(pairingUrl);
   await signInAndOpenShift(page);
   // The till prints only to printers it has pulled: a sale before they arrive prints nothing.
-  await page.waitForFunction(pulledCount, 'printers', { timeout: 30_000 });
+  await page.waitForFunction(pulledCount, 'printers', { timeout: 60_000 });
   // The catalogue arrives by pull replication: scan once it is there (a scan before says "not found").
-  await eventually(async () => {
-    if ((await page.textContent('[data-testid=cart]'))?.includes('Sukari Kilombero')) return true;
-    await scan(page);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    return false;
-  }, 20_000);
+  await page.waitForFunction(pulledCount, 'products', { timeout: 60_000 });
+  await scanUntilAdded(page, BARCODE, 'Sukari Kilombero');
   return page;
+}
+
+/**
+ * Scans `code` until its line `name` is in the cart: a product the till has not pulled yet is
+ * "not found", and is scanned again only after that answer, so it is never added twice.
+ */
+export async function scanUntilAdded(page: Page, code: string, name: string): Promise<void> {
+  // Every notice the till shows, in order: a scan is answered by one ("added" or "not found").
+  await page.evaluate(() => {
+    const seen = window as unknown as { noticesShown?: string[] };
+    if (seen.noticesShown) return;
+    const shown: string[] = [];
+    seen.noticesShown = shown;
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes)
+          if (node instanceof HTMLElement && node.classList.contains('notice')) shown.push(node.className);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const inCart = () =>
+    page.evaluate(
+      (wanted) => document.querySelector('[data-testid=cart]')?.textContent?.includes(wanted) ?? false,
+      name,
+    );
+  await eventually(
+    async () => {
+      if (await inCart()) return true;
+      const before = await page.evaluate(
+        () => (window as unknown as { noticesShown: string[] }).noticesShown.length,
+      );
+      await scan(page, code);
+      await page.waitForFunction(
+        (count) => (window as unknown as { noticesShown: string[] }).noticesShown.length > count,
+        before,
+        { timeout: 30_000 },
+      );
+      const answer = await page.evaluate(() =>
+        (window as unknown as { noticesShown: string[] }).noticesShown.at(-1),
+      );
+      if (answer?.includes('error')) return false; // not found yet: scanned again
+      await page.waitForFunction(
+        (wanted) => document.querySelector('[data-testid=cart]')?.textContent?.includes(wanted),
+        name,
+        { timeout: 30_000 },
+      );
+      return true;
+    },
+    120_000,
+    `${name} in the cart`,
+  );
 }
 
 /** Whether the till's local store holds a document of `collection` (read from IndexedDB in the page). */

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
-import { AppError } from '@tz/core';
+import { AppError, type PullCollection, type PullDocument, type PullInput } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { Transaction } from '../../apps/server/src/db/database.ts';
 import { authenticateTill, pairTill } from '../../apps/server/src/tills/tills.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
+import { SyncService } from '../../apps/server/src/sync/service.ts';
 import type { Api } from './retail.ts';
 
 /** Creates a till through the API; fails the test when creation fails. */
@@ -52,3 +53,47 @@ export const randomPin = () => String(100_000 + ++pins * 7);
 /** Runs a till command's service in one transaction, as the sync router does. */
 export const inTransaction = <T>(server: RunningServer, work: (tx: Transaction) => Promise<T>): Promise<T> =>
   server.database.transaction(work);
+
+type FeedCheckpoint = PullInput['checkpoint'];
+
+/**
+ * Pulls pages of a feed the way a till does, from `from.checkpoint` (moved as it goes), until
+ * `done` holds of the documents pulled, failing after a generous deadline. On PostgreSQL the
+ * feed holds back rows while an older transaction anywhere in the cluster is open, so on a busy
+ * machine "not yet" is normal for a moment.
+ */
+export async function pullUntil<D extends { id: string }>(
+  page: (
+    checkpoint: FeedCheckpoint,
+  ) => Promise<{ documents: readonly unknown[]; checkpoint: FeedCheckpoint }>,
+  done: (documents: D[]) => boolean,
+  from: { checkpoint: FeedCheckpoint } = { checkpoint: null },
+  timeoutMs = 15_000,
+): Promise<D[]> {
+  const documents: D[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pulled = await page(from.checkpoint);
+    documents.push(...(pulled.documents as D[]));
+    from.checkpoint = pulled.checkpoint;
+    if (pulled.documents.length > 0) continue;
+    if (done(documents)) return documents;
+    if (Date.now() > deadline)
+      throw new Error(`the feed did not bring what was waited for within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** `pullUntil` over the sync service, as a paired till pulls `collection`. */
+export const pullCollection = <C extends PullCollection>(
+  server: RunningServer,
+  actor: TillActor,
+  collection: C,
+  done: (documents: PullDocument<C>[]) => boolean,
+  from?: { checkpoint: FeedCheckpoint },
+) =>
+  pullUntil<PullDocument<C>>(
+    (checkpoint) => new SyncService(server.services).pull(actor, { collection, checkpoint, limit: 1000 }),
+    done,
+    from,
+  );

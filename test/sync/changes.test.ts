@@ -11,7 +11,7 @@ import {
   type Checkpoint,
   type Collection,
 } from '../../apps/server/src/sync/changes.ts';
-import { client, signUp, startTestServer } from '../support/server.ts';
+import { client, signUp, startTestServer, until } from '../support/server.ts';
 import { makeProduct, sell, type Api } from '../support/retail.ts';
 
 // Real server and database: PostgreSQL when the run has one, embedded PGlite otherwise.
@@ -315,8 +315,9 @@ describe('the change feed', () => {
 });
 
 describe('a transaction that took an earlier change_seq and commits after a later one', () => {
-  if (onPostgres) {
-    it('is not skipped: the feed holds back the later commit until the earlier transaction ends', async () => {
+  it.skipIf(!onPostgres)(
+    'is not skipped: the feed holds back the later commit until the earlier transaction ends',
+    async () => {
       const [early, late] = await insertProducts(2, 'overlap');
       const caught = await pull('products', scope, null, 1_000, [early!, late!]);
       const a = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -347,12 +348,14 @@ describe('a transaction that took an earlier change_seq and commits after a late
       } finally {
         await Promise.all([a.end(), b.end()]);
       }
-    });
-  } else {
-    // The embedded database has one session and the server one connection to it:
-    // two transactions can never be open at once, so none can commit "late". What
-    // holds instead is that a read waits for the open transaction and then sees it.
-    it('cannot happen on the embedded database: a read waits for the open transaction and sees its row', async () => {
+    },
+  );
+  // The embedded database has one session and the server one connection to it:
+  // two transactions can never be open at once, so none can commit "late". What
+  // holds instead is that a read waits for the open transaction and then sees it.
+  it.skipIf(onPostgres)(
+    'cannot happen on the embedded database: a read waits for the open transaction and sees its row',
+    async () => {
       const [id] = await insertProducts(1, 'single');
       const caught = await pull('products', scope, null, 1_000, [id!]);
       const order: string[] = [];
@@ -371,13 +374,14 @@ describe('a transaction that took an earlier change_seq and commits after a late
         order.push('read');
         return page;
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The read is queued for the one connection, which the open transaction holds.
+      await until(() => server.database.pool.waitingCount > 0, 10_000, 'the read queued');
       expect(order).toEqual([]);
       release();
       await writer;
       const page = await reader;
       expect(order).toEqual(['commit', 'read']);
       expect(ids(page.rows)).toEqual([id]);
-    });
-  }
+    },
+  );
 });

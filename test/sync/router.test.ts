@@ -7,10 +7,17 @@ import {
   TRPCClientError,
 } from '@trpc/client';
 import { EventSource } from 'eventsource';
-import { newId, type ChangeHint, type Command, type PullResult, type PushResult } from '@tz/core';
+import {
+  newId,
+  type ChangeHint,
+  type Command,
+  type PullDocument,
+  type PullResult,
+  type PushResult,
+} from '@tz/core';
 import { client, eventually, signUp, startTestServer } from '../support/server.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
-import { makeTill } from '../support/tills.ts';
+import { makeTill, pullUntil } from '../support/tills.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 
 let server: RunningServer;
@@ -77,19 +84,23 @@ afterAll(() => server?.close());
 describe('the tills’ tRPC door', () => {
   it('pairs once with the code, then pulls the catalogue from the change feed in pages', async () => {
     const { trpc } = await pairedClient();
-    const first = (await trpc.query('sync.pull', {
-      collection: 'products',
-      checkpoint: null,
-      limit: 1,
-    })) as PullResult<'products'>;
+    const products = (checkpoint: PullResult['checkpoint'], limit: number) =>
+      trpc.query('sync.pull', { collection: 'products', checkpoint, limit }) as Promise<
+        PullResult<'products'>
+      >;
+    // The feed may hold rows back a moment while other transactions are open (support/tills.ts).
+    const first = await eventually(async () => {
+      const page = await products(null, 1);
+      return page.documents.length > 0 && page;
+    });
     expect(first.documents).toHaveLength(1);
     expect(first.documents[0]).toMatchObject({ _deleted: false });
-    const rest = (await trpc.query('sync.pull', {
-      collection: 'products',
-      checkpoint: first.checkpoint,
-      limit: 1000,
-    })) as PullResult<'products'>;
-    const ids = [...first.documents, ...rest.documents].map((doc) => doc.id);
+    const rest = await pullUntil<PullDocument<'products'>>(
+      (checkpoint) => products(checkpoint, 1000),
+      (docs) => [...first.documents, ...docs].some((doc) => doc.id === product.id),
+      { checkpoint: first.checkpoint },
+    );
+    const ids = [...first.documents, ...rest].map((doc) => doc.id);
     expect(ids).toContain(product.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -155,12 +166,13 @@ describe('the tills’ tRPC door', () => {
     });
     const push = (await trpc.mutation('sync.push', { commands: [sale] })) as PushResult;
     expect(push.results[0]).toMatchObject({ status: 'applied' });
-    const orders = (await trpc.query('sync.pull', {
-      collection: 'orders',
-      checkpoint: null,
-      limit: 1000,
-    })) as PullResult<'orders'>;
-    const pulled = orders.documents.find((doc) => doc.receipt_number === `${till.receipt_prefix}-000004`);
+    const receipt = `${till.receipt_prefix}-000004`;
+    const orders = await pullUntil<PullDocument<'orders'>>(
+      (checkpoint) =>
+        trpc.query('sync.pull', { collection: 'orders', checkpoint, limit: 1000 }) as Promise<PullResult>,
+      (docs) => docs.some((doc) => doc.receipt_number === receipt),
+    );
+    const pulled = orders.find((doc) => doc.receipt_number === receipt);
     // Nothing was ever counted into stock, so the sale also took it below zero.
     expect(pulled).toMatchObject({ total: 1000, flags: ['price_changed', 'stock_short'] });
   });

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PULL_DOCUMENTS, matchTillPin, newId } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { printJobDocument } from '../../apps/server/src/tills/print-jobs.ts';
 import { printerDocument } from '../../apps/server/src/tills/printers.ts';
 import { openShift, shiftDocument } from '../../apps/server/src/tills/shifts.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
-import { inTransaction, makeEmployee, pairedTill } from '../support/tills.ts';
+import { inTransaction, makeEmployee, pairedTill, pullCollection } from '../support/tills.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -29,12 +28,10 @@ describe('documents tills pull', () => {
       openShift(tx, actor, { shift, cashier: employee.id, opening_float: 1_000, opened_at: 1_764_115_200 }),
     );
 
-    const pulled = await new SyncService(server.services).pull(actor, {
-      collection: 'employees',
-      checkpoint: null,
-      limit: 10,
-    });
-    const employeeDoc = PULL_DOCUMENTS.employees.parse(pulled.documents[0]);
+    const pulled = await pullCollection(server, actor, 'employees', (docs) =>
+      docs.some((doc) => doc.id === employee.id),
+    );
+    const employeeDoc = PULL_DOCUMENTS.employees.parse(pulled.find((doc) => doc.id === employee.id));
     expect(employeeDoc).toMatchObject({ id: employee.id, role: 'cashier', _deleted: false });
     expect(await matchTillPin('8642', [employeeDoc.pin])).toBe(0);
     expect(PULL_DOCUMENTS.printers.parse(printerDocument(await row('printers', printer.id)))).toMatchObject({

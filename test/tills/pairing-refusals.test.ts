@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { openTillStore, type TillStore } from '../../apps/desktop/src/renderer/data/index.ts';
-import { TEST_TIMING } from '../../apps/desktop/src/renderer/data/testing.ts';
+import { TEST_TIMING } from '../../apps/desktop/test/till-data.ts';
 import { trpcTransport } from '../../apps/desktop/src/renderer/data/transport.ts';
 import { refusalText } from '../../apps/desktop/src/renderer/app/refusal.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';

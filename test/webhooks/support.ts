@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { eventually, startTestServer } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
 
 export interface Received {
   at: number;
@@ -114,7 +114,3 @@ export async function startWebhookServer(env: Record<string, string> = {}) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until a synchronous condition holds (a receiver's count, say). */
-export const until = (condition: () => boolean, timeoutMs?: number) =>
-  eventually(() => Promise.resolve(condition()), timeoutMs);

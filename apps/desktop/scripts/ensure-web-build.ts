@@ -8,13 +8,19 @@
  * NODE_ENV from the environment, and the test runner sets it to `test`, which
  * built React's development copy (several times slower) that `npm start` then
  * found current and served.
+ *
+ * One build at a time: processes starting together (test files run side by
+ * side, two `npm start`) take a lock, and whoever waited finds the build
+ * current. A build interrupted half-way leaves it stale, so it is built again.
  */
 import { execFile } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { tryLock } from 'fs-native-extensions';
 
 const desktop = fileURLToPath(new URL('..', import.meta.url));
 const repo = path.resolve(desktop, '../..');
@@ -29,6 +35,8 @@ const SOURCES = [
   fileURLToPath(import.meta.url),
 ];
 const BUILT = path.join(desktop, 'dist/web/index.html');
+/** Beside the build, not in it (the build empties its directory); released by the system if the process dies. */
+const LOCK = path.join(desktop, 'dist/web-build.lock');
 
 async function newestChange(entry: string): Promise<number> {
   const info = await stat(entry).catch(() => null);
@@ -44,6 +52,17 @@ async function newestChange(entry: string): Promise<number> {
 
 /** True when it built; false when the build was already current. */
 export async function ensureWebBuild(log: (line: string) => void = () => undefined): Promise<boolean> {
+  await mkdir(path.dirname(LOCK), { recursive: true });
+  const fd = openSync(LOCK, 'w');
+  try {
+    while (!tryLock(fd)) await new Promise((resolve) => setTimeout(resolve, 200));
+    return await buildIfStale(log);
+  } finally {
+    closeSync(fd); // releases the lock
+  }
+}
+
+async function buildIfStale(log: (line: string) => void): Promise<boolean> {
   const built = (await stat(BUILT).catch(() => null))?.mtimeMs ?? 0;
   const sources = Math.max(...(await Promise.all(SOURCES.map(newestChange))));
   if (built > sources) return false;

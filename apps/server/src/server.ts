@@ -39,7 +39,11 @@ export interface RunningServer {
  */
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
-  options: { clock?: Clock } = {},
+  options: {
+    clock?: Clock;
+    /** The embedded database starts from this dump (`PGlite.dumpDataDir`) rather than empty. */
+    embeddedTemplate?: Blob;
+  } = {},
 ): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const config = loadConfig(env);
@@ -62,9 +66,14 @@ export async function startServer(
   let database: Database | undefined;
   let secretBox: SecretBox;
   try {
-    database = await openDatabaseWithRetry(config, logger, (message) => {
-      problem = message;
-    });
+    database = await openDatabaseWithRetry(
+      config,
+      logger,
+      (message) => {
+        problem = message;
+      },
+      options.embeddedTemplate,
+    );
     // Secrets are sealed with a key kept outside the database: a key that does not fit refuses to start.
     secretBox = await openSecretBox(config, database);
   } catch (error) {

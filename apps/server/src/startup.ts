@@ -19,6 +19,7 @@ export async function openDatabaseWithRetry(
   config: Config,
   logger: pino.Logger,
   onProblem: (problem: string) => void,
+  embeddedTemplate?: Blob,
 ): Promise<Database> {
   for (let attempt = 0; ; attempt++) {
     let database: Database | undefined;
@@ -26,6 +27,7 @@ export async function openDatabaseWithRetry(
       database = await openDatabase({
         url: config.DATABASE_URL,
         dataDir: config.DATA_DIR,
+        embeddedTemplate,
         poolMax: config.DATABASE_POOL_MAX,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
         idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,

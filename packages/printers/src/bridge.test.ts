@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, MAX_BRIDGE_BODY_BYTES, type Bridge } from './bridge.ts';
-import { makeReceipt, makeZReport } from './fixtures.ts';
-import { closedPort } from './test-support/network.ts';
+import { makeReceipt, makeZReport } from '../test/fixtures.ts';
+import { closedPort } from '../test/network.ts';
 import { printerAllowanceFrom, type PrinterTarget } from './till.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 
@@ -145,6 +145,7 @@ describe('printer bridge over HTTP', () => {
     expect(await wrong.json()).toMatchObject({ error: 'authentication_error', code: 'credentials_invalid' });
     const missing = await fetch(`${bridge.url}/health`, { headers: { Origin: TILL_ORIGIN } });
     expect(missing.status).toBe(401);
+    // Proving nothing reaches the printer needs a moment for a job that wrongly got through.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(printer.jobs).toHaveLength(0);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli.ts';
-import { closedPort } from './test-support/network.ts';
+import { closedPort } from '../test/network.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 
 describe('printers CLI', () => {

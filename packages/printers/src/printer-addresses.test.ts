@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from './bridge.ts';
 import { PrinterError } from './errors.ts';
-import { makeReceipt } from './fixtures.ts';
+import { makeReceipt } from '../test/fixtures.ts';
 import { TcpTransport } from './tcp-transport.ts';
 import { printerAllowanceFrom, type PrinterTarget } from './till.ts';
 import { DEFAULT_TIMEOUTS } from './transport.ts';

@@ -2,9 +2,9 @@ import { buildRefundSlip, buildVoidSlip, receiptCopy } from '@tz/core';
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from './config.ts';
 import { decodeJob, formatItems, type DecodedItem } from './decoder.ts';
-import { makeReceipt, makeZReport } from './fixtures.ts';
+import { makeReceipt, makeZReport } from '../test/fixtures.ts';
 import { renderPrintDocument, renderReceipt, renderZReport } from './render.ts';
-import { expectSnapshot, hexDump } from './test-support/snapshots.ts';
+import { expectSnapshot, hexDump } from '../test/snapshots.ts';
 
 function lines(items: DecodedItem[]): string[] {
   return items.flatMap((item) => (item.kind === 'line' ? [item.segments.map((s) => s.text).join('')] : []));

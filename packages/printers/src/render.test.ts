@@ -3,9 +3,9 @@ import { CODE_PAGES, type CodePage } from './code-pages.ts';
 import { COLUMNS, type CommandSet, type PaperWidth } from './config.ts';
 import { decodeJob, formatItems, type DecodedItem } from './decoder.ts';
 import { PrinterError } from './errors.ts';
-import { makeKitchenTicket, makeLine, makeLongReceipt, makeReceipt } from './fixtures.ts';
+import { makeKitchenTicket, makeLine, makeLongReceipt, makeReceipt } from '../test/fixtures.ts';
 import { renderDrawerKick, renderKitchenTicket, renderReceipt, renderText } from './render.ts';
-import { expectSnapshot, hexDump } from './test-support/snapshots.ts';
+import { expectSnapshot, hexDump } from '../test/snapshots.ts';
 
 const COMBINATIONS: [CommandSet, PaperWidth][] = [
   ['epson', 80],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeStatus } from './status.ts';
 import { getStatus } from './open.ts';
-import { closedPort } from './test-support/network.ts';
+import { closedPort } from '../test/network.ts';
 import { startVirtualPrinter, type VirtualPrinter } from './virtual-printer.ts';
 
 describe('printer status over TCP', () => {

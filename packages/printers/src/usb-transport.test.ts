@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PrinterError } from './errors.ts';
-import { makeReceipt } from './fixtures.ts';
+import { makeReceipt } from '../test/fixtures.ts';
 import { getStatus, openTransport } from './open.ts';
 import { PrintQueue } from './queue.ts';
 import { renderReceipt, renderText } from './render.ts';
 import { STATUS_QUERY } from './status.ts';
-import { FakeUsbPrinter, fakeBus } from './test-support/fake-usb.ts';
+import { FakeUsbPrinter, fakeBus } from '../test/fake-usb.ts';
 import { UDEV_RULE_PATH, UsbTransport, listUsbPrinters } from './usb-transport.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');

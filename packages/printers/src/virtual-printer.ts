@@ -8,6 +8,8 @@ export interface VirtualPrinterSwitches extends PrinterConditions {
   offline: boolean;
   /** Drops the connection after this many bytes of a job (a cable pulled mid-job). */
   dropAfterBytes: number | undefined;
+  /** Runs out of paper after this many bytes of a job (the roll ending mid-receipt). */
+  paperOutAfterBytes: number | undefined;
   /** Delay before answering the end-of-job query, like the time a real printer takes to print. */
   printDelayMs: number;
 }
@@ -51,6 +53,7 @@ export async function startVirtualPrinter(options: VirtualPrinterOptions = {}): 
   const switches: VirtualPrinterSwitches = {
     offline: options.offline ?? false,
     dropAfterBytes: options.dropAfterBytes,
+    paperOutAfterBytes: options.paperOutAfterBytes,
     printDelayMs: options.printDelayMs ?? 0,
     paperOut: options.paperOut ?? false,
     paperNearEnd: options.paperNearEnd ?? false,
@@ -83,6 +86,8 @@ export async function startVirtualPrinter(options: VirtualPrinterOptions = {}): 
       if (limit !== undefined && received + chunk.length > limit)
         accepted = chunk.subarray(0, Math.max(0, limit - received));
       received += accepted.length;
+      const paperLasts = switches.paperOutAfterBytes;
+      if (paperLasts !== undefined && received > paperLasts) switches.paperOut = true;
       for (const answer of emulator.receive(reception, accepted)) {
         // Real-time answers go at once; the end-of-job answer waits for the "print".
         if (answer.inSequence && switches.printDelayMs > 0)

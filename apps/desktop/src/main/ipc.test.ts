@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { printerAllowanceFrom, startVirtualPrinter, type VirtualPrinter } from '@tz/printers';
-import { makeReceipt } from '../../../../packages/printers/src/fixtures.ts';
+import { makeReceipt } from '../../../../packages/printers/test/fixtures.ts';
 import { BRIDGE_CHANNELS, type CredentialStore, type PrinterTarget } from '../shared/bridge.ts';
 import { registerBridgeHandlers, type IpcMainLike } from './ipc.ts';
 import { APP_ORIGIN } from './policy.ts';

@@ -200,6 +200,8 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Directory for the embedded database; `memory://` keeps it in memory. */
   dataDir: string;
+  /** Embedded only: a dump (`PGlite.dumpDataDir`) to start from instead of an empty database. */
+  embeddedTemplate?: Blob | undefined;
   poolMax: number;
   /** PostgreSQL only: the longest statement; the client gives up half a second later. */
   statementTimeoutMs?: number;
@@ -209,7 +211,7 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const embedded = options.url ? undefined : await openEmbedded(options.dataDir);
+  const embedded = options.url ? undefined : await openEmbedded(options.dataDir, options.embeddedTemplate);
   const connectionString = options.url;
   // One session underneath the embedded database: statements from two connections interleave in
   // it (an unnamed statement parsed on one is bound on the other), so all queries share one

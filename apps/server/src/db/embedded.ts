@@ -28,9 +28,10 @@ export interface EmbeddedDatabase {
  * named pipe with a random name on Windows, whose default access list refuses
  * writes from other users), never a loopback TCP port any local process could
  * reach. `DATA_DIR` itself is made owner-only too, since its files are the
- * database.
+ * database. A `template` (a `PGlite.dumpDataDir` tarball) is loaded instead of
+ * creating an empty database: tests start each server from one migrated once.
  */
-export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+export async function openEmbedded(dataDir: string, template?: Blob): Promise<EmbeddedDatabase> {
   const onDisk = dataDir !== 'memory://';
   if (onDisk) {
     await mkdir(dataDir, { recursive: true, mode: OWNER_ONLY });
@@ -49,7 +50,10 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     }
   };
   try {
-    const pglite = await PGlite.create(onDisk ? dataDir : undefined);
+    const pglite = await PGlite.create({
+      ...(onDisk ? { dataDir } : {}),
+      ...(template ? { loadDataDir: template } : {}),
+    });
     cleanups.push(() => pglite.close());
     const door = await socketDoor(onDisk ? dataDir : undefined);
     cleanups.push(door.remove);

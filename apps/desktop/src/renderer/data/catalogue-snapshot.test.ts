@@ -10,7 +10,7 @@ import { openDatabase } from './database.ts';
 import type { TillDatabase } from './database.ts';
 import { Kv } from './kv.ts';
 import { CollectionPull } from './pull.ts';
-import { makeProduct, storeCatalogue } from './testing.ts';
+import { makeProduct, settle, storeCatalogue } from '../../../test/till-data.ts';
 
 let db: TillDatabase | null = null;
 const opened: CatalogueIndex[] = [];
@@ -33,14 +33,6 @@ const variant = (id: string, parent: string, barcodes: string[]): PullDocument<'
   price: 6000,
   active: true,
 });
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('timed out');
-}
 
 /** The till as opened: a snapshot read at open and an index not built yet (built only when asked). */
 function open(database: TillDatabase, isWriter = true) {
@@ -74,7 +66,7 @@ async function reloadedTill() {
   await storeCatalogue(db.variants, [variant('var_3', 'prod_3', ['6200000000033'])]);
   const first = open(db);
   await first.index.build();
-  await until(async () => (await storedSnapshot(db!)) !== null);
+  await settle(async () => expect(await storedSnapshot(db!)).not.toBeNull());
   first.index.stop();
   return open(db);
 }
@@ -195,7 +187,7 @@ describe('the catalogue snapshot', () => {
     const again = open(db!, false);
     expect(await again.index.early('6200000000001')).toBeUndefined();
     // Once the built till saved a new one, a reload answers from it again, with the variant.
-    await until(async () => (await storedSnapshot(db!))?.generation !== before?.generation);
+    await settle(async () => expect((await storedSnapshot(db!))?.generation).not.toBe(before?.generation));
     const fresh = open(db!);
     expect(await fresh.index.early('6200000000002')).toMatchObject({
       variants: [{ variant: { id: 'var_2' } }],

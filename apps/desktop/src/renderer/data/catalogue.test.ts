@@ -1,8 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PullDocument } from '@tz/core';
-import { makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, settle } from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

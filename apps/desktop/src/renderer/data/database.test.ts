@@ -17,7 +17,7 @@ import {
   reopenTestTill,
   settle,
   storeCatalogue,
-} from './testing.ts';
+} from '../../../test/till-data.ts';
 
 const key = { type: 'string', maxLength: 128 } as const;
 

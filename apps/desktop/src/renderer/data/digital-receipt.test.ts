@@ -1,7 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandPayloads, isReceiptToken, type PairResult, type PullDocument } from '@tz/core';
-import { FakeTransport, PAIRING, STORE, makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import {
+  FakeTransport,
+  PAIRING,
+  STORE,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  settle,
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 import type { TillStore } from './api.ts';
 
 let till: TestTill | null = null;

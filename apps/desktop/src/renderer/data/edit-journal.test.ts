@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TillStore } from './api.ts';
 import { memoryJournal } from './edit-journal.ts';
 import type { EditJournal, EditRecord } from './edit-journal.ts';
-import { makeEmployee, makeProduct, openTestTill, reopenTestTill, settle } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, reopenTestTill, settle } from '../../../test/till-data.ts';
 
 const BARCODE = '6201234500017';
 let open: TillStore[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FirstSync } from './api.ts';
-import { makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, settle } from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { commandPayloads, type Command, type PullDocument } from '@tz/core';
 import { startBridge, startVirtualPrinter, type Bridge, type VirtualPrinter } from '@tz/printers';
 import { firstValueFrom, filter } from 'rxjs';
 import { createHttpBridge } from '../../shared/http-bridge.ts';
-import { makeEmployee, openTestTill, pulled, settle, type TestTill } from './testing.ts';
+import { makeEmployee, openTestTill, pulled, settle, type TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 let bridge: Bridge | null = null;

@@ -5,7 +5,7 @@ import type { CartLineInput, Discount, ProductId, VariantId } from '@tz/core';
 import type { CartLine, CatalogueItem } from './api.ts';
 import { fromWireDiscount, toCartInput, toOrderPayload } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
-import { STORE } from './testing.ts';
+import { STORE } from '../../../test/till-data.ts';
 
 const item = fc
   .record({

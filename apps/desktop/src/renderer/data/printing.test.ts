@@ -16,8 +16,8 @@ import {
   openTestTill,
   pulled,
   settle,
-} from './testing.ts';
-import type { TestTill } from './testing.ts';
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 const PRINTER = makePrinter();
 const OTHER_TILLS_PRINTER = makePrinter({ id: 'prn_2', till: 'till_2' });
@@ -148,8 +148,9 @@ describe('a printer bridge missed at start', () => {
       { bridge: watch },
     );
     await pulled(till, 'print_jobs');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(late.printed).toEqual([]); // pending for want of a bridge
+    const pj5 = async () => (await firstValueFrom(till!.store.printJobs$)).find((j) => j.id === 'pj_5');
+    expect(await pj5()).toMatchObject({ status: 'pending', attempt: null }); // pending for want of a bridge
+    expect(late.printed).toEqual([]);
 
     running = true;
     const { sale } = await sellOne(till, 'cash');
@@ -181,10 +182,15 @@ describe('server print jobs', () => {
       status: 'printed',
     });
     // The same job seen again (a re-pull before the server marks it printed) is not printed again.
-    transport.documents.print_jobs = [...(transport.documents.print_jobs ?? []), { ...job('pj_1') }];
+    // Pending jobs are tried in id order, one at a time: once pj_3 prints, pj_1 has had its turn.
+    transport.documents.print_jobs = [
+      ...(transport.documents.print_jobs ?? []),
+      { ...job('pj_1') },
+      job('pj_3'),
+    ];
     transport.hint({ collections: ['print_jobs'] });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(bridge.printed).toHaveLength(1);
+    await settle(() => expect(bridge.printed).toHaveLength(2));
+    expect(bridge.printed.map((p) => p.what)).toEqual(['kitchen ticket pj_1', 'kitchen ticket pj_3']);
     expect((await firstValueFrom(store.printJobs$)).find((j) => j.id === 'pj_1')?.attempt).toMatchObject({
       outcome: 'printed',
     });
@@ -221,13 +227,13 @@ describe('server print jobs', () => {
     await store.close();
 
     // A new job arrives while the till is closed: the reopened till prints it, and only it.
-    transport.documents.print_jobs = [job('pj_9'), job('pj_10')];
+    // Pending jobs are tried in id order, one at a time: once pj_99 prints, pj_9 has had its turn.
+    transport.documents.print_jobs = [job('pj_9'), job('pj_99')];
     const second = new FakeBridge();
     const reopened = await openTillStore({ ...options, bridge: second });
     expect((await firstValueFrom(reopened.pairing$)).status).toBe('paired');
     await settle(() => expect(second.printed).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(second.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_10' })]);
+    expect(second.printed).toEqual([expect.objectContaining({ what: 'kitchen ticket pj_99' })]);
     await reopened.close();
   });
 });

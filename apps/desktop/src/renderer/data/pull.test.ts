@@ -7,7 +7,7 @@ import { compactedKey, readPages, SLACK } from './catalogue-pages.ts';
 import type { Stored } from './catalogue-pages.ts';
 import { KV, Kv } from './kv.ts';
 import { CollectionPull } from './pull.ts';
-import { makeProduct } from './testing.ts';
+import { makeProduct } from '../../../test/till-data.ts';
 
 /** The server's feed: every version of a document in change order, read by keyset like `readChanges`. */
 class Feed {

@@ -7,7 +7,14 @@ import type { TillDatabase } from './database.ts';
 import { Kv } from './kv.ts';
 import { lastUsedSequence, nextReceiptNumber, numberUsed, receiptCounterKey } from './receipt-numbers.ts';
 import { saleLock } from './sale-lock.ts';
-import { makeCommand, makeEmployee, makeProduct, openTestTill, reopenTestTill, settle } from './testing.ts';
+import {
+  makeCommand,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  reopenTestTill,
+  settle,
+} from '../../../test/till-data.ts';
 
 const BARCODE = '6201234500017';
 const open: Array<{ close(): Promise<unknown> }> = [];

@@ -13,8 +13,8 @@ import {
   openTestTill,
   pulled,
   settle,
-} from './testing.ts';
-import type { TestTill } from './testing.ts';
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 let db: TillDatabase | null = null;

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ean13CheckDigit, priceCheckDigit } from '@tz/core';
 import type { PullDocument } from '@tz/core';
 import type { Cart, TillStore } from './api.ts';
-import { STORE, makeEmployee, makeProduct, openTestTill, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import { STORE, makeEmployee, makeProduct, openTestTill, settle } from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIN_LOCK_MS } from './session.ts';
-import { makeEmployee, makeProduct, openTestTill, pulled, settle } from './testing.ts';
-import type { FakeTransport, TestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, pulled, settle } from '../../../test/till-data.ts';
+import type { FakeTransport, TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

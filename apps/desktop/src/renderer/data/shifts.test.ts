@@ -2,8 +2,8 @@ import { filter, firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandPayloads } from '@tz/core';
 import type { Command } from '@tz/core';
-import { makeEmployee, makeProduct, openTestTill, pulled, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, pulled, settle } from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {

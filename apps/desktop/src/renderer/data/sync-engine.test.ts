@@ -3,8 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PUSH_BATCH_MAX } from '@tz/core';
 import type { Command, CommandResult } from '@tz/core';
 import type { TillStore } from './api.ts';
-import { TEST_TIMING, makeEmployee, makeProduct, openTestTill, revokedError, settle } from './testing.ts';
-import type { TestTill } from './testing.ts';
+import {
+  TEST_TIMING,
+  makeEmployee,
+  makeProduct,
+  openTestTill,
+  revokedError,
+  settle,
+} from '../../../test/till-data.ts';
+import type { TestTill } from '../../../test/till-data.ts';
 
 let till: TestTill | null = null;
 afterEach(async () => {
@@ -165,6 +172,7 @@ describe('push', () => {
     expect((await firstValueFrom(store.pairing$)).status).toBe('revoked');
     expect((await firstValueFrom(store.sales$))[0]?.status).toBe('pending');
     const calls = transport.pushes.length;
+    // Proving no push comes needs a wait past its retry delay (TEST_TIMING: at most 100 ms).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(transport.pushes.length).toBe(calls);
     await store.addBarcode('6201234500017');
@@ -262,6 +270,7 @@ describe('status while idle', () => {
     const reports = transport.reports.length;
     troubled(till);
     await settle(() => expect(transport.reports.length).toBeGreaterThan(reports));
+    // Proving no alarm follows the answer needs a moment after it.
     await new Promise((resolve) => setTimeout(resolve, 100));
     watching.unsubscribe();
     expect(seen.filter((s) => s !== 'online')).toEqual([]);

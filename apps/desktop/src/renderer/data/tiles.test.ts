@@ -2,7 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import type { TileShelf } from './api.ts';
-import { makeEmployee, makeProduct, openTestTill, settle, type TestTill } from './testing.ts';
+import { makeEmployee, makeProduct, openTestTill, settle, type TestTill } from '../../../test/till-data.ts';
 import { tileShelves } from './tiles.ts';
 
 const category = (id: string, name: string): PullDocument<'categories'> => ({ id, _deleted: false, name });

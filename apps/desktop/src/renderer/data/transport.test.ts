@@ -11,7 +11,7 @@ import { pullInput, pushInput, reportInput } from '@tz/core';
 import type { ChangeHint, commandSchema } from '@tz/core';
 import { z } from 'zod';
 import { classifyFailure, trpcTransport } from './transport.ts';
-import { PAIRING, settle } from './testing.ts';
+import { PAIRING, settle } from '../../../test/till-data.ts';
 
 interface Context {
   credential: string | null;

@@ -1,5 +1,5 @@
-import { PrinterEmulator, type EmulatedJob, type JobReception } from '../emulator.ts';
-import type { UsbBus, UsbConfigurationShape, UsbPrinterDevice } from '../usb-transport.ts';
+import { PrinterEmulator, type EmulatedJob, type JobReception } from '../src/emulator.ts';
+import type { UsbBus, UsbConfigurationShape, UsbPrinterDevice } from '../src/usb-transport.ts';
 
 /** Error texts in the shape the `usb` package produces. */
 export const USB_ERRORS = {

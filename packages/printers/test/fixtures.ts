@@ -6,7 +6,7 @@ import {
   type ReceiptLine,
   type ZReportDocument,
 } from '@tz/core/receipt';
-import type { KitchenTicket } from './render.ts';
+import type { KitchenTicket } from '../src/render.ts';
 
 /**
  * Fixture builders for tests and the benchmark: a realistic Dar es Salaam shop

@@ -21,13 +21,13 @@ import type {
   TillPayment,
 } from '@tz/core';
 import type { RxCollection } from 'rxdb';
-import type { PrintOutcome, PrinterTarget, TillBridge } from '../../shared/bridge.ts';
-import type { TillStore } from './api.ts';
-import { PAGE_ITEMS, pageKey } from './catalogue-pages.ts';
-import { openTillStore } from './index.ts';
-import type { OpenOptions } from './index.ts';
-import type { CommandDoc } from './schema.ts';
-import type { ChangeHandlers, SyncTransport } from './transport.ts';
+import type { PrintOutcome, PrinterTarget, TillBridge } from '../src/shared/bridge.ts';
+import type { TillStore } from '../src/renderer/data/api.ts';
+import { PAGE_ITEMS, pageKey } from '../src/renderer/data/catalogue-pages.ts';
+import { openTillStore } from '../src/renderer/data/index.ts';
+import type { OpenOptions } from '../src/renderer/data/index.ts';
+import type { CommandDoc } from '../src/renderer/data/schema.ts';
+import type { ChangeHandlers, SyncTransport } from '../src/renderer/data/transport.ts';
 
 export const PAIRING: PairResult = {
   credential: 'tcred_test',
@@ -318,10 +318,19 @@ export async function reopenTestTill(
   return { store, transport };
 }
 
-/** Waits until the till has pulled a collection and had a moment to write what it got. */
+/**
+ * Waits until the till has pulled a collection and written what it got: a hint then makes it
+ * pull the collection again, which it does only once the pull under way has written its pages.
+ */
 export async function pulled(t: TestTill, collection: PullCollection): Promise<void> {
-  await settle(() => expect(t.transport.pulls.some((p) => p.collection === collection)).toBe(true));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const pulls = () => t.transport.pulls.filter((p) => p.collection === collection).length;
+  await settle(() => {
+    expect(pulls()).toBeGreaterThan(0);
+    expect(t.transport.handlers).not.toBeNull();
+  });
+  const before = pulls();
+  t.transport.hint({ collections: [collection] });
+  await settle(() => expect(pulls()).toBeGreaterThan(before));
 }
 
 /** `vi.waitFor` with room for a machine under load. */

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
-const SNAPSHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '__snapshots__');
+const SNAPSHOT_DIR = join(dirname(fileURLToPath(import.meta.url)), '__snapshots__');
 
 /**
  * Compares `actual` with a checked-in snapshot file. `UPDATE_SNAPSHOTS=1`
