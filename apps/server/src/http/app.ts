@@ -15,6 +15,7 @@ import { pageRoutes } from './pages.ts';
 import { invoicePageRoutes } from './invoice-page.ts';
 import { receiptPageRoutes } from './receipt-page.ts';
 import { tillStaticRouter } from './till-static.ts';
+import { officeSessionRoutes } from './office-session.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { urlProblem } from './input.ts';
 
@@ -80,6 +81,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   app.use(invoicePageRoutes(options).routes());
   app.use(receiptPageRoutes(options).routes());
   app.use(tillStaticRouter().routes());
+  app.use(officeSessionRoutes(options).routes());
   for (const router of options.extraRouters ?? []) app.use(router.routes());
 
   // Unknown /v1 routes still answer with rate-limit headers and the error object.

@@ -11,6 +11,7 @@ import type { RateLimits } from '../services/rate-limits.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import type { Actor } from '../actor.ts';
 import { responseForReplay, type AnyRoute } from './route.ts';
+import { cookieCredential } from './office-session.ts';
 
 export interface PipelineDeps {
   services: Services;
@@ -87,7 +88,8 @@ export async function authenticate(
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     return undefined;
   }
-  const presented = presentedCredential(ctx);
+  // A key in a header, or else the back office's cookie (a write only from its own pages).
+  const presented = presentedCredential(ctx) ?? cookieCredential(ctx, deps.services.publicUrl());
   const actor = presented
     ? await deps.services.merchants.authenticate(deps.services.database.pool, presented)
     : null;

@@ -17,6 +17,7 @@ import { InvoiceDocuments } from '../invoices/stored-documents.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { MerchantService } from './merchants.ts';
+import { SessionService } from './sessions.ts';
 import { PaymentService } from './payments.ts';
 import { PayoutService } from './payouts.ts';
 import { RequestLogWriter } from './request-logs.ts';
@@ -40,6 +41,8 @@ export interface Services {
   /** Which apps each merchant has installed, per mode (cached briefly per process). */
   apps: AppInstallations;
   loginThrottle: LoginThrottle;
+  /** The back office's browser sessions, sign-out and password changes. */
+  sessions: SessionService;
   payments: PaymentService;
   payouts: PayoutService;
   checkouts: CheckoutService;
@@ -132,15 +135,18 @@ export function createServices(
     config.SUBSCRIPTION_POLL_INTERVAL_MS,
     log,
   );
+  const merchants = new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS);
+  const loginThrottle = new LoginThrottle(rateLimits.login);
   return {
     config,
     printerAllowance: { ports: config.PRINTER_ALLOWED_PORTS, loopback: config.PRINTER_ALLOW_LOOPBACK },
     database,
     rateLimits,
     secretBox,
-    merchants: new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS),
+    merchants,
     apps: new AppInstallations(config.AUTH_CACHE_SECONDS),
-    loginThrottle: new LoginThrottle(rateLimits.login),
+    loginThrottle,
+    sessions: new SessionService(merchants, loginThrottle),
     payments,
     payouts,
     checkouts,

@@ -33,7 +33,7 @@ interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-export const merchantObject = (row: MerchantRow, livemode: boolean) => ({
+export const merchantObject = (row: Omit<MerchantRow, 'password_hash'>, livemode: boolean) => ({
   id: row.id,
   object: 'merchant' as const,
   business_name: row.business_name,
@@ -173,20 +173,18 @@ export class MerchantService {
     }
   }
 
-  /** Checks the password (in constant time, even for unknown emails) and opens a session. */
-  async login(db: Queryable, input: { email: string; password: string; mode: Mode }) {
+  /**
+   * Checks the password (in constant time, even for unknown emails) and opens a session: a token for
+   * an API client, or a browser's (`browser`, held in the back office's cookie, see services/sessions.ts).
+   */
+  async login(db: Queryable, input: { email: string; password: string; mode: Mode }, browser = false) {
     const found = await db.query<MerchantRow>('SELECT * FROM merchants WHERE lower(email) = lower($1)', [
       input.email,
     ]);
     const row = found.rows[0];
     const valid = await verifyPassword(input.password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
     if (!row || !valid) throw new AppError('credentials_invalid', 'The email or password is incorrect');
-    const token = `${SESSION_PREFIX}${input.mode}_${randomToken(40)}`;
-    const expires = new Date(Date.now() + this.sessionTtlHours * 3_600_000);
-    await db.query(
-      `INSERT INTO sessions (id, merchant_id, token_hash, livemode, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-      [newId('session'), row.id, sha256(token), input.mode === 'live', expires],
-    );
+    const { token, expires } = await this.openSession(db, row.id, input.mode, browser);
     return {
       object: 'session' as const,
       token,
@@ -195,6 +193,29 @@ export class MerchantService {
       expires_at: unixSeconds(expires),
       merchant: merchantObject(row, input.mode === 'live'),
     };
+  }
+
+  /** A new session of the merchant's, in one mode; its token is returned once and stored hashed. */
+  async openSession(db: Queryable, merchantId: string, mode: Mode, browser: boolean) {
+    const token = `${SESSION_PREFIX}${mode}_${randomToken(40)}`;
+    const expires = new Date(Date.now() + this.sessionTtlHours * 3_600_000);
+    const id = newId('session');
+    await db.query(
+      `INSERT INTO sessions (id, merchant_id, token_hash, livemode, expires_at, browser)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, merchantId, sha256(token), mode === 'live', expires, browser],
+    );
+    return { id, token, expires };
+  }
+
+  /**
+   * Forgets the merchant's cached sessions once they are ended (signed out, a password changed):
+   * a lookup that began before the change committed is not cached either.
+   */
+  forgetSessionsOf(merchantId: string): void {
+    this.forgotten += 1;
+    for (const [hash, entry] of this.authCache)
+      if (entry.actor.kind === 'login' && entry.actor.merchantId === merchantId) this.authCache.delete(hash);
   }
 
   /** Resolves a presented key or session token to the caller, or null if unknown, revoked or expired. */

@@ -29,6 +29,7 @@ const apiKey = z.object({
 });
 
 const mode = z.enum(['test', 'live']);
+const password = z.string().min(10, { error: 'must be at least 10 characters' }).max(200);
 
 export const merchantRoutes = [
   defineRoute({
@@ -43,7 +44,7 @@ export const merchantRoutes = [
     body: z.strictObject({
       business_name: z.string().trim().min(1).max(200),
       email: z.email({ error: 'must be an email address' }).max(254),
-      password: z.string().min(10, { error: 'must be at least 10 characters' }).max(200),
+      password,
       referral_code: z
         .string()
         .trim()
@@ -87,6 +88,27 @@ export const merchantRoutes = [
     storedResponse: maskedSession,
     handler: ({ body, db, services, ip }) =>
       services.loginThrottle.attempt(body.email, ip, () => services.merchants.login(db, body)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/merchants/password',
+    tag: 'Merchants',
+    summary: 'Change the password',
+    description:
+      'Takes the current password (its checks count against the login limits above) and a new one. Every session but the caller’s own ends with the change: the back office’s browsers and API login tokens alike.',
+    auth: 'secret',
+    // Outside a transaction: a wrong current password must stay counted.
+    transactional: false,
+    body: z.strictObject({
+      current_password: z.string().min(1).max(200),
+      new_password: password,
+    }),
+    response: z.object({
+      object: z.literal('password_change'),
+      changed: unix,
+      sessions_ended: z.number().int().describe('Sessions signed out by the change'),
+    }),
+    handler: ({ body, auth, db, services, ip }) => services.sessions.changePassword(db, auth, body, ip),
   }),
   defineRoute({
     method: 'GET',
