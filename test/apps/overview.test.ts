@@ -20,6 +20,14 @@ const NO_PAYOUTS = { count: 0, amount: 0, paid: { count: 0, amount: 0 }, failed:
 /** An instant in East Africa Time (UTC+03:00). */
 const eat = (local: string) => new Date(`${local}+03:00`);
 const unix = (date: Date) => date.getTime() / 1000;
+/** A day's gross by hour of the day: the hours given, the rest 0. */
+const byHour = (at: Record<number, number>) => Array.from({ length: 24 }, (_, hour) => at[hour] ?? 0);
+/** Gross by day from `first`, one value a day. */
+const byDay = (first: string, values: number[]) =>
+  values.map((gross, i) => ({
+    date: new Date(Date.parse(`${first}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10),
+    gross,
+  }));
 
 /** Moves a payment, and the ledger transaction of its payment or refund, to `at`. */
 async function movePayment(id: string, at: Date) {
@@ -92,6 +100,9 @@ describe('overview', () => {
       refunds: { count: 1, amount: 10_000 },
       payouts: NO_PAYOUTS,
       payments: { pending: 0, paid: 1, failed: 1, refunded: 1, total: 3 },
+      // Each window's hours and days add up to its gross, the refunded payment included.
+      gross_by_hour: byHour({ 0: 4_000, 23: 10_000 }),
+      gross_by_day: byDay('2026-01-15', [14_000]),
     });
     expect(tzs.last_7_days).toEqual({
       gross: 19_000,
@@ -100,6 +111,8 @@ describe('overview', () => {
       refunds: { count: 1, amount: 10_000 },
       payouts: NO_PAYOUTS,
       payments: { pending: 1, paid: 3, failed: 1, refunded: 1, total: 6 },
+      gross_by_hour: byHour({ 0: 6_000, 23: 13_000 }),
+      gross_by_day: byDay('2026-01-09', [2_000, 0, 0, 0, 0, 3_000, 14_000]),
     });
     expect(tzs.last_30_days).toEqual({
       gross: 26_000,
@@ -108,9 +121,26 @@ describe('overview', () => {
       refunds: { count: 1, amount: 10_000 },
       payouts: NO_PAYOUTS,
       payments: { pending: 1, paid: 5, failed: 1, refunded: 1, total: 8 },
+      gross_by_hour: byHour({ 0: 12_000, 23: 14_000 }),
+      gross_by_day: byDay('2025-12-17', [
+        6_000,
+        ...new Array(21).fill(0),
+        1_000,
+        2_000,
+        0,
+        0,
+        0,
+        0,
+        3_000,
+        14_000,
+      ]),
     });
     expect(kes.today).toMatchObject({ gross: 1_000, fees: 15, net: 985, payments: { paid: 1, total: 1 } });
-    expect(kes.last_30_days).toEqual(kes.today);
+    const { gross_by_day: kesDays, ...kesMonth } = kes.last_30_days;
+    const { gross_by_day: _kesToday, ...kesDay } = kes.today;
+    expect(kesMonth).toEqual(kesDay);
+    expect(kesDays).toEqual(byDay('2025-12-17', [...new Array(29).fill(0), 1_000]));
+    expect(kes.today.gross_by_hour).toEqual(byHour({ 8: 1_000 }));
 
     // The balance is the ledger's, now, whatever the windows.
     const balance = (await api.get('/v1/balance')).body;

@@ -399,6 +399,22 @@ describe('overview', () => {
         { product: beans.id, on_hand_milli: 2_000, reorder_level_milli: 2_000, negative: false },
       ],
     });
+    // Its hours and days add up to its sales; a week takes in the sale three days ago.
+    const today = overview.body.stores[0];
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    expect(overview.body.days).toBe(1);
+    expect(today.sales_by_hour).toHaveLength(24);
+    expect(sum(today.sales_by_hour)).toBe(7_000);
+    expect(today.sales_by_day).toEqual([{ date: overview.body.date, sales: 7_000 }]);
+    const week = await fresh.get('/v1/retail?days=7');
+    expect(week.status).toBe(200);
+    const store = week.body.stores[0];
+    expect(store).toMatchObject({ sales: 9_000, order_count: 3, voided_count: 1 });
+    expect(sum(store.sales_by_hour)).toBe(9_000);
+    expect(store.sales_by_day.map((day: any) => day.sales)).toEqual([0, 0, 0, 2_000, 0, 0, 7_000]);
+    expect(store.sales_by_day.at(-1).date).toBe(week.body.date);
+    for (const days of ['0', '32', 'x'])
+      expect((await fresh.get(`/v1/retail?days=${days}`)).status).toBe(400);
     const past = await fresh.get('/v1/retail?date=2020-01-01');
     expect(past.body.stores[0]).toMatchObject({ sales: 0, order_count: 0, top_products: [] });
     expect((await fresh.get('/v1/retail?date=2020-02-30')).status).toBe(400);

@@ -8,6 +8,7 @@ import {
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
+import { seriesOf, type DayHourSum } from '../services/overview-series.ts';
 
 const TOP_PRODUCTS = 5;
 const LOW_STOCK_ITEMS = 20;
@@ -24,20 +25,23 @@ function dayBounds(date: string): { start: Date; end: Date } {
 }
 
 /**
- * What a shop owner opens each morning, per store: the day's sales (net of
- * refunds, voided sales left out), order count, best sellers and the items
- * that are low or below zero.
+ * What a shop owner opens each morning, per store: the day's sales (or the
+ * last `days` days' to `date`; net of refunds, voided sales left out), order
+ * count, best sellers, sales by hour and by day, and the items that are low
+ * or below zero.
  */
 export async function retailOverview(
   db: Queryable,
   scope: Tenant,
-  options: { date?: string | undefined; now?: Date },
+  options: { date?: string | undefined; days?: number; now?: Date },
 ) {
   const date = options.date ?? eastAfricaDate(options.now ?? new Date());
-  const { start, end } = dayBounds(date);
+  const days = options.days ?? 1;
+  const { end } = dayBounds(date);
+  const start = new Date(end.getTime() - days * 86_400_000);
   const params = [scope.merchantId, scope.livemode, start, end];
-  // Four independent reads, sent together.
-  const [stores, sales, top, low] = await Promise.all([
+  // Five independent reads, sent together.
+  const [stores, sales, top, low, hourly] = await Promise.all([
     db.query<{ id: string; name: string; currency: Currency; is_default: boolean }>(
       `SELECT id, name, currency, is_default FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 ORDER BY seq`,
       params.slice(0, 2),
@@ -98,14 +102,30 @@ export async function retailOverview(
        ) ranked WHERE rank <= $3 ORDER BY rank`,
       [scope.merchantId, scope.livemode, LOW_STOCK_ITEMS],
     ),
+    db.query<DayHourSum & { store_id: string }>(
+      // East Africa Time is UTC+03:00 all year: its day and hour are the UTC ones three hours on.
+      `SELECT store_id, to_char(paid_at + interval '3 hours', 'YYYY-MM-DD') AS day,
+         extract(hour FROM paid_at + interval '3 hours')::int AS hour,
+         sum(total - refunded_amount)::bigint AS amount
+       FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND paid_at >= $3 AND paid_at < $4
+         AND status <> 'voided'
+       GROUP BY 1, 2, 3`,
+      params,
+    ),
   ]);
   return {
     object: 'retail_overview' as const,
     date,
+    days,
     time_zone: EAST_AFRICA_TIME_ZONE,
     livemode: scope.livemode,
     stores: stores.rows.map((store) => {
       const day = sales.rows.find((row) => row.store_id === store.id);
+      const series = seriesOf(
+        hourly.rows.filter((row) => row.store_id === store.id),
+        date,
+        days,
+      );
       return {
         store: store.id,
         name: store.name,
@@ -115,6 +135,8 @@ export async function retailOverview(
         refunds: day?.refunded ?? 0,
         order_count: day?.orders ?? 0,
         voided_count: day?.voided ?? 0,
+        sales_by_hour: series.by_hour,
+        sales_by_day: series.by_day.map((entry) => ({ date: entry.date, sales: entry.amount })),
         top_products: top.rows
           .filter((row) => row.store_id === store.id)
           .map((row) => ({

@@ -10,9 +10,11 @@ import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
 import { balanceOf } from './ledger.ts';
 import { unixSeconds } from './time.ts';
+import { seriesOf, type DayHourSum } from './overview-series.ts';
 
 export const WINDOW_NAMES = ['today', 'last_7_days', 'last_30_days'] as const;
 type WindowName = (typeof WINDOW_NAMES)[number];
+const WINDOW_DAYS: Record<WindowName, number> = { today: 1, last_7_days: 7, last_30_days: 30 };
 const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
 
 interface Bounds {
@@ -87,6 +89,19 @@ function ledgerSums(db: Queryable, params: unknown[]) {
   );
 }
 
+/** Payments' gross by local day and hour over the longest window, for each window's series. */
+function grossByDayAndHour(db: Queryable, tenant: Tenant, bounds: Bounds) {
+  return db.query<DayHourSum & { currency: string }>(
+    `SELECT t.currency, to_char(t.created_at AT TIME ZONE $5, 'YYYY-MM-DD') AS day,
+       extract(hour FROM t.created_at AT TIME ZONE $5)::int AS hour, sum(t.amount)::bigint AS amount
+     FROM ledger_transactions t
+     WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type = 'payment'
+       AND t.created_at >= $3 AND t.created_at < $4
+     GROUP BY 1, 2, 3`,
+    [tenant.merchantId, tenant.livemode, bounds.starts.last_30_days, bounds.end, bounds.time_zone],
+  );
+}
+
 /** Payments made in the window, by their status now. */
 function paymentCounts(db: Queryable, params: unknown[]) {
   return db.query<WindowRow & { status: (typeof PAYMENT_STATUSES)[number]; count: number }>(
@@ -127,11 +142,12 @@ function payoutSums(db: Queryable, params: unknown[]) {
 export async function overviewOf(db: Queryable, tenant: Actor, options: { date?: string | undefined }) {
   const bounds = await boundsOf(db, tenant, options.date);
   const params = windowParams(tenant, bounds);
-  const [ledger, counts, payouts, balance] = await Promise.all([
+  const [ledger, counts, payouts, balance, hourly] = await Promise.all([
     ledgerSums(db, params),
     paymentCounts(db, params),
     payoutSums(db, params),
     balanceOf(db, tenant),
+    grossByDayAndHour(db, tenant, bounds),
   ]);
   const currencies = new Set<string>();
   for (const rows of [ledger.rows, counts.rows, payouts.rows])
@@ -151,6 +167,11 @@ export async function overviewOf(db: Queryable, tenant: Actor, options: { date?:
         counts.rows.find((r) => match(r) && r.status === status)?.count ?? 0,
       ]),
     ) as Record<(typeof PAYMENT_STATUSES)[number], number>;
+    const series = seriesOf(
+      hourly.rows.filter((r) => r.currency === currency),
+      bounds.date,
+      WINDOW_DAYS[name],
+    );
     return {
       gross: sums?.gross ?? 0,
       fees: sums?.fees ?? 0,
@@ -163,6 +184,8 @@ export async function overviewOf(db: Queryable, tenant: Actor, options: { date?:
         failed: { count: payout?.failed_count ?? 0, amount: payout?.failed_amount ?? 0 },
       },
       payments: { ...statuses, total: Object.values(statuses).reduce((a, b) => a + b, 0) },
+      gross_by_hour: series.by_hour,
+      gross_by_day: series.by_day.map((day) => ({ date: day.date, gross: day.amount })),
     };
   };
 

@@ -31,6 +31,15 @@ const window = z.object({
   payments: z
     .object({ pending: count, paid: count, failed: count, refunded: count, total: count })
     .describe('Payments created in the window, by their status now'),
+  gross_by_hour: z
+    .array(count)
+    .length(24)
+    .describe(
+      '`gross` by the hour of the day it was paid in (0 = from midnight), summed over the window’s days',
+    ),
+  gross_by_day: z
+    .array(z.object({ date: z.string(), gross: count }))
+    .describe('`gross` by calendar day, oldest first: one entry per day of the window'),
 });
 
 const bounds = z.object({ from: unix, to: unix.describe('Exclusive') });
@@ -41,7 +50,7 @@ export const merchantOverviewRoutes = [
     path: '/overview',
     tag: 'Balance',
     summary: 'Overview',
-    description: `Per currency: the balance now, and for today, the last 7 and the last 30 calendar days (today included) in the merchant’s time zone (${EAST_AFRICA_TIME_ZONE} unless set at sign-up): gross and net volume, fees, refunds, payouts and payments by status. \`date\` moves “today” to another day.`,
+    description: `Per currency: the balance now, and for today, the last 7 and the last 30 calendar days (today included) in the merchant’s time zone (${EAST_AFRICA_TIME_ZONE} unless set at sign-up): gross and net volume, fees, refunds, payouts and payments by status, and the gross by hour of the day and by day. \`date\` moves “today” to another day.`,
     auth: 'secret',
     query: z.object({ date: calendarDay.optional().describe('The last day of every window; default today') }),
     response: z.object({
