@@ -4,9 +4,6 @@
  * behind), and goes back where it was when it closes.
  */
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
-import type { CommandRefusal } from '../../data/api.ts';
-import { serverCodeText } from '../../i18n/code-words.ts';
-import { useI18n } from '../../i18n/index.tsx';
 
 /** Open dialogs, oldest first: Esc closes only the one on top (help over payment, PIN over sales). */
 const openDialogs: symbol[] = [];
@@ -39,20 +36,23 @@ function screenField(): HTMLElement | undefined {
   );
 }
 
+export interface DialogProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+  testId?: string;
+}
+
+/** The dialog in each app's words: `closeLabel` names the close button for a screen reader. */
 export function Dialog({
   title,
   onClose,
   children,
   wide = false,
   testId,
-}: {
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-  wide?: boolean;
-  testId?: string;
-}) {
-  const { t } = useI18n();
+  closeLabel,
+}: DialogProps & { closeLabel: string }) {
   const box = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
@@ -119,7 +119,7 @@ export function Dialog({
       >
         <header className="dialog-head">
           <h2>{title}</h2>
-          <button type="button" className="ghost" onClick={onClose} aria-label={t('close')}>
+          <button type="button" className="ghost" onClick={onClose} aria-label={closeLabel}>
             ✕
           </button>
         </header>
@@ -135,20 +135,6 @@ export function Message({ text, kind = 'error' }: { text: string | null; kind?: 
   return (
     <p className={`message ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       {text}
-    </p>
-  );
-}
-
-/**
- * Why the server refused a command, in the cashier's words; the server's own
- * words (naming the field) in the tooltip, and the code for support.
- */
-export function ServerRefusal({ refusal }: { refusal: CommandRefusal }) {
-  const { t, language } = useI18n();
-  return (
-    <p className="message error" title={refusal.message}>
-      {t('serverRefused')} {serverCodeText(language, refusal.code, refusal.message)}{' '}
-      <code className="refusal-code">{refusal.code}</code>
     </p>
   );
 }

@@ -10,7 +10,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Sale, SalesPage } from '../../data/api.ts';
 import { formatDateTime, formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, ServerRefusal } from '../components/Dialog.tsx';
-import { Segmented } from '../components/Segmented.tsx';
+import { Segmented } from '../../ui/Segmented.tsx';
 import { useObservable, useStore } from '../store.tsx';
 import { SaleBadges, SaleDetail } from './SaleDetail.tsx';
 

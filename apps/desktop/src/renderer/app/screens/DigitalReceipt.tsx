@@ -3,36 +3,10 @@
  * code for the customer to scan (drawn here, offline too), and as a WhatsApp
  * or SMS message to the sale's customer, or to whoever the cashier picks.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import encodeQR from '@paulmillr/qr';
+import { useEffect, useRef, useState } from 'react';
+import { QrCode } from '../../ui/QrCode.tsx';
 import type { CompletedSale, DigitalReceiptLink } from '../../data/api.ts';
 import { formatMoney, useI18n } from '../../i18n/index.tsx';
-
-/** The QR code as one SVG path of its dark modules (a quiet zone of four, as scanners expect). */
-export function QrCode({ text, label, size = 200 }: { text: string; label: string; size?: number }) {
-  const { path, width } = useMemo(() => {
-    const modules = encodeQR(text, 'raw', { ecc: 'medium', border: 4 });
-    let d = '';
-    modules.forEach((row, y) => row.forEach((dark, x) => dark && (d += `M${x} ${y}h1v1h-1z`)));
-    return { path: d, width: modules.length };
-  }, [text]);
-  return (
-    <svg
-      className="qr"
-      role="img"
-      aria-label={label}
-      data-testid="receipt-qr"
-      data-text={text}
-      width={size}
-      height={size}
-      viewBox={`0 0 ${width} ${width}`}
-      shapeRendering="crispEdges"
-    >
-      <rect width={width} height={width} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
 
 /** `wa.me` to the customer's number (255…), or to a chat the cashier picks when there is none. */
 export const whatsAppHref = (phone: string | null, text: string): string =>
@@ -72,7 +46,7 @@ export function DigitalReceipt({ completed }: { completed: CompletedSale }) {
       </button>
       {open && (
         <div className="digital-receipt-panel" ref={panel}>
-          <QrCode text={link.url} label={t('digitalReceiptQr')} />
+          <QrCode text={link.url} label={t('digitalReceiptQr')} testId="receipt-qr" />
           <p className="muted">{t('digitalReceiptScan')}</p>
           <div className="row">
             <a

@@ -14,7 +14,7 @@ import {
 } from '../../i18n/index.tsx';
 import { Dialog, Message } from '../components/Dialog.tsx';
 import { AmountInput, PinInput } from '../components/inputs.tsx';
-import { Segmented } from '../components/Segmented.tsx';
+import { Segmented } from '../../ui/Segmented.tsx';
 import { refusalCode, refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 import { codeText } from '../../i18n/code-words.ts';
