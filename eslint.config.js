@@ -107,8 +107,10 @@ export default tseslint.config(
       'apps/desktop/src/shared/**/*.ts',
       'apps/desktop/src/renderer/**/*.{ts,tsx}',
       'apps/desktop/src/preload/**/*.ts',
+      // The back office's page code, likewise.
+      'apps/server/office/**/*.{ts,tsx}',
     ],
-    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/server/office/vite.config.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import decodeQR from '@paulmillr/qr/decode.js';
 import { launchChromium } from '../support/browser.ts';
+import { decodeOnScreenQr as decodeQr } from '../support/qr.ts';
 import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
 import { RECEIPT_BASE } from './till-preview/sample-store.ts';
 
@@ -47,22 +47,9 @@ async function sell(language: 'en' | 'sw', customer: boolean) {
 
 /** The QR code as drawn on screen, read back as pixels and decoded. */
 async function decodeOnScreenQr(): Promise<string> {
-  const image = await page.evaluate(async () => {
-    const svg = document.querySelector('[data-testid=receipt-qr]')!;
-    const box = svg.getBoundingClientRect();
-    const picture = new Image();
-    picture.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-    await picture.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.round(box.width);
-    canvas.height = Math.round(box.height);
-    const context = canvas.getContext('2d')!;
-    context.drawImage(picture, 0, 0, canvas.width, canvas.height);
-    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
-    return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
-  });
-  expect(image.width).toBeGreaterThanOrEqual(150);
-  return decodeQR(image);
+  const { text, width } = await decodeQr(page, '[data-testid=receipt-qr]');
+  expect(width).toBeGreaterThanOrEqual(150);
+  return text;
 }
 
 beforeEach(async () => {

@@ -1,4 +1,5 @@
 /** The back office's cookie session over real HTTP, as a browser on the server's own pages holds it. */
+import type { Page } from 'playwright-core';
 import { client, type Merchant } from './server.ts';
 
 export interface OfficeCookie {
@@ -45,4 +46,17 @@ export function officeClient(baseUrl: string, cookie: string, origin: string | n
       api.post(path, body, headers(extra)),
     delete: (path: string, extra?: Record<string, string>) => api.delete(path, headers(extra)),
   };
+}
+
+/** Signs in on the office's sign-in page as a person does: email, password, Enter. */
+export async function signInInBrowser(
+  page: Page,
+  baseUrl: string,
+  merchant: Pick<Merchant, 'email' | 'password'>,
+): Promise<void> {
+  await page.goto(`${baseUrl}/office/`);
+  await page.fill('[data-testid=email]', merchant.email);
+  await page.fill('[data-testid=password]', merchant.password);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('nav[aria-label] a[aria-current=page]', { timeout: 15_000 });
 }

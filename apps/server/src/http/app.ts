@@ -14,7 +14,7 @@ import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
 import { pageRoutes } from './pages.ts';
 import { invoicePageRoutes } from './invoice-page.ts';
 import { receiptPageRoutes } from './receipt-page.ts';
-import { tillStaticRouter } from './till-static.ts';
+import { officeStaticRouter, tillStaticRouter } from './till-static.ts';
 import { officeSessionRoutes } from './office-session.ts';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { urlProblem } from './input.ts';
@@ -82,6 +82,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   app.use(receiptPageRoutes(options).routes());
   app.use(tillStaticRouter().routes());
   app.use(officeSessionRoutes(options).routes());
+  app.use(officeStaticRouter().routes());
   for (const router of options.extraRouters ?? []) app.use(router.routes());
 
   // Unknown /v1 routes still answer with rate-limit headers and the error object.

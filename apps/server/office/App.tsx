@@ -1,0 +1,127 @@
+/**
+ * The back office: sign-in until a session is open, then the frame (the
+ * business, the test-mode mark, the mode and language switches, sign out),
+ * the sections' navigation and the page of the path.
+ */
+import { useEffect, useRef } from 'react';
+import { useAction } from './action.ts';
+import { LanguageButton } from './components/LanguageButton.tsx';
+import { useI18n, type MessageKey } from './i18n/index.ts';
+import { PAGES, PageLink, usePage, type Page } from './router.tsx';
+import { useSession, type Mode, type OfficeSession } from './session.tsx';
+import { Message, Segmented } from './shared.ts';
+import { Coming } from './pages/Coming.tsx';
+import { Home } from './pages/Home.tsx';
+import { Settings } from './pages/Settings.tsx';
+import { SignIn } from './pages/SignIn.tsx';
+import { Tills } from './pages/Tills.tsx';
+
+const NAV_WORDS: Record<Page, MessageKey> = {
+  home: 'navHome',
+  payments: 'navPayments',
+  retail: 'navRetail',
+  tills: 'navTills',
+  developers: 'navDevelopers',
+  apps: 'navApps',
+  settings: 'navSettings',
+};
+
+export function App() {
+  const { t } = useI18n();
+  const { state } = useSession();
+  if (state.kind === 'loading')
+    return (
+      <p className="splash" role="status">
+        {t('loading')}
+      </p>
+    );
+  if (state.kind === 'signed-out') return <SignIn ended={state.ended} />;
+  return <Frame session={state.session} />;
+}
+
+function PageOf({ page }: { page: Page }) {
+  switch (page) {
+    case 'home':
+      return <Home />;
+    case 'tills':
+      return <Tills />;
+    case 'settings':
+      return <Settings />;
+    default:
+      return <Coming title={NAV_WORDS[page]} />;
+  }
+}
+
+function Frame({ session }: { session: OfficeSession }) {
+  const { t } = useI18n();
+  const { switchMode, signOut } = useSession();
+  const page = usePage();
+  const { error, run } = useAction();
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the sections scroll sideways: the current one is brought into view.
+  useEffect(() => {
+    nav.current
+      ?.querySelector('[aria-current=page]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [page]);
+  return (
+    <div className={`office mode-${session.mode}`}>
+      <a className="skip-link" href="#main">
+        {t('skipToPage')}
+      </a>
+      <header className="office-top">
+        {!session.livemode && (
+          <p className="test-banner" data-testid="test-mode">
+            {t('testModeBanner')}
+          </p>
+        )}
+        <div className="office-bar">
+          <span className="brand">
+            <span className="business">{session.merchant.business_name}</span>
+            {!session.livemode && <span className="test-badge">{t('testModeBadge')}</span>}
+          </span>
+          <div className="bar-actions">
+            <Segmented<Mode>
+              label={t('mode')}
+              value={session.mode}
+              onChange={(mode) => mode !== session.mode && void run(() => switchMode(mode))}
+              options={[
+                ['test', t('modeTest')],
+                ['live', t('modeLive')],
+              ]}
+            />
+            <LanguageButton />
+            <button
+              type="button"
+              className="bar-button"
+              onClick={() => void run(signOut)}
+              data-testid="sign-out"
+            >
+              {t('signOut')}
+            </button>
+          </div>
+        </div>
+      </header>
+      <nav className="office-nav" aria-label={t('navigation')} ref={nav}>
+        <ul>
+          {PAGES.map((name) => (
+            <li key={name}>
+              <PageLink
+                page={name}
+                aria-current={name === page ? 'page' : undefined}
+                data-testid={`nav-${name}`}
+              >
+                {t(NAV_WORDS[name])}
+              </PageLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="screen office-main" id="main" tabIndex={-1}>
+        <Message text={error} />
+        {/* A new mode is another set of data: the page reads it afresh. */}
+        <PageOf key={`${session.mode} ${page}`} page={page} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/** An API error as a sentence in the user's language, naming the fields the server named. */
+import { ApiError, NETWORK_ERROR } from './api.ts';
+import type { MessageKey } from './i18n/index.ts';
+
+type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+const FIELD_WORDS: Record<string, MessageKey> = {
+  email: 'fieldEmail',
+  password: 'fieldPassword',
+  name: 'fieldName',
+  store: 'fieldStore',
+  new_password: 'fieldNewPassword',
+  current_password: 'fieldCurrentPassword',
+};
+
+export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): string {
+  if (!(error instanceof ApiError)) return t('errorOther', { message: String(error) });
+  switch (error.code) {
+    case NETWORK_ERROR:
+      return t('errorNetwork');
+    case 'credentials_invalid':
+      return t(error.details.current_password ? 'errorCurrentPassword' : 'errorCredentials');
+    case 'rate_limited':
+      return t('errorRateLimited', { seconds: error.retryAfter ?? 60 });
+    case 'origin_not_allowed':
+      return t('errorOrigin');
+    case 'service_unavailable':
+    case 'internal_error':
+      return t('errorUnavailable');
+  }
+  const fields = Object.entries(error.details).map(([field, reason]) => {
+    const word = FIELD_WORDS[field] ? t(FIELD_WORDS[field]) : field;
+    // The server's reason is in English: shown beside the field in English only.
+    return language === 'en' ? `${word} ${reason}` : word;
+  });
+  return fields.length > 0
+    ? t('errorInvalid', { fields: fields.join(', ') })
+    : t('errorOther', { message: error.message });
+}

@@ -1,0 +1,109 @@
+/**
+ * Settings: for now the account (who is signed in, a new password, signing
+ * every browser out); the business's own settings are still to come.
+ */
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.ts';
+import { useAction } from '../action.ts';
+import { useI18n } from '../i18n/index.ts';
+import { useSession, useSignedIn } from '../session.tsx';
+import { Message } from '../shared.ts';
+
+export function Settings() {
+  const { t } = useI18n();
+  const session = useSignedIn();
+  return (
+    <div className="page" data-testid="settings">
+      <div className="page-head">
+        <h1>{t('navSettings')}</h1>
+      </div>
+      <section className="card stack" aria-labelledby="account">
+        <h2 id="account">{t('accountTitle')}</h2>
+        <p>{t('signedInAs', { email: session.merchant.email })}</p>
+        <ChangePassword />
+        <SignOutEverywhere />
+      </section>
+      <p className="card">
+        {t('coming')} <a href="/docs">{t('apiDocs')}</a>
+      </p>
+    </div>
+  );
+}
+
+function ChangePassword() {
+  const { t } = useI18n();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [changed, setChanged] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChanged(null);
+    void run(async () => {
+      const answer = await api.post<{ sessions_ended: number }>('/v1/merchants/password', {
+        current_password: current,
+        new_password: next,
+      });
+      setCurrent('');
+      setNext('');
+      setChanged(t('passwordChanged', { count: answer.sessions_ended }));
+    });
+  };
+  return (
+    <form className="stack" onSubmit={submit} aria-labelledby="change-password">
+      <h3 id="change-password">{t('changePassword')}</h3>
+      <div className="form-row">
+        <label>
+          {t('currentPassword')}
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(event) => setCurrent(event.target.value)}
+          />
+        </label>
+        <label>
+          {t('newPassword')}
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            value={next}
+            onChange={(event) => setNext(event.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={busy}>
+          {t('changePassword')}
+        </button>
+      </div>
+      <Message text={error} />
+      <Message kind="ok" text={changed} />
+    </form>
+  );
+}
+
+function SignOutEverywhere() {
+  const { t } = useI18n();
+  const { signOutEverywhere } = useSession();
+  const { busy, error, run } = useAction();
+  return (
+    <div className="stack">
+      <h3>{t('signOutEverywhere')}</h3>
+      <p className="muted">{t('signOutEverywhereLead')}</p>
+      <div>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          data-testid="sign-out-everywhere"
+          onClick={() => void run(signOutEverywhere)}
+        >
+          {t('signOutEverywhere')}
+        </button>
+      </div>
+      <Message text={error} />
+    </div>
+  );
+}
