@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PULL_DOCUMENTS } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
-import { pairedTill } from '../support/tills.ts';
+import { pairedTill, pullCollection } from '../support/tills.ts';
 
 let server: RunningServer;
 let api: Api;
@@ -48,9 +47,11 @@ describe('a product’s place on the Favourites tiles', () => {
   it('reaches the till with the product', async () => {
     const { actor } = await pairedTill(server, api);
     const sugar = await makeProduct(api, { name: 'Sukari', favourite_position: 7 });
-    const sync = new SyncService(server.services);
-    const products = await sync.pull(actor, { collection: 'products', checkpoint: null, limit: 1000 });
-    const pulled = products.documents.map((doc) => PULL_DOCUMENTS.products.parse(doc));
+    // The feed gives a row once no older transaction is open: pulled until it has come.
+    const products = await pullCollection(server, actor, 'products', (docs) =>
+      docs.some((doc) => doc.id === sugar.id),
+    );
+    const pulled = products.map((doc) => PULL_DOCUMENTS.products.parse(doc));
     expect(pulled.find((doc) => doc.id === sugar.id)?.favourite_position).toBe(7);
   });
 });
