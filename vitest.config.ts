@@ -14,6 +14,8 @@ const each = {
   hookTimeout: 60_000,
   pool: 'forks' as const,
   setupFiles: ['test/support/worker-database.ts'],
+  // expect.poll gives up after 1 s unless told: far too soon for a page on a busy machine.
+  expect: { poll: { timeout: 15_000 } },
 };
 
 export default defineConfig({
