@@ -39,7 +39,7 @@ describe('the hosted checkout page in Chromium', () => {
     await page.waitForFunction(
       () => document.querySelector('#message')?.textContent?.startsWith('Paid'),
       null,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     await page.screenshot({ path: 'test/browser/checkout-paid.png' }).catch(() => undefined);
 
@@ -66,7 +66,7 @@ describe('the hosted checkout page in Chromium', () => {
     await page.waitForFunction(
       () => document.querySelector('#message')?.textContent?.includes('failed'),
       null,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     expect(await page.isVisible('#pay')).toBe(true);
     await page.fill('#phone', '0700000001');
@@ -74,7 +74,7 @@ describe('the hosted checkout page in Chromium', () => {
     await page.waitForFunction(
       () => document.querySelector('#message')?.textContent?.startsWith('Paid'),
       null,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const api = client(server.url, merchant.keys.secretTest);
     await eventually(

@@ -29,7 +29,7 @@ const phonePage = (): Promise<Page> =>
 
 const waitForMessage = (page: Page, text: string) =>
   page.waitForFunction((wanted) => document.querySelector('#message')?.textContent?.includes(wanted), text, {
-    timeout: 10_000,
+    timeout: 30_000,
   });
 
 describe('the hosted invoice page in Chromium', () => {
@@ -56,7 +56,7 @@ describe('the hosted invoice page in Chromium', () => {
 
     await page.fill('#phone', '0700 000 001');
     // Once paid, the page reloads to show its paid state as the server renders it.
-    const reloaded = page.waitForEvent('load', { timeout: 10_000 });
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await page.click('#submit');
     await reloaded;
     expect(await page.textContent('#status')).toBe('Paid');
@@ -86,7 +86,7 @@ describe('the hosted invoice page in Chromium', () => {
     await waitForMessage(page, 'The payment failed');
     expect(await page.isVisible('#pay')).toBe(true);
     await page.fill('#phone', '0700000001');
-    const reloaded = page.waitForEvent('load', { timeout: 10_000 });
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await page.click('#submit');
     await reloaded;
     expect(await page.textContent('#status')).toBe('Paid');

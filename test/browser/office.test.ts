@@ -87,7 +87,7 @@ describe.each(LANGUAGES)('in %s', (language) => {
         await page.fill('[data-testid=email]', sample.merchant.email);
         await page.fill('[data-testid=password]', sample.merchant.password);
         await page.keyboard.press('Enter');
-        await page.waitForSelector('[data-testid=volume-TZS]', { timeout: 15_000 });
+        await page.waitForSelector('[data-testid=volume-TZS]', { timeout: 30_000 });
 
         const overview = (await sample.api.get('/v1/overview')).body;
         const today = overview.currencies.find((c: any) => c.currency === 'TZS').today;

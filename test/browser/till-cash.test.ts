@@ -25,13 +25,13 @@ afterAll(async () => {
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   await page.goto(`${preview.url}?lang=en`);
-  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
     window.preview!.setCashier(true);
     window.preview!.setShift(true);
   });
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
 });
 
 const shillings = (text: string | null) => Number((text ?? '').replace(/[^\d]/g, ''));
@@ -40,9 +40,9 @@ const changeShown = () => page.textContent('[data-testid=change-preview]').then(
 describe('quick cash', () => {
   it('fills the cash given from a tapped button, shows the change, and steps with ↑ ↓ before Enter takes it', async () => {
     await page.evaluate(() => window.preview!.fillCart());
-    await page.waitForSelector('[data-testid=cart] tbody tr', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=cart] tbody tr', { timeout: 30_000 });
     await page.keyboard.press('F10');
-    await page.waitForSelector('[data-testid=cash-given]:focus', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=cash-given]:focus', { timeout: 30_000 });
     const due = shillings(await page.textContent('[data-testid=remaining]'));
     const offered = quickCashAmounts(due, 'TZS');
     expect(offered.length).toBeGreaterThan(2);
@@ -54,7 +54,7 @@ describe('quick cash', () => {
     await buttons.nth(1).click();
     expect(await page.inputValue('[data-testid=cash-given]')).toBe(String(offered[1]));
     expect(await changeShown()).toBe(offered[1]! - due);
-    await page.waitForSelector('[data-testid=cash-given]:focus', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=cash-given]:focus', { timeout: 30_000 });
     expect(await buttons.nth(1).getAttribute('aria-pressed')).toBe('true');
 
     // ↓ to the next larger amount, ↑ back to the exact amount (and no further).
@@ -68,7 +68,7 @@ describe('quick cash', () => {
     expect(await changeShown()).toBe(0);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
     expect(shillings(await page.textContent('[data-testid=change-due]'))).toBe(offered[1]! - due);
   });
 });
@@ -76,38 +76,38 @@ describe('quick cash', () => {
 describe('no sale', () => {
   it('opens from Alt+N with a reason picked, says the drawer could not open without a printer, and counts it in the shift', async () => {
     await page.keyboard.press('Alt+N');
-    await page.waitForSelector('[data-testid=no-sale]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=no-sale]', { timeout: 30_000 });
     const open = page.locator('[data-testid=no-sale] button[type=submit]');
     expect(await open.isDisabled()).toBe(true);
     await page.locator('.reason-choices button', { hasText: 'Change for a customer' }).click();
     expect(await page.inputValue('[data-testid=no-sale] input')).toBe('Change for a customer');
     // Focus went back to the reason, so Enter opens the drawer.
-    await page.waitForSelector('[data-testid=no-sale] input:focus', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=no-sale] input:focus', { timeout: 30_000 });
     expect(await open.isDisabled()).toBe(false);
     await page.keyboard.press('Enter');
-    await page.waitForSelector('text=this till has no printer to open it', { timeout: 10_000 });
+    await page.waitForSelector('text=this till has no printer to open it', { timeout: 30_000 });
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[data-testid=no-sale]', { state: 'detached', timeout: 10_000 });
+    await page.waitForSelector('[data-testid=no-sale]', { state: 'detached', timeout: 30_000 });
 
     // From the shift panel too, with a reason typed; a manager's PIN when the till asks for one.
     await page.evaluate(() => window.preview!.setSettings({ noSaleNeedsManager: true }));
     await page.keyboard.press('Alt+Z');
-    await page.waitForSelector('[data-testid=shift-panel]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=shift-panel]', { timeout: 30_000 });
     expect(await page.textContent('[data-testid=shift-no-sales]')).toBe('1');
     await page.click('[data-testid=shift-no-sale]');
-    await page.waitForSelector('[data-testid=no-sale]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid=no-sale]', { timeout: 30_000 });
     await page.locator('[data-testid=no-sale] input').first().fill('Swap a torn note');
     await page.locator('[data-testid=no-sale] input[type=password]').fill('1111');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('text=That is not a manager’s PIN.', { timeout: 10_000 });
+    await page.waitForSelector('text=That is not a manager’s PIN.', { timeout: 30_000 });
     await page.locator('[data-testid=no-sale] input[type=password]').fill('9999');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('text=this till has no printer to open it', { timeout: 10_000 });
+    await page.waitForSelector('text=this till has no printer to open it', { timeout: 30_000 });
     await page.keyboard.press('Enter');
     await page.waitForFunction(
       () => document.querySelector('[data-testid=shift-no-sales]')?.textContent === '2',
       null,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
   });
 });

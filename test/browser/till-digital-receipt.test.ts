@@ -25,14 +25,14 @@ afterAll(async () => {
 
 async function sell(language: 'en' | 'sw', customer: boolean) {
   await page.goto(`${preview.url}?lang=${language}`);
-  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
     window.preview!.setCashier(true);
     window.preview!.setShift(true);
     window.preview!.fillCart();
   });
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
   if (!customer) {
     await page.keyboard.press('F3');
     await page.click('[data-testid=customer-dialog] [data-testid=remove-customer]');

@@ -23,14 +23,14 @@ afterAll(async () => {
 
 async function openSales(page: Page, language: 'en' | 'sw'): Promise<void> {
   await page.goto(`${preview.url}?lang=${language}`);
-  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
     window.preview!.setCashier(true);
     window.preview!.setShift(true);
     window.preview!.addHistory();
   });
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
 }
 
 const numbers = (page: Page) => page.locator('[data-testid=sales-panel] .sale-row strong').allTextContents();

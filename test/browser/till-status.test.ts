@@ -50,9 +50,9 @@ const lastSyncAt = async (page: Page) =>
 /** F9 for the one item in the cart, Esc on "sale complete", then the item scanned again. */
 async function sell(page: Page): Promise<void> {
   await page.keyboard.press('F9');
-  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 30_000 });
   await scan(page);
 }
 

@@ -37,9 +37,10 @@ beforeAll(async () => {
     env.DATABASE_URL = process.env.TEST_DATABASE_URL;
     env.SECRETS_KEY = TEST_SECRETS_KEY;
   }
-  // `npm start` builds the till first when its build is stale: built here, under the lock every
-  // test file building it takes, so that the start below finds it current.
+  // `npm start` builds the till and the back office first when their builds are stale: built here,
+  // under the lock every test file building them takes, so that the start below finds them current.
   await ensureWebBuild();
+  await ensureWebBuild(() => undefined, 'office');
   child = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

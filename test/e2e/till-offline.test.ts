@@ -41,7 +41,7 @@ afterAll(async () => {
 
 const totalShows = (page: Page, text: string) =>
   page.waitForFunction((t) => document.querySelector('[data-testid=total]')?.textContent?.includes(t), text, {
-    timeout: 10_000,
+    timeout: 30_000,
   });
 
 /** The cart holds one item: F9, then the next scan. */
@@ -50,9 +50,9 @@ const OTHER_TAB_SALES = new Set([6, 7, 15, 16]);
 
 async function sellOne(page: Page, next: boolean): Promise<void> {
   await page.keyboard.press('F9');
-  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 30_000 });
   if (!next) return;
   await scan(page);
   await totalShows(page, '3,500');
@@ -86,12 +86,12 @@ describe('the till offline', () => {
       }
       await waitForUnsynced(page, SALES, 10_000);
       await page.keyboard.press('Alt+s');
-      await page.waitForSelector('[data-testid=sales-panel]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sales-panel]', { timeout: 30_000 });
       // Every sale shows in the Sales panel, waiting to sync.
       await page.waitForFunction(
         (n) => document.querySelectorAll('[data-testid=sales-panel] .sale-row.status-pending').length === n,
         SALES,
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
       await page.keyboard.press('Escape');
       expect((await shop.api.get(`/v1/orders?store=${shop.store}&limit=100`)).body.data).toHaveLength(0);

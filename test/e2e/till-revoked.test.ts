@@ -30,9 +30,9 @@ afterAll(() => shop?.close());
 
 async function sellInCash(page: Page): Promise<void> {
   await page.keyboard.press('F9');
-  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
   await page.keyboard.press('Escape');
-  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 30_000 });
 }
 
 const ordersOf = async (till: string) =>
@@ -72,7 +72,7 @@ describe('a till revoked with unsynced sales', () => {
       );
       expect(await ordersOf(till.id)).toHaveLength(0);
 
-      const downloading = page.waitForEvent('download', { timeout: 10_000 });
+      const downloading = page.waitForEvent('download', { timeout: 30_000 });
       await page.click('[data-testid=export-unsynced]');
       const download = await downloading;
       expect(download.suggestedFilename()).toMatch(new RegExp(`^${till.id}-unsynced-.*\\.json$`));
@@ -92,7 +92,7 @@ describe('a till revoked with unsynced sales', () => {
 
       // Nothing is left on the till: it says so, and tells the server.
       await page.waitForSelector('[data-testid=ended-screen][data-unsynced="0"] [data-testid=pair-screen]', {
-        timeout: 10_000,
+        timeout: 30_000,
       });
       await eventually(
         async () => (await shop.api.get(`/v1/tills/${till.id}`)).body.backlog === 0 || undefined,

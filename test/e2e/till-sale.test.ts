@@ -33,7 +33,7 @@ const ordersOf = (till: string) =>
     const listed = await shop.api.get(`/v1/orders?store=${shop.store}&limit=100`);
     const mine = listed.body.data.filter((order: { till?: string }) => order.till === till);
     return mine.length > 0 ? mine : undefined;
-  }, 20_000);
+  }, 60_000);
 
 describe('a sale at the till', () => {
   it('pairs from the pairing URL, sells a scanned item with F9 and prints the receipt through the bridge', async () => {
@@ -43,9 +43,9 @@ describe('a sale at the till', () => {
       const page = await openTill(context, till.pairing_url, errors);
       expect(await page.textContent('[data-testid=total]')).toContain('3,500');
       await page.keyboard.press('F9');
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
 
-      const [receipt] = await shop.printer.waitForJobs(1, 15_000);
+      const [receipt] = await shop.printer.waitForJobs(1, 30_000);
       expect(receipt!.text).toContain('Sukari Kilombero');
       expect(receipt!.text).toContain('3,500');
 
@@ -59,7 +59,7 @@ describe('a sale at the till', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
       await page.keyboard.press('Alt+Z');
-      await page.waitForSelector('[data-testid=shift-panel] >> text=23,500', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=shift-panel] >> text=23,500', { timeout: 30_000 });
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -73,11 +73,11 @@ describe('a sale at the till', () => {
       await page.keyboard.press('Delete'); // the empty cart, then two scans back to back and F9 at once
       await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', {
         state: 'detached',
-        timeout: 10_000,
+        timeout: 30_000,
       });
       await scan(page);
       await typeTimed(page, BARCODE, 5, { then: 'F9' });
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
       const orders = await ordersOf(till.id);
       expect(orders).toHaveLength(1);
       expect(orders[0]).toMatchObject({ total: 7000, status: 'paid' });
@@ -92,7 +92,7 @@ describe('a sale at the till', () => {
       const errors: string[] = [];
       const page = await openTill(context, till.pairing_url, errors);
       await page.keyboard.press('Delete');
-      await page.waitForSelector('[data-testid=cart].empty', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=cart].empty', { timeout: 30_000 });
       // The page reloads itself the moment the scanned line is in the DOM, before its cart write can land.
       await page.evaluate(() => {
         const observer = new MutationObserver(() => {
@@ -103,18 +103,18 @@ describe('a sale at the till', () => {
         });
         observer.observe(document.body, { childList: true, subtree: true });
       });
-      const reloaded = page.waitForEvent('framenavigated', { timeout: 10_000 });
+      const reloaded = page.waitForEvent('framenavigated', { timeout: 30_000 });
       await scan(page);
       await reloaded;
       await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
       expect(await page.evaluate(() => sessionStorage.getItem('reloaded-at-line'))).not.toBeNull();
-      await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', { timeout: 30_000 });
       // Written once: a moment later it is still one piece (proving it needs that moment).
       await page.waitForTimeout(500);
       expect(await page.$$eval('[data-testid=cart] tbody tr', (rows) => rows.length)).toBe(1);
       expect(await page.textContent('[data-testid=total]')).toContain('3,500');
       await page.keyboard.press('F9');
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
       const orders = await ordersOf(till.id);
       expect(orders).toHaveLength(1);
       expect(orders[0]).toMatchObject({ total: PRICE, status: 'paid' });
@@ -141,28 +141,28 @@ describe('a sale at the till', () => {
       const page = await openTill(context, till.pairing_url);
       // Searching the product offers its variants, never the product itself.
       await typeTimed(page, 'kanga', 150, { enter: false });
-      await page.waitForSelector('[data-testid=results] >> text=Kanga', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=results] >> text=Kanga', { timeout: 30_000 });
       await page.keyboard.press('Enter');
-      const picker = await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 10_000 });
+      const picker = await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 30_000 });
       expect(await picker.$$eval('[role=option]', (rows) => rows.map((row) => row.textContent))).toEqual([
         expect.stringContaining('Bluu'),
         expect.stringContaining('Nyekundu'),
       ]);
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Enter');
-      await page.waitForSelector('[data-testid=cart] >> text=Kanga Nyekundu', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=cart] >> text=Kanga Nyekundu', { timeout: 30_000 });
       // The pick closes the chooser, and typing goes to the search box again.
-      await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached', timeout: 10_000 });
-      await page.waitForSelector('[data-testid=search]:focus', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached', timeout: 30_000 });
+      await page.waitForSelector('[data-testid=search]:focus', { timeout: 30_000 });
       // The product's own barcode opens the picker too; a variant's barcode adds that variant.
       await scan(page, '6209990000001');
-      await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=variant-dialog]', { timeout: 30_000 });
       await page.keyboard.press('Escape');
       await page.waitForSelector('[data-testid=variant-dialog]', { state: 'detached' });
       await scan(page, '6209990000012');
-      await page.waitForSelector('[data-testid=cart] >> text=Kanga Bluu', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=cart] >> text=Kanga Bluu', { timeout: 30_000 });
       await page.keyboard.press('F9');
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
 
       const [order] = await ordersOf(till.id);
       expect(order).toMatchObject({ total: PRICE + 12_500 + 13_000, flags: [] });

@@ -20,8 +20,8 @@ afterAll(async () => {
 /** Completes the cart with F9, waits for its receipt on the printer, and starts the next sale. */
 async function sellAndPrint(page: Page, printed: number): Promise<void> {
   await page.keyboard.press('F9');
-  await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
-  await shop.printer.waitForJobs(printed, 15_000);
+  await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
+  await shop.printer.waitForJobs(printed, 30_000);
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-testid=sale-done]', { state: 'detached' });
 }
@@ -46,7 +46,7 @@ describe('the Sales list at the till', () => {
 
       await page.keyboard.press('Alt+S');
       await page.waitForSelector('[data-testid=sales-panel]');
-      await expect.poll(() => rows(page).count(), { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(3);
       const [third, , first] = await rows(page).allTextContents();
       expect(first).toMatch(/^T\d{2}-000001$/);
       expect(third).toMatch(/-000003$/);
@@ -65,7 +65,7 @@ describe('the Sales list at the till', () => {
       expect(await detail.locator('[data-testid=sale-total]').textContent()).toContain('3,500');
 
       await detail.locator('[data-testid=reprint-sale]').click();
-      const jobs = await shop.printer.waitForJobs(before + 4, 15_000);
+      const jobs = await shop.printer.waitForJobs(before + 4, 30_000);
       const reprinted = jobs[before + 3]!.text;
       expect(reprinted).toContain(first);
       expect(reprinted).not.toContain(third);

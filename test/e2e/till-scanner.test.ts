@@ -41,16 +41,16 @@ async function withTill(test: (page: Page) => Promise<void>): Promise<void> {
 }
 
 const totalReads = (page: Page, amount: string) =>
-  page.waitForSelector(`[data-testid=total] >> text=${amount}`, { timeout: 10_000 });
+  page.waitForSelector(`[data-testid=total] >> text=${amount}`, { timeout: 30_000 });
 const search = (page: Page) => page.inputValue('[data-testid=search]');
 
 describe('the scanner at the till', () => {
   it('starts the next sale with an item scanned while the sale-done dialog is open', async () => {
     await withTill(async (page) => {
       await page.keyboard.press('F9');
-      await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
       await scan(page);
-      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-done]', { state: 'detached', timeout: 30_000 });
       await totalReads(page, '3,500');
       expect(await page.textContent('[data-testid=cart]')).toContain('Sukari Kilombero');
       expect(await search(page)).toBe('');
@@ -67,11 +67,11 @@ describe('the scanner at the till', () => {
       });
       for (let sale = 1; sale <= 3; sale++) {
         await page.keyboard.press('F9');
-        await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
+        await page.waitForSelector('[data-testid=sale-done]', { timeout: 30_000 });
         await page.keyboard.press('Enter');
         await typeTimed(page, BARCODE.slice(0, 6), 5, { enter: false });
         // The rest of the scan once the search box has focus, as when focus reached it mid-scan.
-        await page.waitForSelector('[data-testid=search]:focus', { timeout: 10_000 });
+        await page.waitForSelector('[data-testid=search]:focus', { timeout: 30_000 });
         await typeTimed(page, BARCODE.slice(6), 5, { continues: true });
         await totalReads(page, '3,500');
         expect(await search(page)).toBe('');
@@ -91,9 +91,9 @@ describe('the scanner at the till', () => {
       expect(await search(page)).toBe('');
       // A wireless scanner whose Enter came late, into the cash field of the payment dialog.
       await page.keyboard.press('F10');
-      await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=tender-dialog]', { timeout: 30_000 });
       await typeTimed(page, BARCODE, (index) => (index === BARCODE.length ? 250 : 5));
-      await page.waitForSelector('[data-testid=remaining] >> text=14,000', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=remaining] >> text=14,000', { timeout: 30_000 });
       expect(await page.inputValue('[data-testid=cash-given]')).toBe('');
       expect(await page.isVisible('[data-testid=tender-dialog]')).toBe(true);
     });
@@ -108,21 +108,21 @@ describe('the scanner at the till', () => {
       await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 30_000 });
       // On the PIN: not a wrong PIN, and nothing left in the field.
       await scan(page);
-      await page.waitForSelector('.notice >> text=Ingia kwanza', { timeout: 10_000 });
+      await page.waitForSelector('.notice >> text=Ingia kwanza', { timeout: 30_000 });
       expect(await page.inputValue('[data-testid=sign-in-screen] input')).toBe('');
       await typeTimed(page, CASHIER_PIN, 150);
-      await page.waitForSelector('[data-testid=open-shift-screen] input:focus', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=open-shift-screen] input:focus', { timeout: 30_000 });
       // On the float, over what the cashier had counted so far; the scan a moment later.
       await typeTimed(page, '20', 150, { enter: false });
       await typeTimed(page, BARCODE, (index) => (index === 0 ? 800 : 5));
-      await page.waitForSelector('.notice >> text=Sukari Kilombero', { timeout: 10_000 });
+      await page.waitForSelector('.notice >> text=Sukari Kilombero', { timeout: 30_000 });
       expect(await page.inputValue('[data-testid=open-shift-screen] input')).toBe('20');
       expect(await page.isVisible('[data-testid=open-shift-screen]')).toBe(true);
       await typeTimed(page, '000', 150);
-      await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
       await totalReads(page, '3,500');
       await page.keyboard.press('Alt+Z');
-      await page.waitForSelector('[data-testid=shift-panel] >> text=20,000', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=shift-panel] >> text=20,000', { timeout: 30_000 });
     } finally {
       await context.close();
     }
@@ -152,7 +152,7 @@ describe('the scanner at the till', () => {
       await page.waitForSelector('[data-testid=sign-in-screen] input:focus', { timeout: 30_000 });
       expect(await page.$('[data-testid=first-sync-screen]')).toBeNull();
       await typeTimed(page, '2468', 150);
-      await page.waitForSelector('[data-testid=open-shift-screen]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=open-shift-screen]', { timeout: 30_000 });
     } finally {
       await context.close();
     }
@@ -183,12 +183,12 @@ describe('the scanner at the till', () => {
       const row = page.locator('[data-testid=cart] tr', { hasText: 'Nyama' });
       expect(await row.textContent()).toContain('1.250 kg');
       // 1 kg in stock, 1.250 kg in the cart: said, and the sale is not blocked.
-      await page.waitForSelector('[data-testid=cart] .line-stock.short', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=cart] .line-stock.short', { timeout: 30_000 });
       expect(await row.locator('.line-stock').textContent()).toMatch(/1\.000 kg/);
       expect(await search(page)).toBe('');
       // Its own barcode carries no weight: the weight is asked for.
       await scan(page, '6200000000777');
-      await page.waitForSelector('[data-testid=quantity-dialog]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=quantity-dialog]', { timeout: 30_000 });
     });
   }, 180_000);
 });

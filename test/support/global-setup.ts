@@ -3,32 +3,47 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase } from '../../apps/server/src/db/database.ts';
 
 /**
- * With DATABASE_URL, each test run gets a database of its own, created and
+ * With DATABASE_URL, each test run gets databases of its own, created and
  * migrated here and dropped at the end, so concurrent runs never see each
- * other's data. Without it, each server test starts an embedded PGlite of its
- * own from one migrated here (creating and migrating one costs seconds).
+ * other's data: one per worker, copied from one migrated here, since the
+ * server's background work (webhook dispatch, settlement) takes up the rows of
+ * any server on its database with its own settings. Files in one worker run one
+ * after another, as the run's files did on one database. Without DATABASE_URL,
+ * each server test starts an embedded PGlite of its own from one migrated here
+ * (creating and migrating one costs seconds).
  */
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) return embeddedTemplate();
   const name = `test_run_${process.pid}_${Date.now().toString(36)}`;
+  const url = (database: string) => Object.assign(new URL(baseUrl), { pathname: `/${database}` }).toString();
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  process.env.TEST_DATABASE_URL = url.toString();
-  const database = await openDatabase({ url: url.toString(), dataDir: '', poolMax: 2 });
-  await migrate(database);
-  await database.close();
+  const made: string[] = [];
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    made.push(name);
+    const database = await openDatabase({ url: url(name), dataDir: '', poolMax: 2 });
+    await migrate(database);
+    await database.close();
+    for (let worker = 1; worker <= project.config.maxWorkers; worker++) {
+      await admin.query(`CREATE DATABASE ${name}_w${worker} TEMPLATE ${name}`);
+      made.push(`${name}_w${worker}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  // Worker n's is this one's name with `_w<n>` (support/worker-database.ts).
+  process.env.TEST_DATABASES_URL = url(name);
   return async () => {
     const client = new pg.Client({ connectionString: baseUrl });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    for (const database of made.reverse())
+      await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await client.end();
   };
 }

@@ -58,5 +58,5 @@ export async function signInInBrowser(
   await page.fill('[data-testid=email]', merchant.email);
   await page.fill('[data-testid=password]', merchant.password);
   await page.keyboard.press('Enter');
-  await page.waitForSelector('nav[aria-label] a[aria-current=page]', { timeout: 15_000 });
+  await page.waitForSelector('nav[aria-label] a[aria-current=page]', { timeout: 30_000 });
 }

@@ -51,14 +51,14 @@ export async function startTillPreview(): Promise<TillPreview> {
 /** Opens the preview in `language` with a cashier signed in and the shift open, and waits for the sale screen. */
 export async function openSaleScreen(page: Page, preview: TillPreview, language: 'sw' | 'en'): Promise<void> {
   await page.goto(`${preview.url}?lang=${language}`);
-  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
     window.preview!.setCashier(true);
     window.preview!.setShift(true);
   });
   // Keys pressed before the sale screen is on screen would go nowhere.
-  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
 }
 
 /**
