@@ -113,13 +113,23 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   const stopBridgeWatch = source?.subscribe((found) => {
     if (found.bridge) printJobs.bridgeFound();
   });
+  // Set once the store is closing: a start still on its way stops at its next step.
+  let closing = false;
   const startSyncing = async () => {
     credential.next(await session.loadCredential(ctx));
+    if (closing) return;
     await engine.start();
+    if (closing) return;
     const current = await kv.get<Device>(KV.device);
     if (db.isLeader() && current && !hasEnded(current) && !current.retired) printJobs.start();
   };
-  void db.waitForLeadership().then(() => startSyncing());
+  void db
+    .waitForLeadership()
+    .then(() => startSyncing())
+    .catch((error: unknown) => {
+      // A till closed while it started has nothing left to sync; any other failure is real.
+      if (!closing) throw error;
+    });
 
   // A cashier deactivated, moved away, or given a new PIN or role is signed out as the change arrives.
   const employeesWatch = db.employees.$.subscribe(() => void session.checkSession(ctx));
@@ -238,6 +248,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),
     async close() {
+      closing = true;
       index.stop();
       salesIndex.stop();
       ctx.scale.stop();

@@ -114,8 +114,18 @@ export class SyncEngine {
     await this.ctx.db.waitForLeadership();
     if (!this.running) return;
     const shared = await this.ctx.kv.get<SharedState>(KV.syncState);
+    // Stopped while that was read (the till closed): its collections are gone, nothing to start.
+    if (!this.running) return;
     this.state$.next({ ...this.state$.value, leader: true, lastSyncAt: shared?.lastSyncAt ?? null });
-    this.subscriptions.push(this.state$.subscribe((state) => void this.share(state)));
+    this.subscriptions.push(
+      this.state$.subscribe(
+        (state) =>
+          void this.share(state).catch((error: unknown) => {
+            // A state shared as the till closes has nowhere to go; any other failure is real.
+            if (this.running) throw error;
+          }),
+      ),
+    );
     this.startPulls(current);
     this.listen();
     this.subscriptions.push(this.ctx.db.commands.insert$.subscribe(() => this.schedule(0)));
