@@ -97,6 +97,7 @@ describe('invoice numbers of batched renewals', () => {
 
     const finalized = Promise.all(
       drafts.map(async (draft, i) => {
+        // Spread out, not waited for: finalisations land among the scheduler's batches.
         await new Promise((resolve) => setTimeout(resolve, i * 15));
         const response = await api.post(`/v1/invoices/${draft.id}/finalize`);
         expect(response.status, JSON.stringify(response.body)).toBe(200);

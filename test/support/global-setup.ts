@@ -30,7 +30,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const database = await openDatabase({ url: url(name), dataDir: '', poolMax: 2 });
     await migrate(database);
     await database.close();
-    for (let worker = 1; worker <= project.config.maxWorkers; worker++) {
+    const workers =
+      project.config.maxWorkers || project.vitest.config.maxWorkers || os.availableParallelism();
+    for (let worker = 1; worker <= workers; worker++) {
       await admin.query(`CREATE DATABASE ${name}_w${worker} TEMPLATE ${name}`);
       made.push(`${name}_w${worker}`);
     }
