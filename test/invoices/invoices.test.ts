@@ -4,6 +4,7 @@ import { movableClock } from '../../apps/server/src/services/clock.ts';
 import type { InvoicePaymentOutcome } from '../../apps/server/src/invoices/service.ts';
 import { OverdueInvoices } from '../../apps/server/src/invoices/overdue.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
+import { quietLogger } from '../support/logger.ts';
 import { anotherMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
 import {
@@ -288,7 +289,7 @@ describe('send and overdue', () => {
     await api.post(`/v1/invoices/${paidOne.id}/pay`, { phone: '0700000001' });
     await invoiceInStatus(api, paidOne.id, 'paid');
     // The server polls every second; a check the test runs itself has surely run when it returns.
-    const check = new OverdueInvoices(server.database, server.services.invoices, clock, () => undefined);
+    const check = new OverdueInvoices(server.database, server.services.invoices, clock, quietLogger);
     await check.check();
     expect(await eventTypesOf(server, open.id)).not.toContain('invoice.overdue');
     clock.advance(4 * DAY * 1000);

@@ -6,6 +6,7 @@ import { ReferralEarner } from '../../apps/server/src/referrals/earner.ts';
 import { reconcile } from '../../apps/server/src/services/reconciliation.ts';
 import { anotherMerchant, type SignedUp } from '../support/merchant.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
+import { throwingLogger } from '../support/logger.ts';
 import type { Api } from '../support/retail.ts';
 import { expectReconciled, settledPayment, settledPayout, wallet, WALLET } from '../payouts/support.ts';
 import { expectBalanceRebuilt } from './support.ts';
@@ -48,10 +49,7 @@ async function referredMerchant(): Promise<SignedUp & { id: string }> {
 }
 
 /** Credits every earning due, as a second server process's poller would. */
-const creditEarnings = () =>
-  new ReferralEarner(server.database, (error) => {
-    throw error;
-  }).creditAll();
+const creditEarnings = () => new ReferralEarner(server.database, throwingLogger).creditAll();
 
 async function balances(api: Api) {
   const body = (await api.get('/v1/balance')).body as Record<

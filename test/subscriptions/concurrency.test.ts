@@ -3,6 +3,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/services/clock.ts';
 import { SubscriptionScheduler } from '../../apps/server/src/subscriptions/scheduler.ts';
 import { signUp, client, startTestServer } from '../support/server.ts';
+import { throwingLogger } from '../support/logger.ts';
 import { makeSubscription } from './support.ts';
 
 const SUBSCRIPTIONS = 120;
@@ -28,9 +29,7 @@ async function twoSchedulers(): Promise<Array<() => Promise<void>>> {
     first.services.subscriptionBilling,
     clock,
     1_000,
-    (error) => {
-      throw error;
-    },
+    throwingLogger,
   );
   return [() => first.services.subscriptionScheduler.runDue(), () => second.runDue()];
 }

@@ -97,7 +97,6 @@ export async function startServer(
     },
   });
   await rateLimits.ready;
-  const log = (error: unknown, message: string) => logger.error({ err: error }, message);
   // The live provider reports outcomes to the payment and payout services, which are built with it.
   const sink: OutcomeSink & PayoutOutcomeSink = {
     applyOutcome: (id, outcome) => services.payments.applyOutcome(id, outcome),
@@ -107,8 +106,8 @@ export async function startServer(
         ? services.escrowTransfers.applyProviderOutcome(id, outcome)
         : services.payouts.applyPayoutOutcome(id, outcome),
   };
-  const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, log) : undefined;
-  const services = createServices(config, database, rateLimits, secretBox, log, clickPesa, clock);
+  const clickPesa = clickPesaOptions ? new ClickPesaProvider(clickPesaOptions, sink, logger) : undefined;
+  const services = createServices(config, database, rateLimits, secretBox, logger, clickPesa, clock);
   const app = createApp({
     services,
     rateLimits,
@@ -128,9 +127,7 @@ export async function startServer(
   // Test transfers from escrow that a stopped process left sending (live ones: the ClickPesa reconciler).
   const resumingTransfers = services.escrowTransfers.resume();
   // Invoices past their due date are announced once, by whichever process sees them first.
-  const overdue = new OverdueInvoices(database, services.invoices, clock, (error) =>
-    log(error, 'overdue invoice check failed'),
-  );
+  const overdue = new OverdueInvoices(database, services.invoices, clock, logger);
   overdue.start();
   const janitor = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
@@ -139,7 +136,7 @@ export async function startServer(
   }, 3_600_000);
   janitor.unref();
   // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
-  const referralEarner = new ReferralEarner(database, (error) => log(error, 'referral earning failed'));
+  const referralEarner = new ReferralEarner(database, logger);
   referralEarner.start();
   const dispatcher = new WebhookDispatcher(database, config, secretBox, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
@@ -150,7 +147,7 @@ export async function startServer(
         clickPesa,
         sink,
         services.escrowTransfers,
-        log,
+        logger,
         config.PROVIDER_RECONCILE_INTERVAL_MS,
       )
     : undefined;

@@ -11,7 +11,7 @@ import {
   payoutSettlementOf,
   settlementOf,
 } from '../providers/clickpesa-rules.ts';
-import type pino from 'pino';
+import type { Logger } from 'pino';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
 import type { RequestState } from './pipeline.ts';
@@ -68,7 +68,7 @@ interface PaymentRef {
 export function clickPesaCallbackRouter(
   services: Services,
   checksumKey: string,
-  logger: pino.Logger,
+  logger: Logger,
 ): Router<RequestState> {
   const router = new Router<RequestState>();
   router.post(CLICKPESA_CALLBACK_PATH, async (ctx) => {
@@ -152,7 +152,7 @@ export function clickPesaCallbackRouter(
  */
 async function applyPayoutCallback(
   services: Services,
-  logger: pino.Logger,
+  logger: Logger,
   data: z.infer<typeof callbackSchema>['data'],
 ): Promise<void> {
   const transfer = escrowTransferOf(data.orderReference);

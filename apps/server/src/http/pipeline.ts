@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
 import { AppError, newId } from '@tz/core';
-import type pino from 'pino';
+import type { Logger } from 'pino';
 import type { Services } from '../services/index.ts';
 import type { Queryable } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
@@ -16,7 +16,7 @@ import { cookieCredential } from './office-session.ts';
 export interface PipelineDeps {
   services: Services;
   rateLimits: RateLimits;
-  logger: pino.Logger;
+  logger: Logger;
 }
 
 export interface RequestState {

@@ -128,7 +128,8 @@ export function trpcRoutes(services: Services): Router<RequestState> {
       call = await admitTillCall(ctx, services, sync, path);
     } catch (error) {
       // A database out of reach is a 503 the till retries; the cause goes to the log.
-      if (!(error instanceof AppError)) services.log(error, `till call ${path} failed at the door`);
+      if (!(error instanceof AppError))
+        services.logger.error({ err: error }, `till call ${path} failed at the door`);
       call = { refused: toAppError(error) };
       // The body was not read (or not all of it): the connection closes after the answer.
       if (!ctx.req.complete) ctx.set('Connection', 'close');
@@ -151,7 +152,7 @@ export function trpcRoutes(services: Services): Router<RequestState> {
       // A failure no code names (a fault of ours, the database out of reach) goes to the log.
       onError: ({ error }) => {
         if (!(error.cause instanceof AppError) && error.code === 'INTERNAL_SERVER_ERROR')
-          services.log(error.cause ?? error, `till call ${path} failed`);
+          services.logger.error({ err: error.cause ?? error }, `till call ${path} failed`);
       },
       createContext: () => ({ sync, call }),
     });

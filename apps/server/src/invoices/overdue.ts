@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
 import { notifyEventsWritten } from '../services/events.ts';
@@ -22,9 +23,14 @@ export class OverdueInvoices {
     private readonly database: Database,
     private readonly invoices: InvoiceService,
     private readonly clock: Clock,
-    onError: (error: unknown) => void,
+    logger: Logger,
   ) {
-    this.poller = new Poller(async () => (await this.check(), false), POLL_INTERVAL_MS, onError);
+    this.poller = new Poller(
+      async () => (await this.check(), false),
+      POLL_INTERVAL_MS,
+      logger,
+      'overdue invoice check failed',
+    );
   }
 
   start(): void {

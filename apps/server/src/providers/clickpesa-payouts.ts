@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import {
   orderReferenceFor,
   payoutFailure,
@@ -94,7 +95,7 @@ function bodies(payout: PayoutRequest): {
 export async function sendClickPesaPayout(
   client: ClickPesaCaller,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payout: PayoutRequest,
 ): Promise<{ reference: string | null }> {
   if (payout.currency !== CURRENCY) {
@@ -115,7 +116,7 @@ export async function sendClickPesaPayout(
   if (previewed.status < 200 || previewed.status >= 300) {
     if (previewed.status !== 400 && previewed.status !== 422)
       throw new ClickPesaError(`payout preview answered HTTP ${previewed.status}`, false, previewed.status);
-    return refuse(sink, log, payout.id, previewed);
+    return refuse(sink, logger, payout.id, previewed);
   }
 
   let result: HttpResult;
@@ -123,7 +124,7 @@ export async function sendClickPesaPayout(
     result = await client.call('POST', `/payouts/create-${kind}-payout`, signed(create));
   } catch (error) {
     if (error instanceof ClickPesaError && !error.reached) throw error;
-    return settleAmbiguous(client, sink, log, payout.id, error);
+    return settleAmbiguous(client, sink, logger, payout.id, error);
   }
   if (result.status >= 200 && result.status < 300) {
     if (!isEntry(result.body)) return { reference: null };
@@ -135,11 +136,11 @@ export async function sendClickPesaPayout(
     return settleAmbiguous(
       client,
       sink,
-      log,
+      logger,
       payout.id,
       new ClickPesaError(`payout answered HTTP ${result.status}`, true, result.status),
     );
-  if (result.status === 400 || result.status === 422) return refuse(sink, log, payout.id, result);
+  if (result.status === 400 || result.status === 422) return refuse(sink, logger, payout.id, result);
   throw new ClickPesaError(
     `payout answered HTTP ${result.status}: ${messageOf(result.body) ?? ''}`,
     true,
@@ -149,15 +150,15 @@ export async function sendClickPesaPayout(
 
 async function refuse(
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payoutId: string,
   result: HttpResult,
 ): Promise<{ reference: null }> {
   const message = messageOf(result.body);
   const reason = payoutFailure(message);
   if (reason.code === 'provider_error')
-    log(
-      new ClickPesaError(message ?? 'no message', true, result.status),
+    logger.error(
+      { err: new ClickPesaError(message ?? 'no message', true, result.status) },
       `ClickPesa refused payout ${payoutId}`,
     );
   await sink.applyPayoutOutcome(payoutId, failed(null, reason));
@@ -168,7 +169,7 @@ async function refuse(
 async function settleAmbiguous(
   client: ClickPesaCaller,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payoutId: string,
   cause: unknown,
 ): Promise<{ reference: string | null }> {
@@ -176,7 +177,10 @@ async function settleAmbiguous(
   try {
     view = await lookupClickPesaPayout(client, payoutId);
   } catch (error) {
-    log(error, `ClickPesa status of payout ${payoutId} unknown after: ${String(cause)}; left pending`);
+    logger.error(
+      { err: error },
+      `ClickPesa status of payout ${payoutId} unknown after: ${String(cause)}; left pending`,
+    );
     return { reference: null };
   }
   if (view.state === 'unknown')

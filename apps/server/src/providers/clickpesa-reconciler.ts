@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
@@ -21,7 +22,7 @@ export async function reconcilePendingClickPesa(
   database: Database,
   provider: ClickPesaProvider,
   sink: OutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -42,7 +43,7 @@ export async function reconcilePendingClickPesa(
         });
       }
     } catch (error) {
-      log(error, `reconciling ${payment.id} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling ${payment.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -57,7 +58,7 @@ export async function reconcilePendingClickPesaPayouts(
   database: Database,
   provider: ClickPesaProvider,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -78,7 +79,7 @@ export async function reconcilePendingClickPesaPayouts(
         });
       }
     } catch (error) {
-      log(error, `reconciling payout ${payout.id} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling payout ${payout.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -99,7 +100,7 @@ export async function reconcileSendingEscrowTransfers(
   database: Database,
   provider: ClickPesaProvider,
   transfers: EscrowTransferResender,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
 ): Promise<number> {
   const sending = await database.pool.query<{ id: string; transfer_attempt: number }>(
     `SELECT s.id, s.transfer_attempt FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
@@ -111,7 +112,7 @@ export async function reconcileSendingEscrowTransfers(
       const view = await provider.reconcilePayout(transferId);
       if (view.state === 'unknown') await transfers.resume(true, [split.id]);
     } catch (error) {
-      log(error, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
     }
   }
   return sending.rowCount ?? 0;
@@ -123,7 +124,7 @@ export function startClickPesaReconciler(
   provider: ClickPesaProvider,
   sink: OutcomeSink & PayoutOutcomeSink,
   transfers: EscrowTransferResender,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   intervalMs: number,
 ): { stop(): void } {
   if (intervalMs === 0) return { stop() {} };
@@ -131,10 +132,10 @@ export function startClickPesaReconciler(
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    reconcilePendingClickPesa(database, provider, sink, log)
-      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, log))
-      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, log))
-      .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
+    reconcilePendingClickPesa(database, provider, sink, logger)
+      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, logger))
+      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, logger))
+      .catch((error: unknown) => logger.error({ err: error }, 'ClickPesa reconciliation failed'))
       .finally(() => {
         running = false;
       });

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
 import {
   checksumCanonicalForm,
   initiationRefusal,
@@ -152,12 +153,12 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   constructor(
     readonly options: ClickPesaOptions,
     private readonly sink: OutcomeSink & PayoutOutcomeSink,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   /** Sends a payout: preview, then create (see clickpesa-payouts.ts). */
   sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
-    return sendClickPesaPayout(this, this.sink, this.log, payout);
+    return sendClickPesaPayout(this, this.sink, this.logger, payout);
   }
 
   /** What ClickPesa knows of a payout; a final answer is applied (for lost callbacks). */
@@ -213,8 +214,8 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
       const providerMessage = messageOf(result.body);
       const reason = initiationRefusal(providerMessage);
       if (reason === PROVIDER_ERROR)
-        this.log(
-          new ClickPesaError(providerMessage ?? 'no message', true, result.status),
+        this.logger.error(
+          { err: new ClickPesaError(providerMessage ?? 'no message', true, result.status) },
           `ClickPesa refused payment ${payment.id}`,
         );
       await this.sink.applyOutcome(payment.id, failed(null, reason));
@@ -277,7 +278,10 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
     try {
       view = await this.lookup(paymentId);
     } catch (error) {
-      this.log(error, `ClickPesa status of ${paymentId} unknown after: ${String(cause)}; left pending`);
+      this.logger.error(
+        { err: error },
+        `ClickPesa status of ${paymentId} unknown after: ${String(cause)}; left pending`,
+      );
       return { reference: null };
     }
     if (view.state === 'unknown')

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { Poller } from '../services/poller.ts';
 import type {
@@ -90,12 +91,13 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
     private readonly sink: OutcomeSink,
     private readonly payoutSink: PayoutOutcomeSink,
     private readonly settleMs: number,
-    onError: (error: unknown) => void,
+    logger: Logger,
   ) {
     this.poller = new Poller(
       async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
       POLL_INTERVAL_MS,
-      onError,
+      logger,
+      'sandbox settlement failed',
     );
   }
 

@@ -9,6 +9,7 @@
  * and the due row is deleted. The due row's lock and UNIQUE (type, source_id)
  * on the ledger make each payment's earning post once, however many pollers run.
  */
+import type { Logger } from 'pino';
 import { referralEarning, type Currency } from '@tz/core';
 import { write, type Database } from '../db/database.ts';
 import { onEventsWritten } from '../services/events.ts';
@@ -34,9 +35,14 @@ export class ReferralEarner {
 
   constructor(
     private readonly database: Database,
-    onError: (error: unknown) => void,
+    logger: Logger,
   ) {
-    this.poller = new Poller(async () => (await this.creditAll(), false), POLL_INTERVAL_MS, onError);
+    this.poller = new Poller(
+      async () => (await this.creditAll(), false),
+      POLL_INTERVAL_MS,
+      logger,
+      'referral earning failed',
+    );
   }
 
   start(): void {

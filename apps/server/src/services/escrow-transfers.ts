@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import { escrowTransferId, escrowTransferOf } from '../providers/clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
@@ -49,7 +50,7 @@ export function sandboxTransferOutcome(splitId: string, phone: string): Transfer
 export class EscrowTransfers {
   constructor(
     private readonly database: Database,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly logger: Logger,
     private readonly liveProvider: PayoutProvider | undefined,
   ) {}
 
@@ -76,7 +77,7 @@ export class EscrowTransfers {
               sandboxTransferOutcome(split.id, split.phone!),
             );
         } catch (error) {
-          this.log(error, `escrow transfer of split ${split.id} could not be recorded`);
+          this.logger.error({ err: error }, `escrow transfer of split ${split.id} could not be recorded`);
         }
       }
     };
@@ -109,10 +110,13 @@ export class EscrowTransfers {
         );
     } catch (error) {
       if (mayHaveReached(error)) {
-        this.log(error, `escrow transfer ${transferId} may have reached ${provider.name}; left sending`);
+        this.logger.error(
+          { err: error },
+          `escrow transfer ${transferId} may have reached ${provider.name}; left sending`,
+        );
         return;
       }
-      this.log(error, `provider ${provider.name} refused escrow transfer ${transferId}`);
+      this.logger.error({ err: error }, `provider ${provider.name} refused escrow transfer ${transferId}`);
       await this.applyProviderOutcome(transferId, {
         status: 'failed',
         reference: null,
@@ -137,7 +141,7 @@ export class EscrowTransfers {
       );
       for (const split of found.rows) await this.send({ livemode, currency: split.currency }, [split])();
     } catch (error) {
-      this.log(error, 'escrow transfers could not be resumed');
+      this.logger.error({ err: error }, 'escrow transfers could not be resumed');
     }
   }
 
@@ -174,10 +178,12 @@ export class EscrowTransfers {
       if (split.transfer_attempt !== attempt) {
         // An earlier attempt was settled as failed; its success now would mean money went out twice.
         if (outcome.status === 'succeeded')
-          this.log(
-            new Error(
-              `attempt ${attempt} of ${splitId} reported paid; the split is at attempt ${split.transfer_attempt}`,
-            ),
+          this.logger.error(
+            {
+              err: new Error(
+                `attempt ${attempt} of ${splitId} reported paid; the split is at attempt ${split.transfer_attempt}`,
+              ),
+            },
             `escrow transfer ${escrowTransferId(splitId, attempt)} succeeded after it was settled as failed`,
           );
         return false;

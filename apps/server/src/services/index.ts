@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { PrinterAllowance } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -57,8 +58,8 @@ export interface Services {
   pdfRenderer: PdfRenderer;
   /** What time it is for due dates; a test moves it. */
   clock: Clock;
-  /** The server's error log, for failures no caller sees. */
-  log: (error: unknown, message: string) => void;
+  /** The server's log, for failures no caller sees. */
+  logger: Logger;
   requestLogs: RequestLogWriter;
   /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
   writes: WritePath;
@@ -76,7 +77,7 @@ export function createServices(
   database: Database,
   rateLimits: RateLimits,
   secretBox: SecretBox,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   liveProvider?: PaymentProvider & PayoutProvider,
   clock: Clock = systemClock,
 ): Services {
@@ -106,17 +107,17 @@ export function createServices(
     publicUrl,
     (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
     (db, payment) => invoices.applyPaymentOutcome(db, payment),
-    log,
+    logger,
   );
-  const payouts = new PayoutService(database, directory, log);
+  const payouts = new PayoutService(database, directory, logger);
   const sandbox: SandboxProvider = new SandboxProvider(
     database,
     payments,
     payouts,
     config.SANDBOX_SETTLE_MS,
-    (error) => log(error, 'sandbox settlement failed'),
+    logger,
   );
-  const escrowTransfers = new EscrowTransfers(database, log, liveProvider);
+  const escrowTransfers = new EscrowTransfers(database, logger, liveProvider);
   const subscriptionBilling = new SubscriptionBilling(
     invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
     clock,
@@ -133,7 +134,7 @@ export function createServices(
     subscriptionBilling,
     clock,
     config.SUBSCRIPTION_POLL_INTERVAL_MS,
-    log,
+    logger,
   );
   const merchants = new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS);
   const loginThrottle = new LoginThrottle(rateLimits.login);
@@ -157,9 +158,9 @@ export function createServices(
     receipts: new DigitalReceipts(),
     pdfRenderer,
     clock,
-    log,
-    requestLogs: new RequestLogWriter(database, (error) => log(error, 'request log write failed')),
-    writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, log),
+    logger,
+    requestLogs: new RequestLogWriter(database, logger),
+    writes: createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, logger),
     sandbox,
     liveProvider,
     publicUrl,

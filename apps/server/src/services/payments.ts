@@ -12,6 +12,7 @@ import {
   type FeeSchedule,
   type PaymentStatus,
 } from '@tz/core';
+import type { Logger } from 'pino';
 import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
@@ -111,7 +112,7 @@ export class PaymentService implements OutcomeSink {
     ) => Promise<void>,
     /** Moves the invoice a payment was asked for, in the outcome's transaction. */
     private readonly onInvoicePayment: (db: Queryable, payment: PaymentRow) => Promise<void>,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   toObject = (row: PaymentRow): PaymentObject => paymentObject(row, this.publicUrl());
@@ -280,7 +281,7 @@ export class PaymentService implements OutcomeSink {
           description: row.description,
         }),
       (outcome) => this.applyOutcome(row.id, outcome),
-      this.log,
+      this.logger,
       'The mobile money provider could not start this payment',
     );
   }

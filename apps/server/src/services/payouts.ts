@@ -9,6 +9,7 @@ import {
   type PayoutMethod,
   type PayoutStatus,
 } from '@tz/core';
+import type { Logger } from 'pino';
 import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type {
@@ -107,7 +108,7 @@ export class PayoutService implements PayoutOutcomeSink {
   constructor(
     private readonly database: Database,
     private readonly providers: PayoutProviderDirectory,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   /**
@@ -236,11 +237,14 @@ export class PayoutService implements PayoutOutcomeSink {
           })
           .catch((error: unknown) => {
             if (!mayHaveReached(error)) throw error;
-            this.log(error, `payout ${row.id} may have reached ${provider.name}; left pending`);
+            this.logger.error(
+              { err: error },
+              `payout ${row.id} may have reached ${provider.name}; left pending`,
+            );
             return { reference: null };
           }),
       (outcome) => this.applyPayoutOutcome(row.id, outcome),
-      this.log,
+      this.logger,
       'The provider could not start this payout',
     );
   }

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+
 /**
  * Runs `pass` every `intervalMs` and whenever woken, one pass at a time (a wake
  * during a pass runs another after it), repeating while a pass says more is due.
@@ -16,7 +18,9 @@ export class Poller {
     /** One batch of due work; resolves true when more may be due at once. */
     private readonly pass: () => Promise<boolean>,
     private readonly intervalMs: number,
-    private readonly onError: (error: unknown) => void,
+    private readonly logger: Logger,
+    /** What the log says when a pass fails. */
+    private readonly failure: string,
   ) {}
 
   get isStopped(): boolean {
@@ -61,7 +65,7 @@ export class Poller {
       while (!this.stopped && (await this.pass()));
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.onError(error);
+      if (!this.failing) this.logger.error({ err: error }, this.failure);
       this.failing = true;
     }
   }

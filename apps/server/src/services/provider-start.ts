@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { ProviderOutcome } from '../providers/provider.ts';
 
@@ -11,7 +12,7 @@ export async function startAtProvider(
   row: { table: 'payments' | 'payouts'; id: string; provider: string },
   start: () => Promise<{ reference: string | null }>,
   fail: (outcome: ProviderOutcome) => Promise<void>,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   failureMessage: string,
 ): Promise<void> {
   try {
@@ -23,7 +24,7 @@ export async function startAtProvider(
       );
     }
   } catch (error) {
-    log(error, `provider ${row.provider} refused ${row.id}`);
+    logger.error({ err: error }, `provider ${row.provider} refused ${row.id}`);
     await fail({ status: 'failed', reference: null, failureCode: 'provider_error', failureMessage });
   }
 }

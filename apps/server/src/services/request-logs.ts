@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { newId } from '@tz/core';
 import type { Database } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
@@ -28,7 +29,7 @@ export class RequestLogWriter {
 
   constructor(
     private readonly database: Database,
-    private readonly onError: (error: unknown) => void,
+    private readonly logger: Logger,
     private readonly flushMs = 200,
     private readonly maxBatch = 200,
   ) {}
@@ -45,7 +46,9 @@ export class RequestLogWriter {
     const batch = this.buffer;
     this.buffer = [];
     if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() => this.write(batch)).catch(this.onError);
+    this.flushing = this.flushing
+      .then(() => this.write(batch))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'request log write failed'));
     return this.flushing;
   }
 

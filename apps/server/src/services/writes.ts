@@ -4,6 +4,7 @@
  * transaction that ends by completing the key, commit, then run the tasks that
  * reach outside the database. Nothing here knows HTTP.
  */
+import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import type { Connection, Database, Queryable, Transaction } from '../db/database.ts';
 import { notifyEventsWritten } from './events.ts';
@@ -51,11 +52,7 @@ export interface WritePath {
   run<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>>;
 }
 
-export function createWritePath(
-  database: Database,
-  ttlHours: number,
-  log: (error: unknown, message: string) => void,
-): WritePath {
+export function createWritePath(database: Database, ttlHours: number, logger: Logger): WritePath {
   return {
     async run<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
       const key = request.idempotency
@@ -74,7 +71,7 @@ export function createWritePath(
           : await database.connection((connection) =>
               runInTransaction(connection, key, (tx) => request.work({ db: tx, afterCommit })),
             );
-      if (outcome.kind === 'done') afterWriteCommitted(tasks, log);
+      if (outcome.kind === 'done') afterWriteCommitted(tasks, logger);
       return outcome;
     },
   };
@@ -85,13 +82,10 @@ export function createWritePath(
  * dispatcher wakes; then the tasks that reach outside the database run, each
  * failure logged.
  */
-function afterWriteCommitted(
-  tasks: Array<() => Promise<void>>,
-  log: (error: unknown, message: string) => void,
-): void {
+function afterWriteCommitted(tasks: Array<() => Promise<void>>, logger: Logger): void {
   notifyEventsWritten();
   for (const task of tasks) {
-    task().catch((error: unknown) => log(error, 'after-commit task failed'));
+    task().catch((error: unknown) => logger.error({ err: error }, 'after-commit task failed'));
   }
 }
 

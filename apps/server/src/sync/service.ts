@@ -248,11 +248,15 @@ export class SyncService {
       return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
     } catch (error) {
       if (!isTransient(error)) {
-        if (!(error instanceof AppError)) this.services.log(error, `till command ${command.id} refused`);
+        if (!(error instanceof AppError))
+          this.services.logger.error({ err: error }, `till command ${command.id} refused`);
         return refusal(command.id, failureOf(command, error));
       }
       // The push stops here and the till sends the rest again; nobody else would see why.
-      this.services.log(error, `till push stopped at command ${command.id} (${command.type})`);
+      this.services.logger.error(
+        { err: error },
+        `till push stopped at command ${command.id} (${command.type})`,
+      );
       return null;
     }
   }

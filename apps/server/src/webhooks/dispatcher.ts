@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pino from 'pino';
+import type { Logger } from 'pino';
 import {
   afterAttempt,
   newId,
@@ -131,7 +131,7 @@ export class WebhookDispatcher {
     private readonly database: Database,
     private readonly config: Config,
     private readonly secretBox: SecretBox,
-    private readonly logger: pino.Logger,
+    private readonly logger: Logger,
   ) {
     this.sender = new WebhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
