@@ -12,7 +12,7 @@ import { purgeExpiredIdempotencyKeys } from './services/idempotency.ts';
 import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
 import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
 import { trpcRoutes } from './http/trpc.ts';
-import { startClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
+import { ClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './providers/provider.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services/index.ts';
@@ -21,6 +21,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { ReferralEarner } from './referrals/earner.ts';
 import { OverdueInvoices } from './invoices/overdue.ts';
 import { systemClock, type Clock } from './services/clock.ts';
+import { Poller } from './services/poller.ts';
 import { openSecretBox, type SecretBox } from './services/secrets-at-rest.ts';
 
 export interface RunningServer {
@@ -129,20 +130,21 @@ export async function startServer(
   // Invoices past their due date are announced once, by whichever process sees them first.
   const overdue = new OverdueInvoices(database, services.invoices, clock, logger);
   overdue.start();
-  const janitor = setInterval(() => {
-    purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS).catch((error: unknown) =>
-      logger.warn({ err: error }, 'idempotency purge failed'),
-    );
-  }, 3_600_000);
-  janitor.unref();
+  // Expired idempotency keys go hourly.
+  const janitor = new Poller(
+    async () => (await purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS), false),
+    { intervalMs: 3_600_000, logger, failure: 'idempotency purge failed' },
+  );
+  janitor.start();
   // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
   const referralEarner = new ReferralEarner(database, logger);
   referralEarner.start();
   const dispatcher = new WebhookDispatcher(database, config, secretBox, logger);
   if (config.WEBHOOK_DISPATCH) dispatcher.start();
   if (config.SUBSCRIPTION_SCHEDULER) services.subscriptionScheduler.start();
+  // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
   const reconciler = clickPesa
-    ? startClickPesaReconciler(
+    ? new ClickPesaReconciler(
         database,
         clickPesa,
         sink,
@@ -151,6 +153,7 @@ export async function startServer(
         config.PROVIDER_RECONCILE_INTERVAL_MS,
       )
     : undefined;
+  reconciler?.start();
 
   logger.info({ url: config.publicUrl, database: database.kind }, 'server listening');
   let closed = false;
@@ -162,8 +165,8 @@ export async function startServer(
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(janitor);
-      reconciler?.stop();
+      await janitor.stop();
+      await reconciler?.stop();
       await services.subscriptionScheduler.stop();
       await services.sandbox.stop();
       await referralEarner.stop();

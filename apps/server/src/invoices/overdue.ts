@@ -25,12 +25,11 @@ export class OverdueInvoices {
     private readonly clock: Clock,
     logger: Logger,
   ) {
-    this.poller = new Poller(
-      async () => (await this.check(), false),
-      POLL_INTERVAL_MS,
+    this.poller = new Poller(async () => (await this.check(), false), {
+      intervalMs: POLL_INTERVAL_MS,
       logger,
-      'overdue invoice check failed',
-    );
+      failure: 'overdue invoice check failed',
+    });
   }
 
   start(): void {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
+import { Poller } from '../services/poller.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
 
@@ -118,28 +119,34 @@ export async function reconcileSendingEscrowTransfers(
   return sending.rowCount ?? 0;
 }
 
-/** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
-export function startClickPesaReconciler(
-  database: Database,
-  provider: ClickPesaProvider,
-  sink: OutcomeSink & PayoutOutcomeSink,
-  transfers: EscrowTransferResender,
-  logger: Logger,
-  intervalMs: number,
-): { stop(): void } {
-  if (intervalMs === 0) return { stop() {} };
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reconcilePendingClickPesa(database, provider, sink, logger)
-      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, logger))
-      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, logger))
-      .catch((error: unknown) => logger.error({ err: error }, 'ClickPesa reconciliation failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** Runs the three reconciliations every `intervalMs` (0: never), from `start` until `stop`. */
+export class ClickPesaReconciler {
+  private readonly poller: Poller;
+
+  constructor(
+    database: Database,
+    provider: ClickPesaProvider,
+    sink: OutcomeSink & PayoutOutcomeSink,
+    transfers: EscrowTransferResender,
+    logger: Logger,
+    private readonly intervalMs: number,
+  ) {
+    this.poller = new Poller(
+      async () => {
+        await reconcilePendingClickPesa(database, provider, sink, logger);
+        await reconcilePendingClickPesaPayouts(database, provider, sink, logger);
+        await reconcileSendingEscrowTransfers(database, provider, transfers, logger);
+        return false;
+      },
+      { intervalMs, logger, failure: 'ClickPesa reconciliation failed' },
+    );
+  }
+
+  start(): void {
+    if (this.intervalMs > 0) this.poller.start();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
 }

@@ -83,7 +83,6 @@ function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
  */
 export class SandboxProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'sandbox';
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly poller: Poller;
 
   constructor(
@@ -95,9 +94,7 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
   ) {
     this.poller = new Poller(
       async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
-      POLL_INTERVAL_MS,
-      logger,
-      'sandbox settlement failed',
+      { intervalMs: POLL_INTERVAL_MS, logger, failure: 'sandbox settlement failed' },
     );
   }
 
@@ -113,32 +110,21 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
 
   /** The outcome is already due in the database; this only wakes the poller on time. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.wakeWhenDue();
+    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.poller.wakeAfter(this.settleMs);
     return Promise.resolve({ reference: null });
   }
 
   sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
-    if (payoutFate(payout.destination) !== 'never') this.wakeWhenDue();
+    if (payoutFate(payout.destination) !== 'never') this.poller.wakeAfter(this.settleMs);
     return Promise.resolve({ reference: null });
-  }
-
-  private wakeWhenDue(): void {
-    if (this.poller.isStopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.poller.wake();
-    }, this.settleMs);
-    this.timers.add(timer);
   }
 
   start(): void {
     this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.poller.stop();
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Claims up to a batch of due settlements, oldest due first, and applies them. */

@@ -37,12 +37,11 @@ export class ReferralEarner {
     private readonly database: Database,
     logger: Logger,
   ) {
-    this.poller = new Poller(
-      async () => (await this.creditAll(), false),
-      POLL_INTERVAL_MS,
+    this.poller = new Poller(async () => (await this.creditAll(), false), {
+      intervalMs: POLL_INTERVAL_MS,
       logger,
-      'referral earning failed',
-    );
+      failure: 'referral earning failed',
+    });
   }
 
   start(): void {

@@ -55,7 +55,11 @@ export class SubscriptionScheduler {
     pollIntervalMs: number,
     private readonly logger: Logger,
   ) {
-    this.poller = new Poller(() => this.pass(), pollIntervalMs, logger, 'subscription scheduling failed');
+    this.poller = new Poller(() => this.pass(), {
+      intervalMs: pollIntervalMs,
+      logger,
+      failure: 'subscription scheduling failed',
+    });
   }
 
   start(): void {
