@@ -11,6 +11,7 @@ import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
 import type { Queryable } from '../db/database.ts';
+import { idempotencyScope } from '../services/idempotency.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -118,12 +119,7 @@ export async function hostedPay(
   const outcome = await services.writes.run({
     idempotency: key
       ? {
-          scope: {
-            merchantId: `${page}:${id}`,
-            livemode: false,
-            operation: page === 'checkout' ? 'POST /pay' : 'POST /invoice/pay',
-            key,
-          },
+          scope: idempotencyScope({ page, id }, page === 'checkout' ? 'POST /pay' : 'POST /invoice/pay', key),
           body: value ?? null,
         }
       : undefined,

@@ -8,6 +8,7 @@ import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
 import type { RateLimits } from '../services/rate-limits.ts';
+import { idempotencyScope } from '../services/idempotency.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import type { Actor } from '../actor.ts';
 import { responseForReplay, type AnyRoute } from './route.ts';
@@ -185,12 +186,11 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     const outcome = await services.writes.run({
       idempotency: idempotencyKey
         ? {
-            scope: {
-              merchantId: actor?.merchantId ?? `public:${ctx.ip}`,
-              livemode: actor?.livemode ?? false,
-              operation: `${route.method} ${ctx.path}`,
-              key: idempotencyKey,
-            },
+            scope: idempotencyScope(
+              actor ?? { address: ctx.ip },
+              `${route.method} ${ctx.path}`,
+              idempotencyKey,
+            ),
             body: rawBody,
           }
         : undefined,

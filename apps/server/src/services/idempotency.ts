@@ -1,17 +1,33 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@tz/core';
+import type { Tenant } from '../actor.ts';
 import type { Queryable, Statement } from '../db/database.ts';
 
 /**
- * What a key is unique within: a merchant and mode, and an operation (a REST
- * request's method and path, `POST /v1/payments`; a till command's type,
- * `command order.create`).
+ * What a key is unique within: its owner, and an operation (a REST request's
+ * method and path, `POST /v1/payments`; a till command's type, `command
+ * order.create`). Built by `idempotencyScope` alone.
  */
 export interface IdempotencyScope {
   merchantId: string;
   livemode: boolean;
   operation: string;
   key: string;
+}
+
+/**
+ * Whose keys: a merchant in a mode (an API key, a login, a till); a client
+ * address, for a route that takes no key; or a hosted page's object, whose
+ * payer has no credential.
+ */
+export type KeyOwner = Tenant | { address: string } | { page: 'checkout' | 'invoice'; id: string };
+
+/** The one way a scope is made; the owners that are no merchant are kept apart from merchants and each other. */
+export function idempotencyScope(owner: KeyOwner, operation: string, key: string): IdempotencyScope {
+  if ('merchantId' in owner)
+    return { merchantId: owner.merchantId, livemode: owner.livemode, operation, key };
+  const merchantId = 'address' in owner ? `public:${owner.address}` : `${owner.page}:${owner.id}`;
+  return { merchantId, livemode: false, operation, key };
 }
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };

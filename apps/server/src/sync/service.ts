@@ -29,6 +29,7 @@ import { createOrder, findOrderId, refundOrder, tillSaleInput, voidOrder } from 
 import { createTillCustomer } from '../services/customers.ts';
 import { recordReceiptLink } from '../retail/receipt-links.ts';
 import type { Services } from '../services/index.ts';
+import { idempotencyScope } from '../services/idempotency.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentRow } from '../services/payments.ts';
 import {
@@ -230,12 +231,7 @@ export class SyncService {
       await this.services.apps.assertInstalled(this.services.database.pool, till, COMMAND_APP[command.type]);
       const outcome = await this.services.writes.run({
         idempotency: {
-          scope: {
-            merchantId: till.merchantId,
-            livemode: till.livemode,
-            operation: `command ${command.type}`,
-            key: command.id,
-          },
+          scope: idempotencyScope(till, `command ${command.type}`, command.id),
           body: command.payload,
         },
         token: newId('request'),
@@ -310,12 +306,7 @@ export class SyncService {
     }
     const outcome = await this.services.writes.run({
       idempotency: {
-        scope: {
-          merchantId: till.merchantId,
-          livemode: till.livemode,
-          operation: 'command payment.start',
-          key: input.id,
-        },
+        scope: idempotencyScope(till, 'command payment.start', input.id),
         body: input,
       },
       token: newId('request'),
