@@ -170,21 +170,21 @@ export class InvoiceService {
     return this.emit(db, 'invoice.created', inserted.rows[0]!);
   }
 
-  async retrieve(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    return this.toObject(await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id));
+  async retrieve(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    return this.toObject(await findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id));
   }
 
   /** The invoice's PDF, or its receipt's once paid. */
   async document(
     db: Queryable,
-    actor: Tenant,
+    tenant: Tenant,
     id: string,
     kind: DocumentKind,
     language: InvoiceLanguage,
   ): Promise<Buffer> {
     return this.documentOf(
       db,
-      await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id),
+      await findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id),
       kind,
       language,
     );
@@ -196,14 +196,14 @@ export class InvoiceService {
   }
 
   listSource(
-    actor: Tenant,
+    tenant: Tenant,
     filters: {
       status?: InvoiceStatus | undefined;
       customer?: string | undefined;
       subscription?: string | undefined;
     },
   ) {
-    const params: unknown[] = [actor.merchantId, actor.livemode];
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
@@ -211,8 +211,8 @@ export class InvoiceService {
     return { table: 'invoices', where, params };
   }
 
-  private async locked(db: Queryable, actor: Tenant, id: string): Promise<InvoiceRow> {
-    return findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id, { lock: true });
+  private async locked(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceRow> {
+    return findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id, { lock: true });
   }
 
   /** Edits a draft: lines replace the old ones; anything not given stays. */
@@ -255,8 +255,8 @@ export class InvoiceService {
    * counter row stays locked until this transaction ends: a rollback returns
    * the number, so numbers have no gaps.
    */
-  async finalize(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    return this.emit(db, 'invoice.finalized', await this.finalizeRow(db, await this.locked(db, actor, id)));
+  async finalize(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    return this.emit(db, 'invoice.finalized', await this.finalizeRow(db, await this.locked(db, tenant, id)));
   }
 
   private async finalizeRow(db: Queryable, row: InvoiceRow): Promise<InvoiceRow> {
@@ -307,8 +307,8 @@ export class InvoiceService {
   }
 
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */
-  async void(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    const row = await this.locked(db, actor, id);
+  async void(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const row = await this.locked(db, tenant, id);
     assertInvoiceTransition(row.status, 'void');
     await this.assertNoPendingPayment(db, row, 'voided');
     const updated = await db.query<InvoiceRow>(
@@ -319,8 +319,8 @@ export class InvoiceService {
   }
 
   /** Writes an open invoice off; a payment that still arrives pays it. */
-  async markUncollectible(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    const row = await this.locked(db, actor, id);
+  async markUncollectible(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const row = await this.locked(db, tenant, id);
     assertInvoiceTransition(row.status, 'uncollectible');
     const updated = await db.query<InvoiceRow>(
       `UPDATE invoices SET status = 'uncollectible', marked_uncollectible_at = now(), overdue_check_at = NULL
@@ -335,8 +335,8 @@ export class InvoiceService {
    * draft, records `sent_at` and emits `invoice.sent` with the hosted page's
    * URL, for the merchant's own channel (a webhook handler, WhatsApp) to deliver.
    */
-  async send(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    let row = await this.locked(db, actor, id);
+  async send(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    let row = await this.locked(db, tenant, id);
     if (row.status === 'draft') {
       row = await this.finalizeRow(db, row);
       await this.emit(db, 'invoice.finalized', row);

@@ -94,13 +94,13 @@ export async function createOrder(
   input: CreateOrderInput,
   now = new Date(),
 ): Promise<CreatedOrder> {
-  const scope: Tenant = { merchantId: actor.merchantId, livemode: actor.livemode };
+  const tenant: Tenant = { merchantId: actor.merchantId, livemode: actor.livemode };
   const asFact = actor.kind === 'till';
   const storeId = saleStoreId(actor, input);
-  const context = await loadSaleContext(db, scope, input, storeId);
+  const context = await loadSaleContext(db, tenant, input, storeId);
   if (context.existing !== null)
-    return { order: await retrieveOrder(db, scope, context.existing), created: false };
-  const sale = await resolveSale(db, scope, input, context, { asFact, storeId, now });
+    return { order: await retrieveOrder(db, tenant, context.existing), created: false };
+  const sale = await resolveSale(db, tenant, input, context, { asFact, storeId, now });
 
   const receiptNumber = await saleReceiptNumber(db, input, sale.store, context.receiptSequence);
   const paidAt = input.sold_at !== undefined ? new Date(input.sold_at * 1000) : now;
@@ -117,19 +117,19 @@ export async function createOrder(
   );
   const sold = sale.lines.map((line) => line.sold);
   const locked = context.store ? context.levels : [];
-  const stockPlan = await planStockMoves(db, scope, sale.store.id, sold, 'sale', locked);
+  const stockPlan = await planStockMoves(db, tenant, sale.store.id, sold, 'sale', locked);
   if (asFact && stockPlan.movements.some((move) => move.deltaMilli < 0 && move.onHandAfterMilli < 0)) {
     sale.flags.add('stock_short');
   }
 
-  const records = saleRecords(scope, actor.tillId, input, sale, { receiptNumber, receipt, paidAt });
-  const createdAt = await insertSale(db, scope, records, stockPlan);
+  const records = saleRecords(tenant, actor.tillId, input, sale, { receiptNumber, receipt, paidAt });
+  const createdAt = await insertSale(db, tenant, records, stockPlan);
   if (!createdAt) {
     // A concurrent request with the same client order id committed first: answer with its order.
     const existing =
       input.client_order_id === undefined
         ? undefined
-        : await findOrder(db, scope, 'client_order_id', input.client_order_id);
+        : await findOrder(db, tenant, 'client_order_id', input.client_order_id);
     if (existing) return { order: existing, created: false };
     throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
   }
@@ -137,8 +137,8 @@ export async function createOrder(
     { ...records.order, created_at: createdAt },
     { lines: records.lines, tenders: records.tenders, refunds: [] },
   );
-  await recordLowStock(db, scope, stockPlan);
-  await recordEvent(db, { ...scope, type: 'order.created', object });
-  await recordEvent(db, { ...scope, type: 'order.paid', object });
+  await recordLowStock(db, tenant, stockPlan);
+  await recordEvent(db, { ...tenant, type: 'order.created', object });
+  await recordEvent(db, { ...tenant, type: 'order.paid', object });
   return { order: object, created: true };
 }

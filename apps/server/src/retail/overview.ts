@@ -32,14 +32,14 @@ function dayBounds(date: string): { start: Date; end: Date } {
  */
 export async function retailOverview(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   options: { date?: string | undefined; days?: number; now?: Date },
 ) {
   const date = options.date ?? eastAfricaDate(options.now ?? new Date());
   const days = options.days ?? 1;
   const { end } = dayBounds(date);
   const start = new Date(end.getTime() - days * 86_400_000);
-  const params = [scope.merchantId, scope.livemode, start, end];
+  const params = [tenant.merchantId, tenant.livemode, start, end];
   // Five independent reads, sent together.
   const [stores, sales, top, low, hourly] = await Promise.all([
     db.query<{ id: string; name: string; currency: Currency; is_default: boolean }>(
@@ -100,7 +100,7 @@ export async function retailOverview(
            AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
            AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
        ) ranked WHERE rank <= $3 ORDER BY rank`,
-      [scope.merchantId, scope.livemode, LOW_STOCK_ITEMS],
+      [tenant.merchantId, tenant.livemode, LOW_STOCK_ITEMS],
     ),
     db.query<DayHourSum & { store_id: string }>(
       // East Africa Time is UTC+03:00 all year: its day and hour are the UTC ones three hours on.
@@ -118,7 +118,7 @@ export async function retailOverview(
     date,
     days,
     time_zone: EAST_AFRICA_TIME_ZONE,
-    livemode: scope.livemode,
+    livemode: tenant.livemode,
     stores: stores.rows.map((store) => {
       const day = sales.rows.find((row) => row.store_id === store.id);
       const series = seriesOf(

@@ -71,7 +71,7 @@ const levelKey = (productId: string, variantId: string | null | undefined) =>
 /** Creates missing levels (at zero) and locks all of them, in one order, so concurrent sales never deadlock. */
 async function lockLevels(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: ReadonlyArray<{ productId: string; variantId: string | null }>,
 ): Promise<StockLevelRow[]> {
@@ -95,8 +95,8 @@ async function lockLevels(
        SELECT i.id, $1, $2, $3, i.product_id, i.variant_id, 0 FROM unnest($4::text[], $5::text[], $6::text[]) AS i(id, product_id, variant_id)
        ON CONFLICT (store_id, product_id, variant_id) DO NOTHING`,
       [
-        scope.merchantId,
-        scope.livemode,
+        tenant.merchantId,
+        tenant.livemode,
         storeId,
         missing.map(() => newId('stockLevel')),
         missing.map((item) => item.productId),
@@ -129,7 +129,7 @@ export interface MovementSource {
  */
 export function stockMoveCtes(
   params: unknown[],
-  scope: Tenant,
+  tenant: Tenant,
   plan: StockPlan,
   source: MovementSource,
   guard?: string,
@@ -144,13 +144,13 @@ export function stockMoveCtes(
      ), logged AS (
        INSERT INTO retail_stock_movements (merchant_id, livemode, store_id, product_id, variant_id, reason, delta_milli,
          on_hand_after_milli, order_id, refund_id, note)
-       SELECT ${p(scope.merchantId)}, ${p(scope.livemode)}, store_id, product_id, variant_id, ${p(source.reason)}, delta,
+       SELECT ${p(tenant.merchantId)}, ${p(tenant.livemode)}, store_id, product_id, variant_id, ${p(source.reason)}, delta,
          on_hand_milli, ${p(source.orderId ?? null)}, ${p(source.refundId ?? null)}, ${p(source.note ?? null)} FROM moved
      )`;
 }
 
 /** stock.low for each item the plan takes to (or below) its reorder level, or below zero, that was not there before. */
-export async function recordLowStock(db: Queryable, scope: Tenant, plan: StockPlan): Promise<void> {
+export async function recordLowStock(db: Queryable, tenant: Tenant, plan: StockPlan): Promise<void> {
   for (const [index, movement] of plan.movements.entries()) {
     const level = plan.levels[index]!;
     if (isLow(movement.onHandBeforeMilli, level.reorder_level_milli) || !(movement.low || movement.negative))
@@ -161,19 +161,19 @@ export async function recordLowStock(db: Queryable, scope: Tenant, plan: StockPl
       updated_at: new Date(),
     };
     const item = plan.units.get(level.product_id) ?? { unit: 'piece', track_stock: true };
-    await recordEvent(db, { ...scope, type: 'stock.low', object: stockLevelObject(after, item) });
+    await recordEvent(db, { ...tenant, type: 'stock.low', object: stockLevelObject(after, item) });
   }
 }
 
-async function writeMovements(db: Queryable, scope: Tenant, plan: StockPlan, source: MovementSource) {
+async function writeMovements(db: Queryable, tenant: Tenant, plan: StockPlan, source: MovementSource) {
   if (plan.movements.length === 0) return [];
   const params: unknown[] = [];
-  const ctes = stockMoveCtes(params, scope, plan, source);
+  const ctes = stockMoveCtes(params, tenant, plan, source);
   const updated = await db.query<StockLevelRow>(
     `WITH ${ctes} SELECT id, livemode, store_id, product_id, variant_id, on_hand_milli, reorder_level_milli, updated_at FROM moved`,
     params,
   );
-  await recordLowStock(db, scope, plan);
+  await recordLowStock(db, tenant, plan);
   return updated.rows;
 }
 
@@ -196,7 +196,7 @@ export interface SoldItem {
  */
 export async function planStockMoves(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
@@ -210,7 +210,7 @@ export async function planStockMoves(
     have.has(levelKey(item.productId, item.variantId)),
   )
     ? locked
-    : await lockLevels(db, scope, storeId, tracked);
+    : await lockLevels(db, tenant, storeId, tracked);
   const coreLevels: StockLevel[] = levels.map((level) => ({
     storeId: storeId as StoreId,
     productId: level.product_id as ProductId,
@@ -239,28 +239,28 @@ export async function planStockMoves(
 /** Plans and applies the stock movements of a refund or void. */
 export async function moveStockForOrder(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
   source: { orderId: string; refundId?: string | undefined },
 ): Promise<void> {
-  const plan = await planStockMoves(db, scope, storeId, items, reason);
-  await writeMovements(db, scope, plan, { ...source, reason });
+  const plan = await planStockMoves(db, tenant, storeId, items, reason);
+  await writeMovements(db, tenant, plan, { ...source, reason });
 }
 
 /** Sets or adjusts what a store holds of an item, and its reorder level. */
 export async function adjustStock(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   input: StockAdjustmentInput,
 ): Promise<StockLevelObject> {
-  const store = await storeForRequest(db, scope, input.store);
+  const store = await storeForRequest(db, tenant, input.store);
   const product = await db.query<ItemInfo & { deleted_at: Date | null; live_variants: number }>(
     `SELECT unit, track_stock, deleted_at,
        (SELECT count(*) FROM retail_variants v WHERE v.product_id = p.id AND v.deleted_at IS NULL)::int AS live_variants
      FROM retail_products p WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [input.product, scope.merchantId, scope.livemode],
+    [input.product, tenant.merchantId, tenant.livemode],
   );
   const item = product.rows[0];
   if (!item || item.deleted_at)
@@ -279,7 +279,7 @@ export async function adjustStock(
     );
   }
   const variantId = input.variant ?? null;
-  const [level] = await lockLevels(db, scope, store.id, [{ productId: input.product, variantId }]);
+  const [level] = await lockLevels(db, tenant, store.id, [{ productId: input.product, variantId }]);
   if (!level) throw new AppError('internal_error', 'stock level missing after creation');
 
   let current = level;
@@ -320,23 +320,23 @@ export async function adjustStock(
       levels: [current],
       units: new Map([[input.product, item]]),
     };
-    const [moved] = await writeMovements(db, scope, plan, { reason: input.reason, note: input.note });
+    const [moved] = await writeMovements(db, tenant, plan, { reason: input.reason, note: input.note });
     current = moved ?? current;
   }
   const object = stockLevelObject(current, item);
-  await recordEvent(db, { ...scope, type: 'stock.adjusted', object });
+  await recordEvent(db, { ...tenant, type: 'stock.adjusted', object });
   return object;
 }
 
 /** A store's stock levels, newest first; `low` keeps those at or below their reorder level, or negative. */
 export async function listStock(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   filters: { low?: boolean | undefined; product?: string | undefined },
   query: ListQuery,
 ) {
-  const params: unknown[] = [scope.merchantId, scope.livemode, storeId];
+  const params: unknown[] = [tenant.merchantId, tenant.livemode, storeId];
   let where = 'merchant_id = $1 AND livemode = $2 AND store_id = $3';
   if (filters.low)
     where +=

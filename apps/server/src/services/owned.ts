@@ -31,13 +31,13 @@ export async function findOwned<Row>(
   db: Queryable,
   table: OwnedTable,
   what: string,
-  owner: Tenant,
+  tenant: Tenant,
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<Row> {
   const found = await db.query<Row & object>(
     `SELECT * FROM ${table} WHERE id = $1 AND merchant_id = $2 AND livemode = $3${options.lock ? ' FOR UPDATE' : ''}`,
-    [id, owner.merchantId, owner.livemode],
+    [id, tenant.merchantId, tenant.livemode],
   );
   const row = found.rows[0];
   if (!row) throw notFound(what, id);

@@ -147,17 +147,17 @@ export class SubscriptionService {
     return subscriptionObject(row);
   }
 
-  async retrieve(db: Queryable, actor: Tenant, id: string): Promise<SubscriptionObject> {
+  async retrieve(db: Queryable, tenant: Tenant, id: string): Promise<SubscriptionObject> {
     return subscriptionObject(
-      await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id),
+      await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id),
     );
   }
 
   listSource(
-    actor: Tenant,
+    tenant: Tenant,
     filters: { status?: SubscriptionStatus | undefined; customer?: string | undefined },
   ) {
-    const params: unknown[] = [actor.merchantId, actor.livemode];
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
@@ -172,8 +172,8 @@ export class SubscriptionService {
    * Its time is read once every lock it needs is held, so no charge that held one
    * meanwhile appears to come after it.
    */
-  async cancel(db: Queryable, actor: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
-    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
+  async cancel(db: Queryable, tenant: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
+    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id, {
       lock: true,
     });
     if (!atPeriodEnd) {
@@ -200,8 +200,8 @@ export class SubscriptionService {
    * Undoes a cancellation at period end before the period ends: the scheduler
    * opens the next period then, as if it had never been asked for.
    */
-  async resume(db: Queryable, actor: Tenant, id: string): Promise<SubscriptionObject> {
-    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
+  async resume(db: Queryable, tenant: Tenant, id: string): Promise<SubscriptionObject> {
+    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id, {
       lock: true,
     });
     assertResumable(

@@ -65,7 +65,7 @@ const EVENT_OF = { printed: 'print_job.printed', failed: 'print_job.failed' } as
 
 async function applyOutcome(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   id: string,
   outcome: PrintJobOutcome,
   message: string | null,
@@ -77,7 +77,7 @@ async function applyOutcome(
     [id, outcome.status, outcome.failureReason, outcome.failureReason ? message : null],
   );
   const object = printJobObject(updated.rows[0]!);
-  await recordEvent(db, { ...owner, type: EVENT_OF[outcome.status], object });
+  await recordEvent(db, { ...tenant, type: EVENT_OF[outcome.status], object });
   return object;
 }
 
@@ -88,13 +88,13 @@ async function applyOutcome(
  */
 export async function createPrintJob(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   input: { printer: string; order?: string | undefined; text?: string | undefined },
 ) {
   const printers = await db.query<{ id: string; till_id: string; revoked: boolean }>(
     `SELECT p.id, p.till_id, t.revoked_at IS NOT NULL AS revoked FROM printers p JOIN tills t ON t.id = p.till_id
      WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3 AND p.deleted_at IS NULL`,
-    [input.printer, owner.merchantId, owner.livemode],
+    [input.printer, tenant.merchantId, tenant.livemode],
   );
   const printer = printers.rows[0];
   if (!printer) throw invalid('parameter_invalid', 'printer', 'is not a printer of this account');
@@ -102,7 +102,7 @@ export async function createPrintJob(
   if (input.order !== undefined) {
     const orders = await db.query<{ receipt: string }>(
       `SELECT receipt::text AS receipt FROM retail_orders WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-      [input.order, owner.merchantId, owner.livemode],
+      [input.order, tenant.merchantId, tenant.livemode],
     );
     if (!orders.rows[0]) throw invalid('parameter_invalid', 'order', 'is not an order of this account');
     receipt = orders.rows[0].receipt;
@@ -112,8 +112,8 @@ export async function createPrintJob(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending') RETURNING *`,
     [
       newId('printJob'),
-      owner.merchantId,
-      owner.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       printer.id,
       printer.till_id,
       input.order ?? null,
@@ -122,15 +122,15 @@ export async function createPrintJob(
     ],
   );
   const row = inserted.rows[0]!;
-  await recordEvent(db, { ...owner, type: 'print_job.created', object: printJobObject(row) });
+  await recordEvent(db, { ...tenant, type: 'print_job.created', object: printJobObject(row) });
   if (printer.revoked) {
-    return applyOutcome(db, owner, row.id, failForRevokedTill(row.status), 'The printer’s till was removed');
+    return applyOutcome(db, tenant, row.id, failForRevokedTill(row.status), 'The printer’s till was removed');
   }
   return printJobObject(row);
 }
 
-export async function retrievePrintJob(db: Queryable, owner: Tenant, id: string) {
-  return printJobObject(await findOwned<PrintJobRow>(db, 'print_jobs', 'print job', owner, id));
+export async function retrievePrintJob(db: Queryable, tenant: Tenant, id: string) {
+  return printJobObject(await findOwned<PrintJobRow>(db, 'print_jobs', 'print job', tenant, id));
 }
 
 export type PrintJobResult = z.output<(typeof commandPayloads)['print_job.result']>;
@@ -155,7 +155,7 @@ export async function recordPrintJobResult(db: Queryable, till: TillActor, resul
 /** Fails every job still waiting for a till or a printer that is going away, each with its event. */
 export async function failPendingJobs(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   of: { tillId: string } | { printerId: string },
   reason: 'till_revoked' | 'offline',
   message: string,
@@ -164,13 +164,13 @@ export async function failPendingJobs(
   const pending = await db.query<Pick<PrintJobRow, 'id' | 'status'>>(
     `SELECT id, status FROM print_jobs WHERE ${column} = $1 AND merchant_id = $2 AND livemode = $3
        AND status = 'pending' ORDER BY seq FOR UPDATE`,
-    ['tillId' in of ? of.tillId : of.printerId, owner.merchantId, owner.livemode],
+    ['tillId' in of ? of.tillId : of.printerId, tenant.merchantId, tenant.livemode],
   );
   for (const job of pending.rows) {
     const outcome =
       reason === 'till_revoked'
         ? failForRevokedTill(job.status)
         : printJobOutcome(job.status, { status: 'failed', failure_reason: reason });
-    if (outcome) await applyOutcome(db, owner, job.id, outcome, message);
+    if (outcome) await applyOutcome(db, tenant, job.id, outcome, message);
   }
 }

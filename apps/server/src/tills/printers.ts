@@ -87,20 +87,20 @@ function assertConnectionAllowed(connection: string, allowance: PrinterAllowance
   if (problem) throw invalid('parameter_invalid', 'connection', problem.message);
 }
 
-async function findPrinter(db: Queryable, owner: Tenant, id: string, lock = false): Promise<PrinterRow> {
-  return findOwned<PrinterRow>(db, 'printers', 'printer', owner, id, { lock });
+async function findPrinter(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<PrinterRow> {
+  return findOwned<PrinterRow>(db, 'printers', 'printer', tenant, id, { lock });
 }
 
 export async function createPrinter(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   input: PrinterInput,
   allowance: PrinterAllowance,
 ) {
   assertConnectionAllowed(input.connection, allowance);
   const tills = await db.query<{ revoked: boolean }>(
     `SELECT revoked_at IS NOT NULL AS revoked FROM tills WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [input.till, owner.merchantId, owner.livemode],
+    [input.till, tenant.merchantId, tenant.livemode],
   );
   const till = tills.rows[0];
   if (!till) throw invalid('parameter_invalid', 'till', 'is not a till of this account');
@@ -112,8 +112,8 @@ export async function createPrinter(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
     [
       newId('printer'),
-      owner.merchantId,
-      owner.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       input.till,
       input.name,
       input.connection,
@@ -125,15 +125,15 @@ export async function createPrinter(
   return printerObject(inserted.rows[0]!);
 }
 
-export async function retrievePrinter(db: Queryable, owner: Tenant, id: string) {
-  return printerObject(await findPrinter(db, owner, id));
+export async function retrievePrinter(db: Queryable, tenant: Tenant, id: string) {
+  return printerObject(await findPrinter(db, tenant, id));
 }
 
 export function printersSource(
-  owner: Tenant,
+  tenant: Tenant,
   filters: { till?: string | undefined; include_deleted?: boolean | undefined },
 ) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
+  const params: unknown[] = [tenant.merchantId, tenant.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
   if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
@@ -142,13 +142,13 @@ export function printersSource(
 
 export async function updatePrinter(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   id: string,
   patch: PrinterPatch,
   allowance: PrinterAllowance,
 ) {
   if (patch.connection !== undefined) assertConnectionAllowed(patch.connection, allowance);
-  const row = await findPrinter(db, owner, id, true);
+  const row = await findPrinter(db, tenant, id, true);
   if (row.deleted_at) throw invalid('parameter_invalid', 'id', 'is a deleted printer');
   const next = {
     name: patch.name ?? row.name,
@@ -172,13 +172,13 @@ export async function updatePrinter(
  * naming it). Jobs still waiting for it fail with `offline`. Deleting again
  * changes nothing.
  */
-export async function deletePrinter(db: Queryable, owner: Tenant, id: string) {
-  const row = await findPrinter(db, owner, id, true);
+export async function deletePrinter(db: Queryable, tenant: Tenant, id: string) {
+  const row = await findPrinter(db, tenant, id, true);
   if (row.deleted_at) return printerObject(row);
   const updated = await db.query<PrinterRow>(
     `UPDATE printers SET deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
     [id],
   );
-  await failPendingJobs(db, owner, { printerId: id }, 'offline', 'The printer was deleted');
+  await failPendingJobs(db, tenant, { printerId: id }, 'offline', 'The printer was deleted');
   return printerObject(updated.rows[0]!);
 }

@@ -59,9 +59,9 @@ export async function openTillExport(row: TillRow, file: TillExportFile): Promis
   return body.data.commands;
 }
 
-export async function recoverTill(services: Services, owner: Tenant, id: string, file: TillExportFile) {
+export async function recoverTill(services: Services, tenant: Tenant, id: string, file: TillExportFile) {
   const db = services.database.pool;
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id);
+  const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id);
   const status = tillStatus(row);
   if (status === 'paired' || status === 'unpaired') {
     throw new AppError('state_transition_invalid', 'A till still syncing sends its own sales', {
@@ -76,7 +76,7 @@ export async function recoverTill(services: Services, owner: Tenant, id: string,
     let recovered = false;
     const result = await sync.apply(actor, command, async (tx, body) => {
       recovered = body.created !== false;
-      if (recovered && command.type === 'order.create') await flagRecovered(tx, owner, String(body.order));
+      if (recovered && command.type === 'order.create') await flagRecovered(tx, tenant, String(body.order));
     });
     const base = { id: command.id, type: command.type, recovered };
     if (!result) {
@@ -105,12 +105,12 @@ export async function recoverTill(services: Services, owner: Tenant, id: string,
 }
 
 /** Marks a sale that reached the server only through an export, in the transaction that recorded it. */
-async function flagRecovered(db: Queryable, owner: Tenant, orderId: string): Promise<void> {
+async function flagRecovered(db: Queryable, tenant: Tenant, orderId: string): Promise<void> {
   await db.query(
     `UPDATE retail_orders SET flags = array_append(flags, 'recovered')
      WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT ('recovered' = ANY (flags))`,
-    [orderId, owner.merchantId, owner.livemode],
+    [orderId, tenant.merchantId, tenant.livemode],
   );
-  const object = await retrieveOrder(db, owner, orderId);
-  await recordEvent(db, { ...owner, type: 'order.recovered', object });
+  const object = await retrieveOrder(db, tenant, orderId);
+  await recordEvent(db, { ...tenant, type: 'order.recovered', object });
 }

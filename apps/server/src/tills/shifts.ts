@@ -393,20 +393,20 @@ async function shiftWithReport(db: Queryable, row: ShiftRow): Promise<ShiftObjec
   return shiftObject(row, movements, report, noSales);
 }
 
-export async function retrieveShift(db: Queryable, owner: Tenant, id: string): Promise<ShiftObject> {
+export async function retrieveShift(db: Queryable, tenant: Tenant, id: string): Promise<ShiftObject> {
   const found = await db.query<ShiftRow>(
     `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, owner.merchantId, owner.livemode],
+    [id, tenant.merchantId, tenant.livemode],
   );
   if (!found.rows[0]) throw notFound('shift', id);
   return shiftWithReport(db, found.rows[0]);
 }
 
 export function shiftsSource(
-  owner: Tenant,
+  tenant: Tenant,
   filters: { till?: string | undefined; status?: ShiftStatus | undefined },
 ) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
+  const params: unknown[] = [tenant.merchantId, tenant.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
   if (filters.status) where += ` AND status = $${params.push(filters.status)}`;

@@ -113,24 +113,24 @@ async function issuePairingCode(db: Queryable, row: TillRow, options: PairingOpt
 /** A new till at a store (the default store when none is named), with its receipt prefix and a pairing code. */
 export async function createTill(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   input: { name: string; store?: string | undefined },
   options: PairingOptions,
 ) {
-  const store = await storeForRequest(db, owner, input.store);
-  await lockMerchant(db, owner);
+  const store = await storeForRequest(db, tenant, input.store);
+  await lockMerchant(db, tenant);
   const count = await db.query<{ next: number }>(
     `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next
      FROM tills WHERE merchant_id = $1 AND livemode = $2`,
-    [owner.merchantId, owner.livemode],
+    [tenant.merchantId, tenant.livemode],
   );
   const inserted = await db.query<TillRow>(
     `INSERT INTO tills (id, merchant_id, livemode, store_id, name, receipt_prefix)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
     [
       newId('till'),
-      owner.merchantId,
-      owner.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       store.id,
       input.name,
       tillPrefixFor(Number(count.rows[0]!.next)),
@@ -139,12 +139,12 @@ export async function createTill(
   return issuePairingCode(db, inserted.rows[0]!, options);
 }
 
-export async function retrieveTill(db: Queryable, owner: Tenant, id: string) {
-  return tillObject(await findOwned<TillRow>(db, 'tills', 'till', owner, id));
+export async function retrieveTill(db: Queryable, tenant: Tenant, id: string) {
+  return tillObject(await findOwned<TillRow>(db, 'tills', 'till', tenant, id));
 }
 
-export function tillsSource(owner: Tenant, filters: { store?: string | undefined }) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
+export function tillsSource(tenant: Tenant, filters: { store?: string | undefined }) {
+  const params: unknown[] = [tenant.merchantId, tenant.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
   return { table: 'tills', where, params };
@@ -154,8 +154,8 @@ export function tillsSource(owner: Tenant, filters: { store?: string | undefined
  * A new pairing code for an existing till. The till's current credential keeps
  * working until the new code is exchanged; from then on only the new one does.
  */
-export async function newTillPairingCode(db: Queryable, owner: Tenant, id: string, options: PairingOptions) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
+export async function newTillPairingCode(db: Queryable, tenant: Tenant, id: string, options: PairingOptions) {
+  const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
   const status = tillStatus(row);
   if (status !== 'paired' && status !== 'unpaired') {
     throw new AppError('state_transition_invalid', 'This till has ended; create a new till instead', {
@@ -169,15 +169,15 @@ export async function newTillPairingCode(db: Queryable, owner: Tenant, id: strin
  * Revokes a till: its credential and pairing code stop working at once, and
  * print jobs waiting for it fail with `till_revoked`. Revoking again changes nothing.
  */
-export async function revokeTill(db: Queryable, owner: Tenant, id: string) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
+export async function revokeTill(db: Queryable, tenant: Tenant, id: string) {
+  const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
   if (row.revoked_at) return tillObject(row);
   assertTillTransition(tillStatus(row), 'revoked');
   const updated = await db.query<TillRow>(
     `UPDATE tills SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
     [id],
   );
-  await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was removed');
+  await failPendingJobs(db, tenant, { tillId: id }, 'till_revoked', 'The till was removed');
   return tillObject(updated.rows[0]!);
 }
 
@@ -187,8 +187,8 @@ export async function revokeTill(db: Queryable, owner: Tenant, id: string) {
  * credential stops. A till never paired has nothing to send and is retired at
  * once. Retiring again changes nothing.
  */
-export async function retireTill(db: Queryable, owner: Tenant, id: string) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
+export async function retireTill(db: Queryable, tenant: Tenant, id: string) {
+  const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
   const from = tillStatus(row);
   if (from === 'retiring' || from === 'retired') return tillObject(row);
   const to = from === 'unpaired' ? 'retired' : 'retiring';
@@ -200,7 +200,7 @@ export async function retireTill(db: Queryable, owner: Tenant, id: string) {
     [id, to === 'retired'],
   );
   if (to === 'retired') {
-    await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was retired');
+    await failPendingJobs(db, tenant, { tillId: id }, 'till_revoked', 'The till was retired');
   }
   return tillObject(updated.rows[0]!);
 }

@@ -65,7 +65,7 @@ interface AttemptRow {
   response_body: string | null;
 }
 
-const scope = (auth: Actor) => [auth.merchantId, auth.livemode] as const;
+const scope = (actor: Actor) => [actor.merchantId, actor.livemode] as const;
 
 /** Refuses unknown event types with 400 event_type_unknown; `*` is allowed only where `allowAll`. */
 export function assertEventTypes(types: readonly string[], field: string, allowAll: boolean): void {
@@ -144,8 +144,8 @@ async function healthOf(db: Queryable, ids: string[]): Promise<Map<string, Healt
   return new Map(found.rows.map((row) => [row.id, row]));
 }
 
-async function endpointRow(db: Queryable, auth: Actor, id: string, lock = false): Promise<EndpointRow> {
-  const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', auth, id, { lock });
+async function endpointRow(db: Queryable, actor: Actor, id: string, lock = false): Promise<EndpointRow> {
+  const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', actor, id, { lock });
   if (row.deleted_at) throw notFound('webhook endpoint', id);
   return row;
 }
@@ -177,14 +177,14 @@ export const withoutSecret = <T extends { secret?: string | undefined }>(endpoin
 
 export async function createEndpoint(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   input: EndpointInput,
   config: Config,
   secretBox: SecretBox,
 ) {
   assertEventTypes(input.events, 'events', true);
   const url = await assertWebhookUrlAllowed(input.url, {
-    livemode: auth.livemode,
+    livemode: actor.livemode,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
   });
   const secret = generateWebhookSecret();
@@ -193,7 +193,7 @@ export async function createEndpoint(
     `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, events, secret)
      VALUES ($3, $1, $2, $4, $5, $6, $7) RETURNING *`,
     [
-      ...scope(auth),
+      ...scope(actor),
       id,
       url,
       input.description ?? null,
@@ -204,14 +204,14 @@ export async function createEndpoint(
   return endpointObject(inserted.rows[0]!, undefined, secret);
 }
 
-export async function retrieveEndpoint(db: Queryable, auth: Actor, id: string) {
-  const row = await endpointRow(db, auth, id);
+export async function retrieveEndpoint(db: Queryable, actor: Actor, id: string) {
+  const row = await endpointRow(db, actor, id);
   return endpointObject(row, (await healthOf(db, [row.id])).get(row.id));
 }
 
 export async function listEndpoints(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   query: ListQuery,
 ): Promise<ListEnvelope<WebhookEndpointObject>> {
   const page = await listPage(
@@ -219,7 +219,7 @@ export async function listEndpoints(
     {
       table: 'webhook_endpoints',
       where: 'merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL',
-      params: [...scope(auth)],
+      params: [...scope(actor)],
     },
     query,
     (row: EndpointRow) => row,
@@ -240,18 +240,18 @@ export interface EndpointUpdate {
 
 export async function updateEndpoint(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   id: string,
   input: EndpointUpdate,
   config: Config,
 ) {
-  const row = await endpointRow(db, auth, id, true);
+  const row = await endpointRow(db, actor, id, true);
   if (input.events) assertEventTypes(input.events, 'events', true);
   const url =
     input.url === undefined
       ? row.url
       : await assertWebhookUrlAllowed(input.url, {
-          livemode: auth.livemode,
+          livemode: actor.livemode,
           allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
         });
   const status = input.status ?? row.status;
@@ -276,8 +276,8 @@ export async function updateEndpoint(
   return endpointObject(next, (await healthOf(db, [next.id])).get(next.id));
 }
 
-export async function deleteEndpoint(db: Queryable, auth: Actor, id: string) {
-  const row = await endpointRow(db, auth, id, true);
+export async function deleteEndpoint(db: Queryable, actor: Actor, id: string) {
+  const row = await endpointRow(db, actor, id, true);
   await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [
     row.id,
   ]);
@@ -292,12 +292,12 @@ export async function deleteEndpoint(db: Queryable, auth: Actor, id: string) {
  */
 export async function rotateSecret(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   id: string,
   config: Config,
   secretBox: SecretBox,
 ) {
-  const row = await endpointRow(db, auth, id, true);
+  const row = await endpointRow(db, actor, id, true);
   const secret = generateWebhookSecret();
   const grace = config.WEBHOOK_ROTATION_GRACE_SECONDS;
   const updated = await db.query<EndpointRow>(
@@ -358,10 +358,10 @@ export interface DeliveryFilters {
 
 export async function listDeliveries(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   query: ListQuery & DeliveryFilters,
 ): Promise<ListEnvelope<WebhookDeliveryObject>> {
-  const params: unknown[] = [...scope(auth)];
+  const params: unknown[] = [...scope(actor)];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (query.endpoint) where += ` AND endpoint_id = $${params.push(query.endpoint)}`;
   if (query.event) where += ` AND event_id = $${params.push(query.event)}`;
@@ -380,8 +380,8 @@ export async function listDeliveries(
   return { ...page, data: page.data.map((row) => deliveryObject(row, attempts.get(row.id) ?? [])) };
 }
 
-export async function retrieveDelivery(db: Queryable, auth: Actor, id: string) {
-  const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', auth, id);
+export async function retrieveDelivery(db: Queryable, actor: Actor, id: string) {
+  const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', actor, id);
   return deliveryObject(row, (await attemptsOf(db, [row.id])).get(row.id) ?? []);
 }
 
@@ -391,7 +391,7 @@ export async function retrieveDelivery(db: Queryable, auth: Actor, id: string) {
  * `replayed_from`. The copy is written as already fanned out, so it reaches
  * only that endpoint.
  */
-export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
+export async function replayDelivery(db: Queryable, actor: Actor, id: string) {
   const found = await db.query<{
     id: string;
     endpoint_id: string;
@@ -405,7 +405,7 @@ export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
        e.deleted_at IS NOT NULL AS endpoint_deleted
      FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
      WHERE d.id = $3 AND d.merchant_id = $1 AND d.livemode = $2`,
-    [...scope(auth), id],
+    [...scope(actor), id],
   );
   const original = found.rows[0];
   if (!original) throw notFound('webhook delivery', id);
@@ -420,13 +420,13 @@ export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
   const eventId = newId('event');
   await db.query(
     `INSERT INTO events (id, merchant_id, livemode, type, api_version, data, dispatched_at) VALUES ($3, $1, $2, $4, $5, $6, now())`,
-    [...scope(auth), eventId, original.event_type, original.api_version, JSON.stringify(original.data)],
+    [...scope(actor), eventId, original.event_type, original.api_version, JSON.stringify(original.data)],
   );
   const inserted = await db.query<DeliveryRow>(
     `INSERT INTO webhook_deliveries (id, merchant_id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at, replayed_from)
      VALUES ($3, $1, $2, $4, $5, $6, 'pending', now(), $7) RETURNING *`,
     [
-      ...scope(auth),
+      ...scope(actor),
       newId('webhookDelivery'),
       original.endpoint_id,
       eventId,
@@ -440,17 +440,17 @@ export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
 /** A synthetic test-mode event through the real outbox; it moves no money. */
 export async function sendTestEvent(
   db: Queryable,
-  auth: Actor,
+  actor: Actor,
   input: { type: string; data: Record<string, unknown> },
 ) {
-  if (auth.livemode) {
+  if (actor.livemode) {
     throw new AppError('test_mode_only', 'Test events can only be sent with a test-mode key', {
       details: { authorization: 'use a sk_test_ key' },
     });
   }
   assertEventTypes([input.type], 'type', false);
   const eventId = await recordEvent(db, {
-    merchantId: auth.merchantId,
+    merchantId: actor.merchantId,
     livemode: false,
     type: input.type as EventType,
     object: input.data,

@@ -57,7 +57,7 @@ export interface ResolvedSale {
 
 export async function resolveSale(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   input: CreateOrderCommand,
   context: SaleContext,
   options: { asFact: boolean; storeId: string | undefined; now: Date },
@@ -69,7 +69,7 @@ export async function resolveSale(
     throw invalid('parameter_invalid', 'store', 'is not a store of this account');
   }
   // The first sale of an account without a store makes its default store.
-  const store: SaleStore = context.store ?? (await defaultStore(db, scope));
+  const store: SaleStore = context.store ?? (await defaultStore(db, tenant));
   const currency = input.currency ?? store.currency;
   if (currency !== store.currency) {
     throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
@@ -83,7 +83,7 @@ export async function resolveSale(
     flags.add('customer_unknown');
   }
   // The money was taken, so the sale stands; a sale after the cashier's deactivation is for review.
-  if (asFact && input.cashier !== undefined && (await deactivatedBefore(db, scope, input.cashier, soldAt))) {
+  if (asFact && input.cashier !== undefined && (await deactivatedBefore(db, tenant, input.cashier, soldAt))) {
     flags.add('cashier_inactive');
   }
   const lines = input.lines.map((line, index) => resolveLine(line, index, context.catalog, currency, asFact));
@@ -96,7 +96,7 @@ export async function resolveSale(
       orderDiscount: coreDiscount(input.discount),
     }),
   );
-  const tenders = await resolveTenders(db, scope, input.tenders, currency);
+  const tenders = await resolveTenders(db, tenant, input.tenders, currency);
   const allocation = applyRule(() => allocateTenders({ currency, amountDue: priced.total, tenders }));
   return {
     store,
