@@ -127,8 +127,8 @@ export async function retrieveCustomer(db: Queryable, actor: Actor, id: string) 
 }
 
 /** A customer id given with a payment or checkout must be the caller's own, in the caller's mode. */
-export async function assertCustomerExists(db: Queryable, actor: Actor, id: string): Promise<void> {
-  await findOwned(db, 'customers', 'customer', actor, id);
+export function assertCustomerExists(db: Queryable, tenant: Tenant, id: string): Promise<void> {
+  return assertCustomersExist(db, [{ ...tenant, customerId: id }]);
 }
 
 /** `assertCustomerExists` for many at once, in one query: the first missing one's 404. */

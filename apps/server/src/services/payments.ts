@@ -17,7 +17,7 @@ import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
 import { notifyEventsWritten, recordEvent, recordEvents } from './events.ts';
-import { assertCustomerExists, assertCustomersExist } from './customers.ts';
+import { assertCustomersExist } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from './ledger.ts';
@@ -124,58 +124,16 @@ export class PaymentService implements OutcomeSink {
     input: CreatePaymentInput,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<PaymentObject> {
-    const provider = this.providers.forMode(actor.livemode);
-    if (!provider) {
-      throw new AppError('provider_unavailable', 'Live payments are not configured for this account yet', {
-        retryAfter: 60,
-      });
-    }
-    if (input.customer !== undefined) await assertCustomerExists(db, actor, input.customer);
-    // The row is built here, not returned by the insert, so the insert, its event
-    // and the commit can leave together without a round trip between them.
-    const row = this.pendingRow(actor, input, provider);
-    await write(
-      db,
-      {
-        name: 'insert_payment',
-        text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      },
-      [
-        row.id,
-        row.merchant_id,
-        row.livemode,
-        row.amount,
-        row.currency,
-        row.status,
-        row.phone,
-        row.network,
-        row.description,
-        row.customer_id,
-        row.checkout_id,
-        JSON.stringify(row.metadata),
-        row.provider,
-        row.created_at,
-        row.settle_at,
-        row.invoice_id,
-      ],
-    );
-    const object = this.toObject(row);
-    await recordEvent(db, {
-      merchantId: row.merchant_id,
-      livemode: row.livemode,
-      type: 'payment.created',
-      object,
-    });
-    afterCommit(() => this.initiate(provider, row));
-    return object;
+    const [object] = await this.createMany(db, [{ actor, input }], afterCommit);
+    return object!;
   }
 
   /**
-   * Many pending payments at once, each for its actor, as `create` records one:
-   * one statement for the rows and one for their `payment.created` events. For
-   * the subscription scheduler's charges; each provider is asked after commit.
+   * Pending payments, each for its actor: one statement for the rows and one
+   * for their `payment.created` events, whatever their number. The rows are
+   * built here, not returned by the insert, so the insert, its events and the
+   * commit can leave together without a round trip between them. Each provider
+   * is asked after commit.
    */
   async createMany(
     db: Queryable,
@@ -202,7 +160,9 @@ export class PaymentService implements OutcomeSink {
     const column = <T>(pick: (row: PaymentRow) => T) => rows.map(pick);
     await write(
       db,
-      `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
+      {
+        name: 'insert_payments',
+        text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
          customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
        SELECT id, merchant_id, livemode, amount, currency, status, phone, network, description,
          customer_id, checkout_id, metadata::jsonb, provider, created_at, settle_at, invoice_id
@@ -211,6 +171,7 @@ export class PaymentService implements OutcomeSink {
          $15::timestamptz[], $16::text[])
          AS p(id, merchant_id, livemode, amount, currency, status, phone, network, description,
            customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)`,
+      },
       [
         column((r) => r.id),
         column((r) => r.merchant_id),
