@@ -61,22 +61,6 @@ export async function insertDrafts(db: Queryable, drafts: readonly DraftColumns[
   return drafts.map((d) => byId.get(d.id)!);
 }
 
-/** Opens drafts with the numbers given, in one statement; returns the opened rows in the order given. */
-export async function openDrafts(
-  db: Queryable,
-  drafts: readonly InvoiceRow[],
-  numbers: readonly string[],
-): Promise<InvoiceRow[]> {
-  const opened = await db.query<InvoiceRow>(
-    `UPDATE invoices SET status = 'open', number = o.number, finalized_at = now(), overdue_check_at = due_at
-     FROM unnest($1::text[], $2::text[]) AS o(id, number) WHERE invoices.id = o.id
-     RETURNING invoices.*`,
-    [drafts.map((d) => d.id), numbers],
-  );
-  const byId = new Map(opened.rows.map((row) => [row.id, row]));
-  return drafts.map((d) => byId.get(d.id)!);
-}
-
 /** Links each invoice to the payment that charges it, in one statement whose result nobody waits for. */
 export async function linkPayments(
   db: Queryable,

@@ -8,7 +8,8 @@
 import {
   AppError,
   DEFAULT_VAT_REGION,
-  assertInvoiceTransition,
+  assertTransition,
+  INVOICE_STATES,
   formatInvoiceNumber,
   invalidField,
   invoiceIsPayable,
@@ -31,7 +32,8 @@ import { assertCustomersExist } from '../services/customers.ts';
 import { findOwned } from '../services/owned.ts';
 import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
 import { randomToken } from '../services/secrets.ts';
-import { insertDrafts, linkPayments, openDrafts, type DraftColumns } from './batch.ts';
+import { storedStates, transition } from '../services/transitions.ts';
+import { insertDrafts, linkPayments, type DraftColumns } from './batch.ts';
 import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import { takeInvoiceNumbers } from './numbering.ts';
@@ -47,6 +49,7 @@ import {
 
 export type { InvoiceObject };
 
+const INVOICES = storedStates(INVOICE_STATES, 'invoices');
 const DAY_MS = 86_400_000;
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
@@ -294,14 +297,17 @@ export class InvoiceService {
       next.set(key, number + 1);
       return formatInvoiceNumber(number);
     });
-    const opened = await openDrafts(db, drafts, numbers);
+    const opened = await transition(db, INVOICES, drafts, 'open', {
+      set: 'number = m.number, finalized_at = now(), overdue_check_at = due_at',
+      perRow: { number: ['text', numbers] },
+    });
     await this.emitMany(db, 'invoice.finalized', opened);
     return opened;
   }
 
   /** What finalisation refuses: a total under 1, a due date not ahead of the clock. */
   assertFinalizable(row: InvoiceRow): void {
-    assertInvoiceTransition(row.status, 'open');
+    assertTransition(INVOICE_STATES, row.status, 'open');
     if (row.total < 1) {
       throw invalidField('amount_invalid', 'lines', 'an invoice needs a total of at least 1 to be finalised');
     }
@@ -318,25 +324,21 @@ export class InvoiceService {
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */
   async void(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
     const row = await this.locked(db, tenant, id);
-    assertInvoiceTransition(row.status, 'void');
+    assertTransition(INVOICE_STATES, row.status, 'void');
     await this.assertNoPendingPayment(db, row, 'voided');
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'void', voided_at = now(), overdue_check_at = NULL WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    return this.emit(db, 'invoice.voided', updated.rows[0]!);
+    const voided = await transition(db, INVOICES, row, 'void', {
+      set: 'voided_at = now(), overdue_check_at = NULL',
+    });
+    return this.emit(db, 'invoice.voided', voided);
   }
 
   /** Writes an open invoice off; a payment that still arrives pays it. */
   async markUncollectible(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
     const row = await this.locked(db, tenant, id);
-    assertInvoiceTransition(row.status, 'uncollectible');
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'uncollectible', marked_uncollectible_at = now(), overdue_check_at = NULL
-       WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    return this.emit(db, 'invoice.marked_uncollectible', updated.rows[0]!);
+    const written = await transition(db, INVOICES, row, 'uncollectible', {
+      set: 'marked_uncollectible_at = now(), overdue_check_at = NULL',
+    });
+    return this.emit(db, 'invoice.marked_uncollectible', written);
   }
 
   /**
@@ -493,14 +495,10 @@ export class InvoiceService {
     if (!row) return;
     if (payment.status === 'paid') {
       if (!invoiceIsPayable(row.status)) return;
-      assertInvoiceTransition(row.status, 'paid');
-      const updated = await tx.query<InvoiceRow>(
-        `UPDATE invoices SET status = 'paid', amount_paid = amount_paid + $2, paid_at = now(), payment_id = $3,
-           overdue_check_at = NULL
-         WHERE id = $1 RETURNING *`,
-        [row.id, payment.amount, payment.id],
-      );
-      row = updated.rows[0]!;
+      row = await transition(tx, INVOICES, row, 'paid', {
+        set: 'amount_paid = amount_paid + $1, paid_at = now(), payment_id = $2, overdue_check_at = NULL',
+        params: [payment.amount, payment.id],
+      });
       await this.emit(tx, 'invoice.paid', row);
     } else if (payment.status !== 'failed') {
       return;

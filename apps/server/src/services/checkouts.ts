@@ -1,6 +1,6 @@
 import {
   AppError,
-  assertCheckoutTransition,
+  CHECKOUT_STATES,
   MAX_AMOUNT,
   newId,
   notFound,
@@ -13,7 +13,10 @@ import { recordEvent } from './events.ts';
 import { assertCustomerExists } from './customers.ts';
 import { findOwned } from './owned.ts';
 import type { PaymentRow, PaymentService } from './payments.ts';
+import { storedStates, transition } from './transitions.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+
+const CHECKOUTS = storedStates(CHECKOUT_STATES, 'checkouts');
 
 export interface LineItem {
   name: string;
@@ -207,16 +210,15 @@ export class CheckoutService {
     const row = found.rows[0];
     if (!row) return;
     // A payment that lands after expiry still completes the checkout: the money moved.
-    assertCheckoutTransition(row.status, 'complete');
-    const updated = await db.query<CheckoutRow>(
-      `UPDATE checkouts SET status = 'complete', payment_id = $2, completed_at = now() WHERE id = $1 RETURNING *`,
-      [checkoutId, payment.id],
-    );
+    const completed = await transition(db, CHECKOUTS, row, 'complete', {
+      set: 'payment_id = $1, completed_at = now()',
+      params: [payment.id],
+    });
     await recordEvent(db, {
       merchantId: row.merchant_id,
       livemode: row.livemode,
       type: 'checkout.completed',
-      object: this.toObject(updated.rows[0]!),
+      object: this.toObject(completed),
     });
   }
 }

@@ -1,6 +1,6 @@
 import {
-  assertEscrowSplitTransition,
-  assertEscrowTransition,
+  ESCROW_SPLIT_STATES,
+  ESCROW_STATES,
   escrowReleasePostings,
   escrowStatusOf,
   type Currency,
@@ -11,7 +11,11 @@ import type { Queryable } from '../db/database.ts';
 import { recordEvent } from './events.ts';
 import type { EventType } from './event-types.ts';
 import { postLedgerEntry } from './ledger.ts';
+import { storedStates, transition } from './transitions.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+
+const ESCROWS = storedStates(ESCROW_STATES, 'escrows');
+const SPLITS = storedStates(ESCROW_SPLIT_STATES, 'escrow_splits');
 
 /** Escrow rows, their API object, and the steps release and transfer outcomes share. */
 export interface EscrowRow {
@@ -157,17 +161,21 @@ export async function moveSplit(
   to: EscrowSplitStatus,
   transfer: { reference?: string | null; failureCode?: string; failureMessage?: string } = {},
 ): Promise<void> {
-  assertEscrowSplitTransition(split.status, to);
-  const updated = await db.query<SplitRow>(
-    `UPDATE escrow_splits SET status = $2,
-       released_at = CASE WHEN $2 = 'released' THEN now() END,
-       transfer_attempt = transfer_attempt + CASE WHEN $2 = 'sending' THEN 1 ELSE 0 END,
-       transfer_reference = CASE WHEN $2 = 'sending' THEN NULL ELSE coalesce($3, transfer_reference) END,
-       failure_code = $4, failure_message = $5
-     WHERE id = $1 RETURNING *`,
-    [split.id, to, transfer.reference ?? null, transfer.failureCode ?? null, transfer.failureMessage ?? null],
-  );
-  Object.assign(split, updated.rows[0]);
+  const sending = to === 'sending';
+  const moved = await transition(db, SPLITS, split, to, {
+    set: `released_at = CASE WHEN $1 THEN now() END,
+      transfer_attempt = transfer_attempt + CASE WHEN $2 THEN 1 ELSE 0 END,
+      transfer_reference = CASE WHEN $2 THEN NULL ELSE coalesce($3, transfer_reference) END,
+      failure_code = $4, failure_message = $5`,
+    params: [
+      to === 'released',
+      sending,
+      transfer.reference ?? null,
+      transfer.failureCode ?? null,
+      transfer.failureMessage ?? null,
+    ],
+  });
+  Object.assign(split, moved);
 }
 
 /**
@@ -182,16 +190,13 @@ export async function saveEscrow(
   refunded?: number,
 ): Promise<EscrowObject> {
   const status: EscrowStatus = refunded === undefined ? escrowStatusOf(splits) : 'refunded';
-  assertEscrowTransition(escrow.status, status);
-  const updated = await db.query<EscrowRow>(
-    `UPDATE escrows SET status = $2, fee_collected = $3,
-       released_at = CASE WHEN $2 = 'released' THEN now() END,
-       refunded_at = CASE WHEN $2 = 'refunded' THEN now() END,
-       refunded_amount = refunded_amount + $4
-     WHERE id = $1 RETURNING *`,
-    [escrow.id, status, escrow.fee_collected, refunded ?? 0],
-  );
-  const object = escrowObject(updated.rows[0]!, splits);
+  const saved = await transition(db, ESCROWS, escrow, status, {
+    set: `fee_collected = $1, released_at = CASE WHEN $2 THEN now() END,
+      refunded_at = CASE WHEN $3 THEN now() END, refunded_amount = refunded_amount + $4`,
+    params: [escrow.fee_collected, status === 'released', status === 'refunded', refunded ?? 0],
+  });
+  Object.assign(escrow, saved);
+  const object = escrowObject(saved, splits);
   if (event) {
     await recordEvent(db, { merchantId: escrow.merchant_id, livemode: escrow.livemode, type: event, object });
   }

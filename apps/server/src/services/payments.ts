@@ -1,6 +1,7 @@
 import {
   AppError,
-  assertPaymentTransition,
+  assertTransition,
+  PAYMENT_STATES,
   paymentHasReached,
   feeFor,
   mobileNetwork,
@@ -22,7 +23,10 @@ import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from './ledger.ts';
 import { assertNotInEscrow } from './escrow-terms.ts';
+import { storedStates, transition } from './transitions.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+
+const PAYMENTS = storedStates(PAYMENT_STATES, 'payments');
 import { queueReferralEarning } from '../referrals/service.ts';
 
 export interface PaymentRow {
@@ -271,17 +275,13 @@ export class PaymentService implements OutcomeSink {
       const row = found.rows[0];
       if (!row) throw notFound('payment', paymentId);
       if (paymentHasReached(row.status, outcome.status)) return false;
-      assertPaymentTransition(row.status, outcome.status);
       if (outcome.status === 'paid') {
         const { fee, net } = feeFor(row.amount, this.fees);
-        const updated = await tx.query<PaymentRow>(
-          `UPDATE payments SET status = 'paid', fee = $2, net = $3, paid_at = now(), payout_status = 'pending',
-             settle_at = NULL,
-             provider_reference = coalesce(provider_reference, $4)
-           WHERE id = $1 RETURNING *`,
-          [row.id, fee, net, outcome.reference],
-        );
-        const paid = updated.rows[0]!;
+        const paid = await transition(tx, PAYMENTS, row, 'paid', {
+          set: `fee = $1, net = $2, paid_at = now(), payout_status = 'pending', settle_at = NULL,
+            provider_reference = coalesce(provider_reference, $3)`,
+          params: [fee, net, outcome.reference],
+        });
         await postLedgerEntry(tx, {
           merchantId: paid.merchant_id,
           livemode: paid.livemode,
@@ -303,14 +303,11 @@ export class PaymentService implements OutcomeSink {
         if (paid.checkout_id) await this.onCheckoutPaid(tx, paid.checkout_id, paid);
         if (paid.invoice_id) await this.onInvoicePayment(tx, paid);
       } else {
-        const updated = await tx.query<PaymentRow>(
-          `UPDATE payments SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
-             settle_at = NULL,
-             provider_reference = coalesce(provider_reference, $4)
-           WHERE id = $1 RETURNING *`,
-          [row.id, outcome.failureCode, outcome.failureMessage, outcome.reference],
-        );
-        const failed = updated.rows[0]!;
+        const failed = await transition(tx, PAYMENTS, row, 'failed', {
+          set: `failure_code = $1, failure_message = $2, failed_at = now(), settle_at = NULL,
+            provider_reference = coalesce(provider_reference, $3)`,
+          params: [outcome.failureCode, outcome.failureMessage, outcome.reference],
+        });
         await recordEvent(tx, {
           merchantId: failed.merchant_id,
           livemode: failed.livemode,
@@ -330,17 +327,14 @@ export class PaymentService implements OutcomeSink {
     // The balance lock before the payment's row lock: the order every mover of this balance takes them in.
     const available = await lockAvailableBalance(db, actor.merchantId, actor.livemode, currency);
     const row = await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id, { lock: true });
-    assertPaymentTransition(row.status, 'refunded');
+    assertTransition(PAYMENT_STATES, row.status, 'refunded');
     await assertNotInEscrow(db, row.id);
     const fee = row.fee ?? 0;
     const net = row.net ?? 0;
     refuseUnlessCovered(available, net, row.currency, 'refund', 'id');
-    const updated = await db.query<PaymentRow>(
-      `UPDATE payments SET status = 'refunded', refunded_at = now(), payout_status = 'not_applicable'
-       WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    const refunded = updated.rows[0]!;
+    const refunded = await transition(db, PAYMENTS, row, 'refunded', {
+      set: `refunded_at = now(), payout_status = 'not_applicable'`,
+    });
     await postLedgerEntry(db, {
       merchantId: row.merchant_id,
       livemode: row.livemode,

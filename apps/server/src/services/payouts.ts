@@ -1,6 +1,6 @@
 import {
   AppError,
-  assertPayoutTransition,
+  PAYOUT_STATES,
   mobileNetwork,
   newId,
   notFound,
@@ -24,7 +24,10 @@ import { mayHaveReached } from '../providers/clickpesa.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
 import { markPaymentsPaidOut } from './payout-settlement.ts';
+import { storedStates, transition } from './transitions.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
+
+const PAYOUTS = storedStates(PAYOUT_STATES, 'payouts');
 
 export interface PayoutRow {
   id: string;
@@ -277,22 +280,17 @@ export class PayoutService implements PayoutOutcomeSink {
       const found = await tx.query<PayoutRow>('SELECT * FROM payouts WHERE id = $1 FOR UPDATE', [payoutId]);
       const row = found.rows[0]!;
       if (row.status === outcome.status) return false;
-      assertPayoutTransition(row.status, outcome.status);
-      const updated =
+      const settled =
         outcome.status === 'paid'
-          ? await tx.query<PayoutRow>(
-              `UPDATE payouts SET status = 'paid', paid_at = now(), settle_at = NULL,
-                 provider_reference = coalesce(provider_reference, $2)
-               WHERE id = $1 RETURNING *`,
-              [row.id, outcome.reference],
-            )
-          : await tx.query<PayoutRow>(
-              `UPDATE payouts SET status = 'failed', failure_code = $2, failure_message = $3, failed_at = now(),
-                 settle_at = NULL, provider_reference = coalesce(provider_reference, $4)
-               WHERE id = $1 RETURNING *`,
-              [row.id, outcome.failureCode, outcome.failureMessage, outcome.reference],
-            );
-      const settled = updated.rows[0]!;
+          ? await transition(tx, PAYOUTS, row, 'paid', {
+              set: 'paid_at = now(), settle_at = NULL, provider_reference = coalesce(provider_reference, $1)',
+              params: [outcome.reference],
+            })
+          : await transition(tx, PAYOUTS, row, 'failed', {
+              set: `failure_code = $1, failure_message = $2, failed_at = now(), settle_at = NULL,
+                provider_reference = coalesce(provider_reference, $3)`,
+              params: [outcome.failureCode, outcome.failureMessage, outcome.reference],
+            });
       const paid = settled.status === 'paid';
       await postLedgerEntry(tx, {
         merchantId: settled.merchant_id,

@@ -1,7 +1,8 @@
 import {
   AppError,
   assertResumable,
-  assertSubscriptionTransition,
+  assertTransition,
+  SUBSCRIPTION_STATES,
   invalidField,
   MAX_INTERVAL_COUNT,
   newId,
@@ -17,9 +18,10 @@ import { assertCustomerExists } from '../services/customers.ts';
 import { recordEvent } from '../services/events.ts';
 import type { EventType } from '../services/event-types.ts';
 import { findOwned } from '../services/owned.ts';
+import { transition } from '../services/transitions.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import { takeOpenInvoices, voidTakenInvoices } from './cancel-invoices.ts';
-import { subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
+import { SUBSCRIPTIONS, subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
 
 export interface CreateSubscriptionInput {
   customer: string;
@@ -66,19 +68,15 @@ export async function cancelSubscriptionRow(
   at: Date,
   reason: 'requested' | 'payment_failed',
 ): Promise<SubscriptionRow> {
-  assertSubscriptionTransition(row.status, 'canceled');
-  const updated = await db.query<SubscriptionRow>(
-    `UPDATE subscriptions SET status = 'canceled', canceled_at = $2, cancellation_reason = $3,
-       next_renewal_at = NULL, cancel_at_period_end = false
-     WHERE id = $1 RETURNING *`,
-    [row.id, at, reason],
-  );
+  const canceled = await transition(db, SUBSCRIPTIONS, row, 'canceled', {
+    set: 'canceled_at = $1, cancellation_reason = $2, next_renewal_at = NULL, cancel_at_period_end = false',
+    params: [at, reason],
+  });
   await db.query(
     `UPDATE subscription_periods SET next_attempt_at = NULL
      WHERE subscription_id = $1 AND next_attempt_at IS NOT NULL`,
     [row.id],
   );
-  const canceled = updated.rows[0]!;
   await recordSubscriptionEvent(db, 'subscription.canceled', canceled);
   return canceled;
 }
@@ -177,13 +175,13 @@ export class SubscriptionService {
       lock: true,
     });
     if (!atPeriodEnd) {
-      assertSubscriptionTransition(row.status, 'canceled');
+      assertTransition(SUBSCRIPTION_STATES, row.status, 'canceled');
       const fates = await takeOpenInvoices(db, row);
       const canceled = await cancelSubscriptionRow(db, row, this.clock.now(), 'requested');
       await voidTakenInvoices(db, this.invoices, canceled, fates);
       return subscriptionObject(canceled);
     }
-    assertSubscriptionTransition(row.status, 'canceled');
+    assertTransition(SUBSCRIPTION_STATES, row.status, 'canceled');
     if (row.next_renewal_at === null) {
       throw new AppError('state_transition_invalid', 'This subscription has no period end to cancel at', {
         details: { at_period_end: 'no further period opens; cancel now instead' },

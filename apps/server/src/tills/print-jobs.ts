@@ -4,6 +4,7 @@ import {
   newId,
   notFound,
   printJobOutcome,
+  PRINT_JOB_STATES,
   type PrintJobFailureReason,
   type PrintJobOutcome,
   type PrintJobStatus,
@@ -13,6 +14,7 @@ import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
 import { findOwned } from '../services/owned.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { storedStates, transition } from '../services/transitions.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant, TillActor } from '../actor.ts';
 
@@ -63,20 +65,21 @@ export const printJobDocument = (row: PrintJobRow) => ({
 
 const EVENT_OF = { printed: 'print_job.printed', failed: 'print_job.failed' } as const;
 
-async function applyOutcome(
+const PRINT_JOBS = storedStates(PRINT_JOB_STATES, 'print_jobs');
+
+/** Finishes a job as printed or failed, with its event. */
+async function finish(
   db: Queryable,
   tenant: Tenant,
-  id: string,
+  job: PrintJobRow,
   outcome: PrintJobOutcome,
   message: string | null,
 ): Promise<PrintJobObject> {
-  const updated = await db.query<PrintJobRow>(
-    `UPDATE print_jobs SET status = $2, failure_reason = $3, failure_message = $4, completed_at = now(),
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [id, outcome.status, outcome.failureReason, outcome.failureReason ? message : null],
-  );
-  const object = printJobObject(updated.rows[0]!);
+  const finished = await transition(db, PRINT_JOBS, job, outcome.status, {
+    set: 'failure_reason = $1, failure_message = $2, completed_at = now(), updated_at = now()',
+    params: [outcome.failureReason, outcome.failureReason ? message : null],
+  });
+  const object = printJobObject(finished);
   await recordEvent(db, { ...tenant, type: EVENT_OF[outcome.status], object });
   return object;
 }
@@ -124,7 +127,7 @@ export async function createPrintJob(
   const row = inserted.rows[0]!;
   await recordEvent(db, { ...tenant, type: 'print_job.created', object: printJobObject(row) });
   if (printer.revoked) {
-    return applyOutcome(db, tenant, row.id, failForRevokedTill(row.status), 'The printer’s till was removed');
+    return finish(db, tenant, row, failForRevokedTill(row.status), 'The printer’s till was removed');
   }
   return printJobObject(row);
 }
@@ -149,7 +152,7 @@ export async function recordPrintJobResult(db: Queryable, till: TillActor, resul
   if (!row) throw notFound('print job', result.print_job);
   const outcome = printJobOutcome(row.status, result);
   if (!outcome) return printJobObject(row);
-  return applyOutcome(db, till, row.id, outcome, result.message ?? null);
+  return finish(db, till, row, outcome, result.message ?? null);
 }
 
 /** Fails every job still waiting for a till or a printer that is going away, each with its event. */
@@ -161,8 +164,8 @@ export async function failPendingJobs(
   message: string,
 ): Promise<void> {
   const column = 'tillId' in of ? 'till_id' : 'printer_id';
-  const pending = await db.query<Pick<PrintJobRow, 'id' | 'status'>>(
-    `SELECT id, status FROM print_jobs WHERE ${column} = $1 AND merchant_id = $2 AND livemode = $3
+  const pending = await db.query<PrintJobRow>(
+    `SELECT * FROM print_jobs WHERE ${column} = $1 AND merchant_id = $2 AND livemode = $3
        AND status = 'pending' ORDER BY seq FOR UPDATE`,
     ['tillId' in of ? of.tillId : of.printerId, tenant.merchantId, tenant.livemode],
   );
@@ -171,6 +174,6 @@ export async function failPendingJobs(
       reason === 'till_revoked'
         ? failForRevokedTill(job.status)
         : printJobOutcome(job.status, { status: 'failed', failure_reason: reason });
-    if (outcome) await applyOutcome(db, tenant, job.id, outcome, message);
+    if (outcome) await finish(db, tenant, job, outcome, message);
   }
 }

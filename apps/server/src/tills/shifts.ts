@@ -1,7 +1,7 @@
 import {
   type commandPayloads,
   notFound,
-  transitionShift,
+  SHIFT_STATES,
   zReport,
   type Currency,
   type ShiftStatus,
@@ -13,8 +13,11 @@ import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
 import { recordEvent } from '../services/events.ts';
 import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { storedStates, transition } from '../services/transitions.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant, TillActor } from '../actor.ts';
+
+const SHIFTS = storedStates(SHIFT_STATES, 'shifts');
 
 export type ShiftOpen = z.output<(typeof commandPayloads)['shift.open']>;
 export type ShiftCashMovement = z.output<(typeof commandPayloads)['shift.cash_movement']>;
@@ -359,27 +362,22 @@ export async function recordNoSale(
 export async function closeShift(db: Queryable, till: TillActor, input: ShiftClose): Promise<ShiftChange> {
   const row = await lockTillShift(db, till, input.shift);
   if (row.status === 'closed') return { shift: await shiftWithReport(db, row), changed: false };
-  const status = transitionShift(row.status, 'closed');
   const movements = await movementsOf(db, row.id);
   const noSales = (await noSalesOf(db, [row.id])).get(row.id) ?? [];
   const report = await computeReport(db, row, movements, noSales, input.counted);
   const cash = report.lines.find((line) => line.method === 'cash')!;
   const stored = zReportObject(report);
-  const updated = await db.query<ShiftRow>(
-    `UPDATE shifts SET status = $2, closed_at = $3, counted = $4, expected_cash = $5, counted_cash = $6,
-       z_report = $7, updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [
-      row.id,
-      status,
+  const closed = await transition(db, SHIFTS, row, 'closed', {
+    set: `closed_at = $1, counted = $2, expected_cash = $3, counted_cash = $4, z_report = $5, updated_at = now()`,
+    params: [
       new Date(input.closed_at * 1000),
       JSON.stringify(input.counted),
       cash.expected,
       cash.counted,
       JSON.stringify(stored),
     ],
-  );
-  const shift = shiftObject(updated.rows[0]!, movements, stored, noSales);
+  });
+  const shift = shiftObject(closed, movements, stored, noSales);
   await recordEvent(db, { ...till, type: 'shift.closed', object: shift });
   return { shift, changed: true };
 }

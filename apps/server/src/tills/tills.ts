@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError, assertTillTransition, newId, tillExportKey, tillPrefixFor } from '@tz/core';
+import { AppError, assertTransition, TILL_STATES, newId, tillExportKey, tillPrefixFor } from '@tz/core';
 import type { ReportInput, ReportResult, TillStatus } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import { findOwned } from '../services/owned.ts';
@@ -172,7 +172,7 @@ export async function newTillPairingCode(db: Queryable, tenant: Tenant, id: stri
 export async function revokeTill(db: Queryable, tenant: Tenant, id: string) {
   const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
   if (row.revoked_at) return tillObject(row);
-  assertTillTransition(tillStatus(row), 'revoked');
+  assertTransition(TILL_STATES, tillStatus(row), 'revoked');
   const updated = await db.query<TillRow>(
     `UPDATE tills SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
     [id],
@@ -192,7 +192,7 @@ export async function retireTill(db: Queryable, tenant: Tenant, id: string) {
   const from = tillStatus(row);
   if (from === 'retiring' || from === 'retired') return tillObject(row);
   const to = from === 'unpaired' ? 'retired' : 'retiring';
-  assertTillTransition(from, to);
+  assertTransition(TILL_STATES, from, to);
   const updated = await db.query<TillRow>(
     `UPDATE tills SET retired_at = now(), finished_at = CASE WHEN $2 THEN now() END,
        pairing_code_hash = NULL, pairing_expires_at = NULL, updated_at = now()
