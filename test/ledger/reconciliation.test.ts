@@ -49,7 +49,8 @@ async function referredMerchant(): Promise<SignedUp & { id: string }> {
 }
 
 /** Credits every earning due, as a second server process's poller would. */
-const creditEarnings = () => new ReferralEarner(server.database, throwingLogger).creditAll();
+const creditEarnings = () =>
+  new ReferralEarner(server.database, server.services.events, throwingLogger).creditAll();
 
 async function balances(api: Api) {
   const body = (await api.get('/v1/balance')).body as Record<

@@ -68,7 +68,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
   // Built once per public URL: converting every route's schemas takes tens of milliseconds.
   let openApi: { url: string; document: unknown } | undefined;
   v1.get('/openapi.json', (ctx) => {
-    const url = services.publicUrl();
+    const url = services.publicUrl;
     if (openApi?.url !== url)
       openApi = { url, document: buildOpenApi(options.routes, url, options.openApiExtras) };
     ctx.body = openApi.document;

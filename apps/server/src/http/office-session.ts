@@ -85,7 +85,7 @@ async function bodyOf<T>(ctx: Koa.Context, deps: PipelineDeps, schema: z.ZodType
 /** The signed-in browser, from its cookie alone (an API key is no browser session). */
 async function signedIn(ctx: Koa.ParameterizedContext<RequestState>, deps: PipelineDeps): Promise<Actor> {
   const { services } = deps;
-  const token = cookieCredential(ctx, services.publicUrl());
+  const token = cookieCredential(ctx, services.publicUrl);
   const actor = token ? await services.merchants.authenticate(services.database.pool, token) : null;
   if (!actor || actor.kind !== 'login') {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
@@ -103,11 +103,11 @@ export function officeSessionRoutes(deps: PipelineDeps): Router<RequestState> {
 
   router.post('/office/session', async (ctx) => {
     // Signing in is a write with no cookie yet: only this server's pages may ask for one.
-    assertOwnOrigin(ctx, services.publicUrl());
+    assertOwnOrigin(ctx, services.publicUrl);
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
     const body = await bodyOf(ctx, deps, signInBody);
     const { token, session } = await services.sessions.signIn(db, body, ctx.ip);
-    setCookie(ctx, services.publicUrl(), token, session.expires_at);
+    setCookie(ctx, services.publicUrl, token, session.expires_at);
     ctx.status = 201;
     ctx.body = session;
   });
@@ -120,19 +120,19 @@ export function officeSessionRoutes(deps: PipelineDeps): Router<RequestState> {
     const actor = await signedIn(ctx, deps);
     const body = await bodyOf(ctx, deps, modeBody);
     const { token, session } = await services.sessions.switchMode(db, actor, body.mode);
-    setCookie(ctx, services.publicUrl(), token, session.expires_at);
+    setCookie(ctx, services.publicUrl, token, session.expires_at);
     ctx.body = session;
   });
   router.delete('/office/session', async (ctx) => {
     const actor = await signedIn(ctx, deps);
     await services.sessions.signOut(db, actor);
-    setCookie(ctx, services.publicUrl(), '', null);
+    setCookie(ctx, services.publicUrl, '', null);
     ctx.body = { object: 'sign_out', sessions_ended: 1 };
   });
   router.delete('/office/sessions', async (ctx) => {
     const actor = await signedIn(ctx, deps);
     const ended = await services.sessions.signOutEverywhere(db, actor);
-    setCookie(ctx, services.publicUrl(), '', null);
+    setCookie(ctx, services.publicUrl, '', null);
     ctx.body = { object: 'sign_out', sessions_ended: ended };
   });
   return router;

@@ -90,7 +90,7 @@ export async function authenticate(
     return undefined;
   }
   // A key in a header, or else the back office's cookie (a write only from its own pages).
-  const presented = presentedCredential(ctx) ?? cookieCredential(ctx, deps.services.publicUrl());
+  const presented = presentedCredential(ctx) ?? cookieCredential(ctx, deps.services.publicUrl);
   const actor = presented
     ? await deps.services.merchants.authenticate(deps.services.database.pool, presented)
     : null;

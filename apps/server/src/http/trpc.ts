@@ -19,7 +19,6 @@ import {
   startPaymentInput,
   type ChangeHint,
 } from '@tz/core';
-import { SyncService } from '../sync/service.ts';
 import type { Services } from '../services/index.ts';
 import type { RequestState } from './pipeline.ts';
 import { admitTillCall, type TillCall } from './trpc-boundary.ts';
@@ -27,7 +26,7 @@ import { toAppError } from './errors.ts';
 import { appErrorOf } from './trpc-errors.ts';
 
 interface Context {
-  sync: SyncService;
+  sync: Services['sync'];
   /** What the boundary admitted, or why it refused the call. */
   call: TillCall | { refused: AppError };
 }
@@ -109,7 +108,7 @@ const DESKTOP_ORIGIN = 'app://till';
  * tRPC answers it, refusals included, in its own shape.
  */
 export function trpcRoutes(services: Services): Router<RequestState> {
-  const sync = new SyncService(services);
+  const { sync } = services;
   const router = new Router<RequestState>();
   router.all('/trpc/:path', async (ctx) => {
     if (ctx.get('Origin') === DESKTOP_ORIGIN) {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
-import { notifyEventsWritten } from '../services/events.ts';
+import type { EventSignal } from '../services/events.ts';
 import { Poller } from '../services/poller.ts';
 import type { InvoiceService } from './service.ts';
 import type { InvoiceRow } from './object.ts';
@@ -23,6 +23,7 @@ export class OverdueInvoices {
     private readonly database: Database,
     private readonly invoices: InvoiceService,
     private readonly clock: Clock,
+    private readonly events: EventSignal,
     logger: Logger,
   ) {
     this.poller = new Poller(async () => (await this.check(), false), {
@@ -56,7 +57,7 @@ export class OverdueInvoices {
         return claimed.rows.length;
       });
       emitted += batch;
-      if (batch > 0) notifyEventsWritten();
+      if (batch > 0) this.events.notify();
       if (batch < BATCH) return emitted;
     }
   }

@@ -76,15 +76,14 @@ export interface InvoicePaymentOutcome {
 }
 
 /**
- * Told of every outcome of a payment linked to an invoice, inside the payment
- * outcome's transaction, after the invoice moved (to `paid`) or stayed (on a
- * failure): a listener that throws rolls the whole outcome back.
+ * What an invoice was made for (a subscription's period), told of every
+ * outcome of a payment linked to it, inside the payment outcome's transaction,
+ * after the invoice moved (to `paid`) or stayed (on a failure): one that
+ * throws rolls the whole outcome back.
  */
-export type InvoicePaymentListener = (
-  tx: Queryable,
-  invoice: InvoiceObject,
-  outcome: InvoicePaymentOutcome,
-) => Promise<void>;
+export interface InvoicePurposes {
+  paymentOutcome(tx: Queryable, invoice: InvoiceObject, outcome: InvoicePaymentOutcome): Promise<void>;
+}
 
 /** The stored columns of priced lines: lines, tax_breakdown, subtotal, tax, total. */
 const pricedColumns = (totals: InvoiceTotals) => [
@@ -103,22 +102,15 @@ const pendingPayment = (what: string, paymentId: string) =>
   );
 
 export class InvoiceService {
-  private readonly listeners = new Set<InvoicePaymentListener>();
-
   constructor(
-    private readonly payments: () => PaymentService,
-    private readonly publicUrl: () => string,
+    private readonly payments: PaymentService,
+    private readonly publicUrl: string,
     private readonly clock: Clock,
     private readonly documents: InvoiceDocuments,
+    private readonly purposes: InvoicePurposes,
   ) {}
 
-  toObject = (row: InvoiceRow): InvoiceObject => invoiceObject(row, this.publicUrl());
-
-  /** Registers a listener for invoice payment outcomes; returns its removal. */
-  onPaymentOutcome(listener: InvoicePaymentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  toObject = (row: InvoiceRow): InvoiceObject => invoiceObject(row, this.publicUrl);
 
   /** A due date must lie ahead of the clock. */
   /** The due date `input` asks for. */
@@ -209,7 +201,7 @@ export class InvoiceService {
 
   /** The PDF of a row already found: stored once rendered, rendered again when what it shows changed. */
   documentOf(db: Queryable, row: InvoiceRow, kind: DocumentKind, language: InvoiceLanguage): Promise<Buffer> {
-    return this.documents.get(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl()));
+    return this.documents.get(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl));
   }
 
   listSource(
@@ -437,7 +429,7 @@ export class InvoiceService {
     const phones: string[] = [];
     for (const [i, item] of items.entries())
       phones.push(item.phone ?? (await this.customerPhone(db, rows[i]!)));
-    const payments = await this.payments().createMany(
+    const payments = await this.payments.createMany(
       db,
       items.map(({ actor }, i) => {
         const row = rows[i]!;
@@ -505,9 +497,9 @@ export class InvoiceService {
     }
     const outcome: InvoicePaymentOutcome = {
       status: payment.status,
-      payment: this.payments().toObject(payment),
+      payment: this.payments.toObject(payment),
     };
     const invoice = this.toObject(row);
-    for (const listener of this.listeners) await listener(tx, invoice, outcome);
+    await this.purposes.paymentOutcome(tx, invoice, outcome);
   }
 }

@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 import { referralEarning, type Currency } from '@tz/core';
 import { write, type Database } from '../db/database.ts';
-import { onEventsWritten } from '../services/events.ts';
+import type { EventSignal } from '../services/events.ts';
 import { postLedgerEntry } from '../services/ledger.ts';
 import { Poller } from '../services/poller.ts';
 
@@ -35,6 +35,7 @@ export class ReferralEarner {
 
   constructor(
     private readonly database: Database,
+    private readonly events: EventSignal,
     logger: Logger,
   ) {
     this.poller = new Poller(async () => (await this.creditAll(), false), {
@@ -46,7 +47,7 @@ export class ReferralEarner {
 
   start(): void {
     // A paid payment commits an event: credit its earning without waiting for the poll.
-    this.unsubscribe = onEventsWritten(() => this.poller.wake());
+    this.unsubscribe = this.events.subscribe(() => this.poller.wake());
     this.poller.start();
   }
 

@@ -145,20 +145,45 @@ async function clearDefault(db: Queryable, tenant: Tenant): Promise<void> {
   );
 }
 
-/** A new store; the merchant's first store becomes the default one. */
-export async function createStore(db: Queryable, tenant: Tenant, input: StoreInput & { name: string }) {
-  await lockMerchant(db, tenant);
-  return storeObject(await insertStore(db, tenant, input));
-}
+export class StoreService {
+  /** A new store; the merchant's first store becomes the default one. */
+  async create(db: Queryable, tenant: Tenant, input: StoreInput & { name: string }) {
+    await lockMerchant(db, tenant);
+    return storeObject(await insertStore(db, tenant, input));
+  }
 
-/** The default store, without creating one. */
-export async function existingDefaultStore(db: Queryable, tenant: Tenant): Promise<StoreRow> {
-  const found = await db.query<StoreRow>(
-    `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
-    [tenant.merchantId, tenant.livemode],
-  );
-  if (!found.rows[0]) throw notFound('store', 'default');
-  return found.rows[0];
+  /** The default store, without creating one. */
+  async existingDefault(db: Queryable, tenant: Tenant): Promise<StoreRow> {
+    const found = await db.query<StoreRow>(
+      `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+      [tenant.merchantId, tenant.livemode],
+    );
+    if (!found.rows[0]) throw notFound('store', 'default');
+    return found.rows[0];
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id));
+  }
+
+  async update(db: Queryable, tenant: Tenant, id: string, input: StoreInput) {
+    const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id, { lock: true });
+    return applyUpdate(db, tenant, row, input);
+  }
+
+  async updateDefault(db: Queryable, tenant: Tenant, input: StoreInput) {
+    const store = await defaultStore(db, tenant);
+    const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, store.id, { lock: true });
+    return applyUpdate(db, tenant, row, input);
+  }
+
+  listSource(tenant: Tenant) {
+    return {
+      table: 'retail_stores',
+      where: 'merchant_id = $1 AND livemode = $2',
+      params: [tenant.merchantId, tenant.livemode],
+    };
+  }
 }
 
 /** The merchant's default store, created (named after the business) on first use. */
@@ -202,10 +227,6 @@ export async function storeForRequest(
   return store;
 }
 
-export async function retrieveStore(db: Queryable, tenant: Tenant, id: string) {
-  return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id));
-}
-
 async function applyUpdate(
   db: Queryable,
   tenant: Tenant,
@@ -243,23 +264,4 @@ async function applyUpdate(
   const object = storeObject(updated.rows[0]!);
   await recordEvent(db, { ...tenant, type: 'store.updated', object });
   return object;
-}
-
-export async function updateStore(db: Queryable, tenant: Tenant, id: string, input: StoreInput) {
-  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id, { lock: true });
-  return applyUpdate(db, tenant, row, input);
-}
-
-export async function updateDefaultStore(db: Queryable, tenant: Tenant, input: StoreInput) {
-  const store = await defaultStore(db, tenant);
-  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, store.id, { lock: true });
-  return applyUpdate(db, tenant, row, input);
-}
-
-export function storesSource(tenant: Tenant) {
-  return {
-    table: 'retail_stores',
-    where: 'merchant_id = $1 AND livemode = $2',
-    params: [tenant.merchantId, tenant.livemode],
-  };
 }

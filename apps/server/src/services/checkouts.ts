@@ -57,8 +57,8 @@ export interface CreateCheckoutInput {
 
 export class CheckoutService {
   constructor(
-    private readonly payments: () => PaymentService,
-    private readonly publicUrl: () => string,
+    private readonly payments: PaymentService,
+    private readonly publicUrl: string,
     private readonly ttlMinutes: number,
   ) {}
 
@@ -78,7 +78,7 @@ export class CheckoutService {
     metadata: row.metadata,
     status: this.effectiveStatus(row),
     payment: row.payment_id,
-    checkout_url: `${this.publicUrl()}/pay/${row.id}`,
+    checkout_url: `${this.publicUrl}/pay/${row.id}`,
     success_url: row.success_url,
     cancel_url: row.cancel_url,
     livemode: row.livemode,
@@ -184,7 +184,7 @@ export class CheckoutService {
       keyType: 'secret',
       credentialId: row.id,
     };
-    const payment = await this.payments().create(
+    const payment = await this.payments.create(
       db,
       actor,
       {

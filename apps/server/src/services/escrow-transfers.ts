@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import { mayHaveReached } from '../providers/clickpesa.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
-import { notifyEventsWritten } from './events.ts';
+import type { EventSignal } from './events.ts';
 import {
   loadSplits,
   moveSplit,
@@ -50,6 +50,7 @@ export function sandboxTransferOutcome(splitId: string, phone: string): Transfer
 export class EscrowTransfers {
   constructor(
     private readonly database: Database,
+    private readonly events: EventSignal,
     private readonly logger: Logger,
     private readonly liveProvider: PayoutProvider | undefined,
   ) {}
@@ -202,6 +203,6 @@ export class EscrowTransfers {
       }
       return true;
     });
-    if (changed) notifyEventsWritten();
+    if (changed) this.events.notify();
   }
 }

@@ -11,16 +11,24 @@ export interface EventInput {
   object: Record<string, unknown>;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
+/**
+ * This process's word that committed writes recorded events: the webhook
+ * dispatcher, the referral earner and tills' live streams wake on it at once;
+ * other processes find the events when they poll. One per server.
+ */
+export class EventSignal {
+  private readonly listeners = new Set<() => void>();
 
-/** In-process wake-up for the dispatcher; other processes poll the outbox. */
-export function onEventsWritten(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-export function notifyEventsWritten(): void {
-  for (const listener of listeners) listener();
+  /** Listens until the returned function is called. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Said after the commit of a transaction that recorded events. */
+  notify(): void {
+    for (const listener of this.listeners) listener();
+  }
 }
 
 /**

@@ -125,37 +125,42 @@ function placeholders(rows: unknown[][]): string {
   return rows.map((row) => `(${row.map(() => `$${++n}`).join(', ')})`).join(', ');
 }
 
-export const transactionsSource = (tenant: Tenant) => ({
-  table: 'balance_transaction_lines',
-  where: 'merchant_id = $1 AND livemode = $2',
-  params: [tenant.merchantId, tenant.livemode],
-});
-
 interface BalanceAmount {
   amount: number;
   currency: string;
 }
 
-/** The balance, summed from ledger postings on the merchant's accounts. */
-export async function balanceOf(db: Queryable, actor: Actor) {
-  const sums = await db.query<{ account: string; currency: string; total: number }>(
-    `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
-     WHERE merchant_id = $1 AND livemode = $2 AND account = ANY($3)
-     GROUP BY account, currency ORDER BY currency`,
-    [actor.merchantId, actor.livemode, Object.values(BALANCE_ACCOUNTS)],
-  );
-  const pick = (balance: MerchantBalance): BalanceAmount[] =>
-    sums.rows
-      .filter((r) => r.account === BALANCE_ACCOUNTS[balance])
-      .map((r) => ({ amount: r.total, currency: r.currency }));
-  return {
-    object: 'balance' as const,
-    available: pick('available'),
-    pending: pick('pending'),
-    referral: pick('referral'),
-    escrow: pick('escrow'),
-    livemode: actor.livemode,
-  };
+export class LedgerService {
+  /** A merchant's transaction list: a line per balance each movement moved. */
+  transactionsSource(tenant: Tenant) {
+    return {
+      table: 'balance_transaction_lines',
+      where: 'merchant_id = $1 AND livemode = $2',
+      params: [tenant.merchantId, tenant.livemode],
+    };
+  }
+
+  /** The balance, summed from ledger postings on the merchant's accounts. */
+  async balance(db: Queryable, actor: Actor) {
+    const sums = await db.query<{ account: string; currency: string; total: number }>(
+      `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
+       WHERE merchant_id = $1 AND livemode = $2 AND account = ANY($3)
+       GROUP BY account, currency ORDER BY currency`,
+      [actor.merchantId, actor.livemode, Object.values(BALANCE_ACCOUNTS)],
+    );
+    const pick = (balance: MerchantBalance): BalanceAmount[] =>
+      sums.rows
+        .filter((r) => r.account === BALANCE_ACCOUNTS[balance])
+        .map((r) => ({ amount: r.total, currency: r.currency }));
+    return {
+      object: 'balance' as const,
+      available: pick('available'),
+      pending: pick('pending'),
+      referral: pick('referral'),
+      escrow: pick('escrow'),
+      livemode: actor.livemode,
+    };
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
-import { balanceOf } from './ledger.ts';
+import type { LedgerService } from './ledger.ts';
 import { unixSeconds } from './time.ts';
 import { seriesOf, type DayHourSum } from './overview-series.ts';
 
@@ -139,78 +139,82 @@ function payoutSums(db: Queryable, params: unknown[]) {
   );
 }
 
-export async function overviewOf(db: Queryable, tenant: Actor, options: { date?: string | undefined }) {
-  const bounds = await boundsOf(db, tenant, options.date);
-  const params = windowParams(tenant, bounds);
-  const [ledger, counts, payouts, balance, hourly] = await Promise.all([
-    ledgerSums(db, params),
-    paymentCounts(db, params),
-    payoutSums(db, params),
-    balanceOf(db, tenant),
-    grossByDayAndHour(db, tenant, bounds),
-  ]);
-  const currencies = new Set<string>();
-  for (const rows of [ledger.rows, counts.rows, payouts.rows])
-    for (const r of rows) currencies.add(r.currency);
-  for (const list of [balance.available, balance.pending, balance.referral])
-    for (const r of list) currencies.add(r.currency);
-  const amountIn = (list: Array<{ amount: number; currency: string }>, currency: string) =>
-    list.find((r) => r.currency === currency)?.amount ?? 0;
+export class OverviewService {
+  constructor(private readonly ledger: LedgerService) {}
 
-  const windowOf = (name: WindowName, currency: string) => {
-    const match = (r: WindowRow) => r.window === name && r.currency === currency;
-    const sums = ledger.rows.find(match);
-    const payout = payouts.rows.find(match);
-    const statuses = Object.fromEntries(
-      PAYMENT_STATUSES.map((status) => [
-        status,
-        counts.rows.find((r) => match(r) && r.status === status)?.count ?? 0,
-      ]),
-    ) as Record<(typeof PAYMENT_STATUSES)[number], number>;
-    const series = seriesOf(
-      hourly.rows.filter((r) => r.currency === currency),
-      bounds.date,
-      WINDOW_DAYS[name],
-    );
-    return {
-      gross: sums?.gross ?? 0,
-      fees: sums?.fees ?? 0,
-      net: sums?.net ?? 0,
-      refunds: { count: sums?.refund_count ?? 0, amount: sums?.refunded ?? 0 },
-      payouts: {
-        count: payout?.count ?? 0,
-        amount: payout?.amount ?? 0,
-        paid: { count: payout?.paid_count ?? 0, amount: payout?.paid_amount ?? 0 },
-        failed: { count: payout?.failed_count ?? 0, amount: payout?.failed_amount ?? 0 },
-      },
-      payments: { ...statuses, total: Object.values(statuses).reduce((a, b) => a + b, 0) },
-      gross_by_hour: series.by_hour,
-      gross_by_day: series.by_day.map((day) => ({ date: day.date, gross: day.amount })),
+  async of(db: Queryable, tenant: Actor, options: { date?: string | undefined }) {
+    const bounds = await boundsOf(db, tenant, options.date);
+    const params = windowParams(tenant, bounds);
+    const [ledger, counts, payouts, balance, hourly] = await Promise.all([
+      ledgerSums(db, params),
+      paymentCounts(db, params),
+      payoutSums(db, params),
+      this.ledger.balance(db, tenant),
+      grossByDayAndHour(db, tenant, bounds),
+    ]);
+    const currencies = new Set<string>();
+    for (const rows of [ledger.rows, counts.rows, payouts.rows])
+      for (const r of rows) currencies.add(r.currency);
+    for (const list of [balance.available, balance.pending, balance.referral])
+      for (const r of list) currencies.add(r.currency);
+    const amountIn = (list: Array<{ amount: number; currency: string }>, currency: string) =>
+      list.find((r) => r.currency === currency)?.amount ?? 0;
+
+    const windowOf = (name: WindowName, currency: string) => {
+      const match = (r: WindowRow) => r.window === name && r.currency === currency;
+      const sums = ledger.rows.find(match);
+      const payout = payouts.rows.find(match);
+      const statuses = Object.fromEntries(
+        PAYMENT_STATUSES.map((status) => [
+          status,
+          counts.rows.find((r) => match(r) && r.status === status)?.count ?? 0,
+        ]),
+      ) as Record<(typeof PAYMENT_STATUSES)[number], number>;
+      const series = seriesOf(
+        hourly.rows.filter((r) => r.currency === currency),
+        bounds.date,
+        WINDOW_DAYS[name],
+      );
+      return {
+        gross: sums?.gross ?? 0,
+        fees: sums?.fees ?? 0,
+        net: sums?.net ?? 0,
+        refunds: { count: sums?.refund_count ?? 0, amount: sums?.refunded ?? 0 },
+        payouts: {
+          count: payout?.count ?? 0,
+          amount: payout?.amount ?? 0,
+          paid: { count: payout?.paid_count ?? 0, amount: payout?.paid_amount ?? 0 },
+          failed: { count: payout?.failed_count ?? 0, amount: payout?.failed_amount ?? 0 },
+        },
+        payments: { ...statuses, total: Object.values(statuses).reduce((a, b) => a + b, 0) },
+        gross_by_hour: series.by_hour,
+        gross_by_day: series.by_day.map((day) => ({ date: day.date, gross: day.amount })),
+      };
     };
-  };
 
-  return {
-    object: 'overview' as const,
-    date: bounds.date,
-    time_zone: bounds.time_zone,
-    livemode: tenant.livemode,
-    windows: Object.fromEntries(
-      WINDOW_NAMES.map((name) => [
-        name,
-        { from: unixSeconds(bounds.starts[name]), to: unixSeconds(bounds.end) },
-      ]),
-    ) as Record<WindowName, { from: number; to: number }>,
-    currencies: [...currencies].sort().map((currency) => ({
-      currency,
-      balance: {
-        available: amountIn(balance.available, currency),
-        pending: amountIn(balance.pending, currency),
-        referral: amountIn(balance.referral, currency),
-      },
-      ...(Object.fromEntries(WINDOW_NAMES.map((name) => [name, windowOf(name, currency)])) as Record<
-        WindowName,
-        ReturnType<typeof windowOf>
-      >),
-    })),
-  };
+    return {
+      object: 'overview' as const,
+      date: bounds.date,
+      time_zone: bounds.time_zone,
+      livemode: tenant.livemode,
+      windows: Object.fromEntries(
+        WINDOW_NAMES.map((name) => [
+          name,
+          { from: unixSeconds(bounds.starts[name]), to: unixSeconds(bounds.end) },
+        ]),
+      ) as Record<WindowName, { from: number; to: number }>,
+      currencies: [...currencies].sort().map((currency) => ({
+        currency,
+        balance: {
+          available: amountIn(balance.available, currency),
+          pending: amountIn(balance.pending, currency),
+          referral: amountIn(balance.referral, currency),
+        },
+        ...(Object.fromEntries(WINDOW_NAMES.map((name) => [name, windowOf(name, currency)])) as Record<
+          WindowName,
+          ReturnType<typeof windowOf>
+        >),
+      })),
+    };
+  }
 }

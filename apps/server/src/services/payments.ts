@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { write, type Database, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers/provider.ts';
-import { notifyEventsWritten, recordEvent, recordEvents } from './events.ts';
+import { recordEvent, recordEvents, type EventSignal } from './events.ts';
 import { assertCustomersExist } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
@@ -99,8 +99,18 @@ export interface CreatePaymentInput {
   invoiceId?: string | undefined;
 }
 
+/** The provider of each mode: the sandbox in test mode, the live provider (when configured) in live mode. */
 export interface ProviderDirectory {
   forMode(livemode: boolean): PaymentProvider | undefined;
+}
+
+/**
+ * What a payment was made for, told of its outcome inside the outcome's
+ * transaction: the checkout it completes, the invoice it pays (or failed to).
+ */
+export interface PaymentPurposes {
+  checkoutPaid(db: Queryable, checkoutId: string, payment: PaymentRow): Promise<void>;
+  invoicePayment(db: Queryable, payment: PaymentRow): Promise<void>;
 }
 
 export class PaymentService implements OutcomeSink {
@@ -108,18 +118,13 @@ export class PaymentService implements OutcomeSink {
     private readonly database: Database,
     private readonly providers: ProviderDirectory,
     private readonly fees: FeeSchedule,
-    private readonly publicUrl: () => string,
-    private readonly onCheckoutPaid: (
-      db: Queryable,
-      checkoutId: string,
-      payment: PaymentRow,
-    ) => Promise<void>,
-    /** Moves the invoice a payment was asked for, in the outcome's transaction. */
-    private readonly onInvoicePayment: (db: Queryable, payment: PaymentRow) => Promise<void>,
+    private readonly publicUrl: string,
+    private readonly purposes: PaymentPurposes,
+    private readonly events: EventSignal,
     private readonly logger: Logger,
   ) {}
 
-  toObject = (row: PaymentRow): PaymentObject => paymentObject(row, this.publicUrl());
+  toObject = (row: PaymentRow): PaymentObject => paymentObject(row, this.publicUrl);
 
   /** Records a pending payment and its event; the provider is asked after commit. */
   async create(
@@ -300,8 +305,8 @@ export class PaymentService implements OutcomeSink {
           type: 'payment.succeeded',
           object: this.toObject(paid),
         });
-        if (paid.checkout_id) await this.onCheckoutPaid(tx, paid.checkout_id, paid);
-        if (paid.invoice_id) await this.onInvoicePayment(tx, paid);
+        if (paid.checkout_id) await this.purposes.checkoutPaid(tx, paid.checkout_id, paid);
+        if (paid.invoice_id) await this.purposes.invoicePayment(tx, paid);
       } else {
         const failed = await transition(tx, PAYMENTS, row, 'failed', {
           set: `failure_code = $1, failure_message = $2, failed_at = now(), settle_at = NULL,
@@ -314,11 +319,11 @@ export class PaymentService implements OutcomeSink {
           type: 'payment.failed',
           object: this.toObject(failed),
         });
-        if (failed.invoice_id) await this.onInvoicePayment(tx, failed);
+        if (failed.invoice_id) await this.purposes.invoicePayment(tx, failed);
       }
       return true;
     });
-    if (changed) notifyEventsWritten();
+    if (changed) this.events.notify();
   }
 
   /** Refunds a paid payment in full: reverses its ledger postings. */

@@ -18,7 +18,7 @@ import type {
   PayoutProvider,
   ProviderOutcome,
 } from '../providers/provider.ts';
-import { notifyEventsWritten, recordEvent } from './events.ts';
+import { recordEvent, type EventSignal } from './events.ts';
 import { findOwned } from './owned.ts';
 import { mayHaveReached } from '../providers/clickpesa.ts';
 import { startAtProvider } from './provider-start.ts';
@@ -111,6 +111,7 @@ export class PayoutService implements PayoutOutcomeSink {
   constructor(
     private readonly database: Database,
     private readonly providers: PayoutProviderDirectory,
+    private readonly events: EventSignal,
     private readonly logger: Logger,
   ) {}
 
@@ -313,6 +314,6 @@ export class PayoutService implements PayoutOutcomeSink {
       });
       return true;
     });
-    if (changed) notifyEventsWritten();
+    if (changed) this.events.notify();
   }
 }

@@ -22,7 +22,7 @@ export interface RequestLogEntry {
  * logged, so secrets and passwords cannot leak into it. A crash loses at most
  * one flush interval of log rows (never money or events).
  */
-export class RequestLogWriter {
+export class RequestLogs {
   private buffer: RequestLogEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -80,6 +80,26 @@ export class RequestLogWriter {
       ),
     );
   }
+
+  listSource(actor: Actor, filters: LogFilters) {
+    const params: unknown[] = [actor.merchantId, actor.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.method) where += ` AND method = $${params.push(filters.method.toUpperCase())}`;
+    if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+    if (filters.status_class) {
+      const low = Number(filters.status_class[0]) * 100;
+      where += ` AND status >= $${params.push(low)} AND status < $${params.push(low + 100)}`;
+    }
+    if (filters.path)
+      where += ` AND path LIKE $${params.push(`${filters.path.replace(/[\\%_]/g, '\\$&')}%`)}`;
+    if (filters.request_id) where += ` AND request_id = $${params.push(filters.request_id)}`;
+    if (filters.api_key) where += ` AND api_key_id = $${params.push(filters.api_key)}`;
+    if (filters.created_gte !== undefined)
+      where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
+    if (filters.created_lte !== undefined)
+      where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
+    return { table: 'request_logs', where, params };
+  }
 }
 
 interface RequestLogRow {
@@ -120,23 +140,4 @@ export interface LogFilters {
   api_key?: string | undefined;
   created_gte?: number | undefined;
   created_lte?: number | undefined;
-}
-
-export function requestLogsSource(actor: Actor, filters: LogFilters) {
-  const params: unknown[] = [actor.merchantId, actor.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.method) where += ` AND method = $${params.push(filters.method.toUpperCase())}`;
-  if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
-  if (filters.status_class) {
-    const low = Number(filters.status_class[0]) * 100;
-    where += ` AND status >= $${params.push(low)} AND status < $${params.push(low + 100)}`;
-  }
-  if (filters.path) where += ` AND path LIKE $${params.push(`${filters.path.replace(/[\\%_]/g, '\\$&')}%`)}`;
-  if (filters.request_id) where += ` AND request_id = $${params.push(filters.request_id)}`;
-  if (filters.api_key) where += ` AND api_key_id = $${params.push(filters.api_key)}`;
-  if (filters.created_gte !== undefined)
-    where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
-  if (filters.created_lte !== undefined)
-    where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
-  return { table: 'request_logs', where, params };
 }

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import type { Connection, Database, Queryable, Transaction } from '../db/database.ts';
-import { notifyEventsWritten } from './events.ts';
+import type { EventSignal } from './events.ts';
 import {
   claimIdempotencyKey,
   idempotencyCompletion,
@@ -52,7 +52,12 @@ export interface WritePath {
   run<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>>;
 }
 
-export function createWritePath(database: Database, ttlHours: number, logger: Logger): WritePath {
+export function createWritePath(
+  database: Database,
+  ttlHours: number,
+  events: EventSignal,
+  logger: Logger,
+): WritePath {
   return {
     async run<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
       const key = request.idempotency
@@ -71,7 +76,7 @@ export function createWritePath(database: Database, ttlHours: number, logger: Lo
           : await database.connection((connection) =>
               runInTransaction(connection, key, (tx) => request.work({ db: tx, afterCommit })),
             );
-      if (outcome.kind === 'done') afterWriteCommitted(tasks, logger);
+      if (outcome.kind === 'done') afterWriteCommitted(tasks, events, logger);
       return outcome;
     },
   };
@@ -82,8 +87,8 @@ export function createWritePath(database: Database, ttlHours: number, logger: Lo
  * dispatcher wakes; then the tasks that reach outside the database run, each
  * failure logged.
  */
-function afterWriteCommitted(tasks: Array<() => Promise<void>>, logger: Logger): void {
-  notifyEventsWritten();
+function afterWriteCommitted(tasks: Array<() => Promise<void>>, events: EventSignal, logger: Logger): void {
+  events.notify();
   for (const task of tasks) {
     task().catch((error: unknown) => logger.error({ err: error }, 'after-commit task failed'));
   }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import type { Database, Queryable, Transaction } from '../db/database.ts';
 import type { Clock } from '../services/clock.ts';
-import { notifyEventsWritten } from '../services/events.ts';
+import type { EventSignal } from '../services/events.ts';
 import type { SubscriptionBilling } from './billing.ts';
 import { Poller } from '../services/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
@@ -53,6 +53,7 @@ export class SubscriptionScheduler {
     private readonly billing: SubscriptionBilling,
     private readonly clock: Clock,
     pollIntervalMs: number,
+    private readonly events: EventSignal,
     private readonly logger: Logger,
   ) {
     this.poller = new Poller(() => this.pass(), {
@@ -176,7 +177,7 @@ export class SubscriptionScheduler {
       }
       return due.rows.length;
     });
-    if (count > 0) notifyEventsWritten();
+    if (count > 0) this.events.notify();
     for (const task of tasks) {
       task().catch((error: unknown) =>
         this.logger.error({ err: error }, 'subscription charge could not start'),

@@ -86,8 +86,8 @@ export class SubscriptionService {
   constructor(
     private readonly clock: Clock,
     private readonly invoices: InvoiceService,
-    /** Called after a commit that may have made a renewal due now. */
-    private readonly onDue: () => void,
+    /** Woken after a commit that may have made a renewal due now. */
+    private readonly scheduler: { wake(): void },
   ) {}
 
   async create(
@@ -141,7 +141,7 @@ export class SubscriptionService {
     );
     const row = inserted.rows[0]!;
     await recordSubscriptionEvent(db, 'subscription.created', row);
-    if (anchor <= now) afterCommit(() => Promise.resolve(this.onDue()));
+    if (anchor <= now) afterCommit(() => Promise.resolve(this.scheduler.wake()));
     return subscriptionObject(row);
   }
 

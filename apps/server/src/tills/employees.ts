@@ -100,30 +100,83 @@ function assertManagerPin(role: EmployeeRole, digits: number | null): void {
   }
 }
 
-export async function createEmployee(db: Queryable, tenant: Tenant, input: EmployeeInput) {
-  const active = input.active ?? true;
-  assertManagerPin(input.role, input.pin.length);
-  await assertOwnStores(db, tenant, input.stores);
-  if (active) await assertPinFree(db, tenant, input.pin, input.stores, null);
-  const salt = await lockPins(db, tenant);
-  const inserted = await db.query<EmployeeRow>(
-    `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
-    [
-      newId('employee'),
-      tenant.merchantId,
-      tenant.livemode,
-      input.name,
-      input.role,
-      input.stores,
-      JSON.stringify(await hashPin(input.pin, salt)),
-      input.pin.length,
-      active,
-    ],
-  );
-  const row = inserted.rows[0]!;
-  await projectEmployee(db, tenant, row, true);
-  return employeeObject(row);
+export class EmployeeService {
+  async create(db: Queryable, tenant: Tenant, input: EmployeeInput) {
+    const active = input.active ?? true;
+    assertManagerPin(input.role, input.pin.length);
+    await assertOwnStores(db, tenant, input.stores);
+    if (active) await assertPinFree(db, tenant, input.pin, input.stores, null);
+    const salt = await lockPins(db, tenant);
+    const inserted = await db.query<EmployeeRow>(
+      `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
+      [
+        newId('employee'),
+        tenant.merchantId,
+        tenant.livemode,
+        input.name,
+        input.role,
+        input.stores,
+        JSON.stringify(await hashPin(input.pin, salt)),
+        input.pin.length,
+        active,
+      ],
+    );
+    const row = inserted.rows[0]!;
+    await projectEmployee(db, tenant, row, true);
+    return employeeObject(row);
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id));
+  }
+
+  listSource(tenant: Tenant, filters: { store?: string | undefined; active?: boolean | undefined }) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.store) where += ` AND $${params.push(filters.store)} = ANY(store_ids)`;
+    if (filters.active !== undefined) where += ` AND active = $${params.push(filters.active)}`;
+    return { table: 'employees', where, params };
+  }
+
+  /**
+   * Fields left out keep their value; a new `pin` replaces the old one (checked
+   * like a new employee's). Every till of the employee's stores gets the change
+   * at its next sync; a till of a store left, or any till once the employee is
+   * deactivated, deletes the employee.
+   */
+  async update(db: Queryable, tenant: Tenant, id: string, patch: EmployeePatch) {
+    const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id, { lock: true });
+    const role = patch.role ?? row.role;
+    // A manager made now, or given a new PIN, needs a manager's PIN; one whose PIN predates the rule keeps it until then.
+    if (patch.pin !== undefined || (role === 'manager' && row.role !== 'manager')) {
+      assertManagerPin(role, patch.pin?.length ?? row.pin_digits);
+    }
+    const stores = patch.stores ?? row.store_ids;
+    if (patch.stores) await assertOwnStores(db, tenant, patch.stores);
+    const active = patch.active ?? row.active;
+    if (patch.pin !== undefined && active) await assertPinFree(db, tenant, patch.pin, stores, id);
+    const salt = await lockPins(db, tenant);
+    const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
+    const updated = await db.query<EmployeeRow>(
+      `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
+         pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        id,
+        patch.name ?? row.name,
+        role,
+        stores,
+        JSON.stringify(pinHash),
+        active,
+        patch.pin?.length ?? row.pin_digits,
+      ],
+    );
+    const after = updated.rows[0]!;
+    await projectEmployee(db, tenant, after, patch.pin !== undefined);
+    return employeeObject(after);
+  }
 }
 
 /** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
@@ -139,58 +192,4 @@ export async function deactivatedBefore(
     [id, tenant.merchantId, tenant.livemode, at],
   );
   return found.rows.length > 0;
-}
-
-export async function retrieveEmployee(db: Queryable, tenant: Tenant, id: string) {
-  return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id));
-}
-
-export function employeesSource(
-  tenant: Tenant,
-  filters: { store?: string | undefined; active?: boolean | undefined },
-) {
-  const params: unknown[] = [tenant.merchantId, tenant.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.store) where += ` AND $${params.push(filters.store)} = ANY(store_ids)`;
-  if (filters.active !== undefined) where += ` AND active = $${params.push(filters.active)}`;
-  return { table: 'employees', where, params };
-}
-
-/**
- * Fields left out keep their value; a new `pin` replaces the old one (checked
- * like a new employee's). Every till of the employee's stores gets the change
- * at its next sync; a till of a store left, or any till once the employee is
- * deactivated, deletes the employee.
- */
-export async function updateEmployee(db: Queryable, tenant: Tenant, id: string, patch: EmployeePatch) {
-  const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id, { lock: true });
-  const role = patch.role ?? row.role;
-  // A manager made now, or given a new PIN, needs a manager's PIN; one whose PIN predates the rule keeps it until then.
-  if (patch.pin !== undefined || (role === 'manager' && row.role !== 'manager')) {
-    assertManagerPin(role, patch.pin?.length ?? row.pin_digits);
-  }
-  const stores = patch.stores ?? row.store_ids;
-  if (patch.stores) await assertOwnStores(db, tenant, patch.stores);
-  const active = patch.active ?? row.active;
-  if (patch.pin !== undefined && active) await assertPinFree(db, tenant, patch.pin, stores, id);
-  const salt = await lockPins(db, tenant);
-  const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
-  const updated = await db.query<EmployeeRow>(
-    `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
-       pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [
-      id,
-      patch.name ?? row.name,
-      role,
-      stores,
-      JSON.stringify(pinHash),
-      active,
-      patch.pin?.length ?? row.pin_digits,
-    ],
-  );
-  const after = updated.rows[0]!;
-  await projectEmployee(db, tenant, after, patch.pin !== undefined);
-  return employeeObject(after);
 }

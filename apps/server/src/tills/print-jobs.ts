@@ -84,76 +84,78 @@ async function finish(
   return object;
 }
 
-/**
- * A job for a printer: the stored receipt of an order, or plain text. It waits
- * (`pending`) until the printer's till pulls it and reports the result; a job
- * for a revoked till's printer fails at once with `till_revoked`.
- */
-export async function createPrintJob(
-  db: Queryable,
-  tenant: Tenant,
-  input: { printer: string; order?: string | undefined; text?: string | undefined },
-) {
-  const printers = await db.query<{ id: string; till_id: string; revoked: boolean }>(
-    `SELECT p.id, p.till_id, t.revoked_at IS NOT NULL AS revoked FROM printers p JOIN tills t ON t.id = p.till_id
-     WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3 AND p.deleted_at IS NULL`,
-    [input.printer, tenant.merchantId, tenant.livemode],
-  );
-  const printer = printers.rows[0];
-  if (!printer) throw invalid('parameter_invalid', 'printer', 'is not a printer of this account');
-  let receipt: string | null = null;
-  if (input.order !== undefined) {
-    const orders = await db.query<{ receipt: string }>(
-      `SELECT receipt::text AS receipt FROM retail_orders WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-      [input.order, tenant.merchantId, tenant.livemode],
+export class PrintJobService {
+  /**
+   * A job for a printer: the stored receipt of an order, or plain text. It waits
+   * (`pending`) until the printer's till pulls it and reports the result; a job
+   * for a revoked till's printer fails at once with `till_revoked`.
+   */
+  async create(
+    db: Queryable,
+    tenant: Tenant,
+    input: { printer: string; order?: string | undefined; text?: string | undefined },
+  ) {
+    const printers = await db.query<{ id: string; till_id: string; revoked: boolean }>(
+      `SELECT p.id, p.till_id, t.revoked_at IS NOT NULL AS revoked FROM printers p JOIN tills t ON t.id = p.till_id
+       WHERE p.id = $1 AND p.merchant_id = $2 AND p.livemode = $3 AND p.deleted_at IS NULL`,
+      [input.printer, tenant.merchantId, tenant.livemode],
     );
-    if (!orders.rows[0]) throw invalid('parameter_invalid', 'order', 'is not an order of this account');
-    receipt = orders.rows[0].receipt;
+    const printer = printers.rows[0];
+    if (!printer) throw invalid('parameter_invalid', 'printer', 'is not a printer of this account');
+    let receipt: string | null = null;
+    if (input.order !== undefined) {
+      const orders = await db.query<{ receipt: string }>(
+        `SELECT receipt::text AS receipt FROM retail_orders WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+        [input.order, tenant.merchantId, tenant.livemode],
+      );
+      if (!orders.rows[0]) throw invalid('parameter_invalid', 'order', 'is not an order of this account');
+      receipt = orders.rows[0].receipt;
+    }
+    const inserted = await db.query<PrintJobRow>(
+      `INSERT INTO print_jobs (id, merchant_id, livemode, printer_id, till_id, order_id, receipt, text, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending') RETURNING *`,
+      [
+        newId('printJob'),
+        tenant.merchantId,
+        tenant.livemode,
+        printer.id,
+        printer.till_id,
+        input.order ?? null,
+        receipt,
+        input.text ?? null,
+      ],
+    );
+    const row = inserted.rows[0]!;
+    await recordEvent(db, { ...tenant, type: 'print_job.created', object: printJobObject(row) });
+    if (printer.revoked) {
+      return finish(db, tenant, row, failForRevokedTill(row.status), 'The printer’s till was removed');
+    }
+    return printJobObject(row);
   }
-  const inserted = await db.query<PrintJobRow>(
-    `INSERT INTO print_jobs (id, merchant_id, livemode, printer_id, till_id, order_id, receipt, text, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending') RETURNING *`,
-    [
-      newId('printJob'),
-      tenant.merchantId,
-      tenant.livemode,
-      printer.id,
-      printer.till_id,
-      input.order ?? null,
-      receipt,
-      input.text ?? null,
-    ],
-  );
-  const row = inserted.rows[0]!;
-  await recordEvent(db, { ...tenant, type: 'print_job.created', object: printJobObject(row) });
-  if (printer.revoked) {
-    return finish(db, tenant, row, failForRevokedTill(row.status), 'The printer’s till was removed');
-  }
-  return printJobObject(row);
-}
 
-export async function retrievePrintJob(db: Queryable, tenant: Tenant, id: string) {
-  return printJobObject(await findOwned<PrintJobRow>(db, 'print_jobs', 'print job', tenant, id));
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return printJobObject(await findOwned<PrintJobRow>(db, 'print_jobs', 'print job', tenant, id));
+  }
+
+  /**
+   * Applies a till's `print_job.result` to one of its own jobs: `pending ->
+   * printed | failed`. The same result reported again changes nothing; another
+   * result for a finished job is refused.
+   */
+  async recordResult(db: Queryable, till: TillActor, result: PrintJobResult) {
+    const found = await db.query<PrintJobRow>(
+      `SELECT * FROM print_jobs WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND till_id = $4 FOR UPDATE`,
+      [result.print_job, till.merchantId, till.livemode, till.tillId],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound('print job', result.print_job);
+    const outcome = printJobOutcome(row.status, result);
+    if (!outcome) return printJobObject(row);
+    return finish(db, till, row, outcome, result.message ?? null);
+  }
 }
 
 export type PrintJobResult = z.output<(typeof commandPayloads)['print_job.result']>;
-
-/**
- * Applies a till's `print_job.result` to one of its own jobs: `pending ->
- * printed | failed`. The same result reported again changes nothing; another
- * result for a finished job is refused.
- */
-export async function recordPrintJobResult(db: Queryable, till: TillActor, result: PrintJobResult) {
-  const found = await db.query<PrintJobRow>(
-    `SELECT * FROM print_jobs WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND till_id = $4 FOR UPDATE`,
-    [result.print_job, till.merchantId, till.livemode, till.tillId],
-  );
-  const row = found.rows[0];
-  if (!row) throw notFound('print job', result.print_job);
-  const outcome = printJobOutcome(row.status, result);
-  if (!outcome) return printJobObject(row);
-  return finish(db, till, row, outcome, result.message ?? null);
-}
 
 /** Fails every job still waiting for a till or a printer that is going away, each with its event. */
 export async function failPendingJobs(

@@ -15,12 +15,11 @@ import {
   type TillExportFile,
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
-import type { Queryable } from '../db/database.ts';
-import { retrieveOrder } from '../retail/orders.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { retrieveOrder } from '../retail/orders/read.ts';
 import { recordEvent } from '../services/events.ts';
-import type { Services } from '../services/index.ts';
 import { findOwned } from '../services/owned.ts';
-import { SyncService } from '../sync/service.ts';
+import type { SyncService } from '../sync/service.ts';
 import { tillActor, tillStatus, type TillRow } from './tills.ts';
 
 export type RecoveredCommand = {
@@ -59,49 +58,55 @@ export async function openTillExport(row: TillRow, file: TillExportFile): Promis
   return body.data.commands;
 }
 
-export async function recoverTill(services: Services, tenant: Tenant, id: string, file: TillExportFile) {
-  const db = services.database.pool;
-  const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id);
-  const status = tillStatus(row);
-  if (status === 'paired' || status === 'unpaired') {
-    throw new AppError('state_transition_invalid', 'A till still syncing sends its own sales', {
-      details: { id: `is ${status}: retire or revoke it first` },
-    });
-  }
-  const commands = await openTillExport(row, file);
-  const sync = new SyncService(services);
-  const actor = tillActor(row);
-  const results: RecoveredCommand[] = [];
-  for (const command of commands) {
-    let recovered = false;
-    const result = await sync.apply(actor, command, async (tx, body) => {
-      recovered = body.created !== false;
-      if (recovered && command.type === 'order.create') await flagRecovered(tx, tenant, String(body.order));
-    });
-    const base = { id: command.id, type: command.type, recovered };
-    if (!result) {
-      // Later commands may depend on this one: none of them is tried either.
-      for (const rest of commands.slice(results.length)) {
-        results.push({ id: rest.id, type: rest.type, recovered: false, status: 'not_tried' });
-      }
-      break;
+export class TillRecovery {
+  constructor(
+    private readonly database: Database,
+    private readonly sync: SyncService,
+  ) {}
+
+  async recover(tenant: Tenant, id: string, file: TillExportFile) {
+    const db = this.database.pool;
+    const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id);
+    const status = tillStatus(row);
+    if (status === 'paired' || status === 'unpaired') {
+      throw new AppError('state_transition_invalid', 'A till still syncing sends its own sales', {
+        details: { id: `is ${status}: retire or revoke it first` },
+      });
     }
-    results.push(
-      result.status === 'applied'
-        ? { ...base, status: 'applied', result: result.result }
-        : { ...base, status: 'refused', error: result.error },
-    );
+    const commands = await openTillExport(row, file);
+    const actor = tillActor(row);
+    const results: RecoveredCommand[] = [];
+    for (const command of commands) {
+      let recovered = false;
+      const result = await this.sync.apply(actor, command, async (tx, body) => {
+        recovered = body.created !== false;
+        if (recovered && command.type === 'order.create') await flagRecovered(tx, tenant, String(body.order));
+      });
+      const base = { id: command.id, type: command.type, recovered };
+      if (!result) {
+        // Later commands may depend on this one: none of them is tried either.
+        for (const rest of commands.slice(results.length)) {
+          results.push({ id: rest.id, type: rest.type, recovered: false, status: 'not_tried' });
+        }
+        break;
+      }
+      results.push(
+        result.status === 'applied'
+          ? { ...base, status: 'applied', result: result.result }
+          : { ...base, status: 'refused', error: result.error },
+      );
+    }
+    return {
+      object: 'till_recovery' as const,
+      till: row.id,
+      recovered: results.filter((r) => r.recovered).length,
+      already_applied: results.filter((r) => r.status === 'applied' && !r.recovered).length,
+      refused: results.filter((r) => r.status === 'refused').length,
+      not_tried: results.filter((r) => r.status === 'not_tried').length,
+      results,
+      livemode: row.livemode,
+    };
   }
-  return {
-    object: 'till_recovery' as const,
-    till: row.id,
-    recovered: results.filter((r) => r.recovered).length,
-    already_applied: results.filter((r) => r.status === 'applied' && !r.recovered).length,
-    refused: results.filter((r) => r.status === 'refused').length,
-    not_tried: results.filter((r) => r.status === 'not_tried').length,
-    results,
-    livemode: row.livemode,
-  };
 }
 
 /** Marks a sale that reached the server only through an export, in the transaction that recorded it. */

@@ -11,7 +11,7 @@ import {
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { SecretBox } from '../services/secrets-at-rest.ts';
-import { API_VERSION, onEventsWritten } from '../services/events.ts';
+import { API_VERSION, type EventSignal } from '../services/events.ts';
 import { Poller } from '../services/poller.ts';
 import { unixSeconds } from '../services/time.ts';
 import { WebhookSender, type AttemptResult } from './sender.ts';
@@ -127,6 +127,7 @@ export class WebhookDispatcher {
     private readonly database: Database,
     private readonly config: Config,
     private readonly secretBox: SecretBox,
+    private readonly events: EventSignal,
     private readonly logger: Logger,
   ) {
     this.sender = new WebhookSender({
@@ -147,7 +148,7 @@ export class WebhookDispatcher {
 
   start(): void {
     if (!this.stopped) return;
-    this.unsubscribe = onEventsWritten(() => this.wake(true));
+    this.unsubscribe = this.events.subscribe(() => this.wake(true));
     this.poller.start();
   }
 

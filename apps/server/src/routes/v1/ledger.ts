@@ -3,8 +3,8 @@ import { LEDGER_TRANSACTION_TYPES, MERCHANT_BALANCES } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { balanceOf, transactionObject, transactionsSource } from '../../services/ledger.ts';
-import { requestLogObject, requestLogsSource } from '../../services/request-logs.ts';
+import { transactionObject } from '../../services/ledger.ts';
+import { requestLogObject } from '../../services/request-logs.ts';
 import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 
 const transactionSchema = z.object({
@@ -67,7 +67,8 @@ export const ledgerRoutes = [
     auth: 'secret',
     query: listQuery,
     response: listEnvelope(transactionSchema),
-    handler: ({ query, auth, db }) => listPage(db, transactionsSource(auth), query, transactionObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.ledger.transactionsSource(auth), query, transactionObject),
   }),
   defineRoute({
     method: 'GET',
@@ -85,7 +86,7 @@ export const ledgerRoutes = [
       escrow: money,
       livemode,
     }),
-    handler: ({ auth, db }) => balanceOf(db, auth),
+    handler: ({ auth, db, services }) => services.ledger.balance(db, auth),
   }),
   defineRoute({
     method: 'GET',
@@ -108,6 +109,7 @@ export const ledgerRoutes = [
       created_lte: unixSecondsQuery.optional(),
     }),
     response: listEnvelope(requestLogSchema),
-    handler: ({ query, auth, db }) => listPage(db, requestLogsSource(auth, query), query, requestLogObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.requestLogs.listSource(auth, query), query, requestLogObject),
   }),
 ];

@@ -12,7 +12,6 @@ import {
 import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
 import { count } from './retail-schemas.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
 
@@ -143,8 +142,8 @@ export const orderRoutes = [
     status: 201,
     body: createOrderCommand,
     response: orderSchema,
-    handler: async ({ body, auth, db, respondWith }) => {
-      const { order, created } = await createOrder(db, auth, body);
+    handler: async ({ body, auth, db, respondWith, services }) => {
+      const { order, created } = await services.orders.create(db, auth, body);
       if (!created) respondWith(200);
       return order;
     },
@@ -157,7 +156,7 @@ export const orderRoutes = [
     auth: 'secret',
     query: listQuery.extend(orderListFilters),
     response: listEnvelope(orderSchema),
-    handler: ({ query, auth, db }) => listOrders(db, auth, query, query),
+    handler: ({ query, auth, db, services }) => services.orders.list(db, auth, query, query),
   }),
   defineRoute({
     method: 'GET',
@@ -167,7 +166,7 @@ export const orderRoutes = [
     auth: 'secret',
     params: idParams,
     response: orderSchema,
-    handler: ({ params, auth, db }) => retrieveOrder(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.orders.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -180,7 +179,7 @@ export const orderRoutes = [
     params: idParams,
     body: refundOrderCommand,
     response: orderSchema,
-    handler: ({ params, body, auth, db }) => refundOrder(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.orders.refund(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'POST',
@@ -193,6 +192,6 @@ export const orderRoutes = [
     params: idParams,
     body: voidOrderCommand,
     response: orderSchema,
-    handler: ({ params, body, auth, db }) => voidOrder(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.orders.void(db, auth, params.id, body),
   }),
 ];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { createPrintJob, retrievePrintJob } from '../../tills/print-jobs.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Printers';
@@ -43,7 +42,7 @@ export const printRoutes = [
         }
       }),
     response: printJobSchema,
-    handler: ({ body, auth, db }) => createPrintJob(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.printJobs.create(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -53,6 +52,6 @@ export const printRoutes = [
     auth: 'secret',
     params: idParams,
     response: printJobSchema,
-    handler: ({ params, auth, db }) => retrievePrintJob(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.printJobs.retrieve(db, auth, params.id),
   }),
 ];

@@ -2,15 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  categoriesSource,
-  categoryObject,
-  createCategory,
-  deleteCategory,
-  retrieveCategory,
-  updateCategory,
-  type CategoryRow,
-} from '../../retail/catalog.ts';
+import { categoryObject, type CategoryRow } from '../../retail/catalog.ts';
 import { includeDeletedFilter, name, text } from './retail-schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
@@ -45,8 +37,10 @@ export const categoryRoutes = [
     auth: 'secret',
     query: listQuery.extend(includeDeletedFilter),
     response: listEnvelope(categorySchema),
-    handler: ({ query, auth, db }) =>
-      listPage(db, categoriesSource(auth, query), query, (row: CategoryRow) => categoryObject(row)),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.catalog.categoriesSource(auth, query), query, (row: CategoryRow) =>
+        categoryObject(row),
+      ),
   }),
   defineRoute({
     method: 'POST',
@@ -57,7 +51,7 @@ export const categoryRoutes = [
     status: 201,
     body: categoryCreateBody,
     response: categorySchema,
-    handler: ({ body, auth, db }) => createCategory(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.catalog.createCategory(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -67,7 +61,7 @@ export const categoryRoutes = [
     auth: 'secret',
     params: idParams,
     response: categorySchema,
-    handler: ({ params, auth, db }) => retrieveCategory(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.catalog.retrieveCategory(db, auth, params.id),
   }),
   defineRoute({
     method: 'PATCH',
@@ -78,7 +72,8 @@ export const categoryRoutes = [
     params: idParams,
     body: categoryPatchBody,
     response: categorySchema,
-    handler: ({ params, body, auth, db }) => updateCategory(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) =>
+      services.catalog.updateCategory(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -90,6 +85,6 @@ export const categoryRoutes = [
     auth: 'secret',
     params: idParams,
     response: categorySchema,
-    handler: ({ params, auth, db }) => deleteCategory(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.catalog.deleteCategory(db, auth, params.id),
   }),
 ];

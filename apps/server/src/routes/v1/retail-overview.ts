@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EAST_AFRICA_TIME_ZONE, QUANTITY_UNITS } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { retailOverview } from '../../retail/overview.ts';
 import { count } from './retail-schemas.ts';
 import { currencyOut, livemode } from './schemas.ts';
 
@@ -82,6 +81,7 @@ export const overviewRoutes = [
     auth: 'secret',
     query: overviewQuery,
     response: overviewSchema,
-    handler: ({ query, auth, db }) => retailOverview(db, auth, { date: query.date, days: query.days }),
+    handler: ({ query, auth, db, services }) =>
+      services.retailOverview.of(db, auth, { date: query.date, days: query.days }),
   }),
 ];

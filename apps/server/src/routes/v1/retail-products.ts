@@ -10,16 +10,6 @@ import {
 } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  addVariant,
-  createProduct,
-  deleteProduct,
-  deleteVariant,
-  listProducts,
-  retrieveProduct,
-  updateProduct,
-  updateVariant,
-} from '../../retail/catalog.ts';
 import { barcodes, booleanQuery, code, count, name, text } from './retail-schemas.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
 
@@ -173,7 +163,7 @@ export const productRoutes = [
     auth: 'secret',
     query: listQuery.extend(productListFilters),
     response: listEnvelope(productSchema),
-    handler: ({ query, auth, db }) => listProducts(db, auth, query, query),
+    handler: ({ query, auth, db, services }) => services.catalog.listProducts(db, auth, query, query),
   }),
   defineRoute({
     method: 'GET',
@@ -184,7 +174,7 @@ export const productRoutes = [
     auth: 'secret',
     params: idParams,
     response: productSchema,
-    handler: ({ params, auth, db }) => retrieveProduct(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.catalog.retrieveProduct(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -197,8 +187,8 @@ export const productRoutes = [
     status: 201,
     body: productCreateBody,
     response: productSchema,
-    handler: ({ body, auth, db }) =>
-      createProduct(db, auth, {
+    handler: ({ body, auth, db, services }) =>
+      services.catalog.createProduct(db, auth, {
         ...body,
         currency: body.currency ?? 'TZS',
         tax_rate: body.tax_rate ?? 'standard',
@@ -218,7 +208,8 @@ export const productRoutes = [
     params: idParams,
     body: productPatchBody,
     response: productSchema,
-    handler: ({ params, body, auth, db }) => updateProduct(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) =>
+      services.catalog.updateProduct(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -230,7 +221,7 @@ export const productRoutes = [
     auth: 'secret',
     params: idParams,
     response: productSchema,
-    handler: ({ params, auth, db }) => deleteProduct(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.catalog.deleteProduct(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -242,7 +233,7 @@ export const productRoutes = [
     params: idParams,
     body: variantInput,
     response: variantSchema,
-    handler: ({ params, body, auth, db }) => addVariant(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.catalog.addVariant(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'PATCH',
@@ -253,7 +244,8 @@ export const productRoutes = [
     params: idParams,
     body: variantPatchBody,
     response: variantSchema,
-    handler: ({ params, body, auth, db }) => updateVariant(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) =>
+      services.catalog.updateVariant(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -264,6 +256,6 @@ export const productRoutes = [
     auth: 'secret',
     params: idParams,
     response: variantSchema,
-    handler: ({ params, auth, db }) => deleteVariant(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.catalog.deleteVariant(db, auth, params.id),
   }),
 ];

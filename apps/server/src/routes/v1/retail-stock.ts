@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { QUANTITY_UNITS, stockAdjustmentCommand } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { adjustStock, listStock } from '../../retail/stock.ts';
-import { retrieveStore } from '../../retail/stores.ts';
 import { booleanQuery, count } from './retail-schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
@@ -40,9 +38,9 @@ export const stockRoutes = [
     params: idParams,
     query: listQuery.extend(stockListFilters),
     response: listEnvelope(stockLevelSchema),
-    handler: async ({ params, query, auth, db }) => {
-      await retrieveStore(db, auth, params.id);
-      return listStock(db, auth, params.id, query, query);
+    handler: async ({ params, query, auth, db, services }) => {
+      await services.stores.retrieve(db, auth, params.id);
+      return services.stock.list(db, auth, params.id, query, query);
     },
   }),
   defineRoute({
@@ -56,6 +54,6 @@ export const stockRoutes = [
     status: 201,
     body: stockAdjustmentCommand,
     response: stockLevelSchema,
-    handler: ({ body, auth, db }) => adjustStock(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.stock.adjust(db, auth, body),
   }),
 ];

@@ -3,16 +3,7 @@ import { RECEIPT_LANGUAGES, VAT_REGIONS, currencySchema, scaleBarcodeFormatSchem
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  createStore,
-  existingDefaultStore,
-  retrieveStore,
-  storeObject,
-  storesSource,
-  updateDefaultStore,
-  updateStore,
-  type StoreRow,
-} from '../../retail/stores.ts';
+import { storeObject, type StoreRow } from '../../retail/stores.ts';
 import { lines, name, text } from './retail-schemas.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
 
@@ -92,8 +83,8 @@ export const storeRoutes = [
     auth: 'secret',
     query: listQuery,
     response: listEnvelope(storeSchema),
-    handler: ({ query, auth, db }) =>
-      listPage(db, storesSource(auth), query, (row: StoreRow) => storeObject(row)),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.stores.listSource(auth), query, (row: StoreRow) => storeObject(row)),
   }),
   defineRoute({
     method: 'POST',
@@ -105,7 +96,7 @@ export const storeRoutes = [
     status: 201,
     body: storeCreateBody,
     response: storeSchema,
-    handler: ({ body, auth, db }) => createStore(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.stores.create(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -115,7 +106,7 @@ export const storeRoutes = [
     auth: 'secret',
     params: idParams,
     response: storeSchema,
-    handler: ({ params, auth, db }) => retrieveStore(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.stores.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'PATCH',
@@ -126,7 +117,7 @@ export const storeRoutes = [
     params: idParams,
     body: storePatchBody,
     response: storeSchema,
-    handler: ({ params, body, auth, db }) => updateStore(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.stores.update(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'GET',
@@ -136,7 +127,7 @@ export const storeRoutes = [
     description: 'A 404 until the account has a store: `PATCH /retail/store` creates it.',
     auth: 'secret',
     response: storeSchema,
-    handler: async ({ auth, db }) => storeObject(await existingDefaultStore(db, auth)),
+    handler: async ({ auth, db, services }) => storeObject(await services.stores.existingDefault(db, auth)),
   }),
   defineRoute({
     method: 'PATCH',
@@ -147,6 +138,6 @@ export const storeRoutes = [
     auth: 'secret',
     body: storePatchBody,
     response: storeSchema,
-    handler: ({ body, auth, db }) => updateDefaultStore(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.stores.updateDefault(db, auth, body),
   }),
 ];

@@ -3,7 +3,7 @@ import { SHIFT_STATUSES, TENDER_METHODS } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { retrieveShift, shiftListObjects, shiftsSource, type ShiftRow } from '../../tills/shifts.ts';
+import { type ShiftRow } from '../../tills/shifts.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Retail';
@@ -102,9 +102,9 @@ export const shiftRoutes = [
       status: z.enum(SHIFT_STATUSES).optional(),
     }),
     response: listEnvelope(shiftSchema),
-    handler: async ({ query, auth, db }) => {
-      const page = await listPage(db, shiftsSource(auth, query), query, (row: ShiftRow) => row);
-      return { ...page, data: await shiftListObjects(db, page.data) };
+    handler: async ({ query, auth, db, services }) => {
+      const page = await listPage(db, services.shifts.listSource(auth, query), query, (row: ShiftRow) => row);
+      return { ...page, data: await services.shifts.listObjects(db, page.data) };
     },
   }),
   defineRoute({
@@ -117,6 +117,6 @@ export const shiftRoutes = [
     auth: 'secret',
     params: idParams,
     response: shiftSchema,
-    handler: ({ params, auth, db }) => retrieveShift(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.shifts.retrieve(db, auth, params.id),
   }),
 ];

@@ -2,19 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { EVENT_TYPES } from '../../services/event-types.ts';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  listDeliveries,
-  listEndpoints,
-  replayDelivery,
-  retrieveDelivery,
-  retrieveEndpoint,
-  rotateSecret,
-  sendTestEvent,
-  updateEndpoint,
-  withoutSecret,
-} from '../../webhooks/service.ts';
+import { withoutSecret } from '../../webhooks/service.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const eventList = z
@@ -114,8 +102,7 @@ export const webhookRoutes = [
     body: z.strictObject({ url, events: eventList, description: z.string().max(500).optional() }),
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ body, auth, db, services }) =>
-      createEndpoint(db, auth, body, services.config, services.secretBox),
+    handler: ({ body, auth, db, services }) => services.webhooks.createEndpoint(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -125,7 +112,7 @@ export const webhookRoutes = [
     auth: 'secret',
     query: listQuery,
     response: listEnvelope(endpointSchema),
-    handler: ({ query, auth, db }) => listEndpoints(db, auth, query),
+    handler: ({ query, auth, db, services }) => services.webhooks.listEndpoints(db, auth, query),
   }),
   defineRoute({
     method: 'GET',
@@ -135,7 +122,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: endpointSchema,
-    handler: ({ params, auth, db }) => retrieveEndpoint(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.retrieveEndpoint(db, auth, params.id),
   }),
   defineRoute({
     method: 'PATCH',
@@ -159,7 +146,7 @@ export const webhookRoutes = [
       }),
     response: endpointSchema,
     handler: ({ params, body, auth, db, services }) =>
-      updateEndpoint(db, auth, params.id, body, services.config),
+      services.webhooks.updateEndpoint(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -170,7 +157,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: z.object({ id: z.string(), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }),
-    handler: ({ params, auth, db }) => deleteEndpoint(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.deleteEndpoint(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -183,8 +170,7 @@ export const webhookRoutes = [
     params: idParams,
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ params, auth, db, services }) =>
-      rotateSecret(db, auth, params.id, services.config, services.secretBox),
+    handler: ({ params, auth, db, services }) => services.webhooks.rotateSecret(db, auth, params.id),
   }),
   defineRoute({
     method: 'GET',
@@ -201,7 +187,7 @@ export const webhookRoutes = [
       status: z.enum(['pending', 'succeeded', 'failed']).optional(),
     }),
     response: listEnvelope(deliverySchema),
-    handler: ({ query, auth, db }) => listDeliveries(db, auth, query),
+    handler: ({ query, auth, db, services }) => services.webhooks.listDeliveries(db, auth, query),
   }),
   defineRoute({
     method: 'GET',
@@ -211,7 +197,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: deliverySchema,
-    handler: ({ params, auth, db }) => retrieveDelivery(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.retrieveDelivery(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -224,7 +210,7 @@ export const webhookRoutes = [
     status: 201,
     params: idParams,
     response: deliverySchema,
-    handler: ({ params, auth, db }) => replayDelivery(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.replayDelivery(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -244,6 +230,6 @@ export const webhookRoutes = [
       data: z.record(z.string(), z.unknown()).default({}),
     }),
     response: eventSchema,
-    handler: ({ body, auth, db }) => sendTestEvent(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.webhooks.sendTestEvent(db, auth, body),
   }),
 ];
