@@ -16,7 +16,8 @@ import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
 import type { RequestState } from './pipeline.ts';
 import type { Services } from '../services/index.ts';
-import { checksumMatches, CLICKPESA } from '../providers/clickpesa.ts';
+import { CLICKPESA } from '../providers/clickpesa.ts';
+import { checksumMatches } from '../providers/clickpesa-http.ts';
 import type { ProviderOutcome } from '../providers/provider.ts';
 
 /** The path to register as the webhook URL in the ClickPesa dashboard. */

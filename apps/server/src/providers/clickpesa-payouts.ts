@@ -1,13 +1,3 @@
-import type { Logger } from 'pino';
-import {
-  orderReferenceFor,
-  payoutFailure,
-  payoutSettlementOf,
-  type FailureReason,
-} from './clickpesa-rules.ts';
-import type { PayoutOutcomeSink, PayoutRequest, ProviderOutcome } from './provider.ts';
-import { ClickPesaError, clickPesaChecksum, messageOf, type HttpResult } from './clickpesa.ts';
-
 /**
  * ClickPesa payouts (docs.clickpesa.com, "Payout API"): mobile money to
  * `phoneNumber`, or a bank transfer to `accountNumber`/`accountName` at a bank
@@ -17,25 +7,21 @@ import { ClickPesaError, clickPesaChecksum, messageOf, type HttpResult } from '.
  * arrive by the PAYOUT webhooks (http/clickpesa-callback.ts) or from the
  * status query `GET /payouts/{orderReference}`. See docs/PAYOUTS.md.
  */
-export interface ClickPesaCaller {
-  readonly options: { checksumKey: string };
-  call(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<HttpResult>;
-}
-
-export type PayoutView =
-  | { state: 'unknown' }
-  | { state: 'pending'; reference: string }
-  | { state: 'final'; reference: string; outcome: ProviderOutcome };
+import type { Logger } from 'pino';
+import { orderReferenceFor, payoutFailure, payoutSettlementOf } from './clickpesa-rules.ts';
+import type { PayoutOutcomeSink, PayoutRequest } from './provider.ts';
+import {
+  ClickPesaError,
+  clickPesaChecksum,
+  failed,
+  messageOf,
+  type ClickPesaCaller,
+  type HttpResult,
+  type ProviderView,
+} from './clickpesa-http.ts';
 
 /** ClickPesa pays out from a TZS account here (the currency our balances are collected in). */
 const CURRENCY = 'TZS';
-
-const failed = (reference: string | null, reason: FailureReason): ProviderOutcome => ({
-  status: 'failed',
-  reference,
-  failureCode: reason.code,
-  failureMessage: reason.message,
-});
 
 interface PayoutEntry {
   id: string;
@@ -52,7 +38,7 @@ const isEntry = (value: unknown): value is PayoutEntry =>
   typeof (value as PayoutEntry).status === 'string';
 
 /** A payout entry as our view: paid, failed (with a reason from its notes) or still on its way. */
-function viewOf(entry: PayoutEntry): PayoutView {
+function viewOf(entry: PayoutEntry): ProviderView {
   const settlement = payoutSettlementOf(entry.status);
   if (settlement === 'paid')
     return { state: 'final', reference: entry.id, outcome: { status: 'paid', reference: entry.id } };
@@ -173,7 +159,7 @@ async function settleAmbiguous(
   payoutId: string,
   cause: unknown,
 ): Promise<{ reference: string | null }> {
-  let view: PayoutView;
+  let view: ProviderView;
   try {
     view = await lookupClickPesaPayout(client, payoutId);
   } catch (error) {
@@ -190,7 +176,10 @@ async function settleAmbiguous(
 }
 
 /** The payout status query by order reference; a SUCCESS among several entries wins. */
-export async function lookupClickPesaPayout(client: ClickPesaCaller, payoutId: string): Promise<PayoutView> {
+export async function lookupClickPesaPayout(
+  client: ClickPesaCaller,
+  payoutId: string,
+): Promise<ProviderView> {
   const orderReference = orderReferenceFor(payoutId);
   const result = await client.call('GET', `/payouts/${encodeURIComponent(orderReference)}`);
   if (result.status === 404) return { state: 'unknown' };

@@ -1,13 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
-  checksumCanonicalForm,
   initiationRefusal,
   orderReferenceFor,
   payerFailure,
   PROVIDER_ERROR,
   settlementOf,
-  type FailureReason,
 } from './clickpesa-rules.ts';
 import type { Config } from '../config.ts';
 import type {
@@ -17,9 +14,16 @@ import type {
   PayoutOutcomeSink,
   PayoutProvider,
   PayoutRequest,
-  ProviderOutcome,
 } from './provider.ts';
-import { sendClickPesaPayout, lookupClickPesaPayout, type PayoutView } from './clickpesa-payouts.ts';
+import { sendClickPesaPayout, lookupClickPesaPayout } from './clickpesa-payouts.ts';
+import {
+  ClickPesaError,
+  clickPesaChecksum,
+  failed,
+  messageOf,
+  type HttpResult,
+  type ProviderView,
+} from './clickpesa-http.ts';
 
 /**
  * ClickPesa (https://docs.clickpesa.com) collection by USSD push: a JWT from
@@ -71,44 +75,6 @@ export function clickPesaOptionsFrom(config: Config): ClickPesaOptions | undefin
   };
 }
 
-/** Lowercase hex HMAC-SHA256 of the payload's canonical form, keyed with the checksum key. */
-export function clickPesaChecksum(checksumKey: string, payload: Record<string, unknown>): string {
-  return createHmac('sha256', checksumKey).update(checksumCanonicalForm(payload), 'utf8').digest('hex');
-}
-
-/** Constant-time check of a received checksum against the payload it claims to sign. */
-export function checksumMatches(
-  checksumKey: string,
-  payload: Record<string, unknown>,
-  received: unknown,
-): boolean {
-  if (typeof received !== 'string' || !/^[0-9a-f]{64}$/i.test(received)) return false;
-  const expected = Buffer.from(clickPesaChecksum(checksumKey, payload), 'hex');
-  return timingSafeEqual(expected, Buffer.from(received, 'hex'));
-}
-
-/** A failed provider call; `reached` is false only when the request surely never arrived. */
-export class ClickPesaError extends Error {
-  constructor(
-    message: string,
-    readonly reached: boolean,
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ClickPesaError';
-  }
-}
-
-/**
- * A send whose create call may have reached ClickPesa although nothing says so
- * (an ambiguous answer, then no record of it just after). Failing it would
- * free its money for a second send while the first may still pay; it stays
- * in flight for the reconciler instead.
- */
-export const mayHaveReached = (error: unknown): boolean =>
-  error instanceof ClickPesaError && error.reached && error.status === undefined;
-
 /** One entry of the payment status query (GET /payments/{orderReference}). */
 export interface ClickPesaPayment {
   id: string;
@@ -119,31 +85,6 @@ export interface ClickPesaPayment {
   collectedCurrency?: string;
   updatedAt?: string;
 }
-
-export type ProviderView =
-  | { state: 'unknown' }
-  | { state: 'pending'; reference: string }
-  | { state: 'final'; reference: string; outcome: ProviderOutcome };
-
-export interface HttpResult {
-  status: number;
-  body: unknown;
-}
-
-export const messageOf = (body: unknown): string | undefined => {
-  if (!body || typeof body !== 'object') return undefined;
-  const message = (body as { message?: unknown }).message;
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message)) return message.filter((m) => typeof m === 'string').join('; ');
-  return undefined;
-};
-
-const failed = (reference: string | null, reason: FailureReason): ProviderOutcome => ({
-  status: 'failed',
-  reference,
-  failureCode: reason.code,
-  failureMessage: reason.message,
-});
 
 export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   readonly name = CLICKPESA;
@@ -162,7 +103,7 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   }
 
   /** What ClickPesa knows of a payout; a final answer is applied (for lost callbacks). */
-  async reconcilePayout(payoutId: string): Promise<PayoutView> {
+  async reconcilePayout(payoutId: string): Promise<ProviderView> {
     const view = await lookupClickPesaPayout(this, payoutId);
     if (view.state === 'final') await this.sink.applyPayoutOutcome(payoutId, view.outcome);
     return view;

@@ -1,18 +1,4 @@
-import { AppError } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-
-/** A payment held in escrow is refunded through its escrow, never through /payments/{id}/refund. */
-export async function assertNotInEscrow(db: Queryable, paymentId: string): Promise<void> {
-  const found = await db.query<{ id: string }>('SELECT id FROM escrows WHERE payment_id = $1', [paymentId]);
-  const escrow = found.rows[0];
-  if (escrow) {
-    throw new AppError(
-      'payment_already_used',
-      `Payment ${paymentId} is held in escrow ${escrow.id}; refund what is still held with POST /v1/escrow/${escrow.id}/refund`,
-      { details: { id: `is held in escrow ${escrow.id}` } },
-    );
-  }
-}
 
 /**
  * What escrow moved, per holding merchant, mode and currency: the terms a

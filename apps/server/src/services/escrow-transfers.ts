@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import { escrowTransferId, escrowTransferOf } from '../providers/clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
-import { mayHaveReached } from '../providers/clickpesa.ts';
+import { mayHaveReached } from '../providers/clickpesa-http.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
 import type { EventSignal } from './events.ts';

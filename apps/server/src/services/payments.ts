@@ -22,7 +22,6 @@ import { assertCustomersExist } from './customers.ts';
 import { findOwned } from './owned.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from './ledger.ts';
-import { assertNotInEscrow } from './escrow-terms.ts';
 import { storedStates, transition } from './transitions.ts';
 import { unixOrNull, unixSeconds } from './time.ts';
 
@@ -359,5 +358,18 @@ export class PaymentService implements OutcomeSink {
       object,
     });
     return object;
+  }
+}
+
+/** A payment held in escrow is refunded through its escrow, never through /payments/{id}/refund. */
+async function assertNotInEscrow(db: Queryable, paymentId: string): Promise<void> {
+  const found = await db.query<{ id: string }>('SELECT id FROM escrows WHERE payment_id = $1', [paymentId]);
+  const escrow = found.rows[0];
+  if (escrow) {
+    throw new AppError(
+      'payment_already_used',
+      `Payment ${paymentId} is held in escrow ${escrow.id}; refund what is still held with POST /v1/escrow/${escrow.id}/refund`,
+      { details: { id: `is held in escrow ${escrow.id}` } },
+    );
   }
 }

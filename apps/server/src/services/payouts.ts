@@ -20,7 +20,7 @@ import type {
 } from '../providers/provider.ts';
 import { recordEvent, type EventSignal } from './events.ts';
 import { findOwned } from './owned.ts';
-import { mayHaveReached } from '../providers/clickpesa.ts';
+import { mayHaveReached } from '../providers/clickpesa-http.ts';
 import { startAtProvider } from './provider-start.ts';
 import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
 import { markPaymentsPaidOut } from './payout-settlement.ts';

@@ -178,18 +178,3 @@ export class EmployeeService {
     return employeeObject(after);
   }
 }
-
-/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
-export async function deactivatedBefore(
-  db: Queryable,
-  tenant: Tenant,
-  id: string,
-  at: Date,
-): Promise<boolean> {
-  const found = await db.query(
-    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
-       AND deactivated_at <= $4`,
-    [id, tenant.merchantId, tenant.livemode, at],
-  );
-  return found.rows.length > 0;
-}

@@ -24,7 +24,6 @@ import { defaultStore, receiptSequenceName } from '../stores.ts';
 import type { SaleContext, SaleStore } from './load.ts';
 import { coreDiscount, resolveLine, type ResolvedLine } from './lines.ts';
 import { resolveTenders } from './tenders.ts';
-import { deactivatedBefore } from '../../tills/employees.ts';
 
 /** A time a till stamped (unix seconds), refused when ahead of the server's clock by more than the leeway. */
 export function tillTime(seconds: number | undefined, field: string, now: Date): Date | undefined {
@@ -144,4 +143,14 @@ function checkTillReceiptNumber(receiptNumber: string): void {
       'uses a prefix reserved for numbers the server gives',
     );
   }
+}
+
+/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
+async function deactivatedBefore(db: Queryable, tenant: Tenant, id: string, at: Date): Promise<boolean> {
+  const found = await db.query(
+    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
+       AND deactivated_at <= $4`,
+    [id, tenant.merchantId, tenant.livemode, at],
+  );
+  return found.rows.length > 0;
 }
