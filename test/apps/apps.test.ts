@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_SLUGS, newId, type Command } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { AppInstallations } from '../../apps/server/src/services/apps.ts';
+import { AppInstallations } from '../../apps/server/src/merchants/apps.ts';
 import { client, eventually } from '../support/server.ts';
 import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import type { InvoicePaymentOutcome } from '../../apps/server/src/invoices/service.ts';
 import { OverdueInvoices } from '../../apps/server/src/invoices/overdue.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';

@@ -11,7 +11,7 @@ import {
 } from '@tz/core';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import { listPage } from '../../apps/server/src/db/list-page.ts';
-import { LedgerService, transactionObject } from '../../apps/server/src/services/ledger.ts';
+import { LedgerService, transactionObject } from '../../apps/server/src/ledger/service.ts';
 
 const MIGRATION = '20261128040000_balance_transactions';
 

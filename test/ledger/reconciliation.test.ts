@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../apps/server/src/db/database.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { ReferralEarner } from '../../apps/server/src/referrals/earner.ts';
-import { reconcile } from '../../apps/server/src/services/reconciliation.ts';
+import { reconcile } from '../../apps/server/src/ledger/reconciliation.ts';
 import { anotherMerchant, type SignedUp } from '../support/merchant.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
 import { throwingLogger } from '../support/logger.ts';

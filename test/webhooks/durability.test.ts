@@ -7,7 +7,7 @@ import pino from 'pino';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { WebhookDispatcher } from '../../apps/server/src/webhooks/dispatcher.ts';
 import { FAST_WEBHOOKS, isolatedDatabase, startReceiver } from './support.ts';
-import { EventSignal } from '../../apps/server/src/services/events.ts';
+import { EventSignal } from '../../apps/server/src/infra/events.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -6,14 +6,14 @@ import type { Database } from './db/database.ts';
 import { openDatabaseWithRetry, unavailableWhileStarting } from './startup.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer } from './http/http-server.ts';
-import { createRateLimits, type RateLimits } from './services/rate-limits.ts';
+import { createRateLimits, type RateLimits } from './infra/rate-limits.ts';
 import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
 import { trpcRoutes } from './http/trpc.ts';
 import { v1Routes } from './routes/v1/index.ts';
-import { createServices, type Services } from './services/index.ts';
+import { createServices, type Services } from './services.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
-import { systemClock, type Clock } from './services/clock.ts';
-import { openSecretBox, type SecretBox } from './services/secrets-at-rest.ts';
+import { systemClock, type Clock } from './infra/clock.ts';
+import { openSecretBox, type SecretBox } from './infra/secrets-at-rest.ts';
 
 export interface RunningServer {
   url: string;

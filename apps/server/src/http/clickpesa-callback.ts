@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
 import type { RequestState } from './pipeline.ts';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../services.ts';
 import { CLICKPESA } from '../providers/clickpesa.ts';
 import { checksumMatches } from '../providers/clickpesa-http.ts';
 import type { ProviderOutcome } from '../providers/provider.ts';

@@ -11,7 +11,7 @@ import { enforceRateLimit } from './rate-limit.ts';
 import { readJsonBody } from './body.ts';
 import { validationError } from './errors.ts';
 import type { Queryable } from '../db/database.ts';
-import { idempotencyScope } from '../services/idempotency.ts';
+import { idempotencyScope } from '../infra/idempotency.ts';
 
 const require = createRequire(import.meta.url);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));

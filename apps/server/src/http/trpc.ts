@@ -19,7 +19,7 @@ import {
   startPaymentInput,
   type ChangeHint,
 } from '@tz/core';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../services.ts';
 import type { RequestState } from './pipeline.ts';
 import { admitTillCall, type TillCall } from './trpc-boundary.ts';
 import { toAppError } from './errors.ts';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import type { EventSignal } from '../services/events.ts';
-import { Poller } from '../services/poller.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { EventSignal } from '../infra/events.ts';
+import { Poller } from '../infra/poller.ts';
 import type { InvoiceService } from './service.ts';
 import type { InvoiceRow } from './object.ts';
 

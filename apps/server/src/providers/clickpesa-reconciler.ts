@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
-import { Poller } from '../services/poller.ts';
+import { Poller } from '../infra/poller.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
 

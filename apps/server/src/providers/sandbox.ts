@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { Poller } from '../services/poller.ts';
+import { Poller } from '../infra/poller.ts';
 import type {
   OutcomeSink,
   PaymentProvider,

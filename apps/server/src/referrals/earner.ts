@@ -12,9 +12,9 @@
 import type { Logger } from 'pino';
 import { referralEarning, type Currency } from '@tz/core';
 import { write, type Database } from '../db/database.ts';
-import type { EventSignal } from '../services/events.ts';
-import { postLedgerEntry } from '../services/ledger.ts';
-import { Poller } from '../services/poller.ts';
+import type { EventSignal } from '../infra/events.ts';
+import { postLedgerEntry } from '../ledger/service.ts';
+import { Poller } from '../infra/poller.ts';
 
 const POLL_INTERVAL_MS = 1_000;
 const CLAIM_LEASE_SECONDS = 30;

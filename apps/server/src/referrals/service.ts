@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { AppError, REFERRAL_RULE, referralEarning } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
-import { unixSeconds } from '../services/time.ts';
+import { unixSeconds } from '../infra/time.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 10;

@@ -1,10 +1,10 @@
 import { AppError, newId, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
-import { findOwned } from '../services/owned.ts';
+import { findOwned } from '../infra/owned.ts';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../db/list-page.ts';
-import { recordEvent } from '../services/events.ts';
-import { unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid, isUniqueViolation } from './shared.ts';
 
 // ---------------------------------------------------------------- categories

@@ -14,7 +14,7 @@ import {
 import type { Actor, Tenant, TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ListQuery } from '../db/list-page.ts';
-import { recordEvent } from '../services/events.ts';
+import { recordEvent } from '../infra/events.ts';
 import { applyRule, invalid } from './shared.ts';
 import { planStockMoves, recordLowStock } from './stock.ts';
 import { loadSaleContext } from './orders/load.ts';

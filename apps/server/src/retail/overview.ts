@@ -8,7 +8,7 @@ import {
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
-import { seriesOf, type DayHourSum } from '../services/overview-series.ts';
+import { seriesOf, type DayHourSum } from '../overview/series.ts';
 
 const TOP_PRODUCTS = 5;
 const LOW_STOCK_ITEMS = 20;

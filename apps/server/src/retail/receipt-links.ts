@@ -6,7 +6,7 @@
 import { isReceiptToken, type Currency, type RetailOrderStatus } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import { write, type Queryable } from '../db/database.ts';
-import { sha256 } from '../services/secrets.ts';
+import { sha256 } from '../infra/secrets.ts';
 import { retrieveOrder, type OrderObject } from './orders/read.ts';
 import type { StoreRow } from './stores.ts';
 

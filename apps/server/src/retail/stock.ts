@@ -16,8 +16,8 @@ import {
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../db/list-page.ts';
-import { recordEvent } from '../services/events.ts';
-import { unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from './shared.ts';
 import { storeForRequest } from './stores.ts';
 

@@ -12,9 +12,9 @@ import {
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from '../services/events.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from './shared.ts';
 
 export interface StoreRow extends StoreSettings {

@@ -7,8 +7,8 @@ import {
   type SubscriptionPeriodStatus,
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { transition } from '../services/transitions.ts';
+import type { Clock } from '../infra/clock.ts';
+import { transition } from '../infra/transitions.ts';
 import { cycleOf, SUBSCRIPTION_PERIODS, SUBSCRIPTIONS, type SubscriptionRow } from './rows.ts';
 import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
 

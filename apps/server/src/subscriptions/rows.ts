@@ -7,8 +7,8 @@ import {
   type FinalFailureAction,
   type SubscriptionStatus,
 } from '@tz/core';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
-import { storedStates } from '../services/transitions.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
+import { storedStates } from '../infra/transitions.ts';
 
 export const SUBSCRIPTIONS = storedStates(SUBSCRIPTION_STATES, 'subscriptions');
 export const SUBSCRIPTION_PERIODS = storedStates(SUBSCRIPTION_PERIOD_STATES, 'subscription_periods', [

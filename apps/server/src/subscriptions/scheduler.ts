@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import type { Database, Queryable, Transaction } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import type { EventSignal } from '../services/events.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { EventSignal } from '../infra/events.ts';
 import type { SubscriptionBilling } from './billing.ts';
-import { Poller } from '../services/poller.ts';
+import { Poller } from '../infra/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 /**

@@ -13,12 +13,12 @@ import {
 } from '@tz/core';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { assertCustomerExists } from '../services/customers.ts';
-import { recordEvent } from '../services/events.ts';
-import type { EventType } from '../services/event-types.ts';
-import { findOwned } from '../services/owned.ts';
-import { transition } from '../services/transitions.ts';
+import type { Clock } from '../infra/clock.ts';
+import { assertCustomerExists } from '../customers/service.ts';
+import { recordEvent } from '../infra/events.ts';
+import type { EventType } from '../infra/event-types.ts';
+import { findOwned } from '../infra/owned.ts';
+import { transition } from '../infra/transitions.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import { takeOpenInvoices, voidTakenInvoices } from './cancel-invoices.ts';
 import { SUBSCRIPTIONS, subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';

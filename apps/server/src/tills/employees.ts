@@ -1,7 +1,7 @@
 import { AppError, hashPin, MANAGER_PIN_DIGITS, newId, verifyPin, type PinHash } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixSeconds } from '../services/time.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant } from '../actor.ts';
 import { lockPins, projectEmployee } from './till-employees.ts';

@@ -10,8 +10,8 @@ import {
 } from '@tz/core';
 import { printerConnectionProblem } from '@tz/core/printer-addresses';
 import type { Queryable } from '../db/database.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { invalid } from '../retail/shared.ts';
 import { failPendingJobs } from './print-jobs.ts';
 import type { Tenant } from '../actor.ts';

@@ -11,9 +11,9 @@ import {
 } from '@tz/core';
 import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from '../services/events.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
-import { storedStates, transition } from '../services/transitions.ts';
+import { recordEvent } from '../infra/events.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant, TillActor } from '../actor.ts';
 

@@ -10,10 +10,10 @@ import {
 } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { SecretBox } from '../services/secrets-at-rest.ts';
-import { API_VERSION, type EventSignal } from '../services/events.ts';
-import { Poller } from '../services/poller.ts';
-import { unixSeconds } from '../services/time.ts';
+import type { SecretBox } from '../infra/secrets-at-rest.ts';
+import { API_VERSION, type EventSignal } from '../infra/events.ts';
+import { Poller } from '../infra/poller.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { WebhookSender, type AttemptResult } from './sender.ts';
 
 const FAN_OUT_BATCH = 500;

@@ -2,11 +2,11 @@ import { AppError, generateWebhookSecret, newId, notFound, type WebhookDeliveryS
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
-import { EVENT_TYPES, type EventType } from '../services/event-types.ts';
-import { recordEvent } from '../services/events.ts';
-import type { SecretBox } from '../services/secrets-at-rest.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { EVENT_TYPES, type EventType } from '../infra/event-types.ts';
+import { recordEvent } from '../infra/events.ts';
+import type { SecretBox } from '../infra/secrets-at-rest.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
 
 /** Health looks at this many most recent attempts of an endpoint. */

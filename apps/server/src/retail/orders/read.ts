@@ -13,7 +13,7 @@ import {
 import type { Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
 import { listPage, type ListQuery } from '../../db/list-page.ts';
-import { unixOrNull, unixSeconds } from '../../services/time.ts';
+import { unixOrNull, unixSeconds } from '../../infra/time.ts';
 import { invalid } from '../shared.ts';
 
 export interface OrderRow {

@@ -14,8 +14,8 @@ import {
 } from '@tz/core';
 import type { Actor, Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
-import { recordEvent } from '../../services/events.ts';
-import { storedStates, transition } from '../../services/transitions.ts';
+import { recordEvent } from '../../infra/events.ts';
+import { storedStates, transition } from '../../infra/transitions.ts';
 import { applyRule } from '../shared.ts';
 import { moveStockForOrder, type SoldItem } from '../stock.ts';
 import { retrieveOrder, type LineRow, type OrderObject } from './read.ts';

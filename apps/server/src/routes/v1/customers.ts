@@ -3,7 +3,7 @@ import { tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { customerObject } from '../../services/customers.ts';
+import { customerObject } from '../../customers/service.ts';
 import { idParams, livemode, metadataSchema, unix } from './schemas.ts';
 
 const customerSchema = z.object({

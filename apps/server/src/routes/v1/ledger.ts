@@ -3,8 +3,8 @@ import { LEDGER_TRANSACTION_TYPES, MERCHANT_BALANCES } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { transactionObject } from '../../services/ledger.ts';
-import { requestLogObject } from '../../services/request-logs.ts';
+import { transactionObject } from '../../ledger/service.ts';
+import { requestLogObject } from '../../infra/request-logs.ts';
 import { livemode, unix, unixSecondsQuery } from './schemas.ts';
 
 const transactionSchema = z.object({

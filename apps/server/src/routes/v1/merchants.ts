@@ -3,7 +3,7 @@ import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { apiKeyObject, maskedNewKey, maskedSession, maskedSignUp } from '../../services/merchants.ts';
+import { apiKeyObject, maskedNewKey, maskedSession, maskedSignUp } from '../../merchants/service.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const merchant = z.object({

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { tillObject, type PairingOptions } from '../../tills/tills.ts';
-import type { Services } from '../../services/index.ts';
+import type { Services } from '../../services.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Tills';

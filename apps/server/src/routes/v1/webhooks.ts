@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { EVENT_TYPES } from '../../services/event-types.ts';
+import { EVENT_TYPES } from '../../infra/event-types.ts';
 import { withoutSecret } from '../../webhooks/service.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 import { AppError, EAST_AFRICA_TIME_ZONE, newId } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
-import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from './secrets.ts';
-import { unixOrNull, unixSeconds } from './time.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from '../infra/secrets.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { newReferralCode, referrerOf } from '../referrals/service.ts';
 
 export type KeyType = 'secret' | 'publishable';

@@ -10,7 +10,7 @@ import {
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
-import { unixSeconds } from './time.ts';
+import { unixSeconds } from '../infra/time.ts';
 
 /** A line of `balance_transaction_lines`: one balance one ledger transaction moved. */
 interface TransactionRow {

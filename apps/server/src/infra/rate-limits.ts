@@ -6,7 +6,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Database } from '../db/database.ts';
-import { DEFAULT_LOGIN_LIMITS, type LoginCounters, type LoginLimits } from '../services/login-throttle.ts';
+import { DEFAULT_LOGIN_LIMITS, type LoginCounters, type LoginLimits } from './login-throttle.ts';
 
 /** The answer to one request's charge against a quota. */
 export interface QuotaCheck {

@@ -5,15 +5,8 @@ import type { Database } from '../db/database.ts';
 import { mayHaveReached } from '../providers/clickpesa-http.ts';
 import type { PayoutProvider, ProviderOutcome } from '../providers/provider.ts';
 import { SANDBOX_NUMBERS } from '../providers/sandbox.ts';
-import type { EventSignal } from './events.ts';
-import {
-  loadSplits,
-  moveSplit,
-  postRelease,
-  saveEscrow,
-  type EscrowRow,
-  type SplitRow,
-} from './escrow-store.ts';
+import type { EventSignal } from '../infra/events.ts';
+import { loadSplits, moveSplit, postRelease, saveEscrow, type EscrowRow, type SplitRow } from './store.ts';
 
 /** What the provider says of a transfer from escrow to a phone. */
 export type TransferOutcome =

@@ -9,12 +9,12 @@ import {
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
-import { recordEvent } from './events.ts';
-import { assertCustomerExists } from './customers.ts';
-import { findOwned } from './owned.ts';
-import type { PaymentRow, PaymentService } from './payments.ts';
-import { storedStates, transition } from './transitions.ts';
-import { unixOrNull, unixSeconds } from './time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { assertCustomerExists } from '../customers/service.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { PaymentRow, PaymentService } from '../payments/service.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 
 const CHECKOUTS = storedStates(CHECKOUT_STATES, 'checkouts');
 

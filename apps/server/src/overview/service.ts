@@ -8,9 +8,9 @@
  */
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
-import type { LedgerService } from './ledger.ts';
-import { unixSeconds } from './time.ts';
-import { seriesOf, type DayHourSum } from './overview-series.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import { unixSeconds } from '../infra/time.ts';
+import { seriesOf, type DayHourSum } from './series.ts';
 
 export const WINDOW_NAMES = ['today', 'last_7_days', 'last_30_days'] as const;
 type WindowName = (typeof WINDOW_NAMES)[number];

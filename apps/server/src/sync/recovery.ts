@@ -17,10 +17,10 @@ import {
 import type { Tenant } from '../actor.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { retrieveOrder } from '../retail/orders/read.ts';
-import { recordEvent } from '../services/events.ts';
-import { findOwned } from '../services/owned.ts';
-import type { SyncService } from '../sync/service.ts';
-import { tillActor, tillStatus, type TillRow } from './tills.ts';
+import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { SyncService } from './service.ts';
+import { tillActor, tillStatus, type TillRow } from '../tills/tills.ts';
 
 export type RecoveredCommand = {
   id: string;

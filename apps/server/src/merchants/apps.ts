@@ -1,7 +1,7 @@
 import { APP_SLUGS, APPS, AppError, isAppSlug, type AppSlug } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
-import { unixOrNull } from './time.ts';
+import { unixOrNull } from '../infra/time.ts';
 
 type AfterCommit = (task: () => Promise<void>) => void;
 

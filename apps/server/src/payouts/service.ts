@@ -18,14 +18,14 @@ import type {
   PayoutProvider,
   ProviderOutcome,
 } from '../providers/provider.ts';
-import { recordEvent, type EventSignal } from './events.ts';
-import { findOwned } from './owned.ts';
+import { recordEvent, type EventSignal } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
 import { mayHaveReached } from '../providers/clickpesa-http.ts';
-import { startAtProvider } from './provider-start.ts';
-import { lockAvailableBalance, postLedgerEntry } from './ledger.ts';
-import { markPaymentsPaidOut } from './payout-settlement.ts';
-import { storedStates, transition } from './transitions.ts';
-import { unixOrNull, unixSeconds } from './time.ts';
+import { startAtProvider } from '../providers/start.ts';
+import { lockAvailableBalance, postLedgerEntry } from '../ledger/service.ts';
+import { markPaymentsPaidOut } from './settlement.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 
 const PAYOUTS = storedStates(PAYOUT_STATES, 'payouts');
 

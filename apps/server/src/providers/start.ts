@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { ProviderOutcome } from '../providers/provider.ts';
+import type { ProviderOutcome } from './provider.ts';
 
 /**
  * After commit: asks the provider to start a payment or payout and keeps the

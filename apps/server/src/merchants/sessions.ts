@@ -8,10 +8,10 @@
 import { AppError } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
-import type { LoginThrottle } from './login-throttle.ts';
-import { merchantObject, type MerchantService, type Mode } from './merchants.ts';
-import { hashPassword, verifyPassword } from './secrets.ts';
-import { unixSeconds } from './time.ts';
+import type { LoginThrottle } from '../infra/login-throttle.ts';
+import { merchantObject, type MerchantService, type Mode } from './service.ts';
+import { hashPassword, verifyPassword } from '../infra/secrets.ts';
+import { unixSeconds } from '../infra/time.ts';
 
 interface SessionRow {
   id: string;

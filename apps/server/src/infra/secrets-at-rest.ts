@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 
 /** A sealed secret's text: this prefix, then base64 of the 12-byte nonce, the 16-byte tag and the ciphertext. */
@@ -10,6 +9,14 @@ const KEY_BYTES = 32;
 
 /** A refusal to start that waiting cannot cure: the key does not open the database's secrets. */
 export class SecretsKeyError extends Error {}
+
+/** Where the key comes from: these settings of `Config`. */
+export interface SecretsKeySettings {
+  SECRETS_KEY?: string | undefined;
+  SECRETS_KEY_FILE?: string | undefined;
+  DATA_DIR: string;
+  DATABASE_URL?: string | undefined;
+}
 
 /**
  * Secrets the server must use in clear (webhook signing secrets) are kept in
@@ -58,7 +65,7 @@ export const isSealed = (stored: string): boolean => stored.startsWith(SEALED);
  * the fingerprint the database keeps; then any secret still stored in clear is
  * sealed.
  */
-export async function openSecretBox(config: Config, database: Database): Promise<SecretBox> {
+export async function openSecretBox(config: SecretsKeySettings, database: Database): Promise<SecretBox> {
   const known = await database.pool.query<{ fingerprint: string }>('SELECT fingerprint FROM secrets_key');
   const fingerprint = known.rows[0]?.fingerprint;
   const box = new SecretBox(await secretsKey(config, fingerprint !== undefined));
@@ -75,13 +82,13 @@ export async function openSecretBox(config: Config, database: Database): Promise
   return box;
 }
 
-const defaultKeyFile = (config: Config) =>
+const defaultKeyFile = (config: SecretsKeySettings) =>
   config.DATA_DIR !== 'memory://' ? path.resolve(config.DATA_DIR, 'secrets.key') : undefined;
 
-const keySource = (config: Config) =>
+const keySource = (config: SecretsKeySettings) =>
   config.SECRETS_KEY ? 'SECRETS_KEY' : `The key in ${config.SECRETS_KEY_FILE ?? defaultKeyFile(config)}`;
 
-async function secretsKey(config: Config, sealedBefore: boolean): Promise<Buffer> {
+async function secretsKey(config: SecretsKeySettings, sealedBefore: boolean): Promise<Buffer> {
   if (config.SECRETS_KEY) return decodeKey(config.SECRETS_KEY, 'SECRETS_KEY');
   const file = config.SECRETS_KEY_FILE ?? defaultKeyFile(config);
   if (!file) {

@@ -1,9 +1,9 @@
 import { invalidField, newId, notFound, type CreateCustomerCommand } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant, TillActor } from '../actor.ts';
-import { recordEvent } from './events.ts';
-import { findOwned } from './owned.ts';
-import { unixSeconds } from './time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixSeconds } from '../infra/time.ts';
 
 interface CustomerRow {
   id: string;

@@ -11,10 +11,10 @@ import {
 import { write, type Queryable } from '../db/database.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
 import type { Actor } from '../actor.ts';
-import { recordEvent } from './events.ts';
-import { assertAvailable, postLedgerEntry } from './ledger.ts';
-import { findOwned } from './owned.ts';
-import type { PaymentRow } from './payments.ts';
+import { recordEvent } from '../infra/events.ts';
+import { assertAvailable, postLedgerEntry } from '../ledger/service.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { PaymentRow } from '../payments/service.ts';
 import {
   escrowObject,
   loadSplits,
@@ -25,8 +25,8 @@ import {
   type EscrowObject,
   type EscrowRow,
   type SplitRow,
-} from './escrow-store.ts';
-import type { EscrowTransfers } from './escrow-transfers.ts';
+} from './store.ts';
+import type { EscrowTransfers } from './transfers.ts';
 
 export interface SplitInput {
   amount: number;

@@ -8,11 +8,11 @@ import {
   type EscrowStatus,
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from './events.ts';
-import type { EventType } from './event-types.ts';
-import { postLedgerEntry } from './ledger.ts';
-import { storedStates, transition } from './transitions.ts';
-import { unixOrNull, unixSeconds } from './time.ts';
+import { recordEvent } from '../infra/events.ts';
+import type { EventType } from '../infra/event-types.ts';
+import { postLedgerEntry } from '../ledger/service.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 
 const ESCROWS = storedStates(ESCROW_STATES, 'escrows');
 const SPLITS = storedStates(ESCROW_SPLIT_STATES, 'escrow_splits');
