@@ -7,8 +7,7 @@ import { openDatabaseWithRetry, unavailableWhileStarting } from './startup.ts';
 import { createApp } from './http/app.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { createRateLimits, type RateLimits } from './infra/rate-limits.ts';
-import { clickPesaCallbackRouter } from './http/clickpesa-callback.ts';
-import { trpcRoutes } from './http/trpc.ts';
+import { routersOutsideV1 } from './routes/index.ts';
 import { v1Routes } from './routes/v1/index.ts';
 import { createServices, type Services } from './services.ts';
 import { webhookCatalog } from './http/webhook-catalog.ts';
@@ -89,17 +88,12 @@ export async function startServer(
   });
   await rateLimits.ready;
   const services = createServices(config, database, rateLimits, secretBox, logger, clock);
-  const live = services.liveProvider;
+  const deps = { services, rateLimits, logger };
   const app = createApp({
-    services,
-    rateLimits,
-    logger,
+    ...deps,
     routes: v1Routes,
     openApiExtras: { webhooks: webhookCatalog(v1Routes) },
-    extraRouters: [
-      trpcRoutes(services),
-      ...(live ? [clickPesaCallbackRouter(services, live.options.checksumKey, logger)] : []),
-    ],
+    routers: routersOutsideV1(deps),
   });
 
   handle = app.callback();

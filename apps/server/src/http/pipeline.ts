@@ -12,7 +12,7 @@ import { idempotencyScope } from '../infra/idempotency.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import type { Actor } from '../actor.ts';
 import { responseForReplay, type AnyRoute } from './route.ts';
-import { cookieCredential } from './office-session.ts';
+import { cookieCredential } from './session-cookie.ts';
 
 export interface PipelineDeps {
   services: Services;

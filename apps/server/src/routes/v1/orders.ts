@@ -5,17 +5,16 @@ import {
   RETAIL_ORDER_STATUSES,
   TAX_CLASSES,
   VAT_REGIONS,
-  createOrderCommand,
   refundOrderCommand,
   voidOrderCommand,
 } from '@tz/core';
-import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { count } from './retail-schemas.ts';
+import { count } from './retail/schemas.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 
-/** /retail/orders (recording a sale) and /orders: reading, refunding and voiding them. */
+/** /orders: reading, refunding and voiding orders (a sale is recorded by POST /retail/orders). */
 
 const tag = 'Retail';
 
@@ -131,23 +130,6 @@ export const orderSchema = z.object({
 });
 
 export const orderRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: '/retail/orders',
-    tag,
-    summary: 'Create a retail order',
-    description:
-      'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200. A line’s `unit_price`, when given, must equal the catalogue price (else 400 `price_changed`, naming the line); a paired till’s sale is instead recorded at its price and flagged (see `flags`).',
-    auth: 'secret',
-    status: 201,
-    body: createOrderCommand,
-    response: orderSchema,
-    handler: async ({ body, auth, db, respondWith, services }) => {
-      const { order, created } = await services.orders.create(db, auth, body);
-      if (!created) respondWith(200);
-      return order;
-    },
-  }),
   defineRoute({
     method: 'GET',
     path: '/orders',

@@ -10,7 +10,7 @@ import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { printerObject } from '../../tills/printers.ts';
-import { booleanQuery } from './retail-schemas.ts';
+import { booleanQuery } from './retail/schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Printers';

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { RECEIPT_LANGUAGES, VAT_REGIONS, currencySchema, scaleBarcodeFormatSchema } from '@tz/core';
-import { defineRoute } from '../../http/route.ts';
-import { listPage } from '../../db/list-page.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { storeObject, type StoreRow } from '../../retail/stores.ts';
-import { lines, name, text } from './retail-schemas.ts';
-import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { listPage } from '../../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../../http/list.ts';
+import { storeObject, type StoreRow } from '../../../retail/stores.ts';
+import { booleanQuery, lines, name, text } from './schemas.ts';
+import { stockLevelSchema } from './stock-adjustments.ts';
+import { currencyOut, idParams, livemode, unix } from '../schemas.ts';
 
-/** /retail/stores and /retail/store (the default store). */
+/** /retail/stores, /retail/stores/{id}/stock and /retail/store (the default store). */
 
 const tag = 'Retail';
 
@@ -74,6 +75,8 @@ export const storeSchema = z.object({
   updated: unix,
 });
 
+export const stockListFilters = { low: booleanQuery, product: z.string().max(255).optional() };
+
 export const storeRoutes = [
   defineRoute({
     method: 'GET',
@@ -139,5 +142,20 @@ export const storeRoutes = [
     body: storePatchBody,
     response: storeSchema,
     handler: ({ body, auth, db, services }) => services.stores.updateDefault(db, auth, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/retail/stores/{id}/stock',
+    tag,
+    summary: 'List a store’s stock levels',
+    description: '`low=true` keeps the items at or below their reorder level, or below zero.',
+    auth: 'secret',
+    params: idParams,
+    query: listQuery.extend(stockListFilters),
+    response: listEnvelope(stockLevelSchema),
+    handler: async ({ params, query, auth, db, services }) => {
+      await services.stores.retrieve(db, auth, params.id);
+      return services.stock.list(db, auth, params.id, query, query);
+    },
   }),
 ];

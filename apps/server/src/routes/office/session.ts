@@ -1,71 +1,19 @@
 /**
- * The back office's cookie session (docs/OFFICE.md). `/office/session` signs
- * a browser in with email and password (through the login throttle) and
- * answers with an `HttpOnly`, `SameSite=Strict` cookie (`Secure` over HTTPS)
- * holding a session token the page never sees; `/v1` accepts that cookie as a
- * login, and refuses a write carrying it unless the request comes from this
- * server's own pages (its `Origin`, or else its `Referer`).
+ * The back office's session at `/office/session` (docs/OFFICE.md): signs a
+ * browser in with email and password (through the login throttle) into the
+ * session cookie (http/session-cookie.ts), switches its mode, and signs it out
+ * there or everywhere.
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { AppError } from '@tz/core';
-import type { PipelineDeps, RequestState } from './pipeline.ts';
-import { enforceRateLimit } from './rate-limit.ts';
-import { readJsonBody } from './body.ts';
-import { validationError } from './errors.ts';
-import type { Actor } from '../actor.ts';
-
-export const OFFICE_COOKIE = 'office_session';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * A write carrying the cookie must come from this server's own pages: the
- * public address, or the address the request was sent to (a shop's laptop may
- * reach the server by another name than PUBLIC_URL's). A browser sets `Origin`
- * on every write and no page can forge it; without it, `Referer`; with neither,
- * the write is refused.
- */
-function assertOwnOrigin(ctx: Koa.Context, publicUrl: string): void {
-  const origin = ctx.get('Origin') || originOf(ctx.get('Referer'));
-  // Built here: Koa's own `ctx.origin` echoes the request's Origin header.
-  const addressed = `${ctx.protocol}://${ctx.host}`;
-  if (!origin || (origin !== originOf(publicUrl) && origin !== addressed)) {
-    throw new AppError(
-      'origin_not_allowed',
-      `A write signed in by the back office's cookie must come from its own pages, not ${origin ?? 'an unnamed origin'}`,
-    );
-  }
-}
-
-/** The session token a browser's cookie carries to `/v1`, once a write is known to come from our pages. */
-export function cookieCredential(ctx: Koa.Context, publicUrl: string): string | undefined {
-  const token = ctx.cookies.get(OFFICE_COOKIE);
-  if (!token) return undefined;
-  if (!SAFE_METHODS.has(ctx.method)) assertOwnOrigin(ctx, publicUrl);
-  return token;
-}
-
-function setCookie(ctx: Koa.Context, publicUrl: string, token: string, expiresAt: number | null): void {
-  const attributes = [
-    `${OFFICE_COOKIE}=${token}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Strict',
-    expiresAt === null ? 'Max-Age=0' : `Max-Age=${Math.max(0, expiresAt - Math.floor(Date.now() / 1000))}`,
-    ...(ctx.secure || publicUrl.startsWith('https:') ? ['Secure'] : []),
-  ];
-  ctx.append('Set-Cookie', attributes.join('; '));
-  ctx.set('Cache-Control', 'no-store');
-}
+import type { PipelineDeps, RequestState } from '../../http/pipeline.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { readJsonBody } from '../../http/body.ts';
+import { validationError } from '../../http/errors.ts';
+import type { Actor } from '../../actor.ts';
+import { assertOwnOrigin, cookieCredential, setCookie } from '../../http/session-cookie.ts';
 
 const mode = z.enum(['test', 'live']);
 const signInBody = z.strictObject({

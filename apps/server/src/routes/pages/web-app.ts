@@ -1,32 +1,13 @@
 /**
- * Serves the browser builds, with no API key: the till's (apps/desktop/dist/web)
- * at `/till/`, where the page pairs itself with a device credential, and the
- * back office's (apps/server/dist/office) at `/office/`, which signs in to a
- * cookie session. index.html and sw.js are never cached by the browser (a new
- * build must reach the page); hashed assets are immutable. The till's service
- * worker's scope is `/till/`. The office's pages may not be framed by others.
+ * A browser build served with no API key (the till's at `/till/`, the back
+ * office's at `/office/`). index.html and sw.js are never cached by the
+ * browser (a new build must reach the page); hashed assets are immutable.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import type { RequestState } from './pipeline.ts';
-
-export const TILL_PATH = '/till/';
-export const TILL_WEB_DIR = fileURLToPath(new URL('../../../desktop/dist/web/', import.meta.url));
-export const OFFICE_PATH = '/office/';
-export const OFFICE_WEB_DIR = fileURLToPath(new URL('../../dist/office/', import.meta.url));
-/**
- * The office's page: its own scripts and styles only (style attributes for
- * the charts), its own API, never inside another site's frame.
- */
-const OFFICE_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'same-origin',
-};
+import type { RequestState } from '../../http/pipeline.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,16 +33,12 @@ async function fileAt(root: string, relative: string): Promise<string | null> {
   }
 }
 
-export function tillStaticRouter(root: string = TILL_WEB_DIR): Router<RequestState> {
-  return webAppRouter(TILL_PATH, root, {});
-}
-
-export function officeStaticRouter(root: string = OFFICE_WEB_DIR): Router<RequestState> {
-  return webAppRouter(OFFICE_PATH, root, OFFICE_HEADERS);
-}
-
 /** A built single-page app at `base` (`/till/`): its files, and its index.html for any other page. */
-function webAppRouter(base: string, root: string, headers: Record<string, string>): Router<RequestState> {
+export function webAppRouter(
+  base: string,
+  root: string,
+  headers: Record<string, string>,
+): Router<RequestState> {
   const bare = base.slice(0, -1);
   const router = new Router<RequestState>();
   router.get(bare, async (ctx, next) => {

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { eastAfricaDate, formatAmount } from '@tz/core';
-import type { HostedView } from '../invoices/hosted.ts';
-import { INVOICE_LABELS, statusLabel, type InvoiceLanguage } from '../invoices/labels.ts';
-import type { PipelineDeps, RequestState } from './pipeline.ts';
-import { enforceRateLimit } from './rate-limit.ts';
-import { escapeHtml, hostedPay } from './pages.ts';
+import type { HostedView } from '../../invoices/hosted.ts';
+import { INVOICE_LABELS, statusLabel, type InvoiceLanguage } from '../../invoices/labels.ts';
+import type { PipelineDeps, RequestState } from '../../http/pipeline.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { escapeHtml, hostedPay } from './hosted.ts';
 
 const languageOf = (value: unknown): InvoiceLanguage => (value === 'en' ? 'en' : 'sw');
 

@@ -10,15 +10,15 @@ import {
   payoutIdFromOrderReference,
   payoutSettlementOf,
   settlementOf,
-} from '../providers/clickpesa-rules.ts';
+} from '../../providers/clickpesa-rules.ts';
 import type { Logger } from 'pino';
-import { readJsonBody } from './body.ts';
-import { validationError } from './errors.ts';
-import type { RequestState } from './pipeline.ts';
-import type { Services } from '../services.ts';
-import { CLICKPESA } from '../providers/clickpesa.ts';
-import { checksumMatches } from '../providers/clickpesa-http.ts';
-import type { ProviderOutcome } from '../providers/provider.ts';
+import { readJsonBody } from '../../http/body.ts';
+import { validationError } from '../../http/errors.ts';
+import type { RequestState } from '../../http/pipeline.ts';
+import type { Services } from '../../services.ts';
+import { CLICKPESA } from '../../providers/clickpesa.ts';
+import { checksumMatches } from '../../providers/clickpesa-http.ts';
+import type { ProviderOutcome } from '../../providers/provider.ts';
 
 /** The path to register as the webhook URL in the ClickPesa dashboard. */
 export const CLICKPESA_CALLBACK_PATH = '/callbacks/clickpesa';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EAST_AFRICA_TIME_ZONE, QUANTITY_UNITS } from '@tz/core';
-import { defineRoute } from '../../http/route.ts';
-import { count } from './retail-schemas.ts';
-import { currencyOut, livemode } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { count } from './schemas.ts';
+import { currencyOut, livemode } from '../schemas.ts';
 
 /** /retail: the day's overview per store. */
 

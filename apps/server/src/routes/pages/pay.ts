@@ -1,37 +1,9 @@
-import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+/** The hosted checkout page at `/pay/{id}`: a payer with no account pays a checkout by mobile money. */
 import Router from '@koa/router';
-import type Koa from 'koa';
-import { z } from 'zod';
-import { AppError, formatAmount, tanzanianMobileSchema, type Currency } from '@tz/core';
-import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
-import type { PipelineDeps, RequestState } from './pipeline.ts';
-import { enforceRateLimit } from './rate-limit.ts';
-import { readJsonBody } from './body.ts';
-import { validationError } from './errors.ts';
-import type { Queryable } from '../db/database.ts';
-import { idempotencyScope } from '../infra/idempotency.ts';
-
-const require = createRequire(import.meta.url);
-const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const SWAGGER_FILES: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-};
-
-export const escapeHtml = (value: string): string =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
-const DOCS_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Merchant API reference</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
-<body><div id="docs"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#docs' });</script></body></html>`;
+import { formatAmount, type Currency } from '@tz/core';
+import type { PipelineDeps, RequestState } from '../../http/pipeline.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { escapeHtml, hostedPay } from './hosted.ts';
 
 function checkoutPage(view: {
   id: string;
@@ -91,65 +63,10 @@ form.addEventListener('submit', async (event) => {
 </script></body></html>`;
 }
 
-const payBody = z.strictObject({ phone: tanzanianMobileSchema });
-
-/**
- * A hosted page's pay step (`POST /pay/{id}`, `POST /invoice/{token}/pay`): the
- * payer's phone, through the write path. The payer has no account, so an
- * Idempotency-Key is scoped to the page's object.
- */
-export async function hostedPay(
-  deps: PipelineDeps,
-  ctx: Koa.ParameterizedContext<RequestState>,
-  page: 'checkout' | 'invoice',
-  id: string,
-  pay: (
-    db: Queryable,
-    id: string,
-    phone: string,
-    afterCommit: (task: () => Promise<void>) => void,
-  ) => Promise<{ id: string; status: string }>,
-): Promise<void> {
-  const { services } = deps;
-  await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
-  const { value } = await readJsonBody(ctx, { ...services.config, MAX_BODY_BYTES: 10_000 });
-  const parsed = payBody.safeParse(value ?? {});
-  if (!parsed.success) throw validationError(parsed.error, 'body', value ?? {});
-  const key = parseIdempotencyKey(ctx.headers[IDEMPOTENCY_HEADER]);
-  const outcome = await services.writes.run({
-    idempotency: key
-      ? {
-          scope: idempotencyScope({ page, id }, page === 'checkout' ? 'POST /pay' : 'POST /invoice/pay', key),
-          body: value ?? null,
-        }
-      : undefined,
-    token: ctx.state.requestId,
-    work: async ({ db, afterCommit }) => {
-      const payment = await pay(db, id, parsed.data.phone, afterCommit);
-      return { status: 201, body: { payment: payment.id, status: payment.status } };
-    },
-  });
-  if (outcome.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
-  ctx.status = outcome.status;
-  ctx.body = outcome.body;
-}
-
-/** Pages served outside /v1: the API reference and the hosted checkout page. */
-export function pageRoutes(deps: PipelineDeps): Router<RequestState> {
+/** The hosted checkout page, `/pay/{id}`: the page, its status and its pay step. */
+export function payRoutes(deps: PipelineDeps): Router<RequestState> {
   const router = new Router<RequestState>();
   const { services } = deps;
-
-  router.get('/docs', (ctx) => {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = DOCS_HTML;
-  });
-  router.get('/docs/assets/:file', async (ctx) => {
-    const type = SWAGGER_FILES[ctx.params.file ?? ''];
-    if (!type) throw new AppError('route_not_found', 'No such file');
-    ctx.type = type;
-    ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = await readFile(path.join(swaggerDir, ctx.params.file!));
-  });
 
   router.get('/pay/:id', async (ctx) => {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);

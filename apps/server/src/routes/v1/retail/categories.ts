@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineRoute } from '../../http/route.ts';
-import { listPage } from '../../db/list-page.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { categoryObject, type CategoryRow } from '../../retail/catalog.ts';
-import { includeDeletedFilter, name, text } from './retail-schemas.ts';
-import { idParams, livemode, unix } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { listPage } from '../../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../../http/list.ts';
+import { categoryObject, type CategoryRow } from '../../../retail/catalog.ts';
+import { includeDeletedFilter, name, text } from './schemas.ts';
+import { idParams, livemode, unix } from '../schemas.ts';
 
 /** /retail/categories: how the catalogue is grouped. */
 

@@ -20,10 +20,10 @@ import {
   type ChangeHint,
 } from '@tz/core';
 import type { Services } from '../services.ts';
-import type { RequestState } from './pipeline.ts';
-import { admitTillCall, type TillCall } from './trpc-boundary.ts';
-import { toAppError } from './errors.ts';
-import { appErrorOf } from './trpc-errors.ts';
+import type { RequestState } from '../http/pipeline.ts';
+import { admitTillCall, type TillCall } from '../http/trpc-boundary.ts';
+import { toAppError } from '../http/errors.ts';
+import { appErrorOf } from '../http/trpc-errors.ts';
 
 interface Context {
   sync: Services['sync'];

@@ -8,12 +8,11 @@ import {
   priceSchema,
   referenceSchema,
 } from '@tz/core';
-import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { barcodes, booleanQuery, code, count, name, text } from './retail-schemas.ts';
-import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { barcodes, code, count, name, text } from './schemas.ts';
+import { currencyOut, idParams, livemode, unix } from '../schemas.ts';
 
-/** The catalogue's products and their variants: /products (reads) and /retail/products, /retail/variants. */
+/** /retail/products: the catalogue's products with their variants. */
 
 const tag = 'Retail';
 
@@ -23,11 +22,11 @@ const taxRate = z
     '`standard` is 18% VAT on the mainland and 15% in Zanzibar (the selling store’s `vat_region`); `zero_rated` and `exempt` carry none',
   );
 
-const unit = z
+export const unit = z
   .enum(QUANTITY_UNITS)
   .describe('`piece` sells whole units; `kg`, `litre` and `metre` sell in thousandths');
 
-const price = priceSchema;
+export const price = priceSchema;
 
 const reference = referenceSchema;
 
@@ -88,22 +87,6 @@ export const productPatchBody = z.strictObject({
   favourite_position: favouritePosition.nullable().optional(),
 });
 
-export const variantPatchBody = z.strictObject({
-  name: name.optional(),
-  sku: code.nullable().optional(),
-  barcodes: barcodes.optional(),
-  price: price.optional(),
-  active: z.boolean().optional(),
-});
-
-export const productListFilters = {
-  q: z.string().max(100).optional().describe('Exact SKU or barcode, or words of the name or SKU by prefix'),
-  category: z.string().max(255).optional(),
-  store: z.string().max(255).optional().describe('Only products stocked at this store'),
-  active: booleanQuery,
-  include_deleted: booleanQuery,
-};
-
 export const variantSchema = z.object({
   id: z.string().describe('Begins with var_'),
   object: z.literal('variant'),
@@ -152,30 +135,7 @@ export const productSchema = z.object({
   updated: unix,
 });
 
-export const productRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/products',
-    tag,
-    summary: 'List products',
-    description:
-      'Newest first. `q` finds the product with that exact SKU or barcode (its own or a variant’s, as a scanner sends it); when no code matches, the products whose name or SKU has words starting with each word of `q`. Deleted products are left out unless `include_deleted=true`.',
-    auth: 'secret',
-    query: listQuery.extend(productListFilters),
-    response: listEnvelope(productSchema),
-    handler: ({ query, auth, db, services }) => services.catalog.listProducts(db, auth, query, query),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/products/{id}',
-    tag,
-    summary: 'Retrieve a product',
-    description: 'Deleted products stay retrievable, so past orders can show what they sold.',
-    auth: 'secret',
-    params: idParams,
-    response: productSchema,
-    handler: ({ params, auth, db, services }) => services.catalog.retrieveProduct(db, auth, params.id),
-  }),
+export const retailProductRoutes = [
   defineRoute({
     method: 'POST',
     path: '/retail/products',
@@ -234,28 +194,5 @@ export const productRoutes = [
     body: variantInput,
     response: variantSchema,
     handler: ({ params, body, auth, db, services }) => services.catalog.addVariant(db, auth, params.id, body),
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/retail/variants/{id}',
-    tag,
-    summary: 'Update a variant',
-    auth: 'secret',
-    params: idParams,
-    body: variantPatchBody,
-    response: variantSchema,
-    handler: ({ params, body, auth, db, services }) =>
-      services.catalog.updateVariant(db, auth, params.id, body),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/retail/variants/{id}',
-    tag,
-    summary: 'Delete a variant',
-    description: 'Archives the variant and frees its SKU and barcodes.',
-    auth: 'secret',
-    params: idParams,
-    response: variantSchema,
-    handler: ({ params, auth, db, services }) => services.catalog.deleteVariant(db, auth, params.id),
   }),
 ];

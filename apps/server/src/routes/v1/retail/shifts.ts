@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { SHIFT_STATUSES, TENDER_METHODS } from '@tz/core';
-import { defineRoute } from '../../http/route.ts';
-import { listPage } from '../../db/list-page.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { type ShiftRow } from '../../tills/shifts.ts';
-import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { listPage } from '../../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../../http/list.ts';
+import { type ShiftRow } from '../../../tills/shifts.ts';
+import { currencyOut, idParams, livemode, unix } from '../schemas.ts';
 
 const tag = 'Retail';
 const amount = z.number().int();

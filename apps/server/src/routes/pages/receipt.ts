@@ -8,10 +8,10 @@ import {
   shopDateTime,
   type ReceiptLanguage,
 } from '@tz/core';
-import type { ReceiptView } from '../retail/receipt-links.ts';
-import type { PipelineDeps, RequestState } from './pipeline.ts';
-import { enforceRateLimit } from './rate-limit.ts';
-import { escapeHtml } from './pages.ts';
+import type { ReceiptView } from '../../retail/receipt-links.ts';
+import type { PipelineDeps, RequestState } from '../../http/pipeline.ts';
+import { enforceRateLimit } from '../../http/rate-limit.ts';
+import { escapeHtml } from './hosted.ts';
 import { RECEIPT_PAGE_LABELS, type ReceiptPageLabels } from './receipt-labels.ts';
 
 /** The path the request log and error log show instead of the real one: the token is a capability. */

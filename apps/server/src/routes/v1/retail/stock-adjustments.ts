@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { QUANTITY_UNITS, stockAdjustmentCommand } from '@tz/core';
-import { defineRoute } from '../../http/route.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { booleanQuery, count } from './retail-schemas.ts';
-import { idParams, livemode, unix } from './schemas.ts';
+import { defineRoute } from '../../../http/route.ts';
+import { count } from './schemas.ts';
+import { livemode, unix } from '../schemas.ts';
 
-/** /retail/stores/{id}/stock and /retail/stock-adjustments: what is on hand, and changing it. */
+/** /retail/stock-adjustments: changing what is on hand (a store's levels are under /retail/stores/{id}/stock). */
 
 const tag = 'Retail';
-
-export const stockListFilters = { low: booleanQuery, product: z.string().max(255).optional() };
 
 export const stockLevelSchema = z.object({
   id: z.string().describe('Begins with stk_'),
@@ -27,22 +24,7 @@ export const stockLevelSchema = z.object({
   updated: unix,
 });
 
-export const stockRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/retail/stores/{id}/stock',
-    tag,
-    summary: 'List a store’s stock levels',
-    description: '`low=true` keeps the items at or below their reorder level, or below zero.',
-    auth: 'secret',
-    params: idParams,
-    query: listQuery.extend(stockListFilters),
-    response: listEnvelope(stockLevelSchema),
-    handler: async ({ params, query, auth, db, services }) => {
-      await services.stores.retrieve(db, auth, params.id);
-      return services.stock.list(db, auth, params.id, query, query);
-    },
-  }),
+export const stockAdjustmentRoutes = [
   defineRoute({
     method: 'POST',
     path: '/retail/stock-adjustments',
