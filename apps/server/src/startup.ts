@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type { Logger } from 'pino';
+import type pino from 'pino';
 import { AppError, newId } from '@tz/core';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/database.ts';
@@ -17,7 +17,7 @@ const LONGEST_RETRY_MS = 5_000;
  */
 export async function openDatabaseWithRetry(
   config: Config,
-  logger: Logger,
+  logger: pino.Logger,
   onProblem: (problem: string) => void,
   embeddedTemplate?: Blob,
 ): Promise<Database> {
@@ -31,7 +31,7 @@ export async function openDatabaseWithRetry(
         poolMax: config.DATABASE_POOL_MAX,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
         idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        logger,
+        onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
       });
       await migrate(database);
       return database;

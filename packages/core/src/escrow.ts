@@ -1,5 +1,5 @@
 import { AppError } from './errors.ts';
-import { stateMachine, type TransitionTable } from './state-machine.ts';
+import { assertTransition, type TransitionTable } from './state-machine.ts';
 
 /**
  * An escrow holds a paid payment's net until its splits are released. It is
@@ -10,9 +10,8 @@ import { stateMachine, type TransitionTable } from './state-machine.ts';
 export type EscrowStatus = 'held' | 'partially_released' | 'released' | 'refunded';
 
 export const ESCROW_TRANSITIONS: TransitionTable<EscrowStatus> = {
-  // An escrow stays held, or partially released, while its splits move (to a phone, back to held).
-  held: ['held', 'partially_released', 'released', 'refunded'],
-  partially_released: ['partially_released', 'released', 'refunded'],
+  held: ['partially_released', 'released', 'refunded'],
+  partially_released: ['released', 'refunded'],
   released: [],
   refunded: [],
 };
@@ -32,8 +31,13 @@ export const ESCROW_SPLIT_TRANSITIONS: TransitionTable<EscrowSplitStatus> = {
   refunded: [],
 };
 
-export const ESCROW_STATES = stateMachine('escrow', ESCROW_TRANSITIONS);
-export const ESCROW_SPLIT_STATES = stateMachine('escrow split', ESCROW_SPLIT_TRANSITIONS);
+export function assertEscrowTransition(from: EscrowStatus, to: EscrowStatus): void {
+  if (from !== to) assertTransition('escrow', ESCROW_TRANSITIONS, from, to);
+}
+
+export function assertEscrowSplitTransition(from: EscrowSplitStatus, to: EscrowSplitStatus): void {
+  assertTransition('escrow split', ESCROW_SPLIT_TRANSITIONS, from, to);
+}
 
 /** The escrow's status that its splits imply (before any refund). */
 export function escrowStatusOf(splits: readonly { status: EscrowSplitStatus }[]): EscrowStatus {

@@ -1,8 +1,7 @@
-import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { Clock } from '../infra/clock.ts';
-import type { EventSignal } from '../infra/events.ts';
-import { Poller } from '../infra/poller.ts';
+import type { Clock } from '../services/clock.ts';
+import { notifyEventsWritten } from '../services/events.ts';
+import { Poller } from '../services/poller.ts';
 import type { InvoiceService } from './service.ts';
 import type { InvoiceRow } from './object.ts';
 
@@ -23,14 +22,9 @@ export class OverdueInvoices {
     private readonly database: Database,
     private readonly invoices: InvoiceService,
     private readonly clock: Clock,
-    private readonly events: EventSignal,
-    logger: Logger,
+    onError: (error: unknown) => void,
   ) {
-    this.poller = new Poller(async () => (await this.check(), false), {
-      intervalMs: POLL_INTERVAL_MS,
-      logger,
-      failure: 'overdue invoice check failed',
-    });
+    this.poller = new Poller(async () => (await this.check(), false), POLL_INTERVAL_MS, onError);
   }
 
   start(): void {
@@ -57,7 +51,7 @@ export class OverdueInvoices {
         return claimed.rows.length;
       });
       emitted += batch;
-      if (batch > 0) this.events.notify();
+      if (batch > 0) notifyEventsWritten();
       if (batch < BATCH) return emitted;
     }
   }

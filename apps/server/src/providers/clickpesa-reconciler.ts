@@ -1,7 +1,5 @@
-import type { Logger } from 'pino';
 import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
-import { Poller } from '../infra/poller.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
 
@@ -23,7 +21,7 @@ export async function reconcilePendingClickPesa(
   database: Database,
   provider: ClickPesaProvider,
   sink: OutcomeSink,
-  logger: Logger,
+  log: (error: unknown, message: string) => void,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -44,7 +42,7 @@ export async function reconcilePendingClickPesa(
         });
       }
     } catch (error) {
-      logger.error({ err: error }, `reconciling ${payment.id} with ClickPesa failed`);
+      log(error, `reconciling ${payment.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -59,7 +57,7 @@ export async function reconcilePendingClickPesaPayouts(
   database: Database,
   provider: ClickPesaProvider,
   sink: PayoutOutcomeSink,
-  logger: Logger,
+  log: (error: unknown, message: string) => void,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -80,7 +78,7 @@ export async function reconcilePendingClickPesaPayouts(
         });
       }
     } catch (error) {
-      logger.error({ err: error }, `reconciling payout ${payout.id} with ClickPesa failed`);
+      log(error, `reconciling payout ${payout.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -101,7 +99,7 @@ export async function reconcileSendingEscrowTransfers(
   database: Database,
   provider: ClickPesaProvider,
   transfers: EscrowTransferResender,
-  logger: Logger,
+  log: (error: unknown, message: string) => void,
 ): Promise<number> {
   const sending = await database.pool.query<{ id: string; transfer_attempt: number }>(
     `SELECT s.id, s.transfer_attempt FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
@@ -113,40 +111,34 @@ export async function reconcileSendingEscrowTransfers(
       const view = await provider.reconcilePayout(transferId);
       if (view.state === 'unknown') await transfers.resume(true, [split.id]);
     } catch (error) {
-      logger.error({ err: error }, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
+      log(error, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
     }
   }
   return sending.rowCount ?? 0;
 }
 
-/** Runs the three reconciliations every `intervalMs` (0: never), from `start` until `stop`. */
-export class ClickPesaReconciler {
-  private readonly poller: Poller;
-
-  constructor(
-    database: Database,
-    provider: ClickPesaProvider,
-    sink: OutcomeSink & PayoutOutcomeSink,
-    transfers: EscrowTransferResender,
-    logger: Logger,
-    private readonly intervalMs: number,
-  ) {
-    this.poller = new Poller(
-      async () => {
-        await reconcilePendingClickPesa(database, provider, sink, logger);
-        await reconcilePendingClickPesaPayouts(database, provider, sink, logger);
-        await reconcileSendingEscrowTransfers(database, provider, transfers, logger);
-        return false;
-      },
-      { intervalMs, logger, failure: 'ClickPesa reconciliation failed' },
-    );
-  }
-
-  start(): void {
-    if (this.intervalMs > 0) this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
+/** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
+export function startClickPesaReconciler(
+  database: Database,
+  provider: ClickPesaProvider,
+  sink: OutcomeSink & PayoutOutcomeSink,
+  transfers: EscrowTransferResender,
+  log: (error: unknown, message: string) => void,
+  intervalMs: number,
+): { stop(): void } {
+  if (intervalMs === 0) return { stop() {} };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcilePendingClickPesa(database, provider, sink, log)
+      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, log))
+      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, log))
+      .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -1,6 +1,5 @@
-import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { Poller } from '../infra/poller.ts';
+import { Poller } from '../services/poller.ts';
 import type {
   OutcomeSink,
   PaymentProvider,
@@ -83,6 +82,7 @@ function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
  */
 export class SandboxProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'sandbox';
+  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly poller: Poller;
 
   constructor(
@@ -90,11 +90,12 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
     private readonly sink: OutcomeSink,
     private readonly payoutSink: PayoutOutcomeSink,
     private readonly settleMs: number,
-    logger: Logger,
+    onError: (error: unknown) => void,
   ) {
     this.poller = new Poller(
       async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
-      { intervalMs: POLL_INTERVAL_MS, logger, failure: 'sandbox settlement failed' },
+      POLL_INTERVAL_MS,
+      onError,
     );
   }
 
@@ -110,21 +111,32 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
 
   /** The outcome is already due in the database; this only wakes the poller on time. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.poller.wakeAfter(this.settleMs);
+    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.wakeWhenDue();
     return Promise.resolve({ reference: null });
   }
 
   sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
-    if (payoutFate(payout.destination) !== 'never') this.poller.wakeAfter(this.settleMs);
+    if (payoutFate(payout.destination) !== 'never') this.wakeWhenDue();
     return Promise.resolve({ reference: null });
+  }
+
+  private wakeWhenDue(): void {
+    if (this.poller.isStopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.poller.wake();
+    }, this.settleMs);
+    this.timers.add(timer);
   }
 
   start(): void {
     this.poller.start();
   }
 
-  stop(): Promise<void> {
-    return this.poller.stop();
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await this.poller.stop();
   }
 
   /** Claims up to a batch of due settlements, oldest due first, and applies them. */

@@ -1,4 +1,4 @@
-import { stateMachine, type TransitionTable } from '../state-machine.ts';
+import { assertTransition, type TransitionTable } from '../state-machine.ts';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
 export const INVOICE_STATUSES = [
@@ -22,7 +22,9 @@ export const INVOICE_TRANSITIONS: TransitionTable<InvoiceStatus> = {
   void: [],
 };
 
-export const INVOICE_STATES = stateMachine('invoice', INVOICE_TRANSITIONS);
+export function assertInvoiceTransition(from: InvoiceStatus, to: InvoiceStatus): void {
+  assertTransition('invoice', INVOICE_TRANSITIONS, from, to);
+}
 
 /** Open and uncollectible invoices take payments; drafts, paid and void ones do not. */
 export const invoiceIsPayable = (status: InvoiceStatus): boolean =>

@@ -1,4 +1,4 @@
-import { stateMachine, type TransitionTable } from '../state-machine.ts';
+import { assertTransition, type TransitionTable } from '../state-machine.ts';
 
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
 
@@ -9,7 +9,9 @@ export const PAYMENT_TRANSITIONS: TransitionTable<PaymentStatus> = {
   refunded: [],
 };
 
-export const PAYMENT_STATES = stateMachine('payment', PAYMENT_TRANSITIONS);
+export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus): void {
+  assertTransition('payment', PAYMENT_TRANSITIONS, from, to);
+}
 
 /**
  * A payment now in `current` has already been `reported` (it is there, or moved on
@@ -29,4 +31,6 @@ export const CHECKOUT_TRANSITIONS: TransitionTable<CheckoutStatus> = {
   expired: [],
 };
 
-export const CHECKOUT_STATES = stateMachine('checkout', CHECKOUT_TRANSITIONS);
+export function assertCheckoutTransition(from: CheckoutStatus, to: CheckoutStatus): void {
+  assertTransition('checkout', CHECKOUT_TRANSITIONS, from, to);
+}

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { idPattern } from '../ids.ts';
-import { stateMachine, type TransitionTable } from '../state-machine.ts';
+import { assertTransition, type TransitionTable } from '../state-machine.ts';
 
 export const SHIFT_STATUSES = ['open', 'closed'] as const;
 export type ShiftStatus = (typeof SHIFT_STATUSES)[number];
@@ -15,7 +15,10 @@ export const SHIFT_TRANSITIONS: TransitionTable<ShiftStatus> = {
   closed: [],
 };
 
-export const SHIFT_STATES = stateMachine('shift', SHIFT_TRANSITIONS);
+export function transitionShift(from: ShiftStatus, to: ShiftStatus): ShiftStatus {
+  assertTransition('shift', SHIFT_TRANSITIONS, from, to);
+  return to;
+}
 
 /** `shift_` and a lowercase ULID, as `newId('shift')` makes it on the till. */
 export const shiftIdSchema = z

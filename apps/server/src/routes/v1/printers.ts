@@ -9,8 +9,15 @@ import {
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { printerObject } from '../../tills/printers.ts';
-import { booleanQuery } from './retail/schemas.ts';
+import {
+  createPrinter,
+  deletePrinter,
+  printerObject,
+  printersSource,
+  retrievePrinter,
+  updatePrinter,
+} from '../../tills/printers.ts';
+import { booleanQuery } from './retail-schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Printers';
@@ -54,8 +61,7 @@ export const printerRoutes = [
     auth: 'secret',
     query: listQuery.extend({ till: z.string().max(255).optional(), include_deleted: booleanQuery }),
     response: listEnvelope(printerSchema),
-    handler: ({ query, auth, db, services }) =>
-      listPage(db, services.printers.listSource(auth, query), query, printerObject),
+    handler: ({ query, auth, db }) => listPage(db, printersSource(auth, query), query, printerObject),
   }),
   defineRoute({
     method: 'GET',
@@ -65,7 +71,7 @@ export const printerRoutes = [
     auth: 'secret',
     params: idParams,
     response: printerSchema,
-    handler: ({ params, auth, db, services }) => services.printers.retrieve(db, auth, params.id),
+    handler: ({ params, auth, db }) => retrievePrinter(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -86,7 +92,7 @@ export const printerRoutes = [
     }),
     response: printerSchema,
     handler: ({ body, auth, db, services }) =>
-      services.printers.create(
+      createPrinter(
         db,
         auth,
         { ...body, paper_width: body.paper_width ?? 80, command_set: body.command_set ?? 'epson' },
@@ -110,7 +116,7 @@ export const printerRoutes = [
     }),
     response: printerSchema,
     handler: ({ params, body, auth, db, services }) =>
-      services.printers.update(db, auth, params.id, body, services.printerAllowance),
+      updatePrinter(db, auth, params.id, body, services.printerAllowance),
   }),
   defineRoute({
     method: 'DELETE',
@@ -122,6 +128,6 @@ export const printerRoutes = [
     auth: 'secret',
     params: idParams,
     response: printerSchema,
-    handler: ({ params, auth, db, services }) => services.printers.delete(db, auth, params.id),
+    handler: ({ params, auth, db }) => deletePrinter(db, auth, params.id),
   }),
 ];
