@@ -4,27 +4,17 @@
  * tapped fills the cash given and shows the change, ↑ ↓ step through them
  * from the field, Enter takes it; Alt+N opens the drawer with a reason.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { quickCashAmounts } from '@tz/core';
-import { launchChromium } from '../support/browser.ts';
-import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { previewInChromium } from '../support/till-preview.ts';
 
-let preview: TillPreview;
-let browser: Browser;
+const chromium = previewInChromium();
 let page: Page;
 
-beforeAll(async () => {
-  preview = await startTillPreview();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-});
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-  await page.goto(`${preview.url}?lang=en`);
+  page = await chromium.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(`${chromium.preview.url}?lang=en`);
   await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');

@@ -3,28 +3,17 @@
  * state: the QR code drawn on screen decodes to the receipt link, and the
  * WhatsApp and SMS links carry the link to the sale's customer, or to no one.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { decodeOnScreenQr as decodeQr } from '../support/qr.ts';
-import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { previewInChromium } from '../support/till-preview.ts';
 import { RECEIPT_BASE } from './till-preview/sample-store.ts';
 
-let preview: TillPreview;
-let browser: Browser;
+const chromium = previewInChromium();
 let page: Page;
 
-beforeAll(async () => {
-  preview = await startTillPreview();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-});
-
 async function sell(language: 'en' | 'sw', customer: boolean) {
-  await page.goto(`${preview.url}?lang=${language}`);
+  await page.goto(`${chromium.preview.url}?lang=${language}`);
   await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
@@ -53,7 +42,7 @@ async function decodeOnScreenQr(): Promise<string> {
 }
 
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  page = await chromium.browser.newPage({ viewport: { width: 1366, height: 768 } });
 });
 
 describe('the digital receipt after a sale', () => {

@@ -3,27 +3,16 @@
  * line (it is not an invalid quantity), and the amount shown is what the
  * picked lines give back, not the sale's total.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
-import { openSaleScreen, startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { describe, expect, it } from 'vitest';
 
-let preview: TillPreview;
-let browser: Browser;
+import { openSaleScreen, previewInChromium } from '../support/till-preview.ts';
 
-beforeAll(async () => {
-  preview = await startTillPreview();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-});
+const chromium = previewInChromium();
 
 describe('the refund form', () => {
   it('keeps a line given 0, and shows what the picked lines give back', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
-    await openSaleScreen(page, preview, 'en');
+    const page = await chromium.browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await openSaleScreen(page, chromium.preview, 'en');
     await page.evaluate(() => window.preview!.addSales(1, 'applied'));
     await page.keyboard.press('Alt+S');
     // The refund is asked of the sale opened from the list.

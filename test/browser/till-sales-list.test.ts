@@ -4,25 +4,14 @@
  * chosen with ↑ ↓ and opened with Enter, Esc back; and on a phone-sized
  * screen in Swahili, by touch, an older sale opened and reprinted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.ts';
-import { startTillPreview, type TillPreview } from '../support/till-preview.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { previewInChromium } from '../support/till-preview.ts';
 
-let preview: TillPreview;
-let browser: Browser;
-
-beforeAll(async () => {
-  preview = await startTillPreview();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await preview?.close();
-});
+const chromium = previewInChromium();
 
 async function openSales(page: Page, language: 'en' | 'sw'): Promise<void> {
-  await page.goto(`${preview.url}?lang=${language}`);
+  await page.goto(`${chromium.preview.url}?lang=${language}`);
   await page.waitForFunction(() => window.preview !== undefined, null, { timeout: 30_000 });
   await page.evaluate(() => {
     window.preview!.setPairing('paired');
@@ -37,7 +26,7 @@ const numbers = (page: Page) => page.locator('[data-testid=sales-panel] .sale-ro
 
 describe('the Sales list', () => {
   it('finds sales by amount and day, and opens one with the keyboard alone', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    const page = await chromium.browser.newPage({ viewport: { width: 1366, height: 768 } });
     await openSales(page, 'en');
     await page.keyboard.press('Alt+S');
     await expect.poll(() => numbers(page)).toHaveLength(7);
@@ -85,7 +74,10 @@ describe('the Sales list', () => {
   });
 
   it('opens and reprints an older sale by touch on a small screen, in Swahili', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true });
+    const context = await chromium.browser.newContext({
+      viewport: { width: 360, height: 740 },
+      hasTouch: true,
+    });
     const page = await context.newPage();
     await openSales(page, 'sw');
     await page
