@@ -186,9 +186,28 @@ export interface SampleControls {
   /** The tiles' shelves; none, as a store that sells by barcode only. */
   setTiles(shelves: 'sample' | 'none'): void;
   setSettings(patch: Partial<TillSettings>): void;
+  /** Customer searches wait (a slow till) until `false` answers them all. */
+  holdCustomerSearches(held: boolean): void;
+}
+
+/** Answers now, or, while held, when let go: a slow store's answers, in order. */
+function holdable() {
+  let held = false;
+  const waiting: Array<() => void> = [];
+  return {
+    answer<T>(value: () => T): Promise<T> {
+      if (!held) return Promise.resolve(value());
+      return new Promise((resolve) => waiting.push(() => resolve(value())));
+    },
+    hold(on: boolean) {
+      held = on;
+      if (!on) for (const release of waiting.splice(0)) release();
+    },
+  };
 }
 
 export function sampleStore(): { store: TillStore; controls: SampleControls } {
+  const customerSearches = holdable();
   const pairing$ = new BehaviorSubject<PairingState>({ status: 'unpaired' });
   const cashier$ = new BehaviorSubject<Cashier | null>(null);
   const firstSync$ = new BehaviorSubject<FirstSync>({ store: true, cashiers: 2, catalogue: true });
@@ -392,7 +411,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     // The sample catalogue has no products with variants.
     variantsOf: () => Promise.resolve([]),
     searchCustomers: (text) =>
-      Promise.resolve(
+      customerSearches.answer(() =>
         customers.filter((one) => `${one.name} ${one.phone}`.toLowerCase().includes(text.toLowerCase())),
       ),
     createCustomer: ({ name, phone }) => {
@@ -708,6 +727,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
     setSettings: (patch) => settings$.next({ ...settings$.value, ...patch }),
     setTiles: (shelves) => tiles$.next(shelves === 'sample' ? SHELVES : []),
+    holdCustomerSearches: (held) => customerSearches.hold(held),
   };
   return { store: tillStore, controls };
 }

@@ -5,7 +5,7 @@
  * highlighted customer, or, when nobody matches, opens the new customer's form
  * with what was typed already in it (a number as the phone, anything else as the name).
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TillCustomer } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { Dialog, Message } from '../components/Dialog.tsx';
@@ -49,10 +49,22 @@ function FindCustomer({
   const { t, language } = useI18n();
   const [text, setText] = useState('');
   const [found, setFound] = useState<TillCustomer[] | null>(null);
-  /** The text `found` answers: an Enter before the answer to the latest text waits for nothing and does nothing. */
+  /** The text `found` answers. */
   const [foundFor, setFoundFor] = useState('');
+  /** An Enter pressed before the answer to its text came: carried out when that answer comes, never on an older one. */
+  const enterFor = useRef<string | null>(null);
   const [index, setIndex] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const choose = (id: string | null) =>
+    store.setCustomer(id).then(onDone, (failure: unknown) => setError(refusalText(language, failure)));
+  const startNew = (typed: string) =>
+    onNew(looksLikePhone(typed) ? { name: '', phone: typed.trim() } : { name: typed.trim(), phone: '' });
+  /** Enter on an answer: the highlighted customer, or nobody matches (or nothing typed yet) and a new one with what was typed. */
+  const enter = (typed: string, customers: TillCustomer[] | null, at: number) => {
+    const pick = customers?.[at];
+    if (pick) void choose(pick.id);
+    else startNew(typed);
+  };
   useEffect(() => {
     let live = true;
     if (text.trim() === '') {
@@ -66,6 +78,10 @@ function FindCustomer({
         setFound(customers);
         setFoundFor(text.trim());
         setIndex(0);
+        if (enterFor.current === text.trim()) {
+          enterFor.current = null;
+          enter(text, customers, 0);
+        }
       },
       (failure: unknown) => setError(refusalText(language, failure)),
     );
@@ -73,17 +89,11 @@ function FindCustomer({
       live = false;
     };
   }, [text, store, t]);
-  const choose = (id: string | null) =>
-    store.setCustomer(id).then(onDone, (failure: unknown) => setError(refusalText(language, failure)));
-  const startNew = () =>
-    onNew(looksLikePhone(text) ? { name: '', phone: text.trim() } : { name: text.trim(), phone: '' });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (text.trim() !== foundFor) return;
-    const pick = found?.[index];
-    if (pick) void choose(pick.id);
-    // Nobody matches (or nothing typed yet): a new customer, with what was typed.
-    else startNew();
+    // The answer to this text is still coming (a slow till, a fast typist): Enter waits for it.
+    if (text.trim() !== foundFor) enterFor.current = text.trim();
+    else enter(text, found, index);
   };
   return (
     <form className="stack" onSubmit={submit}>
@@ -122,7 +132,7 @@ function FindCustomer({
         </ul>
       )}
       <div className="row">
-        <button type="button" className="big" onClick={startNew} data-testid="new-customer">
+        <button type="button" className="big" onClick={() => startNew(text)} data-testid="new-customer">
           + {t('newCustomer')}
         </button>
         {current && (
