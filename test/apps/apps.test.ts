@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_SLUGS, newId, type Command } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
-import { AppInstallations } from '../../apps/server/src/services/apps.ts';
+import { AppInstallations } from '../../apps/server/src/merchants/apps.ts';
 import { client, eventually } from '../support/server.ts';
 import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
@@ -106,7 +105,7 @@ describe('apps', () => {
   it('refuses a till’s sale with app_not_installed while retail is removed, and applies it after reinstalling', async () => {
     const product = await makeProduct(api, { price: 1500 });
     const { actor, till } = await pairedTill(server, api);
-    const sync = new SyncService(server.services);
+    const { sync } = server.services;
     const sale = (receipt: string): Command => ({
       id: `cmd_${newId('request').slice(-26).toUpperCase()}`,
       type: 'order.create',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APP_SLUGS } from '@tz/core';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
-import { AppInstallations } from '../../apps/server/src/services/apps.ts';
+import { AppInstallations } from '../../apps/server/src/merchants/apps.ts';
 
 let database: Database | undefined;
 afterEach(async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { ReferralEarner } from '../../apps/server/src/referrals/earner.ts';
 import { client, eventually, signUp, type Merchant } from '../support/server.ts';
+import { quietLogger, throwingLogger } from '../support/logger.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { paidPayment, type Api } from '../support/retail.ts';
 
@@ -77,10 +78,7 @@ describe('referrals', () => {
 
     // Two more pollers, as other server processes would run, race the server's own.
     const others = [1, 2].map(
-      () =>
-        new ReferralEarner(server.database, (error) => {
-          throw error;
-        }),
+      () => new ReferralEarner(server.database, server.services.events, throwingLogger),
     );
     await Promise.all(others.map((earner) => earner.creditAll()));
     await eventually(async () => (await referralBalance(referrer))[0]?.amount === expected);
@@ -139,7 +137,7 @@ describe('referrals', () => {
       [signedUp.body.id],
     );
     const payment = await paidPayment(friend, 20_000);
-    await new ReferralEarner(server.database, () => undefined).creditAll();
+    await new ReferralEarner(server.database, server.services.events, quietLogger).creditAll();
     expect((await referralBalance(referrer))[0]?.amount ?? 0).toBe(before);
     const due = await server.database.pool.query(
       `SELECT 1 FROM referral_earnings_due WHERE payment_id = $1`,
@@ -152,7 +150,7 @@ describe('referrals', () => {
     const own: Merchant = await signUp(server.url);
     const api = client(server.url, own.keys.secretTest);
     await paidPayment(api, 10_000);
-    await new ReferralEarner(server.database, () => undefined).creditAll();
+    await new ReferralEarner(server.database, server.services.events, quietLogger).creditAll();
     expect(await referralBalance(api)).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/process.ts';
 import type { Page } from 'playwright-core';
 import { startBridge, type Bridge } from '@tz/printers';
-import { SSE_SILENCE_MS } from '../../apps/server/src/http/trpc.ts';
+import { SSE_SILENCE_MS } from '../../apps/server/src/routes/trpc.ts';
 import {
   goOffline,
   goOnline,

@@ -3,6 +3,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcileSendingEscrowTransfers } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
 import { eventually } from '../support/server.ts';
+import { quietLogger } from '../support/logger.ts';
 import { startLiveClickPesa, type LiveClickPesa } from '../providers/clickpesa-live.ts';
 import { FAKE_PHONES, type FakeClickPesa } from '../providers/clickpesa-fake.ts';
 import { FAKE_PAYOUT_PHONES } from '../providers/clickpesa-fake-payouts.ts';
@@ -50,7 +51,7 @@ const reconcile = () =>
     server.database,
     server.services.liveProvider as ClickPesaProvider,
     server.services.escrowTransfers,
-    () => undefined,
+    quietLogger,
   );
 
 const postWebhook = (body: unknown) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { escrowTerms } from '../../apps/server/src/services/escrow-terms.ts';
+import { escrowTerms } from '../../apps/server/src/escrow/terms.ts';
 import { anotherMerchant, withMerchant, type SignedUp } from '../support/merchant.ts';
 import { client, eventually, until } from '../support/server.ts';
 

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import type { InvoicePaymentOutcome } from '../../apps/server/src/invoices/service.ts';
 import { OverdueInvoices } from '../../apps/server/src/invoices/overdue.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
+import { quietLogger } from '../support/logger.ts';
 import { anotherMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
 import {
@@ -29,10 +30,14 @@ beforeAll(async () => {
   api = signed.api;
   liveApi = client(server.url, signed.merchant.keys.secretLive);
   customer = await makeCustomer(api);
-  server.services.invoices.onPaymentOutcome(async (tx, invoice, outcome) => {
-    // The listener runs inside the outcome's transaction: it sees the invoice as just moved.
-    const row = await tx.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [invoice.id]);
-    heard.push({ invoice: invoice.id, status: row.rows[0]!.status, outcome: outcome.status });
+  // What an invoice was made for hears of its payment's outcome inside the outcome's transaction:
+  // it sees the invoice as just moved.
+  const billing = server.services.subscriptionBilling;
+  const told = billing.onInvoicePayment.bind(billing);
+  vi.spyOn(billing, 'onInvoicePayment').mockImplementation(async (tx, invoice, outcome) => {
+    const row = await tx.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [invoice]);
+    heard.push({ invoice, status: row.rows[0]!.status, outcome });
+    return told(tx, invoice, outcome);
   });
 });
 afterAll(() => server?.close());
@@ -288,7 +293,13 @@ describe('send and overdue', () => {
     await api.post(`/v1/invoices/${paidOne.id}/pay`, { phone: '0700000001' });
     await invoiceInStatus(api, paidOne.id, 'paid');
     // The server polls every second; a check the test runs itself has surely run when it returns.
-    const check = new OverdueInvoices(server.database, server.services.invoices, clock, () => undefined);
+    const check = new OverdueInvoices(
+      server.database,
+      server.services.invoices,
+      clock,
+      server.services.events,
+      quietLogger,
+    );
     await check.check();
     expect(await eventTypesOf(server, open.id)).not.toContain('invoice.overdue');
     clock.advance(4 * DAY * 1000);

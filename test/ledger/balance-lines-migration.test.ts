@@ -11,7 +11,7 @@ import {
 } from '@tz/core';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import { listPage } from '../../apps/server/src/db/list-page.ts';
-import { transactionObject, transactionsSource } from '../../apps/server/src/services/ledger.ts';
+import { LedgerService, transactionObject } from '../../apps/server/src/ledger/service.ts';
 
 const MIGRATION = '20261128040000_balance_transactions';
 
@@ -112,7 +112,7 @@ describe('the transaction-list migration', () => {
         .reverse();
       const page = await listPage(
         database.pool,
-        transactionsSource({ merchantId, livemode: false }),
+        new LedgerService().transactionsSource({ merchantId, livemode: false }),
         { limit: 100 },
         transactionObject,
       );

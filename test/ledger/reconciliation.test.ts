@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../apps/server/src/db/database.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { ReferralEarner } from '../../apps/server/src/referrals/earner.ts';
-import { reconcile } from '../../apps/server/src/services/reconciliation.ts';
+import { reconcile } from '../../apps/server/src/ledger/reconciliation.ts';
 import { anotherMerchant, type SignedUp } from '../support/merchant.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
+import { throwingLogger } from '../support/logger.ts';
 import type { Api } from '../support/retail.ts';
 import { expectReconciled, settledPayment, settledPayout, wallet, WALLET } from '../payouts/support.ts';
 import { expectBalanceRebuilt } from './support.ts';
@@ -49,9 +50,7 @@ async function referredMerchant(): Promise<SignedUp & { id: string }> {
 
 /** Credits every earning due, as a second server process's poller would. */
 const creditEarnings = () =>
-  new ReferralEarner(server.database, (error) => {
-    throw error;
-  }).creditAll();
+  new ReferralEarner(server.database, server.services.events, throwingLogger).creditAll();
 
 async function balances(api: Api) {
   const body = (await api.get('/v1/balance')).body as Record<

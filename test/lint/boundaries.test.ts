@@ -32,7 +32,7 @@ describe('the lint configuration keeps dependencies pointing one way', () => {
 
   it('refuses an import from http/ in a service', async () => {
     const messages = await lintProbe(
-      'apps/server/src/services',
+      'apps/server/src/payments',
       `import { routeHandler } from '../http/pipeline.ts';\nexport const probe = routeHandler;\n`,
     );
     expect(messages.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);

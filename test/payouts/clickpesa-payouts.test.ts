@@ -4,6 +4,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
 import { reconcilePendingClickPesaPayouts } from '../../apps/server/src/providers/clickpesa-reconciler.ts';
 import { eventually, type Merchant } from '../support/server.ts';
+import { quietLogger, throwingLogger } from '../support/logger.ts';
 import { FAKE_PHONES, providerEnvFor, type FakeClickPesa } from '../providers/clickpesa-fake.ts';
 import { FAKE_PAYOUT_PHONES } from '../providers/clickpesa-fake-payouts.ts';
 import { startLiveClickPesa, type LiveClickPesa } from '../providers/clickpesa-live.ts';
@@ -46,17 +47,12 @@ function reconcilePayouts(giveUpAfterMs: number) {
   const provider = new ClickPesaProvider(
     clickPesaOptionsFrom(loadConfig(providerEnv(fake.url)))!,
     sink,
-    () => {},
+    quietLogger,
   );
-  return reconcilePendingClickPesaPayouts(
-    server.database,
-    provider,
-    sink,
-    (error) => {
-      throw error;
-    },
-    { minAgeMs: 0, giveUpAfterMs },
-  );
+  return reconcilePendingClickPesaPayouts(server.database, provider, sink, throwingLogger, {
+    minAgeMs: 0,
+    giveUpAfterMs,
+  });
 }
 
 describe('live payouts through ClickPesa', () => {

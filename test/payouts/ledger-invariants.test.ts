@@ -186,7 +186,7 @@ describe('the reconciliation query', () => {
       `UPDATE payouts SET status = 'failed', failure_code = 'x', failure_message = 'x' WHERE id = $1`,
       [created.body.id],
     );
-    const { reconcile } = await import('../../apps/server/src/services/reconciliation.ts');
+    const { reconcile } = await import('../../apps/server/src/ledger/reconciliation.ts');
     const found = await reconcile(server.database.pool, merchant.id);
     expect(found.map((d) => [d.check, d.subject, d.expected, d.actual])).toEqual(
       expect.arrayContaining([

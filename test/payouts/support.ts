@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { reconcile } from '../../apps/server/src/services/reconciliation.ts';
+import { reconcile } from '../../apps/server/src/ledger/reconciliation.ts';
 import { eventually } from '../support/server.ts';
 import type { Api } from '../support/retail.ts';
 

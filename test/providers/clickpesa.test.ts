@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventually, signUp, startTestServer } from '../support/server.ts';
+import { throwingLogger } from '../support/logger.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { clickPesaOptionsFrom, type ClickPesaProvider } from '../../apps/server/src/providers/clickpesa.ts';
@@ -288,13 +289,16 @@ describe('ClickPesa live payments against a local fake of the provider', () => {
     expect(await provider.lookup(created.id)).toMatchObject({ state: 'pending' });
 
     fake.settleSilently(reference, 'SUCCESS');
-    const log = (error: unknown) => {
-      throw error;
-    };
-    const looked = await reconcilePendingClickPesa(server.database, provider, server.services.payments, log, {
-      minAgeMs: 0,
-      giveUpAfterMs: 3_600_000,
-    });
+    const looked = await reconcilePendingClickPesa(
+      server.database,
+      provider,
+      server.services.payments,
+      throwingLogger,
+      {
+        minAgeMs: 0,
+        giveUpAfterMs: 3_600_000,
+      },
+    );
     expect(looked).toBeGreaterThan(0);
     expect((await live.get(`/v1/payments/${created.id}`)).body).toMatchObject({
       status: 'paid',

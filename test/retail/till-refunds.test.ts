@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderCommand, refundOrderCommand, voidOrderCommand } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
-import { createOrder, findOrderId, refundOrder, voidOrder } from '../../apps/server/src/retail/orders.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
 import { inTransaction, pairedTill, refusal } from '../support/tills.ts';
@@ -33,7 +32,7 @@ async function tillSale(soldAt?: number) {
     tenders: [{ method: 'cash', amount: 2_000 }],
   };
   const { order } = await inTransaction(server, (tx) =>
-    createOrder(tx, actor, createOrderCommand.parse(body)),
+    server.services.orders.create(tx, actor, createOrderCommand.parse(body)),
   );
   return { order, clientOrderId };
 }
@@ -43,8 +42,8 @@ describe('a till refunds and voids by its own order id', () => {
     const { order, clientOrderId } = await tillSale();
     const refundedAt = Math.floor(Date.now() / 1000) - 600;
     const refunded = await inTransaction(server, async (tx) => {
-      const id = await findOrderId(tx, actor, { client_order_id: clientOrderId });
-      return refundOrder(
+      const id = await server.services.orders.findId(tx, actor, { client_order_id: clientOrderId });
+      return server.services.orders.refund(
         tx,
         actor,
         id,
@@ -60,9 +59,11 @@ describe('a till refunds and voids by its own order id', () => {
 
   it('finds an order by its id as well, and answers resource_missing for an unknown client_order_id', async () => {
     const { order } = await tillSale();
-    expect(await findOrderId(server.database.pool, actor, { order: order.id })).toBe(order.id);
+    expect(await server.services.orders.findId(server.database.pool, actor, { order: order.id })).toBe(
+      order.id,
+    );
     const error = await refusal(
-      findOrderId(server.database.pool, actor, { client_order_id: 'till-never-sent' }),
+      server.services.orders.findId(server.database.pool, actor, { client_order_id: 'till-never-sent' }),
     );
     expect(error.code).toBe('resource_missing');
     expect(error.kind.status).toBe(404);
@@ -72,8 +73,8 @@ describe('a till refunds and voids by its own order id', () => {
     const { clientOrderId } = await tillSale();
     const error = await refusal(
       inTransaction(server, async (tx) => {
-        const id = await findOrderId(tx, actor, { client_order_id: clientOrderId });
-        return refundOrder(
+        const id = await server.services.orders.findId(tx, actor, { client_order_id: clientOrderId });
+        return server.services.orders.refund(
           tx,
           actor,
           id,
@@ -90,8 +91,14 @@ describe('a till refunds and voids by its own order id', () => {
     const { clientOrderId } = await tillSale(midnight - 4 * 3600);
     const afterMidnight = new Date((midnight + 600) * 1000);
     const voided = await inTransaction(server, async (tx) => {
-      const id = await findOrderId(tx, actor, { client_order_id: clientOrderId });
-      return voidOrder(tx, actor, id, voidOrderCommand.parse({ voided_at: midnight - 600 }), afterMidnight);
+      const id = await server.services.orders.findId(tx, actor, { client_order_id: clientOrderId });
+      return server.services.orders.void(
+        tx,
+        actor,
+        id,
+        voidOrderCommand.parse({ voided_at: midnight - 600 }),
+        afterMidnight,
+      );
     });
     expect(voided.status).toBe('voided');
     expect(voided.voided_at).toBe(midnight - 600);
@@ -102,8 +109,8 @@ describe('a till refunds and voids by its own order id', () => {
     const { clientOrderId } = await tillSale(midnight - 4 * 3600);
     const error = await refusal(
       inTransaction(server, async (tx) => {
-        const id = await findOrderId(tx, actor, { client_order_id: clientOrderId });
-        return voidOrder(
+        const id = await server.services.orders.findId(tx, actor, { client_order_id: clientOrderId });
+        return server.services.orders.void(
           tx,
           actor,
           id,
@@ -121,8 +128,14 @@ describe('a till refunds and voids by its own order id', () => {
     const now = new Date((midnight - 3_600) * 1000);
     const error = await refusal(
       inTransaction(server, async (tx) => {
-        const id = await findOrderId(tx, actor, { client_order_id: clientOrderId });
-        return voidOrder(tx, actor, id, voidOrderCommand.parse({ voided_at: midnight - 3_600 + 301 }), now);
+        const id = await server.services.orders.findId(tx, actor, { client_order_id: clientOrderId });
+        return server.services.orders.void(
+          tx,
+          actor,
+          id,
+          voidOrderCommand.parse({ voided_at: midnight - 3_600 + 301 }),
+          now,
+        );
       }),
     );
     expect(error.code).toBe('parameter_invalid');

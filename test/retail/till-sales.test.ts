@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderCommand, newId, type CommandResult } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
-import { createOrder } from '../../apps/server/src/retail/orders.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { eventually } from '../support/server.ts';
 import { withMerchant } from '../support/merchant.ts';
 import { makeProduct, sell, stockOf, type Api } from '../support/retail.ts';
@@ -23,7 +21,7 @@ afterAll(() => server?.close());
 /** A till's sale, applied as the sync router applies it: one transaction, the till as the actor. */
 const tillSale = (body: Record<string, unknown>) =>
   inTransaction(server, (tx) =>
-    createOrder(
+    server.services.orders.create(
       tx,
       actor,
       createOrderCommand.parse({ client_order_id: `till-${crypto.randomUUID()}`, ...body }),
@@ -203,7 +201,7 @@ describe('who sold a till’s sale', () => {
   /** The sale pushed as a till pushes it: the sync service's `order.create`, through the write path. */
   const push = async (payload: Record<string, unknown>) => {
     const soap = await makeProduct(api, { name: 'Sabuni', price: 1_000, track_stock: false });
-    const [result] = await new SyncService(server.services).push(actor, [
+    const [result] = await server.services.sync.push(actor, [
       {
         id: `cmd_${newId('request').slice(-26).toUpperCase()}`,
         type: 'order.create',

@@ -6,7 +6,7 @@ import { generateWebhookSecret, verifyStandardWebhook, verifyWebhookBody } from 
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { startServer } from '../../apps/server/src/server.ts';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
-import { openSecretBox, SecretsKeyError } from '../../apps/server/src/services/secrets-at-rest.ts';
+import { openSecretBox, SecretsKeyError } from '../../apps/server/src/infra/secrets-at-rest.ts';
 import { client, signUp, until } from '../support/server.ts';
 import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { Redis } from 'ioredis';
-import { createRateLimits } from '../../apps/server/src/services/rate-limits.ts';
+import { createRateLimits } from '../../apps/server/src/infra/rate-limits.ts';
 
 let server: RunningServer;
 let merchant: Merchant;

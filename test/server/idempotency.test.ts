@@ -105,7 +105,7 @@ describe('Idempotency-Key', () => {
       `INSERT INTO idempotency_keys (merchant_id, livemode, operation, key, request_hash, state) VALUES ($1,$2,$3,$4,$5,$6)`,
       scope,
     );
-    const hashOf = (await import('../../apps/server/src/services/idempotency.ts')).requestHash;
+    const hashOf = (await import('../../apps/server/src/infra/idempotency.ts')).requestHash;
     await server.database.pool.query(
       `UPDATE idempotency_keys SET request_hash = $1 WHERE key = 'in-flight'`,
       [hashOf(body)],

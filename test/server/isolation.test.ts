@@ -5,7 +5,6 @@ import { v1Routes } from '../../apps/server/src/routes/v1/index.ts';
 import { makeProduct, sell } from '../support/retail.ts';
 import { inTransaction, makeEmployee, pairedTill } from '../support/tills.ts';
 import { newId } from '@tz/core';
-import { openShift } from '../../apps/server/src/tills/shifts.ts';
 
 let server: RunningServer;
 let owner: Merchant;
@@ -94,7 +93,7 @@ beforeAll(async () => {
   const job = await api.post('/v1/print', { printer: printer.body.id, order: order.body.id });
   const shift = newId('shift');
   await inTransaction(server, (tx) =>
-    openShift(tx, actor, {
+    server.services.shifts.open(tx, actor, {
       shift,
       cashier: employee.id,
       opening_float: 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { LeasedQuota, leaseSize } from '../../apps/server/src/services/rate-limits.ts';
+import { LeasedQuota, leaseSize } from '../../apps/server/src/infra/rate-limits.ts';
 
 /** A real in-memory store that counts how often it is asked: the shared store several processes use. */
 function countingStore(points: number, duration: number) {

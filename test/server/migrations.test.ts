@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
-import { claimIdempotencyKey, requestHash } from '../../apps/server/src/services/idempotency.ts';
+import { claimIdempotencyKey, requestHash } from '../../apps/server/src/infra/idempotency.ts';
 
 let database: Database | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { anotherMerchant, withMerchant, type SignedUp } from '../support/merchant.ts';
 import { client } from '../support/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { makeSubscription } from './support.ts';
 
 // East Africa Time wall clock.

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { SubscriptionScheduler } from '../../apps/server/src/subscriptions/scheduler.ts';
+import { EventSignal } from '../../apps/server/src/infra/events.ts';
 import { signUp, client, startTestServer } from '../support/server.ts';
+import { throwingLogger } from '../support/logger.ts';
 import { makeSubscription } from './support.ts';
 
 const SUBSCRIPTIONS = 120;
@@ -28,9 +30,8 @@ async function twoSchedulers(): Promise<Array<() => Promise<void>>> {
     first.services.subscriptionBilling,
     clock,
     1_000,
-    (error) => {
-      throw error;
-    },
+    new EventSignal(),
+    throwingLogger,
   );
   return [() => first.services.subscriptionScheduler.runDue(), () => second.runDue()];
 }

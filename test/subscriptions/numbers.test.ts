@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../apps/server/src/db/database.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { anotherMerchant, withMerchant } from '../support/merchant.ts';
 import { draftInvoice, makeCustomer } from '../invoices/support.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBoundary } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { withMerchant, type SignedUp } from '../support/merchant.ts';
 import { eventually } from '../support/server.ts';
 import { isolatedDatabase } from '../webhooks/support.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { movableClock } from '../../apps/server/src/services/clock.ts';
+import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import { makeSubscription } from './support.ts';
 

@@ -1,5 +1,5 @@
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import type { Clock } from '../../apps/server/src/services/clock.ts';
+import type { Clock } from '../../apps/server/src/infra/clock.ts';
 import { client, signUp, startTestServer, type Merchant } from './server.ts';
 import type { Api } from './retail.ts';
 

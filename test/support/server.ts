@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
-import type { Clock } from '../../apps/server/src/services/clock.ts';
+import type { Clock } from '../../apps/server/src/infra/clock.ts';
 
 /** The key the test servers seal webhook secrets with: every process on one PostgreSQL database needs the same. */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');

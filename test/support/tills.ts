@@ -2,9 +2,7 @@ import { expect } from 'vitest';
 import { AppError, type PullCollection, type PullDocument, type PullInput } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { Transaction } from '../../apps/server/src/db/database.ts';
-import { authenticateTill, pairTill } from '../../apps/server/src/tills/tills.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import type { Api } from './retail.ts';
 
 /** Creates a till through the API; fails the test when creation fails. */
@@ -17,8 +15,8 @@ export async function makeTill(api: Api, overrides: Record<string, unknown> = {}
 /** A till created and paired, as the sync router would see it after authenticating its credential. */
 export async function pairedTill(server: RunningServer, api: Api, overrides: Record<string, unknown> = {}) {
   const till = await makeTill(api, overrides);
-  const paired = await pairTill(server.database.pool, till.pairing_code);
-  const auth = await authenticateTill(server.database.pool, paired.credential);
+  const paired = await server.services.tills.pair(server.database.pool, till.pairing_code);
+  const auth = await server.services.tills.authenticate(server.database.pool, paired.credential);
   if (auth.status !== 'ok') throw new Error(`a fresh credential did not authenticate: ${auth.status}`);
   return { till, credential: paired.credential, actor: auth.till satisfies TillActor };
 }
@@ -93,7 +91,7 @@ export const pullCollection = <C extends PullCollection>(
   from?: { checkpoint: FeedCheckpoint },
 ) =>
   pullUntil<PullDocument<C>>(
-    (checkpoint) => new SyncService(server.services).pull(actor, { collection, checkpoint, limit: 1000 }),
+    (checkpoint) => server.services.sync.pull(actor, { collection, checkpoint, limit: 1000 }),
     done,
     from,
   );

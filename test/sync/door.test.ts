@@ -5,8 +5,6 @@ import { client, eventually, signUp, startTestServer } from '../support/server.t
 import { makeProduct, type Api } from '../support/retail.ts';
 import { makeEmployee, makeTill } from '../support/tills.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
-import { authenticateTill } from '../../apps/server/src/tills/tills.ts';
 
 // The tills' door (/trpc) over real HTTP: the input rules of /v1, a push judged command by command,
 // and a revoked till's stream closed wherever it is held. PostgreSQL when the run has one, else PGlite.
@@ -227,9 +225,9 @@ describe('a command the server can never apply', () => {
   it('refuses, rather than leaving for ever unsent, a command the database refuses', async () => {
     // Past the door's string rules (the service called directly), PostgreSQL itself refuses the NUL.
     const till = await pair();
-    const auth = await authenticateTill(server.database.pool, till.credential);
+    const auth = await server.services.tills.authenticate(server.database.pool, till.credential);
     if (auth.status !== 'ok') throw new Error('the till did not authenticate');
-    const sync = new SyncService(server.services);
+    const { sync } = server.services;
     const results = await sync.push(auth.till, [sale(till, { metadata: { note: 'a\u0000b' } }), sale(till)]);
     expect(results).toMatchObject([
       { status: 'refused', error: { code: 'parameter_invalid', details: { payload: expect.any(String) } } },

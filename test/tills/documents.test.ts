@@ -3,7 +3,7 @@ import { PULL_DOCUMENTS, matchTillPin, newId } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { printJobDocument } from '../../apps/server/src/tills/print-jobs.ts';
 import { printerDocument } from '../../apps/server/src/tills/printers.ts';
-import { openShift, shiftDocument } from '../../apps/server/src/tills/shifts.ts';
+import { shiftDocument } from '../../apps/server/src/tills/shifts.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import { inTransaction, makeEmployee, pairedTill, pullCollection } from '../support/tills.ts';
 
@@ -25,7 +25,12 @@ describe('documents tills pull', () => {
     const job = (await api.post('/v1/print', { printer: printer.id, text: 'Habari' })).body;
     const shift = newId('shift');
     await inTransaction(server, (tx) =>
-      openShift(tx, actor, { shift, cashier: employee.id, opening_float: 1_000, opened_at: 1_764_115_200 }),
+      server.services.shifts.open(tx, actor, {
+        shift,
+        cashier: employee.id,
+        opening_float: 1_000,
+        opened_at: 1_764_115_200,
+      }),
     );
 
     const pulled = await pullCollection(server, actor, 'employees', (docs) =>

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, type Command } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
-import { SyncService } from '../../apps/server/src/sync/service.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import type { Api } from '../support/retail.ts';
 import { makeEmployee, pairedTill } from '../support/tills.ts';
@@ -15,7 +14,7 @@ import { makeEmployee, pairedTill } from '../support/tills.ts';
 let server: RunningServer;
 let api: Api;
 let actor: TillActor;
-let sync: SyncService;
+let sync: RunningServer['services']['sync'];
 let cashier: { id: string };
 let manager: { id: string };
 
@@ -27,7 +26,7 @@ beforeAll(async () => {
   actor = paired.actor;
   cashier = await makeEmployee(api, [paired.till.store]);
   manager = await makeEmployee(api, [paired.till.store], { name: 'Mama Rehema', role: 'manager' });
-  sync = new SyncService(server.services);
+  sync = server.services.sync;
 });
 afterAll(() => server?.close());
 

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { recordPrintJobResult } from '../../apps/server/src/tills/print-jobs.ts';
-import { reportTill } from '../../apps/server/src/tills/tills.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import { makeProduct, sell, type Api } from '../support/retail.ts';
@@ -179,13 +177,13 @@ describe('printers', () => {
   it('shows the status its till last reported, only for the till’s own printers', async () => {
     const printer = await makePrinter();
     const other = await pairedTill(server, api);
-    await reportTill(server.database.pool, other.actor, {
+    await server.services.tills.report(server.database.pool, other.actor, {
       app_version: '1.0.0',
       backlog: 0,
       printers: [{ printer: printer.id, status: 'paper_out' }],
     });
     expect((await api.get(`/v1/printers/${printer.id}`)).body.status).toBe('unknown');
-    await reportTill(server.database.pool, actor, {
+    await server.services.tills.report(server.database.pool, actor, {
       app_version: '1.0.0',
       backlog: 0,
       printers: [{ printer: printer.id, status: 'paper_out' }],
@@ -226,7 +224,7 @@ describe('print jobs', () => {
     expect(JSON.parse(stored.rows[0].receipt)).toEqual(order.receipt);
 
     const printed = await inTransaction(server, async (tx) =>
-      recordPrintJobResult(tx, actor, { print_job: created.body.id, status: 'printed' }),
+      server.services.printJobs.recordResult(tx, actor, { print_job: created.body.id, status: 'printed' }),
     );
     expect(printed).toMatchObject({ status: 'printed', completed_at: expect.any(Number) });
     expect((await api.get(`/v1/print-jobs/${created.body.id}`)).body.status).toBe('printed');
@@ -235,13 +233,13 @@ describe('print jobs', () => {
       'print_job.printed',
     ]);
     // The same report again changes nothing; a contradicting one is refused.
-    await recordPrintJobResult(server.database.pool, actor, {
+    await server.services.printJobs.recordResult(server.database.pool, actor, {
       print_job: created.body.id,
       status: 'printed',
     });
     expect(await eventsOf(created.body.id)).toHaveLength(2);
     const contradiction = await refusal(
-      recordPrintJobResult(server.database.pool, actor, {
+      server.services.printJobs.recordResult(server.database.pool, actor, {
         print_job: created.body.id,
         status: 'failed',
         failure_reason: 'timeout',
@@ -254,7 +252,7 @@ describe('print jobs', () => {
     const printer = await makePrinter();
     const job = (await api.post('/v1/print', { printer: printer.id, text: 'Jaribio la printa' })).body;
     expect(job).toMatchObject({ status: 'pending', text: 'Jaribio la printa', order: null });
-    await recordPrintJobResult(server.database.pool, actor, {
+    await server.services.printJobs.recordResult(server.database.pool, actor, {
       print_job: job.id,
       status: 'failed',
       failure_reason: 'paper_out',
@@ -276,7 +274,10 @@ describe('print jobs', () => {
     const job = (await api.post('/v1/print', { printer: printer.id, text: 'x' })).body;
     const other = await pairedTill(server, api);
     const error = await refusal(
-      recordPrintJobResult(server.database.pool, other.actor, { print_job: job.id, status: 'printed' }),
+      server.services.printJobs.recordResult(server.database.pool, other.actor, {
+        print_job: job.id,
+        status: 'printed',
+      }),
     );
     expect(error.code).toBe('resource_missing');
     expect((await api.get(`/v1/print-jobs/${job.id}`)).body.status).toBe('pending');

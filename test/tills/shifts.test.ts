@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { closeShift, openShift, recordCashMovement } from '../../apps/server/src/tills/shifts.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import { makeProduct, paidPayment, sell, type Api } from '../support/retail.ts';
@@ -29,7 +28,9 @@ afterAll(() => server?.close());
 const now = () => Math.floor(Date.now() / 1000);
 const tx = <T>(work: (db: Transaction) => Promise<T>) => inTransaction(server, work);
 const open = (shift: string, opening_float = 50_000) =>
-  tx((db) => openShift(db, actor, { shift, cashier: cashier.id, opening_float, opened_at: now() }));
+  tx((db) =>
+    server.services.shifts.open(db, actor, { shift, cashier: cashier.id, opening_float, opened_at: now() }),
+  );
 const eventTypes = async (id: string) =>
   (
     await server.database.pool.query(
@@ -106,7 +107,7 @@ describe('a shift from open to Z report', () => {
       [newId('event'), 'pay_out', 2_000],
     ] as const) {
       await tx((db) =>
-        recordCashMovement(
+        server.services.shifts.recordCashMovement(
           db,
           actor,
           { shift, kind, amount, reason: 'Chenji / mafuta', at: now() },
@@ -124,7 +125,7 @@ describe('a shift from open to Z report', () => {
     expect(running.report).toMatchObject({ expected_total: 81_000, counted_total: null });
 
     const closed = await tx((db) =>
-      closeShift(db, actor, {
+      server.services.shifts.close(db, actor, {
         shift,
         counted: [
           { method: 'cash', amount: 64_500 },
@@ -200,7 +201,11 @@ describe('a shift from open to Z report', () => {
 
     // Repeats change nothing: a second close keeps the first report, the events are not written twice.
     const reclosed = await tx((db) =>
-      closeShift(db, actor, { shift, counted: [{ method: 'cash', amount: 1 }], closed_at: now() }),
+      server.services.shifts.close(db, actor, {
+        shift,
+        counted: [{ method: 'cash', amount: 1 }],
+        closed_at: now(),
+      }),
     );
     expect(reclosed.changed).toBe(false);
     expect(reclosed.shift.report).toEqual(closed.shift.report);
@@ -210,12 +215,17 @@ describe('a shift from open to Z report', () => {
     expect((await api.get(`/v1/retail/shifts/${shift}`)).body.report).toEqual(closed.shift.report);
     // A repeated movement command is still a no-op; a new one after close is refused.
     const repeat = await tx((db) =>
-      recordCashMovement(db, actor, { shift, kind: 'pay_in', amount: 5_000, reason: 'x', at: now() }, payIn),
+      server.services.shifts.recordCashMovement(
+        db,
+        actor,
+        { shift, kind: 'pay_in', amount: 5_000, reason: 'x', at: now() },
+        payIn,
+      ),
     );
     expect(repeat.changed).toBe(false);
     const late = await refusal(
       tx((db) =>
-        recordCashMovement(
+        server.services.shifts.recordCashMovement(
           db,
           actor,
           { shift, kind: 'pay_in', amount: 1, reason: 'x', at: now() },
@@ -231,10 +241,12 @@ describe('a shift from open to Z report', () => {
     const first = newId('shift');
     const second = newId('shift');
     await open(first);
-    await tx((db) => closeShift(db, actor, { shift: first, counted: [], closed_at: now() }));
+    await tx((db) =>
+      server.services.shifts.close(db, actor, { shift: first, counted: [], closed_at: now() }),
+    );
     await open(second);
     await tx((db) =>
-      openShift(db, other.actor, {
+      server.services.shifts.open(db, other.actor, {
         shift: newId('shift'),
         cashier: cashier.id,
         opening_float: 0,
@@ -260,7 +272,7 @@ describe('refusals and isolation', () => {
     ]);
     const error = await refusal(
       tx((db) =>
-        openShift(db, actor, {
+        server.services.shifts.open(db, actor, {
           shift: newId('shift'),
           cashier: foreign.id,
           opening_float: 0,
@@ -274,7 +286,12 @@ describe('refusals and isolation', () => {
     const theirCashier = await makeEmployee(stranger, [theirs.till.store]);
     const shift = newId('shift');
     await tx((db) =>
-      openShift(db, theirs.actor, { shift, cashier: theirCashier.id, opening_float: 0, opened_at: now() }),
+      server.services.shifts.open(db, theirs.actor, {
+        shift,
+        cashier: theirCashier.id,
+        opening_float: 0,
+        opened_at: now(),
+      }),
     );
     const clash = await refusal(open(shift));
     expect(clash.details).toEqual({ shift: 'is the id of another shift' });
@@ -285,7 +302,7 @@ describe('refusals and isolation', () => {
     await open(shift);
     const other = await pairedTill(server, api);
     const error = await refusal(
-      tx((db) => closeShift(db, other.actor, { shift, counted: [], closed_at: now() })),
+      tx((db) => server.services.shifts.close(db, other.actor, { shift, counted: [], closed_at: now() })),
     );
     expect(error.code).toBe('resource_missing');
   });

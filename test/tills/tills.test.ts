@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, formatReceiptNumber } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
-import { authenticateTill, pairTill, reportTill, requireTill } from '../../apps/server/src/tills/tills.ts';
 import { client, signUp, startTestServer, type Merchant } from '../support/server.ts';
 import type { Api } from '../support/retail.ts';
 import { makeTill, pairedTill, refusal } from '../support/tills.ts';
@@ -62,7 +61,7 @@ describe('creating and pairing a till', () => {
 
   it('exchanges a pairing code once for a device credential that authenticates as the till', async () => {
     const till = await makeTill(api);
-    const paired = await pairTill(server.database.pool, till.pairing_code.toLowerCase());
+    const paired = await server.services.tills.pair(server.database.pool, till.pairing_code.toLowerCase());
     expect(paired.credential).toMatch(/^tilld_[0-9A-Za-z]{40}$/);
     expect(paired).toMatchObject({
       till: { id: till.id, status: 'paired' },
@@ -71,7 +70,7 @@ describe('creating and pairing a till', () => {
       mode: 'test',
       livemode: false,
     });
-    const auth = await authenticateTill(server.database.pool, paired.credential);
+    const auth = await server.services.tills.authenticate(server.database.pool, paired.credential);
     expect(auth).toEqual({
       status: 'ok',
       till: {
@@ -89,7 +88,7 @@ describe('creating and pairing a till', () => {
     expect(JSON.stringify(stored.rows[0])).not.toContain(paired.credential);
     expect((await client(server.url, paired.credential).get('/v1/tills')).status).toBe(401);
 
-    const again = await refusal(pairTill(server.database.pool, till.pairing_code));
+    const again = await refusal(server.services.tills.pair(server.database.pool, till.pairing_code));
     expect(again.code).toBe('pairing_code_used');
     expect((await api.get(`/v1/tills/${till.id}`)).body.status).toBe('paired');
   });
@@ -97,15 +96,17 @@ describe('creating and pairing a till', () => {
   it('refuses an expired code and an unknown one, each with its own code', async () => {
     const till = await makeTill(api);
     const later = new Date(Date.now() + 15 * 60_000 + 1_000);
-    expect((await refusal(pairTill(server.database.pool, till.pairing_code, later))).code).toBe(
-      'pairing_code_expired',
-    );
-    expect((await refusal(pairTill(server.database.pool, 'ZZZZ-ZZZZ-ZZZZ'))).code).toBe(
+    expect(
+      (await refusal(server.services.tills.pair(server.database.pool, till.pairing_code, later))).code,
+    ).toBe('pairing_code_expired');
+    expect((await refusal(server.services.tills.pair(server.database.pool, 'ZZZZ-ZZZZ-ZZZZ'))).code).toBe(
       'pairing_code_invalid',
     );
     // Just inside the 15 minutes it still pairs.
     const inside = new Date(Date.now() + 14 * 60_000);
-    expect((await pairTill(server.database.pool, till.pairing_code, inside)).till.id).toBe(till.id);
+    expect((await server.services.tills.pair(server.database.pool, till.pairing_code, inside)).till.id).toBe(
+      till.id,
+    );
   });
 
   it('takes the code lifetime from TILL_PAIRING_TTL_MINUTES', async () => {
@@ -115,9 +116,9 @@ describe('creating and pairing a till', () => {
       const till = await makeTill(owner);
       expect(till.pairing_expires_at - till.created).toBeLessThanOrEqual(2 * 60 + 1);
       const later = new Date(Date.now() + 3 * 60_000);
-      expect((await refusal(pairTill(short.database.pool, till.pairing_code, later))).code).toBe(
-        'pairing_code_expired',
-      );
+      expect(
+        (await refusal(short.services.tills.pair(short.database.pool, till.pairing_code, later))).code,
+      ).toBe('pairing_code_expired');
     } finally {
       await short.close();
     }
@@ -143,7 +144,7 @@ describe('creating and pairing a till', () => {
   it('lets only one of several devices racing with one code pair', async () => {
     const till = await makeTill(api);
     const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => pairTill(server.database.pool, till.pairing_code)),
+      Array.from({ length: 5 }, () => server.services.tills.pair(server.database.pool, till.pairing_code)),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
   });
@@ -156,13 +157,15 @@ describe('re-pairing and revoking', () => {
     expect(renewed.status).toBe(200);
     expect(renewed.body.pairing_code).not.toBe(till.pairing_code);
     // The old code stopped working; the old credential still works until the new code is used.
-    expect((await refusal(pairTill(server.database.pool, till.pairing_code))).code).toBe(
+    expect((await refusal(server.services.tills.pair(server.database.pool, till.pairing_code))).code).toBe(
       'pairing_code_invalid',
     );
-    expect((await authenticateTill(server.database.pool, first)).status).toBe('ok');
-    const second = await pairTill(server.database.pool, renewed.body.pairing_code);
-    expect((await authenticateTill(server.database.pool, first)).status).toBe('invalid');
-    expect((await authenticateTill(server.database.pool, second.credential)).status).toBe('ok');
+    expect((await server.services.tills.authenticate(server.database.pool, first)).status).toBe('ok');
+    const second = await server.services.tills.pair(server.database.pool, renewed.body.pairing_code);
+    expect((await server.services.tills.authenticate(server.database.pool, first)).status).toBe('invalid');
+    expect((await server.services.tills.authenticate(server.database.pool, second.credential)).status).toBe(
+      'ok',
+    );
   });
 
   it('revokes a till: its credential says revoked (not unknown) and its code no longer pairs', async () => {
@@ -172,14 +175,16 @@ describe('re-pairing and revoking', () => {
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ id: till.id, status: 'revoked' });
     expect(revoked.body.revoked_at).toEqual(expect.any(Number));
-    expect(await authenticateTill(server.database.pool, credential)).toMatchObject({
+    expect(await server.services.tills.authenticate(server.database.pool, credential)).toMatchObject({
       status: 'revoked',
       till: { tillId: till.id },
     });
-    expect((await refusal(requireTill(server.database.pool, credential))).code).toBe('till_revoked');
-    expect((await refusal(pairTill(server.database.pool, renewed.body.pairing_code))).code).toBe(
+    expect((await refusal(server.services.tills.require(server.database.pool, credential))).code).toBe(
       'till_revoked',
     );
+    expect(
+      (await refusal(server.services.tills.pair(server.database.pool, renewed.body.pairing_code))).code,
+    ).toBe('till_revoked');
     // Revoking again changes nothing; a revoked till cannot be given a new code.
     const again = await api.delete(`/v1/tills/${till.id}`);
     expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
@@ -189,13 +194,15 @@ describe('re-pairing and revoking', () => {
   });
 
   it('tells an unknown credential from a revoked one', async () => {
-    expect(await authenticateTill(server.database.pool, `tilld_${'a'.repeat(40)}`)).toEqual({
+    expect(await server.services.tills.authenticate(server.database.pool, `tilld_${'a'.repeat(40)}`)).toEqual(
+      {
+        status: 'invalid',
+      },
+    );
+    expect(await server.services.tills.authenticate(server.database.pool, merchant.keys.secretTest)).toEqual({
       status: 'invalid',
     });
-    expect(await authenticateTill(server.database.pool, merchant.keys.secretTest)).toEqual({
-      status: 'invalid',
-    });
-    const error = await refusal(requireTill(server.database.pool, 'tilld_nope'));
+    const error = await refusal(server.services.tills.require(server.database.pool, 'tilld_nope'));
     expect(error.code).toBe('till_credential_invalid');
     expect(error).toBeInstanceOf(AppError);
   });
@@ -205,7 +212,7 @@ describe('what a till reports', () => {
   it('shows last_seen, backlog and app_version on GET /v1/tills/{id}', async () => {
     const { till, actor } = await pairedTill(server, api);
     const before = Math.floor(Date.now() / 1000);
-    await reportTill(server.database.pool, actor, { app_version: '1.4.2', backlog: 17 });
+    await server.services.tills.report(server.database.pool, actor, { app_version: '1.4.2', backlog: 17 });
     const shown = (await api.get(`/v1/tills/${till.id}`)).body;
     expect(shown).toMatchObject({ status: 'paired', app_version: '1.4.2', backlog: 17 });
     expect(shown.last_seen).toBeGreaterThanOrEqual(before);
@@ -219,7 +226,7 @@ describe('what a till reports', () => {
     const { till, actor } = await pairedTill(server, api);
     await api.delete(`/v1/tills/${till.id}`);
     const error = await refusal(
-      reportTill(server.database.pool, actor, { app_version: '1.0.0', backlog: 0 }),
+      server.services.tills.report(server.database.pool, actor, { app_version: '1.0.0', backlog: 0 }),
     );
     expect(error.code).toBe('till_revoked');
   });

@@ -7,6 +7,7 @@ import pino from 'pino';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { WebhookDispatcher } from '../../apps/server/src/webhooks/dispatcher.ts';
 import { FAST_WEBHOOKS, isolatedDatabase, startReceiver } from './support.ts';
+import { EventSignal } from '../../apps/server/src/infra/events.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -79,7 +80,13 @@ describe('durable delivery', () => {
       cleanups.push(() => b.close());
     } else {
       // The embedded database belongs to one process: a second dispatcher beside the server's stands in for a second process.
-      second = new WebhookDispatcher(a.database, a.config, a.services.secretBox, pino({ level: 'silent' }));
+      second = new WebhookDispatcher(
+        a.database,
+        a.config,
+        a.services.secretBox,
+        new EventSignal(),
+        pino({ level: 'silent' }),
+      );
       second.start();
       cleanups.push(() => second!.stop());
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, eventually, signUp } from '../support/server.ts';
-import { EVENT_TYPES } from '../../apps/server/src/services/event-types.ts';
+import { EVENT_TYPES } from '../../apps/server/src/infra/event-types.ts';
 import { startReceiver, startWebhookServer, type Receiver } from './support.ts';
 
 let server: Awaited<ReturnType<typeof startWebhookServer>>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_FEE_SCHEDULE, DEFAULT_RETRY_DAYS, parsePortRanges, type PortRange } from '@tz/core';
-import { DEFAULT_LOGIN_LIMITS } from './services/login-throttle.ts';
+import { DEFAULT_LOGIN_LIMITS } from './infra/login-throttle.ts';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const msList = z

@@ -1,6 +1,6 @@
 import { startServer } from './server.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { SecretsKeyError } from './services/secrets-at-rest.ts';
+import { SecretsKeyError } from './infra/secrets-at-rest.ts';
 
 const server = await startServer().catch((error: unknown) => {
   // A refusal to start says why in one line; anything else keeps its stack.

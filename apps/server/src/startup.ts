@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import type pino from 'pino';
+import type { Logger } from 'pino';
 import { AppError, newId } from '@tz/core';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/database.ts';
@@ -17,7 +17,7 @@ const LONGEST_RETRY_MS = 5_000;
  */
 export async function openDatabaseWithRetry(
   config: Config,
-  logger: pino.Logger,
+  logger: Logger,
   onProblem: (problem: string) => void,
   embeddedTemplate?: Blob,
 ): Promise<Database> {
@@ -31,7 +31,7 @@ export async function openDatabaseWithRetry(
         poolMax: config.DATABASE_POOL_MAX,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
         idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-        onPoolError: (error) => logger.warn({ err: error }, 'database connection lost'),
+        logger,
       });
       await migrate(database);
       return database;

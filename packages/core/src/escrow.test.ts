@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AppError } from './errors.ts';
+import { assertTransition } from './state-machine.ts';
 import {
-  assertEscrowSplitTransition,
-  assertEscrowTransition,
+  ESCROW_SPLIT_STATES,
+  ESCROW_STATES,
   assertSplitsAddUp,
   escrowStatusOf,
   type EscrowSplitStatus,
@@ -39,14 +40,14 @@ describe('escrow rules', () => {
   });
 
   it('lets a failed transfer return its split to held, and nothing leave released or refunded', () => {
-    expect(refusal(() => assertEscrowSplitTransition('sending', 'held'))).toBeUndefined();
-    expect(refusal(() => assertEscrowSplitTransition('released', 'held'))).toMatchObject({
+    expect(refusal(() => assertTransition(ESCROW_SPLIT_STATES, 'sending', 'held'))).toBeUndefined();
+    expect(refusal(() => assertTransition(ESCROW_SPLIT_STATES, 'released', 'held'))).toMatchObject({
       code: 'state_transition_invalid',
     });
-    expect(refusal(() => assertEscrowSplitTransition('sending', 'refunded'))).toMatchObject({
+    expect(refusal(() => assertTransition(ESCROW_SPLIT_STATES, 'sending', 'refunded'))).toMatchObject({
       code: 'state_transition_invalid',
     });
-    expect(refusal(() => assertEscrowTransition('refunded', 'released'))).toMatchObject({
+    expect(refusal(() => assertTransition(ESCROW_STATES, 'refunded', 'released'))).toMatchObject({
       code: 'state_transition_invalid',
     });
   });

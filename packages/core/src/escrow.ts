@@ -1,5 +1,5 @@
 import { AppError } from './errors.ts';
-import { assertTransition, type TransitionTable } from './state-machine.ts';
+import { stateMachine, type TransitionTable } from './state-machine.ts';
 
 /**
  * An escrow holds a paid payment's net until its splits are released. It is
@@ -10,8 +10,9 @@ import { assertTransition, type TransitionTable } from './state-machine.ts';
 export type EscrowStatus = 'held' | 'partially_released' | 'released' | 'refunded';
 
 export const ESCROW_TRANSITIONS: TransitionTable<EscrowStatus> = {
-  held: ['partially_released', 'released', 'refunded'],
-  partially_released: ['released', 'refunded'],
+  // An escrow stays held, or partially released, while its splits move (to a phone, back to held).
+  held: ['held', 'partially_released', 'released', 'refunded'],
+  partially_released: ['partially_released', 'released', 'refunded'],
   released: [],
   refunded: [],
 };
@@ -31,13 +32,8 @@ export const ESCROW_SPLIT_TRANSITIONS: TransitionTable<EscrowSplitStatus> = {
   refunded: [],
 };
 
-export function assertEscrowTransition(from: EscrowStatus, to: EscrowStatus): void {
-  if (from !== to) assertTransition('escrow', ESCROW_TRANSITIONS, from, to);
-}
-
-export function assertEscrowSplitTransition(from: EscrowSplitStatus, to: EscrowSplitStatus): void {
-  assertTransition('escrow split', ESCROW_SPLIT_TRANSITIONS, from, to);
-}
+export const ESCROW_STATES = stateMachine('escrow', ESCROW_TRANSITIONS);
+export const ESCROW_SPLIT_STATES = stateMachine('escrow split', ESCROW_SPLIT_TRANSITIONS);
 
 /** The escrow's status that its splits imply (before any refund). */
 export function escrowStatusOf(splits: readonly { status: EscrowSplitStatus }[]): EscrowStatus {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readdir } from 'node:fs/promises';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { runner } from 'node-pg-migrate';
 import { openEmbedded } from './embedded.ts';
 
@@ -207,7 +208,8 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL only: how long a session may sit in an open transaction before PostgreSQL ends it. */
   idleInTransactionTimeoutMs?: number;
-  onPoolError?: (error: Error) => void;
+  /** Where a lost connection is reported. */
+  logger?: Logger | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -234,7 +236,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PostgreSQL, releasing its row locks. The embedded database has one in-process session: not there.
     ...(embedded ? {} : { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 5_000 }),
   });
-  pool.on('error', (error) => options.onPoolError?.(error));
+  const connectionLost = (error: Error) => options.logger?.warn({ err: error }, 'database connection lost');
+  pool.on('error', connectionLost);
   if (embedded) {
     // The embedded database keeps one session under every connection, with the named statements
     // of connections gone before; a new connection starts by forgetting them, or its first
@@ -251,7 +254,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     let broken: Error | undefined;
     const onError = (error: Error) => {
       broken = error;
-      options.onPoolError?.(error);
+      connectionLost(error);
     };
     client.on('error', onError);
     try {

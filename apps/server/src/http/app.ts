@@ -11,19 +11,13 @@ import {
 } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import { buildOpenApi, type OpenApiExtras } from './openapi.ts';
-import { pageRoutes } from './pages.ts';
-import { invoicePageRoutes } from './invoice-page.ts';
-import { receiptPageRoutes } from './receipt-page.ts';
-import { officeStaticRouter, tillStaticRouter } from './till-static.ts';
-import { officeSessionRoutes } from './office-session.ts';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { urlProblem } from './input.ts';
 
 export interface AppOptions extends PipelineDeps {
   routes: AnyRoute[];
   openApiExtras?: OpenApiExtras;
-  /** Extra routers mounted outside /v1 (provider callbacks, the till's files). */
-  extraRouters?: Router<RequestState>[];
+  /** The routers outside /v1, mounted after it in this order (routes/index.ts). */
+  routers: Router<RequestState>[];
 }
 
 /** `/payments/{id}` -> `/payments/:id` for the router. */
@@ -40,35 +34,11 @@ export function createApp(options: AppOptions): Koa<RequestState> {
     await next();
   });
 
-  const health = new Router<RequestState>();
-  health.get('/healthz', async (ctx) => {
-    try {
-      // Its own short wait: an unreachable database is reported within seconds.
-      let timer: NodeJS.Timeout | undefined;
-      const silent = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2_000);
-      });
-      await Promise.race([services.database.pool.query('SELECT 1'), silent]).finally(() =>
-        clearTimeout(timer),
-      );
-      ctx.body = { status: 'ok', database: 'ok', database_kind: services.database.kind };
-    } catch (error) {
-      ctx.status = 503;
-      ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-      ctx.body = {
-        status: 'unavailable',
-        database: `unreachable: ${error instanceof Error ? error.message : 'unknown error'}`,
-        database_kind: services.database.kind,
-      };
-    }
-  });
-  app.use(health.routes());
-
   const v1 = new Router<RequestState>({ prefix: '/v1' });
   // Built once per public URL: converting every route's schemas takes tens of milliseconds.
   let openApi: { url: string; document: unknown } | undefined;
   v1.get('/openapi.json', (ctx) => {
-    const url = services.publicUrl();
+    const url = services.publicUrl;
     if (openApi?.url !== url)
       openApi = { url, document: buildOpenApi(options.routes, url, options.openApiExtras) };
     ctx.body = openApi.document;
@@ -77,13 +47,7 @@ export function createApp(options: AppOptions): Koa<RequestState> {
     v1.register(routerPath(route.path), [route.method], routeHandler(route, options));
   }
   app.use(v1.routes());
-  app.use(pageRoutes(options).routes());
-  app.use(invoicePageRoutes(options).routes());
-  app.use(receiptPageRoutes(options).routes());
-  app.use(tillStaticRouter().routes());
-  app.use(officeSessionRoutes(options).routes());
-  app.use(officeStaticRouter().routes());
-  for (const router of options.extraRouters ?? []) app.use(router.routes());
+  for (const router of options.routers) app.use(router.routes());
 
   // Unknown /v1 routes still answer with rate-limit headers and the error object.
   app.use(async (ctx) => {

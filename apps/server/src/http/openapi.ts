@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_TYPES } from '@tz/core';
 import type { AnyRoute } from './route.ts';
-import { API_VERSION } from '../services/events.ts';
+import { API_VERSION } from '../infra/events.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

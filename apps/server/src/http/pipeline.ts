@@ -1,22 +1,23 @@
 import type Koa from 'koa';
 import type { z } from 'zod';
 import { AppError, newId } from '@tz/core';
-import type pino from 'pino';
-import type { Services } from '../services/index.ts';
+import type { Logger } from 'pino';
+import type { Services } from '../services.ts';
 import type { Queryable } from '../db/database.ts';
 import { readJsonBody } from './body.ts';
 import { toAppError, validationError } from './errors.ts';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from './idempotency-header.ts';
-import type { RateLimits } from '../services/rate-limits.ts';
+import type { RateLimits } from '../infra/rate-limits.ts';
+import { idempotencyScope } from '../infra/idempotency.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 import type { Actor } from '../actor.ts';
 import { responseForReplay, type AnyRoute } from './route.ts';
-import { cookieCredential } from './office-session.ts';
+import { cookieCredential } from './session-cookie.ts';
 
 export interface PipelineDeps {
   services: Services;
   rateLimits: RateLimits;
-  logger: pino.Logger;
+  logger: Logger;
 }
 
 export interface RequestState {
@@ -89,7 +90,7 @@ export async function authenticate(
     return undefined;
   }
   // A key in a header, or else the back office's cookie (a write only from its own pages).
-  const presented = presentedCredential(ctx) ?? cookieCredential(ctx, deps.services.publicUrl());
+  const presented = presentedCredential(ctx) ?? cookieCredential(ctx, deps.services.publicUrl);
   const actor = presented
     ? await deps.services.merchants.authenticate(deps.services.database.pool, presented)
     : null;
@@ -185,12 +186,11 @@ export function routeHandler(route: AnyRoute, deps: PipelineDeps): Koa.Middlewar
     const outcome = await services.writes.run({
       idempotency: idempotencyKey
         ? {
-            scope: {
-              merchantId: actor?.merchantId ?? `public:${ctx.ip}`,
-              livemode: actor?.livemode ?? false,
-              operation: `${route.method} ${ctx.path}`,
-              key: idempotencyKey,
-            },
+            scope: idempotencyScope(
+              actor ?? { address: ctx.ip },
+              `${route.method} ${ctx.path}`,
+              idempotencyKey,
+            ),
             body: rawBody,
           }
         : undefined,

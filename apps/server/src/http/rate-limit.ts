@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { AppError } from '@tz/core';
-import type { Quota } from '../services/rate-limits.ts';
+import type { Quota } from '../infra/rate-limits.ts';
 
 /** Consumes one point and sets the RateLimit-* headers; throws a 429 when the quota is spent. */
 export async function enforceRateLimit(ctx: Koa.Context, quota: Quota, key: string): Promise<void> {

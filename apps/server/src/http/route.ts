@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AppSlug } from '@tz/core';
 import type { Actor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../services.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -14,8 +14,8 @@ import type { TillActor } from '../actor.ts';
 import type { SyncService } from '../sync/service.ts';
 import { readJsonBody } from './body.ts';
 import { parseJsonBody, parseJsonItems } from './input.ts';
-import type { RateLimits } from '../services/rate-limits.ts';
-import type { Services } from '../services/index.ts';
+import type { RateLimits } from '../infra/rate-limits.ts';
+import type { Services } from '../services.ts';
 import type { RequestState } from './pipeline.ts';
 import { enforceRateLimit } from './rate-limit.ts';
 

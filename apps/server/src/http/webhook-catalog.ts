@@ -1,7 +1,7 @@
 import { toSchema, type JsonSchema } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
-import { EVENT_TYPES } from '../services/event-types.ts';
-import { API_VERSION } from '../services/events.ts';
+import { EVENT_TYPES } from '../infra/event-types.ts';
+import { API_VERSION } from '../infra/events.ts';
 
 const DESCRIPTIONS: Record<string, string> = {
   'payment.created': 'A payment was created and the payer was asked to approve it.',

@@ -1,21 +1,13 @@
 /**
- * Invoices many at a time, for the subscription scheduler's batches: created,
- * finalised and charged as the service's `create`, `finalize` and `pay` do one,
- * with a statement each for all the rows (drafts, numbers, openings, events,
- * payments), whatever the batch's size.
+ * The invoice writes, a statement each for all the rows however many there
+ * are: the service creates, finalises and charges one invoice as a batch of
+ * one, and the subscription scheduler's batches the same way.
  */
-import { DEFAULT_VAT_REGION, formatInvoiceNumber, invoiceTotals, newId, notFound } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Actor } from '../actor.ts';
-import { assertCustomersExist } from '../services/customers.ts';
-import type { PaymentService } from '../services/payments.ts';
-import { randomToken } from '../services/secrets.ts';
-import type { InvoiceObject, InvoiceRow } from './object.ts';
-import { takeInvoiceNumbers } from './numbering.ts';
-import { pendingPayment, pricedColumns, type CreateInvoiceInput, type InvoiceService } from './service.ts';
+import type { InvoiceRow } from './object.ts';
 
 /** A draft's columns, priced and checked. */
-interface DraftColumns {
+export interface DraftColumns {
   id: string;
   merchantId: string;
   livemode: boolean;
@@ -32,7 +24,7 @@ interface DraftColumns {
 }
 
 /** Inserts the drafts in one statement; returns their rows in the order given. */
-async function insertDrafts(db: Queryable, drafts: readonly DraftColumns[]): Promise<InvoiceRow[]> {
+export async function insertDrafts(db: Queryable, drafts: readonly DraftColumns[]): Promise<InvoiceRow[]> {
   const column = (n: number) => drafts.map((d) => d.priced[n]);
   const inserted = await db.query<InvoiceRow>(
     `INSERT INTO invoices (id, merchant_id, livemode, customer_id, subscription_id, status, currency, vat_region,
@@ -69,153 +61,16 @@ async function insertDrafts(db: Queryable, drafts: readonly DraftColumns[]): Pro
   return drafts.map((d) => byId.get(d.id)!);
 }
 
-/**
- * Opens drafts with the numbers given, in one statement whose result nobody
- * waits for (in a transaction it leaves with the commit). The opened rows are
- * returned as the statement writes them: the drafts were inserted in this
- * transaction, so their `created_at` is the transaction's `now()`, the
- * `finalized_at` written.
- */
-async function openDrafts(
+/** Links each invoice to the payment that charges it, in one statement whose result nobody waits for. */
+export async function linkPayments(
   db: Queryable,
-  drafts: readonly InvoiceRow[],
-  numbers: readonly string[],
-): Promise<InvoiceRow[]> {
-  await write(
-    db,
-    `UPDATE invoices SET status = 'open', number = o.number, finalized_at = now(), overdue_check_at = due_at
-     FROM unnest($1::text[], $2::text[]) AS o(id, number) WHERE invoices.id = o.id`,
-    [drafts.map((d) => d.id), numbers],
-  );
-  return drafts.map((draft, i) => ({
-    ...draft,
-    status: 'open',
-    number: numbers[i]!,
-    finalized_at: draft.created_at,
-    overdue_check_at: draft.due_at,
-  }));
-}
-
-/**
- * Drafts for many invoices at once, each for its actor's tenant, as `create`
- * makes one: one insert for all and one for their `invoice.created` events.
- * Returns the rows, for `finalizeMany` in the same transaction.
- */
-export async function createDrafts(
-  invoices: InvoiceService,
-  db: Queryable,
-  items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>,
-): Promise<InvoiceRow[]> {
-  const drafts: DraftColumns[] = items.map(({ actor, input }) => {
-    const region = input.vat_region ?? DEFAULT_VAT_REGION;
-    return {
-      id: newId('invoice'),
-      merchantId: actor.merchantId,
-      livemode: actor.livemode,
-      customerId: input.customer,
-      subscriptionId: input.subscription_id ?? null,
-      currency: input.currency,
-      vatRegion: region,
-      priced: pricedColumns(invoiceTotals(input.lines ?? [], region)),
-      memo: input.memo ?? null,
-      metadata: JSON.stringify(input.metadata ?? {}),
-      dueAt: invoices.dueAt(input),
-      hostedToken: randomToken(32),
-    };
-  });
-  await assertCustomersExist(
-    db,
-    items.map(({ actor, input }) => ({ ...actor, customerId: input.customer })),
-  );
-  const rows = await insertDrafts(db, drafts);
-  await invoices.emitMany(db, 'invoice.created', rows);
-  return rows;
-}
-
-/**
- * Finalises drafts that `createMany` made in this transaction (so no one else
- * can see or lock them): each tenant's numbers come from one counter update,
- * taken here, so call it last in the transaction to hold the counter briefly.
- * Numbers follow the drafts' order. Emits `invoice.finalized` for each.
- */
-export async function finalizeDrafts(
-  invoices: InvoiceService,
-  db: Queryable,
-  drafts: readonly InvoiceRow[],
-): Promise<InvoiceObject[]> {
-  for (const draft of drafts) invoices.assertFinalizable(draft);
-  const tenantOf = (row: InvoiceRow) => ({ merchantId: row.merchant_id, livemode: row.livemode });
-  const first = await takeInvoiceNumbers(
-    db,
-    drafts.map((row) => ({ ...tenantOf(row), count: 1 })),
-  );
-  const next = new Map<string, number>();
-  const numbers = drafts.map((row) => {
-    const key = `${row.merchant_id}/${String(row.livemode)}`;
-    const number = next.get(key) ?? first(tenantOf(row));
-    next.set(key, number + 1);
-    return formatInvoiceNumber(number);
-  });
-  return invoices.emitMany(db, 'invoice.finalized', await openDrafts(db, drafts, numbers));
-}
-
-/**
- * Charges many invoices at once, each to the phone given, as `pay` charges one:
- * one query locks them all (in id order), one looks for pending payments, and
- * the payments, their events and the invoices' `payment_id` are written with a
- * statement each. Fails on the first invoice that cannot be charged. Returns
- * the payment ids in the order given.
- */
-export async function chargeInvoices(
-  invoices: InvoiceService,
-  payments: PaymentService,
-  db: Queryable,
-  items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
-  afterCommit: (task: () => Promise<void>) => void,
-): Promise<string[]> {
-  const ids = items.map((item) => item.invoiceId);
-  const locked = await db.query<InvoiceRow>(
-    `SELECT * FROM invoices WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
-    [ids],
-  );
-  const byId = new Map(locked.rows.map((row) => [row.id, row]));
-  const rows = items.map(({ actor, invoiceId }) => {
-    const row = byId.get(invoiceId);
-    if (!row || row.merchant_id !== actor.merchantId || row.livemode !== actor.livemode) {
-      throw notFound('invoice', invoiceId);
-    }
-    invoices.assertPayable(row, 'paid');
-    return row;
-  });
-  const pending = await db.query<{ id: string }>(
-    `SELECT id FROM payments WHERE invoice_id = ANY($1) AND status = 'pending' LIMIT 1`,
-    [ids],
-  );
-  if (pending.rows[0]) throw pendingPayment('paid again', pending.rows[0].id);
-  const created = await payments.createMany(
-    db,
-    items.map(({ actor, phone }, i) => {
-      const row = rows[i]!;
-      return {
-        actor,
-        input: {
-          amount: row.total - row.amount_paid,
-          currency: row.currency,
-          phone,
-          description: `Invoice ${row.number}`,
-          customer: row.customer_id,
-          metadata: { invoice: row.id },
-          invoiceId: row.id,
-        },
-      };
-    }),
-    afterCommit,
-  );
+  invoiceIds: readonly string[],
+  paymentIds: readonly string[],
+): Promise<void> {
   await write(
     db,
     `UPDATE invoices SET payment_id = c.payment_id
      FROM unnest($1::text[], $2::text[]) AS c(id, payment_id) WHERE invoices.id = c.id`,
-    [ids, created.map((p) => p.id)],
+    [invoiceIds, paymentIds],
   );
-  return created.map((p) => p.id);
 }

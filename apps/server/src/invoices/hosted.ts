@@ -6,7 +6,7 @@
 import { notFound, type Currency } from '@tz/core';
 import type { Actor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { PaymentObject } from '../services/payments.ts';
+import type { PaymentObject } from '../payments/service.ts';
 import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import type { InvoiceRow } from './object.ts';

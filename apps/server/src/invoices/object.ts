@@ -1,5 +1,5 @@
 import type { Currency, InvoiceLine, InvoiceStatus, TaxBreakdownLine, TaxClass, VatRegion } from '@tz/core';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 
 /** A line as stored (and shown): snake_case, as the API speaks. */
 export interface StoredLine {

@@ -1,7 +1,8 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { notifyEventsWritten } from '../services/events.ts';
-import { Poller } from '../services/poller.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { EventSignal } from '../infra/events.ts';
+import { Poller } from '../infra/poller.ts';
 import type { InvoiceService } from './service.ts';
 import type { InvoiceRow } from './object.ts';
 
@@ -22,9 +23,14 @@ export class OverdueInvoices {
     private readonly database: Database,
     private readonly invoices: InvoiceService,
     private readonly clock: Clock,
-    onError: (error: unknown) => void,
+    private readonly events: EventSignal,
+    logger: Logger,
   ) {
-    this.poller = new Poller(async () => (await this.check(), false), POLL_INTERVAL_MS, onError);
+    this.poller = new Poller(async () => (await this.check(), false), {
+      intervalMs: POLL_INTERVAL_MS,
+      logger,
+      failure: 'overdue invoice check failed',
+    });
   }
 
   start(): void {
@@ -51,7 +57,7 @@ export class OverdueInvoices {
         return claimed.rows.length;
       });
       emitted += batch;
-      if (batch > 0) notifyEventsWritten();
+      if (batch > 0) this.events.notify();
       if (batch < BATCH) return emitted;
     }
   }

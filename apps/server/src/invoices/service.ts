@@ -8,13 +8,15 @@
 import {
   AppError,
   DEFAULT_VAT_REGION,
-  assertInvoiceTransition,
+  assertTransition,
+  INVOICE_STATES,
   formatInvoiceNumber,
   invalidField,
   invoiceIsPayable,
   invoiceTotals,
   newId,
   normalizeTanzanianMobile,
+  notFound,
   type Currency,
   type InvoiceLineInput,
   type InvoiceStatus,
@@ -23,14 +25,15 @@ import {
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
-import type { Clock } from '../services/clock.ts';
-import { recordEvent, recordEvents } from '../services/events.ts';
-import type { EventType } from '../services/event-types.ts';
-import { assertCustomerExists } from '../services/customers.ts';
-import { findOwned } from '../services/owned.ts';
-import type { PaymentObject, PaymentRow, PaymentService } from '../services/payments.ts';
-import { randomToken } from '../services/secrets.ts';
-import { chargeInvoices, createDrafts, finalizeDrafts } from './batch.ts';
+import type { Clock } from '../infra/clock.ts';
+import { recordEvent, recordEvents } from '../infra/events.ts';
+import type { EventType } from '../infra/event-types.ts';
+import { assertCustomersExist } from '../customers/service.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { PaymentObject, PaymentRow, PaymentService } from '../payments/service.ts';
+import { randomToken } from '../infra/secrets.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
+import { insertDrafts, linkPayments, type DraftColumns } from './batch.ts';
 import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import { takeInvoiceNumbers } from './numbering.ts';
@@ -46,6 +49,7 @@ import {
 
 export type { InvoiceObject };
 
+const INVOICES = storedStates(INVOICE_STATES, 'invoices');
 const DAY_MS = 86_400_000;
 export const DEFAULT_DAYS_UNTIL_DUE = 30;
 
@@ -72,18 +76,17 @@ export interface InvoicePaymentOutcome {
 }
 
 /**
- * Told of every outcome of a payment linked to an invoice, inside the payment
- * outcome's transaction, after the invoice moved (to `paid`) or stayed (on a
- * failure): a listener that throws rolls the whole outcome back.
+ * What an invoice was made for (a subscription's period), told of every
+ * outcome of a payment linked to it, inside the payment outcome's transaction,
+ * after the invoice moved (to `paid`) or stayed (on a failure): one that
+ * throws rolls the whole outcome back.
  */
-export type InvoicePaymentListener = (
-  tx: Queryable,
-  invoice: InvoiceObject,
-  outcome: InvoicePaymentOutcome,
-) => Promise<void>;
+export interface InvoicePurposes {
+  paymentOutcome(tx: Queryable, invoice: InvoiceObject, outcome: InvoicePaymentOutcome): Promise<void>;
+}
 
 /** The stored columns of priced lines: lines, tax_breakdown, subtotal, tax, total. */
-export const pricedColumns = (totals: InvoiceTotals) => [
+const pricedColumns = (totals: InvoiceTotals) => [
   JSON.stringify(totals.lines.map(storedLine)),
   JSON.stringify(storedBreakdown(totals.taxBreakdown)),
   totals.subtotal,
@@ -91,7 +94,7 @@ export const pricedColumns = (totals: InvoiceTotals) => [
   totals.total,
 ];
 
-export const pendingPayment = (what: string, paymentId: string) =>
+const pendingPayment = (what: string, paymentId: string) =>
   new AppError(
     'state_transition_invalid',
     `A payment for this invoice is waiting for approval; it cannot be ${what} now`,
@@ -99,22 +102,15 @@ export const pendingPayment = (what: string, paymentId: string) =>
   );
 
 export class InvoiceService {
-  private readonly listeners = new Set<InvoicePaymentListener>();
-
   constructor(
-    private readonly payments: () => PaymentService,
-    private readonly publicUrl: () => string,
+    private readonly payments: PaymentService,
+    private readonly publicUrl: string,
     private readonly clock: Clock,
     private readonly documents: InvoiceDocuments,
+    private readonly purposes: InvoicePurposes,
   ) {}
 
-  toObject = (row: InvoiceRow): InvoiceObject => invoiceObject(row, this.publicUrl());
-
-  /** Registers a listener for invoice payment outcomes; returns its removal. */
-  onPaymentOutcome(listener: InvoicePaymentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  toObject = (row: InvoiceRow): InvoiceObject => invoiceObject(row, this.publicUrl);
 
   /** A due date must lie ahead of the clock. */
   /** The due date `input` asks for. */
@@ -144,47 +140,60 @@ export class InvoiceService {
 
   /** A draft for a customer, with lines priced by core's VAT rules; it takes no number yet. */
   async create(db: Queryable, actor: Actor, input: CreateInvoiceInput): Promise<InvoiceObject> {
-    const region = input.vat_region ?? DEFAULT_VAT_REGION;
-    const totals = invoiceTotals(input.lines ?? [], region);
-    const dueAt = this.dueAt(input);
-    await assertCustomerExists(db, actor, input.customer);
-    const inserted = await db.query<InvoiceRow>(
-      `INSERT INTO invoices (id, merchant_id, livemode, customer_id, subscription_id, status, currency, vat_region,
-         lines, tax_breakdown, subtotal, tax, total, memo, metadata, due_at, hosted_token)
-       VALUES ($1, $2, $3, $4, $5, 'draft', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
-      [
-        newId('invoice'),
-        actor.merchantId,
-        actor.livemode,
-        input.customer,
-        input.subscription_id ?? null,
-        input.currency,
-        region,
-        ...pricedColumns(totals),
-        input.memo ?? null,
-        JSON.stringify(input.metadata ?? {}),
-        dueAt,
-        randomToken(32),
-      ],
-    );
-    return this.emit(db, 'invoice.created', inserted.rows[0]!);
+    const [row] = await this.createMany(db, [{ actor, input }]);
+    return this.toObject(row!);
   }
 
-  async retrieve(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    return this.toObject(await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id));
+  /**
+   * Drafts for many invoices at once, each for its actor's tenant: one insert
+   * for all and one for their `invoice.created` events. Returns the rows, for
+   * `finalizeMany` in the same transaction.
+   */
+  async createMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>,
+  ): Promise<InvoiceRow[]> {
+    const drafts: DraftColumns[] = items.map(({ actor, input }) => {
+      const region = input.vat_region ?? DEFAULT_VAT_REGION;
+      return {
+        id: newId('invoice'),
+        merchantId: actor.merchantId,
+        livemode: actor.livemode,
+        customerId: input.customer,
+        subscriptionId: input.subscription_id ?? null,
+        currency: input.currency,
+        vatRegion: region,
+        priced: pricedColumns(invoiceTotals(input.lines ?? [], region)),
+        memo: input.memo ?? null,
+        metadata: JSON.stringify(input.metadata ?? {}),
+        dueAt: this.dueAt(input),
+        hostedToken: randomToken(32),
+      };
+    });
+    await assertCustomersExist(
+      db,
+      items.map(({ actor, input }) => ({ ...actor, customerId: input.customer })),
+    );
+    const rows = await insertDrafts(db, drafts);
+    await this.emitMany(db, 'invoice.created', rows);
+    return rows;
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    return this.toObject(await findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id));
   }
 
   /** The invoice's PDF, or its receipt's once paid. */
   async document(
     db: Queryable,
-    actor: Tenant,
+    tenant: Tenant,
     id: string,
     kind: DocumentKind,
     language: InvoiceLanguage,
   ): Promise<Buffer> {
     return this.documentOf(
       db,
-      await findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id),
+      await findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id),
       kind,
       language,
     );
@@ -192,18 +201,18 @@ export class InvoiceService {
 
   /** The PDF of a row already found: stored once rendered, rendered again when what it shows changed. */
   documentOf(db: Queryable, row: InvoiceRow, kind: DocumentKind, language: InvoiceLanguage): Promise<Buffer> {
-    return this.documents.get(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl()));
+    return this.documents.get(db, row, kind, language, hostedInvoiceUrl(row, this.publicUrl));
   }
 
   listSource(
-    actor: Tenant,
+    tenant: Tenant,
     filters: {
       status?: InvoiceStatus | undefined;
       customer?: string | undefined;
       subscription?: string | undefined;
     },
   ) {
-    const params: unknown[] = [actor.merchantId, actor.livemode];
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
@@ -211,8 +220,8 @@ export class InvoiceService {
     return { table: 'invoices', where, params };
   }
 
-  private async locked(db: Queryable, actor: Tenant, id: string): Promise<InvoiceRow> {
-    return findOwned<InvoiceRow>(db, 'invoices', 'invoice', actor, id, { lock: true });
+  private async locked(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceRow> {
+    return findOwned<InvoiceRow>(db, 'invoices', 'invoice', tenant, id, { lock: true });
   }
 
   /** Edits a draft: lines replace the old ones; anything not given stays. */
@@ -255,25 +264,42 @@ export class InvoiceService {
    * counter row stays locked until this transaction ends: a rollback returns
    * the number, so numbers have no gaps.
    */
-  async finalize(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    return this.emit(db, 'invoice.finalized', await this.finalizeRow(db, await this.locked(db, actor, id)));
+  async finalize(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const [row] = await this.finalizeMany(db, [await this.locked(db, tenant, id)]);
+    return this.toObject(row!);
   }
 
-  private async finalizeRow(db: Queryable, row: InvoiceRow): Promise<InvoiceRow> {
-    this.assertFinalizable(row);
-    const tenant = { merchantId: row.merchant_id, livemode: row.livemode };
-    const first = await takeInvoiceNumbers(db, [{ ...tenant, count: 1 }]);
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'open', number = $2, finalized_at = now(), overdue_check_at = due_at
-       WHERE id = $1 RETURNING *`,
-      [row.id, formatInvoiceNumber(first(tenant))],
+  /**
+   * Finalises drafts the caller holds (locked, or made in this transaction):
+   * each tenant's numbers come from one counter update, taken here, so call it
+   * last in the transaction to hold the counter briefly. Numbers follow the
+   * drafts' order. Emits `invoice.finalized` for each; returns the opened rows.
+   */
+  async finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]): Promise<InvoiceRow[]> {
+    for (const draft of drafts) this.assertFinalizable(draft);
+    const tenantOf = (row: InvoiceRow): Tenant => ({ merchantId: row.merchant_id, livemode: row.livemode });
+    const first = await takeInvoiceNumbers(
+      db,
+      drafts.map((row) => ({ ...tenantOf(row), count: 1 })),
     );
-    return updated.rows[0]!;
+    const next = new Map<string, number>();
+    const numbers = drafts.map((row) => {
+      const key = `${row.merchant_id}/${String(row.livemode)}`;
+      const number = next.get(key) ?? first(tenantOf(row));
+      next.set(key, number + 1);
+      return formatInvoiceNumber(number);
+    });
+    const opened = await transition(db, INVOICES, drafts, 'open', {
+      set: 'number = m.number, finalized_at = now(), overdue_check_at = due_at',
+      perRow: { number: ['text', numbers] },
+    });
+    await this.emitMany(db, 'invoice.finalized', opened);
+    return opened;
   }
 
   /** What finalisation refuses: a total under 1, a due date not ahead of the clock. */
   assertFinalizable(row: InvoiceRow): void {
-    assertInvoiceTransition(row.status, 'open');
+    assertTransition(INVOICE_STATES, row.status, 'open');
     if (row.total < 1) {
       throw invalidField('amount_invalid', 'lines', 'an invoice needs a total of at least 1 to be finalised');
     }
@@ -282,52 +308,29 @@ export class InvoiceService {
     }
   }
 
-  /** Drafts for many invoices at once, each for its actor's tenant (see batch.ts). */
-  createMany(db: Queryable, items: ReadonlyArray<{ actor: Actor; input: CreateInvoiceInput }>) {
-    return createDrafts(this, db, items);
-  }
-
-  /** Finalises drafts `createMany` made in this transaction; takes the numbers: call it last (see batch.ts). */
-  finalizeMany(db: Queryable, drafts: readonly InvoiceRow[]) {
-    return finalizeDrafts(this, db, drafts);
-  }
-
-  /** Charges many invoices at once; returns the payment ids in order (see batch.ts). */
-  chargeMany(
-    db: Queryable,
-    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string }>,
-    afterCommit: (task: () => Promise<void>) => void,
-  ) {
-    return chargeInvoices(this, this.payments(), db, items, afterCommit);
-  }
-
   /** Records one event of `type` for each row, in one statement. */
   emitMany(db: Queryable, type: EventType, rows: readonly InvoiceRow[]): Promise<InvoiceObject[]> {
     return recordEvents(db, type, rows, this.toObject);
   }
 
   /** Voids a draft or an unpaid invoice; refused while a payment for it awaits approval. */
-  async void(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    const row = await this.locked(db, actor, id);
-    assertInvoiceTransition(row.status, 'void');
+  async void(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const row = await this.locked(db, tenant, id);
+    assertTransition(INVOICE_STATES, row.status, 'void');
     await this.assertNoPendingPayment(db, row, 'voided');
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'void', voided_at = now(), overdue_check_at = NULL WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    return this.emit(db, 'invoice.voided', updated.rows[0]!);
+    const voided = await transition(db, INVOICES, row, 'void', {
+      set: 'voided_at = now(), overdue_check_at = NULL',
+    });
+    return this.emit(db, 'invoice.voided', voided);
   }
 
   /** Writes an open invoice off; a payment that still arrives pays it. */
-  async markUncollectible(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    const row = await this.locked(db, actor, id);
-    assertInvoiceTransition(row.status, 'uncollectible');
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET status = 'uncollectible', marked_uncollectible_at = now(), overdue_check_at = NULL
-       WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    return this.emit(db, 'invoice.marked_uncollectible', updated.rows[0]!);
+  async markUncollectible(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const row = await this.locked(db, tenant, id);
+    const written = await transition(db, INVOICES, row, 'uncollectible', {
+      set: 'marked_uncollectible_at = now(), overdue_check_at = NULL',
+    });
+    return this.emit(db, 'invoice.marked_uncollectible', written);
   }
 
   /**
@@ -335,12 +338,9 @@ export class InvoiceService {
    * draft, records `sent_at` and emits `invoice.sent` with the hosted page's
    * URL, for the merchant's own channel (a webhook handler, WhatsApp) to deliver.
    */
-  async send(db: Queryable, actor: Tenant, id: string): Promise<InvoiceObject> {
-    let row = await this.locked(db, actor, id);
-    if (row.status === 'draft') {
-      row = await this.finalizeRow(db, row);
-      await this.emit(db, 'invoice.finalized', row);
-    }
+  async send(db: Queryable, tenant: Tenant, id: string): Promise<InvoiceObject> {
+    const found = await this.locked(db, tenant, id);
+    const row = found.status === 'draft' ? (await this.finalizeMany(db, [found]))[0]! : found;
     this.assertPayable(row, 'sent');
     const updated = await db.query<InvoiceRow>(
       `UPDATE invoices SET sent_at = now() WHERE id = $1 RETURNING *`,
@@ -391,28 +391,72 @@ export class InvoiceService {
     phone: string | undefined,
     afterCommit: (task: () => Promise<void>) => void,
   ): Promise<{ invoice: InvoiceObject; payment: PaymentObject }> {
-    this.assertPayable(row, 'paid');
-    await this.assertNoPendingPayment(db, row, 'paid again');
-    const to = phone ?? (await this.customerPhone(db, row));
-    const payment = await this.payments().create(
+    const [charged] = await this.chargeMany(db, [{ actor: payer, invoiceId: row.id, phone }], afterCommit);
+    return { invoice: this.toObject(charged!.invoice), payment: charged!.payment };
+  }
+
+  /**
+   * Charges many invoices at once, each to the phone given or else its
+   * customer's: one query locks them all (in id order), one looks for pending
+   * payments, and the payments, their events and the invoices' `payment_id` are
+   * written with a statement each. Fails on the first invoice that cannot be
+   * charged. Returns the invoices and their payments in the order given.
+   */
+  async chargeMany(
+    db: Queryable,
+    items: ReadonlyArray<{ actor: Actor; invoiceId: string; phone: string | undefined }>,
+    afterCommit: (task: () => Promise<void>) => void,
+  ): Promise<Array<{ invoice: InvoiceRow; payment: PaymentObject }>> {
+    const ids = items.map((item) => item.invoiceId);
+    const locked = await db.query<InvoiceRow>(
+      `SELECT * FROM invoices WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    const byId = new Map(locked.rows.map((row) => [row.id, row]));
+    const rows = items.map(({ actor, invoiceId }) => {
+      const row = byId.get(invoiceId);
+      if (!row || row.merchant_id !== actor.merchantId || row.livemode !== actor.livemode) {
+        throw notFound('invoice', invoiceId);
+      }
+      this.assertPayable(row, 'paid');
+      return row;
+    });
+    const pending = await db.query<{ id: string }>(
+      `SELECT id FROM payments WHERE invoice_id = ANY($1) AND status = 'pending' LIMIT 1`,
+      [ids],
+    );
+    if (pending.rows[0]) throw pendingPayment('paid again', pending.rows[0].id);
+    const phones: string[] = [];
+    for (const [i, item] of items.entries())
+      phones.push(item.phone ?? (await this.customerPhone(db, rows[i]!)));
+    const payments = await this.payments.createMany(
       db,
-      payer,
-      {
-        amount: row.total - row.amount_paid,
-        currency: row.currency,
-        phone: to,
-        description: `Invoice ${row.number}`,
-        customer: row.customer_id,
-        metadata: { invoice: row.id },
-        invoiceId: row.id,
-      },
+      items.map(({ actor }, i) => {
+        const row = rows[i]!;
+        return {
+          actor,
+          input: {
+            amount: row.total - row.amount_paid,
+            currency: row.currency,
+            phone: phones[i]!,
+            description: `Invoice ${row.number}`,
+            customer: row.customer_id,
+            metadata: { invoice: row.id },
+            invoiceId: row.id,
+          },
+        };
+      }),
       afterCommit,
     );
-    const updated = await db.query<InvoiceRow>(
-      `UPDATE invoices SET payment_id = $2 WHERE id = $1 RETURNING *`,
-      [row.id, payment.id],
+    await linkPayments(
+      db,
+      ids,
+      payments.map((p) => p.id),
     );
-    return { invoice: this.toObject(updated.rows[0]!), payment };
+    return rows.map((row, i) => ({
+      invoice: { ...row, payment_id: payments[i]!.id },
+      payment: payments[i]!,
+    }));
   }
 
   private async customerPhone(db: Queryable, row: InvoiceRow): Promise<string> {
@@ -443,23 +487,19 @@ export class InvoiceService {
     if (!row) return;
     if (payment.status === 'paid') {
       if (!invoiceIsPayable(row.status)) return;
-      assertInvoiceTransition(row.status, 'paid');
-      const updated = await tx.query<InvoiceRow>(
-        `UPDATE invoices SET status = 'paid', amount_paid = amount_paid + $2, paid_at = now(), payment_id = $3,
-           overdue_check_at = NULL
-         WHERE id = $1 RETURNING *`,
-        [row.id, payment.amount, payment.id],
-      );
-      row = updated.rows[0]!;
+      row = await transition(tx, INVOICES, row, 'paid', {
+        set: 'amount_paid = amount_paid + $1, paid_at = now(), payment_id = $2, overdue_check_at = NULL',
+        params: [payment.amount, payment.id],
+      });
       await this.emit(tx, 'invoice.paid', row);
     } else if (payment.status !== 'failed') {
       return;
     }
     const outcome: InvoicePaymentOutcome = {
       status: payment.status,
-      payment: this.payments().toObject(payment),
+      payment: this.payments.toObject(payment),
     };
     const invoice = this.toObject(row);
-    for (const listener of this.listeners) await listener(tx, invoice, outcome);
+    await this.purposes.paymentOutcome(tx, invoice, outcome);
   }
 }

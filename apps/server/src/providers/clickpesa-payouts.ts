@@ -1,12 +1,3 @@
-import {
-  orderReferenceFor,
-  payoutFailure,
-  payoutSettlementOf,
-  type FailureReason,
-} from './clickpesa-rules.ts';
-import type { PayoutOutcomeSink, PayoutRequest, ProviderOutcome } from './provider.ts';
-import { ClickPesaError, clickPesaChecksum, messageOf, type HttpResult } from './clickpesa.ts';
-
 /**
  * ClickPesa payouts (docs.clickpesa.com, "Payout API"): mobile money to
  * `phoneNumber`, or a bank transfer to `accountNumber`/`accountName` at a bank
@@ -16,25 +7,21 @@ import { ClickPesaError, clickPesaChecksum, messageOf, type HttpResult } from '.
  * arrive by the PAYOUT webhooks (http/clickpesa-callback.ts) or from the
  * status query `GET /payouts/{orderReference}`. See docs/PAYOUTS.md.
  */
-export interface ClickPesaCaller {
-  readonly options: { checksumKey: string };
-  call(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<HttpResult>;
-}
-
-export type PayoutView =
-  | { state: 'unknown' }
-  | { state: 'pending'; reference: string }
-  | { state: 'final'; reference: string; outcome: ProviderOutcome };
+import type { Logger } from 'pino';
+import { orderReferenceFor, payoutFailure, payoutSettlementOf } from './clickpesa-rules.ts';
+import type { PayoutOutcomeSink, PayoutRequest } from './provider.ts';
+import {
+  ClickPesaError,
+  clickPesaChecksum,
+  failed,
+  messageOf,
+  type ClickPesaCaller,
+  type HttpResult,
+  type ProviderView,
+} from './clickpesa-http.ts';
 
 /** ClickPesa pays out from a TZS account here (the currency our balances are collected in). */
 const CURRENCY = 'TZS';
-
-const failed = (reference: string | null, reason: FailureReason): ProviderOutcome => ({
-  status: 'failed',
-  reference,
-  failureCode: reason.code,
-  failureMessage: reason.message,
-});
 
 interface PayoutEntry {
   id: string;
@@ -51,7 +38,7 @@ const isEntry = (value: unknown): value is PayoutEntry =>
   typeof (value as PayoutEntry).status === 'string';
 
 /** A payout entry as our view: paid, failed (with a reason from its notes) or still on its way. */
-function viewOf(entry: PayoutEntry): PayoutView {
+function viewOf(entry: PayoutEntry): ProviderView {
   const settlement = payoutSettlementOf(entry.status);
   if (settlement === 'paid')
     return { state: 'final', reference: entry.id, outcome: { status: 'paid', reference: entry.id } };
@@ -94,7 +81,7 @@ function bodies(payout: PayoutRequest): {
 export async function sendClickPesaPayout(
   client: ClickPesaCaller,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payout: PayoutRequest,
 ): Promise<{ reference: string | null }> {
   if (payout.currency !== CURRENCY) {
@@ -115,7 +102,7 @@ export async function sendClickPesaPayout(
   if (previewed.status < 200 || previewed.status >= 300) {
     if (previewed.status !== 400 && previewed.status !== 422)
       throw new ClickPesaError(`payout preview answered HTTP ${previewed.status}`, false, previewed.status);
-    return refuse(sink, log, payout.id, previewed);
+    return refuse(sink, logger, payout.id, previewed);
   }
 
   let result: HttpResult;
@@ -123,7 +110,7 @@ export async function sendClickPesaPayout(
     result = await client.call('POST', `/payouts/create-${kind}-payout`, signed(create));
   } catch (error) {
     if (error instanceof ClickPesaError && !error.reached) throw error;
-    return settleAmbiguous(client, sink, log, payout.id, error);
+    return settleAmbiguous(client, sink, logger, payout.id, error);
   }
   if (result.status >= 200 && result.status < 300) {
     if (!isEntry(result.body)) return { reference: null };
@@ -135,11 +122,11 @@ export async function sendClickPesaPayout(
     return settleAmbiguous(
       client,
       sink,
-      log,
+      logger,
       payout.id,
       new ClickPesaError(`payout answered HTTP ${result.status}`, true, result.status),
     );
-  if (result.status === 400 || result.status === 422) return refuse(sink, log, payout.id, result);
+  if (result.status === 400 || result.status === 422) return refuse(sink, logger, payout.id, result);
   throw new ClickPesaError(
     `payout answered HTTP ${result.status}: ${messageOf(result.body) ?? ''}`,
     true,
@@ -149,15 +136,15 @@ export async function sendClickPesaPayout(
 
 async function refuse(
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payoutId: string,
   result: HttpResult,
 ): Promise<{ reference: null }> {
   const message = messageOf(result.body);
   const reason = payoutFailure(message);
   if (reason.code === 'provider_error')
-    log(
-      new ClickPesaError(message ?? 'no message', true, result.status),
+    logger.error(
+      { err: new ClickPesaError(message ?? 'no message', true, result.status) },
       `ClickPesa refused payout ${payoutId}`,
     );
   await sink.applyPayoutOutcome(payoutId, failed(null, reason));
@@ -168,15 +155,18 @@ async function refuse(
 async function settleAmbiguous(
   client: ClickPesaCaller,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   payoutId: string,
   cause: unknown,
 ): Promise<{ reference: string | null }> {
-  let view: PayoutView;
+  let view: ProviderView;
   try {
     view = await lookupClickPesaPayout(client, payoutId);
   } catch (error) {
-    log(error, `ClickPesa status of payout ${payoutId} unknown after: ${String(cause)}; left pending`);
+    logger.error(
+      { err: error },
+      `ClickPesa status of payout ${payoutId} unknown after: ${String(cause)}; left pending`,
+    );
     return { reference: null };
   }
   if (view.state === 'unknown')
@@ -186,7 +176,10 @@ async function settleAmbiguous(
 }
 
 /** The payout status query by order reference; a SUCCESS among several entries wins. */
-export async function lookupClickPesaPayout(client: ClickPesaCaller, payoutId: string): Promise<PayoutView> {
+export async function lookupClickPesaPayout(
+  client: ClickPesaCaller,
+  payoutId: string,
+): Promise<ProviderView> {
   const orderReference = orderReferenceFor(payoutId);
   const result = await client.call('GET', `/payouts/${encodeURIComponent(orderReference)}`);
   if (result.status === 404) return { state: 'unknown' };

@@ -1,5 +1,7 @@
+import type { Logger } from 'pino';
 import { escrowTransferId, PAYOUT_PROVIDER_ERROR, PROVIDER_ERROR } from './clickpesa-rules.ts';
 import type { Database } from '../db/database.ts';
+import { Poller } from '../infra/poller.ts';
 import type { OutcomeSink, PayoutOutcomeSink } from './provider.ts';
 import { CLICKPESA, type ClickPesaProvider } from './clickpesa.ts';
 
@@ -21,7 +23,7 @@ export async function reconcilePendingClickPesa(
   database: Database,
   provider: ClickPesaProvider,
   sink: OutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -42,7 +44,7 @@ export async function reconcilePendingClickPesa(
         });
       }
     } catch (error) {
-      log(error, `reconciling ${payment.id} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling ${payment.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -57,7 +59,7 @@ export async function reconcilePendingClickPesaPayouts(
   database: Database,
   provider: ClickPesaProvider,
   sink: PayoutOutcomeSink,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
   options: ReconcileOptions = DEFAULTS,
 ): Promise<number> {
   const pending = await database.pool.query<{ id: string; age_ms: number }>(
@@ -78,7 +80,7 @@ export async function reconcilePendingClickPesaPayouts(
         });
       }
     } catch (error) {
-      log(error, `reconciling payout ${payout.id} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling payout ${payout.id} with ClickPesa failed`);
     }
   }
   return pending.rowCount ?? 0;
@@ -99,7 +101,7 @@ export async function reconcileSendingEscrowTransfers(
   database: Database,
   provider: ClickPesaProvider,
   transfers: EscrowTransferResender,
-  log: (error: unknown, message: string) => void,
+  logger: Logger,
 ): Promise<number> {
   const sending = await database.pool.query<{ id: string; transfer_attempt: number }>(
     `SELECT s.id, s.transfer_attempt FROM escrow_splits s JOIN escrows e ON e.id = s.escrow_id
@@ -111,34 +113,40 @@ export async function reconcileSendingEscrowTransfers(
       const view = await provider.reconcilePayout(transferId);
       if (view.state === 'unknown') await transfers.resume(true, [split.id]);
     } catch (error) {
-      log(error, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
+      logger.error({ err: error }, `reconciling escrow transfer ${transferId} with ClickPesa failed`);
     }
   }
   return sending.rowCount ?? 0;
 }
 
-/** Runs the reconciliation every `intervalMs` (0: never) until stopped. */
-export function startClickPesaReconciler(
-  database: Database,
-  provider: ClickPesaProvider,
-  sink: OutcomeSink & PayoutOutcomeSink,
-  transfers: EscrowTransferResender,
-  log: (error: unknown, message: string) => void,
-  intervalMs: number,
-): { stop(): void } {
-  if (intervalMs === 0) return { stop() {} };
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reconcilePendingClickPesa(database, provider, sink, log)
-      .then(() => reconcilePendingClickPesaPayouts(database, provider, sink, log))
-      .then(() => reconcileSendingEscrowTransfers(database, provider, transfers, log))
-      .catch((error: unknown) => log(error, 'ClickPesa reconciliation failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** Runs the three reconciliations every `intervalMs` (0: never), from `start` until `stop`. */
+export class ClickPesaReconciler {
+  private readonly poller: Poller;
+
+  constructor(
+    database: Database,
+    provider: ClickPesaProvider,
+    sink: OutcomeSink & PayoutOutcomeSink,
+    transfers: EscrowTransferResender,
+    logger: Logger,
+    private readonly intervalMs: number,
+  ) {
+    this.poller = new Poller(
+      async () => {
+        await reconcilePendingClickPesa(database, provider, sink, logger);
+        await reconcilePendingClickPesaPayouts(database, provider, sink, logger);
+        await reconcileSendingEscrowTransfers(database, provider, transfers, logger);
+        return false;
+      },
+      { intervalMs, logger, failure: 'ClickPesa reconciliation failed' },
+    );
+  }
+
+  start(): void {
+    if (this.intervalMs > 0) this.poller.start();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
 }

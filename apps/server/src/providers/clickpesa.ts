@@ -1,12 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
 import {
-  checksumCanonicalForm,
   initiationRefusal,
   orderReferenceFor,
   payerFailure,
   PROVIDER_ERROR,
   settlementOf,
-  type FailureReason,
 } from './clickpesa-rules.ts';
 import type { Config } from '../config.ts';
 import type {
@@ -16,9 +14,16 @@ import type {
   PayoutOutcomeSink,
   PayoutProvider,
   PayoutRequest,
-  ProviderOutcome,
 } from './provider.ts';
-import { sendClickPesaPayout, lookupClickPesaPayout, type PayoutView } from './clickpesa-payouts.ts';
+import { sendClickPesaPayout, lookupClickPesaPayout } from './clickpesa-payouts.ts';
+import {
+  ClickPesaError,
+  clickPesaChecksum,
+  failed,
+  messageOf,
+  type HttpResult,
+  type ProviderView,
+} from './clickpesa-http.ts';
 
 /**
  * ClickPesa (https://docs.clickpesa.com) collection by USSD push: a JWT from
@@ -70,44 +75,6 @@ export function clickPesaOptionsFrom(config: Config): ClickPesaOptions | undefin
   };
 }
 
-/** Lowercase hex HMAC-SHA256 of the payload's canonical form, keyed with the checksum key. */
-export function clickPesaChecksum(checksumKey: string, payload: Record<string, unknown>): string {
-  return createHmac('sha256', checksumKey).update(checksumCanonicalForm(payload), 'utf8').digest('hex');
-}
-
-/** Constant-time check of a received checksum against the payload it claims to sign. */
-export function checksumMatches(
-  checksumKey: string,
-  payload: Record<string, unknown>,
-  received: unknown,
-): boolean {
-  if (typeof received !== 'string' || !/^[0-9a-f]{64}$/i.test(received)) return false;
-  const expected = Buffer.from(clickPesaChecksum(checksumKey, payload), 'hex');
-  return timingSafeEqual(expected, Buffer.from(received, 'hex'));
-}
-
-/** A failed provider call; `reached` is false only when the request surely never arrived. */
-export class ClickPesaError extends Error {
-  constructor(
-    message: string,
-    readonly reached: boolean,
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'ClickPesaError';
-  }
-}
-
-/**
- * A send whose create call may have reached ClickPesa although nothing says so
- * (an ambiguous answer, then no record of it just after). Failing it would
- * free its money for a second send while the first may still pay; it stays
- * in flight for the reconciler instead.
- */
-export const mayHaveReached = (error: unknown): boolean =>
-  error instanceof ClickPesaError && error.reached && error.status === undefined;
-
 /** One entry of the payment status query (GET /payments/{orderReference}). */
 export interface ClickPesaPayment {
   id: string;
@@ -119,31 +86,6 @@ export interface ClickPesaPayment {
   updatedAt?: string;
 }
 
-export type ProviderView =
-  | { state: 'unknown' }
-  | { state: 'pending'; reference: string }
-  | { state: 'final'; reference: string; outcome: ProviderOutcome };
-
-export interface HttpResult {
-  status: number;
-  body: unknown;
-}
-
-export const messageOf = (body: unknown): string | undefined => {
-  if (!body || typeof body !== 'object') return undefined;
-  const message = (body as { message?: unknown }).message;
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message)) return message.filter((m) => typeof m === 'string').join('; ');
-  return undefined;
-};
-
-const failed = (reference: string | null, reason: FailureReason): ProviderOutcome => ({
-  status: 'failed',
-  reference,
-  failureCode: reason.code,
-  failureMessage: reason.message,
-});
-
 export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   readonly name = CLICKPESA;
   private token: { value: string; reuseUntil: number } | undefined;
@@ -152,16 +94,16 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
   constructor(
     readonly options: ClickPesaOptions,
     private readonly sink: OutcomeSink & PayoutOutcomeSink,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly logger: Logger,
   ) {}
 
   /** Sends a payout: preview, then create (see clickpesa-payouts.ts). */
   sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
-    return sendClickPesaPayout(this, this.sink, this.log, payout);
+    return sendClickPesaPayout(this, this.sink, this.logger, payout);
   }
 
   /** What ClickPesa knows of a payout; a final answer is applied (for lost callbacks). */
-  async reconcilePayout(payoutId: string): Promise<PayoutView> {
+  async reconcilePayout(payoutId: string): Promise<ProviderView> {
     const view = await lookupClickPesaPayout(this, payoutId);
     if (view.state === 'final') await this.sink.applyPayoutOutcome(payoutId, view.outcome);
     return view;
@@ -213,8 +155,8 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
       const providerMessage = messageOf(result.body);
       const reason = initiationRefusal(providerMessage);
       if (reason === PROVIDER_ERROR)
-        this.log(
-          new ClickPesaError(providerMessage ?? 'no message', true, result.status),
+        this.logger.error(
+          { err: new ClickPesaError(providerMessage ?? 'no message', true, result.status) },
           `ClickPesa refused payment ${payment.id}`,
         );
       await this.sink.applyOutcome(payment.id, failed(null, reason));
@@ -277,7 +219,10 @@ export class ClickPesaProvider implements PaymentProvider, PayoutProvider {
     try {
       view = await this.lookup(paymentId);
     } catch (error) {
-      this.log(error, `ClickPesa status of ${paymentId} unknown after: ${String(cause)}; left pending`);
+      this.logger.error(
+        { err: error },
+        `ClickPesa status of ${paymentId} unknown after: ${String(cause)}; left pending`,
+      );
       return { reference: null };
     }
     if (view.state === 'unknown')

@@ -1,5 +1,6 @@
+import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { Poller } from '../services/poller.ts';
+import { Poller } from '../infra/poller.ts';
 import type {
   OutcomeSink,
   PaymentProvider,
@@ -82,7 +83,6 @@ function outcomeFor(paymentId: string, phone: string): ProviderOutcome {
  */
 export class SandboxProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'sandbox';
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly poller: Poller;
 
   constructor(
@@ -90,12 +90,11 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
     private readonly sink: OutcomeSink,
     private readonly payoutSink: PayoutOutcomeSink,
     private readonly settleMs: number,
-    onError: (error: unknown) => void,
+    logger: Logger,
   ) {
     this.poller = new Poller(
       async () => (await this.settleDue()) === BATCH || (await this.settleDuePayouts()) === BATCH,
-      POLL_INTERVAL_MS,
-      onError,
+      { intervalMs: POLL_INTERVAL_MS, logger, failure: 'sandbox settlement failed' },
     );
   }
 
@@ -111,32 +110,21 @@ export class SandboxProvider implements PaymentProvider, PayoutProvider {
 
   /** The outcome is already due in the database; this only wakes the poller on time. */
   initiate(payment: PaymentRequest): Promise<{ reference: string | null }> {
-    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.wakeWhenDue();
+    if (payment.phone !== SANDBOX_NUMBERS.staysPending) this.poller.wakeAfter(this.settleMs);
     return Promise.resolve({ reference: null });
   }
 
   sendPayout(payout: PayoutRequest): Promise<{ reference: string | null }> {
-    if (payoutFate(payout.destination) !== 'never') this.wakeWhenDue();
+    if (payoutFate(payout.destination) !== 'never') this.poller.wakeAfter(this.settleMs);
     return Promise.resolve({ reference: null });
-  }
-
-  private wakeWhenDue(): void {
-    if (this.poller.isStopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.poller.wake();
-    }, this.settleMs);
-    this.timers.add(timer);
   }
 
   start(): void {
     this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.poller.stop();
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Claims up to a batch of due settlements, oldest due first, and applies them. */

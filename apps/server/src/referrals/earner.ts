@@ -9,11 +9,12 @@
  * and the due row is deleted. The due row's lock and UNIQUE (type, source_id)
  * on the ledger make each payment's earning post once, however many pollers run.
  */
+import type { Logger } from 'pino';
 import { referralEarning, type Currency } from '@tz/core';
 import { write, type Database } from '../db/database.ts';
-import { onEventsWritten } from '../services/events.ts';
-import { postLedgerEntry } from '../services/ledger.ts';
-import { Poller } from '../services/poller.ts';
+import type { EventSignal } from '../infra/events.ts';
+import { postLedgerEntry } from '../ledger/service.ts';
+import { Poller } from '../infra/poller.ts';
 
 const POLL_INTERVAL_MS = 1_000;
 const CLAIM_LEASE_SECONDS = 30;
@@ -34,14 +35,19 @@ export class ReferralEarner {
 
   constructor(
     private readonly database: Database,
-    onError: (error: unknown) => void,
+    private readonly events: EventSignal,
+    logger: Logger,
   ) {
-    this.poller = new Poller(async () => (await this.creditAll(), false), POLL_INTERVAL_MS, onError);
+    this.poller = new Poller(async () => (await this.creditAll(), false), {
+      intervalMs: POLL_INTERVAL_MS,
+      logger,
+      failure: 'referral earning failed',
+    });
   }
 
   start(): void {
     // A paid payment commits an event: credit its earning without waiting for the poll.
-    this.unsubscribe = onEventsWritten(() => this.poller.wake());
+    this.unsubscribe = this.events.subscribe(() => this.poller.wake());
     this.poller.start();
   }
 

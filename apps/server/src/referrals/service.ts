@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { AppError, REFERRAL_RULE, referralEarning } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
 import type { Tenant } from '../actor.ts';
-import { unixSeconds } from '../services/time.ts';
+import { unixSeconds } from '../infra/time.ts';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const CODE_LENGTH = 10;
@@ -59,45 +59,47 @@ interface ReferredRow {
   earning_until: Date;
 }
 
-/** GET /v1/referrals: the code, the merchants who signed up with it, and the earnings in this mode. */
-export async function referralsOf(db: Queryable, tenant: Tenant) {
-  const [me, referred, earnings] = await Promise.all([
-    db.query<{ referral_code: string }>('SELECT referral_code FROM merchants WHERE id = $1', [
-      tenant.merchantId,
-    ]),
-    db.query<ReferredRow>(
-      `SELECT id, business_name, created_at, created_at + make_interval(months => $2) AS earning_until
-       FROM merchants WHERE referred_by = $1 ORDER BY seq DESC`,
-      [tenant.merchantId, REFERRAL_RULE.months],
-    ),
-    db.query<{ referred_id: string; currency: string; amount: number; payments: number }>(
-      `SELECT referred_id, currency, sum(amount)::bigint AS amount, count(*)::int AS payments
-       FROM referral_earnings WHERE merchant_id = $1 AND livemode = $2
-       GROUP BY referred_id, currency ORDER BY currency`,
-      [tenant.merchantId, tenant.livemode],
-    ),
-  ]);
-  const totals = new Map<string, number>();
-  for (const row of earnings.rows) totals.set(row.currency, (totals.get(row.currency) ?? 0) + row.amount);
-  return {
-    object: 'referrals' as const,
-    code: me.rows[0]!.referral_code,
-    rule: {
-      fee_share_basis_points: REFERRAL_RULE.feeShareBasisPoints,
-      months: REFERRAL_RULE.months,
-    },
-    referred: referred.rows.map((row) => {
-      const earned = earnings.rows.filter((e) => e.referred_id === row.id);
-      return {
-        merchant: row.id,
-        business_name: row.business_name,
-        joined: unixSeconds(row.created_at),
-        earning_until: unixSeconds(row.earning_until),
-        payments: earned.reduce((sum, e) => sum + e.payments, 0),
-        earnings: earned.map((e) => ({ amount: e.amount, currency: e.currency })),
-      };
-    }),
-    earnings: [...totals].map(([currency, amount]) => ({ amount, currency })),
-    livemode: tenant.livemode,
-  };
+export class ReferralService {
+  /** GET /v1/referrals: the code, the merchants who signed up with it, and the earnings in this mode. */
+  async list(db: Queryable, tenant: Tenant) {
+    const [me, referred, earnings] = await Promise.all([
+      db.query<{ referral_code: string }>('SELECT referral_code FROM merchants WHERE id = $1', [
+        tenant.merchantId,
+      ]),
+      db.query<ReferredRow>(
+        `SELECT id, business_name, created_at, created_at + make_interval(months => $2) AS earning_until
+         FROM merchants WHERE referred_by = $1 ORDER BY seq DESC`,
+        [tenant.merchantId, REFERRAL_RULE.months],
+      ),
+      db.query<{ referred_id: string; currency: string; amount: number; payments: number }>(
+        `SELECT referred_id, currency, sum(amount)::bigint AS amount, count(*)::int AS payments
+         FROM referral_earnings WHERE merchant_id = $1 AND livemode = $2
+         GROUP BY referred_id, currency ORDER BY currency`,
+        [tenant.merchantId, tenant.livemode],
+      ),
+    ]);
+    const totals = new Map<string, number>();
+    for (const row of earnings.rows) totals.set(row.currency, (totals.get(row.currency) ?? 0) + row.amount);
+    return {
+      object: 'referrals' as const,
+      code: me.rows[0]!.referral_code,
+      rule: {
+        fee_share_basis_points: REFERRAL_RULE.feeShareBasisPoints,
+        months: REFERRAL_RULE.months,
+      },
+      referred: referred.rows.map((row) => {
+        const earned = earnings.rows.filter((e) => e.referred_id === row.id);
+        return {
+          merchant: row.id,
+          business_name: row.business_name,
+          joined: unixSeconds(row.created_at),
+          earning_until: unixSeconds(row.earning_until),
+          payments: earned.reduce((sum, e) => sum + e.payments, 0),
+          earnings: earned.map((e) => ({ amount: e.amount, currency: e.currency })),
+        };
+      }),
+      earnings: [...totals].map(([currency, amount]) => ({ amount, currency })),
+      livemode: tenant.livemode,
+    };
+  }
 }

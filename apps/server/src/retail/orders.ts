@@ -8,27 +8,32 @@ import {
   buildRetailReceipt,
   storeReceiptSettings,
   type CreateOrderCommand,
+  type VoidOrderCommand,
   type TillOrderPayload,
 } from '@tz/core';
 import type { Actor, Tenant, TillActor } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from '../services/events.ts';
+import type { ListQuery } from '../db/list-page.ts';
+import { recordEvent } from '../infra/events.ts';
 import { applyRule, invalid } from './shared.ts';
 import { planStockMoves, recordLowStock } from './stock.ts';
 import { loadSaleContext } from './orders/load.ts';
-import { findOrder, orderObject, retrieveOrder, type OrderObject } from './orders/read.ts';
-import { resolveSale, saleReceiptNumber, saleStoreId } from './orders/sale.ts';
-import { insertSale, saleRecords } from './orders/write.ts';
-
-export {
+import {
+  findOrder,
   findOrderId,
   listOrders,
+  orderObject,
   retrieveOrder,
   type OrderFilters,
   type OrderObject,
   type OrderReference,
 } from './orders/read.ts';
-export { refundOrder, voidOrder, type RefundInput } from './orders/refund-void.ts';
+import { refundOrder, voidOrder, type OrderScope, type RefundInput } from './orders/refund-void.ts';
+import { resolveSale, saleReceiptNumber, saleStoreId } from './orders/sale.ts';
+import { insertSale, saleRecords } from './orders/write.ts';
+
+export type { OrderFilters, OrderObject, OrderReference } from './orders/read.ts';
+export type { RefundInput } from './orders/refund-void.ts';
 
 /**
  * A sale as the services take it: the REST body, whose `till` and `cashier`
@@ -81,64 +86,99 @@ export interface CreatedOrder {
   created: boolean;
 }
 
-/**
- * Records a paid sale: prices the cart and applies the tenders with the core
- * rules, numbers the receipt, moves stock (never refusing a sale for it), and
- * writes order.created and order.paid. A repeated `client_order_id` returns
- * the order already recorded. A till's sale happened at the counter: it is
- * recorded at the till's store, and what changed since is flagged.
- */
-export async function createOrder(
-  db: Queryable,
-  actor: Actor,
-  input: CreateOrderInput,
-  now = new Date(),
-): Promise<CreatedOrder> {
-  const scope: Tenant = { merchantId: actor.merchantId, livemode: actor.livemode };
-  const asFact = actor.kind === 'till';
-  const storeId = saleStoreId(actor, input);
-  const context = await loadSaleContext(db, scope, input, storeId);
-  if (context.existing !== null)
-    return { order: await retrieveOrder(db, scope, context.existing), created: false };
-  const sale = await resolveSale(db, scope, input, context, { asFact, storeId, now });
+export class OrderService {
+  /**
+   * Records a paid sale: prices the cart and applies the tenders with the core
+   * rules, numbers the receipt, moves stock (never refusing a sale for it), and
+   * writes order.created and order.paid. A repeated `client_order_id` returns
+   * the order already recorded. A till's sale happened at the counter: it is
+   * recorded at the till's store, and what changed since is flagged.
+   */
+  async create(
+    db: Queryable,
+    actor: Actor,
+    input: CreateOrderInput,
+    now = new Date(),
+  ): Promise<CreatedOrder> {
+    const tenant: Tenant = { merchantId: actor.merchantId, livemode: actor.livemode };
+    const asFact = actor.kind === 'till';
+    const storeId = saleStoreId(actor, input);
+    const context = await loadSaleContext(db, tenant, input, storeId);
+    if (context.existing !== null)
+      return { order: await retrieveOrder(db, tenant, context.existing), created: false };
+    const sale = await resolveSale(db, tenant, input, context, { asFact, storeId, now });
 
-  const receiptNumber = await saleReceiptNumber(db, input, sale.store, context.receiptSequence);
-  const paidAt = input.sold_at !== undefined ? new Date(input.sold_at * 1000) : now;
-  const receipt = applyRule(() =>
-    buildRetailReceipt({
-      order: sale.priced,
-      tenders: sale.allocation,
-      store: storeReceiptSettings(sale.store),
-      receiptNumber,
-      issuedAt: paidAt,
-      ...(input.printed ?? { till: input.till, cashier: input.cashier }),
-      customer: sale.customerName,
-    }),
-  );
-  const sold = sale.lines.map((line) => line.sold);
-  const locked = context.store ? context.levels : [];
-  const stockPlan = await planStockMoves(db, scope, sale.store.id, sold, 'sale', locked);
-  if (asFact && stockPlan.movements.some((move) => move.deltaMilli < 0 && move.onHandAfterMilli < 0)) {
-    sale.flags.add('stock_short');
+    const receiptNumber = await saleReceiptNumber(db, input, sale.store, context.receiptSequence);
+    const paidAt = input.sold_at !== undefined ? new Date(input.sold_at * 1000) : now;
+    const receipt = applyRule(() =>
+      buildRetailReceipt({
+        order: sale.priced,
+        tenders: sale.allocation,
+        store: storeReceiptSettings(sale.store),
+        receiptNumber,
+        issuedAt: paidAt,
+        ...(input.printed ?? { till: input.till, cashier: input.cashier }),
+        customer: sale.customerName,
+      }),
+    );
+    const sold = sale.lines.map((line) => line.sold);
+    const locked = context.store ? context.levels : [];
+    const stockPlan = await planStockMoves(db, tenant, sale.store.id, sold, 'sale', locked);
+    if (asFact && stockPlan.movements.some((move) => move.deltaMilli < 0 && move.onHandAfterMilli < 0)) {
+      sale.flags.add('stock_short');
+    }
+
+    const records = saleRecords(tenant, actor.tillId, input, sale, { receiptNumber, receipt, paidAt });
+    const createdAt = await insertSale(db, tenant, records, stockPlan);
+    if (!createdAt) {
+      // A concurrent request with the same client order id committed first: answer with its order.
+      const existing =
+        input.client_order_id === undefined
+          ? undefined
+          : await findOrder(db, tenant, 'client_order_id', input.client_order_id);
+      if (existing) return { order: existing, created: false };
+      throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
+    }
+    const object = orderObject(
+      { ...records.order, created_at: createdAt },
+      { lines: records.lines, tenders: records.tenders, refunds: [] },
+    );
+    await recordLowStock(db, tenant, stockPlan);
+    await recordEvent(db, { ...tenant, type: 'order.created', object });
+    await recordEvent(db, { ...tenant, type: 'order.paid', object });
+    return { order: object, created: true };
   }
 
-  const records = saleRecords(scope, actor.tillId, input, sale, { receiptNumber, receipt, paidAt });
-  const createdAt = await insertSale(db, scope, records, stockPlan);
-  if (!createdAt) {
-    // A concurrent request with the same client order id committed first: answer with its order.
-    const existing =
-      input.client_order_id === undefined
-        ? undefined
-        : await findOrder(db, scope, 'client_order_id', input.client_order_id);
-    if (existing) return { order: existing, created: false };
-    throw invalid('receipt_number_taken', 'receipt_number', 'is already on another order');
+  retrieve(db: Queryable, tenant: Tenant, id: string): Promise<OrderObject> {
+    return retrieveOrder(db, tenant, id);
   }
-  const object = orderObject(
-    { ...records.order, created_at: createdAt },
-    { lines: records.lines, tenders: records.tenders, refunds: [] },
-  );
-  await recordLowStock(db, scope, stockPlan);
-  await recordEvent(db, { ...scope, type: 'order.created', object });
-  await recordEvent(db, { ...scope, type: 'order.paid', object });
-  return { order: object, created: true };
+
+  list(db: Queryable, tenant: Tenant, filters: OrderFilters, query: ListQuery) {
+    return listOrders(db, tenant, filters, query);
+  }
+
+  /** The order a till's command names, by id or by its own client order id. */
+  findId(db: Queryable, tenant: Tenant, reference: OrderReference): Promise<string> {
+    return findOrderId(db, tenant, reference);
+  }
+
+  refund(
+    db: Queryable,
+    scope: OrderScope,
+    id: string,
+    input: RefundInput,
+    now = new Date(),
+  ): Promise<OrderObject> {
+    return refundOrder(db, scope, id, input, now);
+  }
+
+  void(
+    db: Queryable,
+    scope: OrderScope,
+    id: string,
+    input: VoidOrderCommand,
+    now = new Date(),
+  ): Promise<OrderObject> {
+    return voidOrder(db, scope, id, input, now);
+  }
 }

@@ -6,7 +6,7 @@
 import { isReceiptToken, type Currency, type RetailOrderStatus } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import { write, type Queryable } from '../db/database.ts';
-import { sha256 } from '../services/secrets.ts';
+import { sha256 } from '../infra/secrets.ts';
 import { retrieveOrder, type OrderObject } from './orders/read.ts';
 import type { StoreRow } from './stores.ts';
 
@@ -19,7 +19,7 @@ const tokenHash = (token: string): string => sha256(`receipt:${token}`);
  */
 export async function recordReceiptLink(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   orderId: string,
   token: string,
 ): Promise<void> {
@@ -27,7 +27,7 @@ export async function recordReceiptLink(
     db,
     `INSERT INTO retail_receipt_links (token_hash, merchant_id, livemode, order_id) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING`,
-    [tokenHash(token), scope.merchantId, scope.livemode, orderId],
+    [tokenHash(token), tenant.merchantId, tenant.livemode, orderId],
   );
 }
 
@@ -77,8 +77,8 @@ export class DigitalReceipts {
     );
     const found = link.rows[0];
     if (!found) return null;
-    const scope: Tenant = { merchantId: found.merchant_id, livemode: found.livemode };
-    const order = await retrieveOrder(db, scope, found.order_id);
+    const tenant: Tenant = { merchantId: found.merchant_id, livemode: found.livemode };
+    const order = await retrieveOrder(db, tenant, found.order_id);
     const details = await db.query<
       ReceiptView['store'] & { business_name: string; references: Record<string, string> }
     >(
@@ -90,7 +90,7 @@ export class DigitalReceipts {
        WHERE s.id = $1 AND s.merchant_id = $2`,
       [
         order.store,
-        scope.merchantId,
+        tenant.merchantId,
         order.tenders.flatMap((tender) => (tender.payment ? [tender.payment] : [])),
       ],
     );

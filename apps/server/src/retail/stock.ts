@@ -16,8 +16,8 @@ import {
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../db/list-page.ts';
-import { recordEvent } from '../services/events.ts';
-import { unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from './shared.ts';
 import { storeForRequest } from './stores.ts';
 
@@ -71,7 +71,7 @@ const levelKey = (productId: string, variantId: string | null | undefined) =>
 /** Creates missing levels (at zero) and locks all of them, in one order, so concurrent sales never deadlock. */
 async function lockLevels(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: ReadonlyArray<{ productId: string; variantId: string | null }>,
 ): Promise<StockLevelRow[]> {
@@ -95,8 +95,8 @@ async function lockLevels(
        SELECT i.id, $1, $2, $3, i.product_id, i.variant_id, 0 FROM unnest($4::text[], $5::text[], $6::text[]) AS i(id, product_id, variant_id)
        ON CONFLICT (store_id, product_id, variant_id) DO NOTHING`,
       [
-        scope.merchantId,
-        scope.livemode,
+        tenant.merchantId,
+        tenant.livemode,
         storeId,
         missing.map(() => newId('stockLevel')),
         missing.map((item) => item.productId),
@@ -129,7 +129,7 @@ export interface MovementSource {
  */
 export function stockMoveCtes(
   params: unknown[],
-  scope: Tenant,
+  tenant: Tenant,
   plan: StockPlan,
   source: MovementSource,
   guard?: string,
@@ -144,13 +144,13 @@ export function stockMoveCtes(
      ), logged AS (
        INSERT INTO retail_stock_movements (merchant_id, livemode, store_id, product_id, variant_id, reason, delta_milli,
          on_hand_after_milli, order_id, refund_id, note)
-       SELECT ${p(scope.merchantId)}, ${p(scope.livemode)}, store_id, product_id, variant_id, ${p(source.reason)}, delta,
+       SELECT ${p(tenant.merchantId)}, ${p(tenant.livemode)}, store_id, product_id, variant_id, ${p(source.reason)}, delta,
          on_hand_milli, ${p(source.orderId ?? null)}, ${p(source.refundId ?? null)}, ${p(source.note ?? null)} FROM moved
      )`;
 }
 
 /** stock.low for each item the plan takes to (or below) its reorder level, or below zero, that was not there before. */
-export async function recordLowStock(db: Queryable, scope: Tenant, plan: StockPlan): Promise<void> {
+export async function recordLowStock(db: Queryable, tenant: Tenant, plan: StockPlan): Promise<void> {
   for (const [index, movement] of plan.movements.entries()) {
     const level = plan.levels[index]!;
     if (isLow(movement.onHandBeforeMilli, level.reorder_level_milli) || !(movement.low || movement.negative))
@@ -161,19 +161,19 @@ export async function recordLowStock(db: Queryable, scope: Tenant, plan: StockPl
       updated_at: new Date(),
     };
     const item = plan.units.get(level.product_id) ?? { unit: 'piece', track_stock: true };
-    await recordEvent(db, { ...scope, type: 'stock.low', object: stockLevelObject(after, item) });
+    await recordEvent(db, { ...tenant, type: 'stock.low', object: stockLevelObject(after, item) });
   }
 }
 
-async function writeMovements(db: Queryable, scope: Tenant, plan: StockPlan, source: MovementSource) {
+async function writeMovements(db: Queryable, tenant: Tenant, plan: StockPlan, source: MovementSource) {
   if (plan.movements.length === 0) return [];
   const params: unknown[] = [];
-  const ctes = stockMoveCtes(params, scope, plan, source);
+  const ctes = stockMoveCtes(params, tenant, plan, source);
   const updated = await db.query<StockLevelRow>(
     `WITH ${ctes} SELECT id, livemode, store_id, product_id, variant_id, on_hand_milli, reorder_level_milli, updated_at FROM moved`,
     params,
   );
-  await recordLowStock(db, scope, plan);
+  await recordLowStock(db, tenant, plan);
   return updated.rows;
 }
 
@@ -196,7 +196,7 @@ export interface SoldItem {
  */
 export async function planStockMoves(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
@@ -210,7 +210,7 @@ export async function planStockMoves(
     have.has(levelKey(item.productId, item.variantId)),
   )
     ? locked
-    : await lockLevels(db, scope, storeId, tracked);
+    : await lockLevels(db, tenant, storeId, tracked);
   const coreLevels: StockLevel[] = levels.map((level) => ({
     storeId: storeId as StoreId,
     productId: level.product_id as ProductId,
@@ -239,124 +239,123 @@ export async function planStockMoves(
 /** Plans and applies the stock movements of a refund or void. */
 export async function moveStockForOrder(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   storeId: string,
   items: readonly SoldItem[],
   reason: 'sale' | 'refund' | 'void',
   source: { orderId: string; refundId?: string | undefined },
 ): Promise<void> {
-  const plan = await planStockMoves(db, scope, storeId, items, reason);
-  await writeMovements(db, scope, plan, { ...source, reason });
+  const plan = await planStockMoves(db, tenant, storeId, items, reason);
+  await writeMovements(db, tenant, plan, { ...source, reason });
 }
 
-/** Sets or adjusts what a store holds of an item, and its reorder level. */
-export async function adjustStock(
-  db: Queryable,
-  scope: Tenant,
-  input: StockAdjustmentInput,
-): Promise<StockLevelObject> {
-  const store = await storeForRequest(db, scope, input.store);
-  const product = await db.query<ItemInfo & { deleted_at: Date | null; live_variants: number }>(
-    `SELECT unit, track_stock, deleted_at,
-       (SELECT count(*) FROM retail_variants v WHERE v.product_id = p.id AND v.deleted_at IS NULL)::int AS live_variants
-     FROM retail_products p WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [input.product, scope.merchantId, scope.livemode],
-  );
-  const item = product.rows[0];
-  if (!item || item.deleted_at)
-    throw invalid('product_unknown', 'product', 'is not a product of this account');
-  if (input.variant !== undefined) {
-    const variant = await db.query(
-      `SELECT 1 FROM retail_variants WHERE id = $1 AND product_id = $2 AND deleted_at IS NULL`,
-      [input.variant, input.product],
+export class StockService {
+  /** Sets or adjusts what a store holds of an item, and its reorder level. */
+  async adjust(db: Queryable, tenant: Tenant, input: StockAdjustmentInput): Promise<StockLevelObject> {
+    const store = await storeForRequest(db, tenant, input.store);
+    const product = await db.query<ItemInfo & { deleted_at: Date | null; live_variants: number }>(
+      `SELECT unit, track_stock, deleted_at,
+         (SELECT count(*) FROM retail_variants v WHERE v.product_id = p.id AND v.deleted_at IS NULL)::int AS live_variants
+       FROM retail_products p WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [input.product, tenant.merchantId, tenant.livemode],
     );
-    if (!variant.rowCount) throw invalid('parameter_invalid', 'variant', 'is not a variant of this product');
-  } else if (item.live_variants > 0) {
-    throw invalid(
-      'parameter_missing',
-      'variant',
-      'is required: stock of a product with variants is kept per variant',
-    );
-  }
-  const variantId = input.variant ?? null;
-  const [level] = await lockLevels(db, scope, store.id, [{ productId: input.product, variantId }]);
-  if (!level) throw new AppError('internal_error', 'stock level missing after creation');
-
-  let current = level;
-  if (input.reorderLevelMilli !== undefined) {
-    const changed = await db.query<StockLevelRow>(
-      `UPDATE retail_stock_levels SET reorder_level_milli = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-      [level.id, input.reorderLevelMilli],
-    );
-    current = changed.rows[0]!;
-  }
-  const delta =
-    input.setOnHandMilli !== undefined
-      ? input.setOnHandMilli - current.on_hand_milli
-      : (input.adjustByMilli ?? 0);
-  if (input.setOnHandMilli !== undefined || input.adjustByMilli !== undefined) {
-    const after = current.on_hand_milli + delta;
-    if (Math.abs(after) > MAX_STOCK_MILLI) {
+    const item = product.rows[0];
+    if (!item || item.deleted_at)
+      throw invalid('product_unknown', 'product', 'is not a product of this account');
+    if (input.variant !== undefined) {
+      const variant = await db.query(
+        `SELECT 1 FROM retail_variants WHERE id = $1 AND product_id = $2 AND deleted_at IS NULL`,
+        [input.variant, input.product],
+      );
+      if (!variant.rowCount)
+        throw invalid('parameter_invalid', 'variant', 'is not a variant of this product');
+    } else if (item.live_variants > 0) {
       throw invalid(
-        'quantity_invalid',
-        'adjust_by',
-        `would leave ${after} thousandths on hand; at most ${MAX_STOCK_MILLI} either way`,
+        'parameter_missing',
+        'variant',
+        'is required: stock of a product with variants is kept per variant',
       );
     }
-    // The core movement type knows sales, refunds and voids; an adjustment is written with its own reason.
-    const movement: StockMovement = {
-      storeId: store.id as StoreId,
-      productId: input.product as ProductId,
-      reason: delta < 0 ? 'sale' : 'refund',
-      deltaMilli: delta,
-      onHandBeforeMilli: current.on_hand_milli,
-      onHandAfterMilli: after,
-      negative: after < 0,
-      low: current.reorder_level_milli !== null && after <= current.reorder_level_milli,
-    };
-    if (variantId !== null) movement.variantId = variantId as VariantId;
-    const plan: StockPlan = {
-      movements: [movement],
-      levels: [current],
-      units: new Map([[input.product, item]]),
-    };
-    const [moved] = await writeMovements(db, scope, plan, { reason: input.reason, note: input.note });
-    current = moved ?? current;
-  }
-  const object = stockLevelObject(current, item);
-  await recordEvent(db, { ...scope, type: 'stock.adjusted', object });
-  return object;
-}
+    const variantId = input.variant ?? null;
+    const [level] = await lockLevels(db, tenant, store.id, [{ productId: input.product, variantId }]);
+    if (!level) throw new AppError('internal_error', 'stock level missing after creation');
 
-/** A store's stock levels, newest first; `low` keeps those at or below their reorder level, or negative. */
-export async function listStock(
-  db: Queryable,
-  scope: Tenant,
-  storeId: string,
-  filters: { low?: boolean | undefined; product?: string | undefined },
-  query: ListQuery,
-) {
-  const params: unknown[] = [scope.merchantId, scope.livemode, storeId];
-  let where = 'merchant_id = $1 AND livemode = $2 AND store_id = $3';
-  if (filters.low)
-    where +=
-      ' AND ((reorder_level_milli IS NOT NULL AND on_hand_milli <= reorder_level_milli) OR on_hand_milli < 0)';
-  if (filters.product) where += ` AND product_id = $${params.push(filters.product)}`;
-  const page = await listPage(
-    db,
-    { table: 'retail_stock_levels', where, params },
-    query,
-    (row: StockLevelRow) => row,
-  );
-  const items = await db.query<ItemInfo & { id: string }>(
-    `SELECT id, unit, track_stock FROM retail_products WHERE id = ANY($1::text[])`,
-    [page.data.map((row) => row.product_id)],
-  );
-  const byId = new Map(items.rows.map((row) => [row.id, row]));
-  return {
-    ...page,
-    data: page.data.map((row) =>
-      stockLevelObject(row, byId.get(row.product_id) ?? { unit: 'piece', track_stock: true }),
-    ),
-  };
+    let current = level;
+    if (input.reorderLevelMilli !== undefined) {
+      const changed = await db.query<StockLevelRow>(
+        `UPDATE retail_stock_levels SET reorder_level_milli = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+        [level.id, input.reorderLevelMilli],
+      );
+      current = changed.rows[0]!;
+    }
+    const delta =
+      input.setOnHandMilli !== undefined
+        ? input.setOnHandMilli - current.on_hand_milli
+        : (input.adjustByMilli ?? 0);
+    if (input.setOnHandMilli !== undefined || input.adjustByMilli !== undefined) {
+      const after = current.on_hand_milli + delta;
+      if (Math.abs(after) > MAX_STOCK_MILLI) {
+        throw invalid(
+          'quantity_invalid',
+          'adjust_by',
+          `would leave ${after} thousandths on hand; at most ${MAX_STOCK_MILLI} either way`,
+        );
+      }
+      // The core movement type knows sales, refunds and voids; an adjustment is written with its own reason.
+      const movement: StockMovement = {
+        storeId: store.id as StoreId,
+        productId: input.product as ProductId,
+        reason: delta < 0 ? 'sale' : 'refund',
+        deltaMilli: delta,
+        onHandBeforeMilli: current.on_hand_milli,
+        onHandAfterMilli: after,
+        negative: after < 0,
+        low: current.reorder_level_milli !== null && after <= current.reorder_level_milli,
+      };
+      if (variantId !== null) movement.variantId = variantId as VariantId;
+      const plan: StockPlan = {
+        movements: [movement],
+        levels: [current],
+        units: new Map([[input.product, item]]),
+      };
+      const [moved] = await writeMovements(db, tenant, plan, { reason: input.reason, note: input.note });
+      current = moved ?? current;
+    }
+    const object = stockLevelObject(current, item);
+    await recordEvent(db, { ...tenant, type: 'stock.adjusted', object });
+    return object;
+  }
+
+  /** A store's stock levels, newest first; `low` keeps those at or below their reorder level, or negative. */
+  async list(
+    db: Queryable,
+    tenant: Tenant,
+    storeId: string,
+    filters: { low?: boolean | undefined; product?: string | undefined },
+    query: ListQuery,
+  ) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode, storeId];
+    let where = 'merchant_id = $1 AND livemode = $2 AND store_id = $3';
+    if (filters.low)
+      where +=
+        ' AND ((reorder_level_milli IS NOT NULL AND on_hand_milli <= reorder_level_milli) OR on_hand_milli < 0)';
+    if (filters.product) where += ` AND product_id = $${params.push(filters.product)}`;
+    const page = await listPage(
+      db,
+      { table: 'retail_stock_levels', where, params },
+      query,
+      (row: StockLevelRow) => row,
+    );
+    const items = await db.query<ItemInfo & { id: string }>(
+      `SELECT id, unit, track_stock FROM retail_products WHERE id = ANY($1::text[])`,
+      [page.data.map((row) => row.product_id)],
+    );
+    const byId = new Map(items.rows.map((row) => [row.id, row]));
+    return {
+      ...page,
+      data: page.data.map((row) =>
+        stockLevelObject(row, byId.get(row.product_id) ?? { unit: 'piece', track_stock: true }),
+      ),
+    };
+  }
 }

@@ -12,9 +12,9 @@ import {
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from '../services/events.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from './shared.ts';
 
 export interface StoreRow extends StoreSettings {
@@ -74,36 +74,36 @@ export function receiptSequenceName(storeId: string): string {
 }
 
 /** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
-export async function lockMerchant(db: Queryable, scope: Tenant): Promise<string> {
+export async function lockMerchant(db: Queryable, tenant: Tenant): Promise<string> {
   const found = await db.query<{ business_name: string }>(
     `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
-    [scope.merchantId],
+    [tenant.merchantId],
   );
   return found.rows[0]?.business_name ?? 'Store';
 }
 
 async function insertStore(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   input: StoreInput & { name: string },
 ): Promise<StoreRow> {
   const counts = await db.query<{ next: number; defaults: number }>(
     `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next, count(*) FILTER (WHERE is_default) AS defaults
      FROM retail_stores WHERE merchant_id = $1 AND livemode = $2`,
-    [scope.merchantId, scope.livemode],
+    [tenant.merchantId, tenant.livemode],
   );
   const { next, defaults } = counts.rows[0]!;
   const makeDefault = input.default === true || Number(defaults) === 0;
   const bare = bareStore(input.name);
-  if (makeDefault) await clearDefault(db, scope);
+  if (makeDefault) await clearDefault(db, tenant);
   const inserted = await db.query<StoreRow>(
     `INSERT INTO retail_stores (id, merchant_id, livemode, name, address_lines, phone, tin, vrn, vat_region, currency,
        receipt_header, receipt_footer, receipt_language, is_default, receipt_prefix)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
     [
       newId('store'),
-      scope.merchantId,
-      scope.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       input.name,
       JSON.stringify(input.address_lines ?? bare.address_lines),
       input.phone ?? bare.phone,
@@ -120,7 +120,7 @@ async function insertStore(
   );
   const row = await setScaleBarcodes(db, inserted.rows[0]!, input.scale_barcodes);
   await db.query(`CREATE SEQUENCE ${receiptSequenceName(row.id)} AS bigint MINVALUE 1`);
-  await recordEvent(db, { ...scope, type: 'store.created', object: storeObject(row) });
+  await recordEvent(db, { ...tenant, type: 'store.created', object: storeObject(row) });
   return row;
 }
 
@@ -138,72 +138,98 @@ async function setScaleBarcodes(
   return updated.rows[0]!;
 }
 
-async function clearDefault(db: Queryable, scope: Tenant): Promise<void> {
+async function clearDefault(db: Queryable, tenant: Tenant): Promise<void> {
   await db.query(
     `UPDATE retail_stores SET is_default = false, updated_at = now() WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
-    [scope.merchantId, scope.livemode],
+    [tenant.merchantId, tenant.livemode],
   );
 }
 
-/** A new store; the merchant's first store becomes the default one. */
-export async function createStore(db: Queryable, scope: Tenant, input: StoreInput & { name: string }) {
-  await lockMerchant(db, scope);
-  return storeObject(await insertStore(db, scope, input));
-}
+export class StoreService {
+  /** A new store; the merchant's first store becomes the default one. */
+  async create(db: Queryable, tenant: Tenant, input: StoreInput & { name: string }) {
+    await lockMerchant(db, tenant);
+    return storeObject(await insertStore(db, tenant, input));
+  }
 
-/** The default store, without creating one. */
-export async function existingDefaultStore(db: Queryable, scope: Tenant): Promise<StoreRow> {
-  const found = await db.query<StoreRow>(
-    `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
-    [scope.merchantId, scope.livemode],
-  );
-  if (!found.rows[0]) throw notFound('store', 'default');
-  return found.rows[0];
+  /** The default store, without creating one. */
+  async existingDefault(db: Queryable, tenant: Tenant): Promise<StoreRow> {
+    const found = await db.query<StoreRow>(
+      `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
+      [tenant.merchantId, tenant.livemode],
+    );
+    if (!found.rows[0]) throw notFound('store', 'default');
+    return found.rows[0];
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id));
+  }
+
+  async update(db: Queryable, tenant: Tenant, id: string, input: StoreInput) {
+    const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, id, { lock: true });
+    return applyUpdate(db, tenant, row, input);
+  }
+
+  async updateDefault(db: Queryable, tenant: Tenant, input: StoreInput) {
+    const store = await defaultStore(db, tenant);
+    const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', tenant, store.id, { lock: true });
+    return applyUpdate(db, tenant, row, input);
+  }
+
+  listSource(tenant: Tenant) {
+    return {
+      table: 'retail_stores',
+      where: 'merchant_id = $1 AND livemode = $2',
+      params: [tenant.merchantId, tenant.livemode],
+    };
+  }
 }
 
 /** The merchant's default store, created (named after the business) on first use. */
-export async function defaultStore(db: Queryable, scope: Tenant): Promise<StoreRow> {
+export async function defaultStore(db: Queryable, tenant: Tenant): Promise<StoreRow> {
   const found = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
-    [scope.merchantId, scope.livemode],
+    [tenant.merchantId, tenant.livemode],
   );
   if (found.rows[0]) return found.rows[0];
-  const businessName = await lockMerchant(db, scope);
+  const businessName = await lockMerchant(db, tenant);
   const again = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
-    [scope.merchantId, scope.livemode],
+    [tenant.merchantId, tenant.livemode],
   );
-  return again.rows[0] ?? insertStore(db, scope, { name: businessName.slice(0, 200) });
+  return again.rows[0] ?? insertStore(db, tenant, { name: businessName.slice(0, 200) });
 }
 
 async function findStore(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   id: string,
   lock = false,
 ): Promise<StoreRow | undefined> {
   const found = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lock ? ' FOR UPDATE' : ''}`,
-    [id, scope.merchantId, scope.livemode],
+    [id, tenant.merchantId, tenant.livemode],
   );
   return found.rows[0];
 }
 
 /** The store a request names in its body (400 when unknown), or the default store. */
-export async function storeForRequest(db: Queryable, scope: Tenant, id: string | undefined, field = 'store') {
-  if (id === undefined) return defaultStore(db, scope);
-  const store = await findStore(db, scope, id);
+export async function storeForRequest(
+  db: Queryable,
+  tenant: Tenant,
+  id: string | undefined,
+  field = 'store',
+) {
+  if (id === undefined) return defaultStore(db, tenant);
+  const store = await findStore(db, tenant, id);
   if (!store) throw invalid('parameter_invalid', field, 'is not a store of this account');
   return store;
 }
 
-export async function retrieveStore(db: Queryable, scope: Tenant, id: string) {
-  return storeObject(await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id));
-}
-
 async function applyUpdate(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   row: StoreRow,
   input: StoreInput,
 ): Promise<StoreObject> {
@@ -212,7 +238,7 @@ async function applyUpdate(
       details: { default: 'the default store stays default until another store is made default' },
     });
   }
-  if (input.default === true && !row.is_default) await clearDefault(db, scope);
+  if (input.default === true && !row.is_default) await clearDefault(db, tenant);
   await setScaleBarcodes(db, row, input.scale_barcodes);
   const keep = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value);
   const updated = await db.query<StoreRow>(
@@ -236,25 +262,6 @@ async function applyUpdate(
     ],
   );
   const object = storeObject(updated.rows[0]!);
-  await recordEvent(db, { ...scope, type: 'store.updated', object });
+  await recordEvent(db, { ...tenant, type: 'store.updated', object });
   return object;
-}
-
-export async function updateStore(db: Queryable, scope: Tenant, id: string, input: StoreInput) {
-  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, id, { lock: true });
-  return applyUpdate(db, scope, row, input);
-}
-
-export async function updateDefaultStore(db: Queryable, scope: Tenant, input: StoreInput) {
-  const store = await defaultStore(db, scope);
-  const row = await findOwned<StoreRow>(db, 'retail_stores', 'store', scope, store.id, { lock: true });
-  return applyUpdate(db, scope, row, input);
-}
-
-export function storesSource(scope: Tenant) {
-  return {
-    table: 'retail_stores',
-    where: 'merchant_id = $1 AND livemode = $2',
-    params: [scope.merchantId, scope.livemode],
-  };
 }

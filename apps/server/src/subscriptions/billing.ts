@@ -1,12 +1,15 @@
 import {
   afterFailedCharge,
-  assertSubscriptionTransition,
+  assertTransition,
   billingPeriod,
+  SUBSCRIPTION_STATES,
   type FinalFailureAction,
+  type SubscriptionPeriodStatus,
 } from '@tz/core';
 import { write, type Queryable } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { cycleOf, type SubscriptionRow } from './rows.ts';
+import type { Clock } from '../infra/clock.ts';
+import { transition } from '../infra/transitions.ts';
+import { cycleOf, SUBSCRIPTION_PERIODS, SUBSCRIPTIONS, type SubscriptionRow } from './rows.ts';
 import { cancelSubscriptionRow, recordSubscriptionEvent } from './service.ts';
 
 /** What subscriptions need from invoices; all of it runs in the caller's transaction. */
@@ -38,7 +41,7 @@ interface PeriodRow {
   subscription_id: string;
   period: number;
   invoice_id: string;
-  status: 'open' | 'paid' | 'failed';
+  status: SubscriptionPeriodStatus;
   attempts: number;
   next_attempt_at: Date | null;
   first_failed_at: Date | null;
@@ -75,7 +78,7 @@ export class SubscriptionBilling {
         await cancelSubscriptionRow(db, row, now, 'requested');
         continue;
       }
-      if (row.status === 'trialing') assertSubscriptionTransition(row.status, 'active');
+      if (row.status === 'trialing') assertTransition(SUBSCRIPTION_STATES, row.status, 'active');
       const index = (row.current_period ?? -1) + 1;
       opening.push({
         subscription: row,
@@ -91,10 +94,16 @@ export class SubscriptionBilling {
        FROM unnest($1::text[], $2::integer[], $3::text[]) AS p(subscription_id, period, invoice_id)`,
       [opening.map((o) => o.subscription.id), opening.map((o) => o.period.index), invoices.ids, now],
     );
+    // A trial ends with its first period.
+    await transition(
+      db,
+      SUBSCRIPTIONS,
+      opening.map((o) => o.subscription).filter((row) => row.status === 'trialing'),
+      'active',
+    );
     await write(
       db,
-      `UPDATE subscriptions s SET current_period = o.period, next_renewal_at = o.period_end,
-         status = CASE WHEN s.status = 'trialing' THEN 'active' ELSE s.status END
+      `UPDATE subscriptions s SET current_period = o.period, next_renewal_at = o.period_end
        FROM unnest($1::text[], $2::integer[], $3::timestamptz[]) AS o(id, period, period_end)
        WHERE s.id = o.id`,
       [
@@ -168,17 +177,11 @@ export class SubscriptionBilling {
   }
 
   private async periodPaid(db: Queryable, row: SubscriptionRow, period: PeriodRow): Promise<void> {
-    await db.query(
-      `UPDATE subscription_periods SET status = 'paid', next_attempt_at = NULL WHERE subscription_id = $1 AND period = $2`,
-      [row.id, period.period],
-    );
+    await transition(db, SUBSCRIPTION_PERIODS, period, 'paid', { set: 'next_attempt_at = NULL' });
     if (row.status === 'canceled') return;
-    if (row.status === 'past_due') assertSubscriptionTransition(row.status, 'active');
-    const updated = await db.query<SubscriptionRow>(
-      `UPDATE subscriptions SET status = 'active' WHERE id = $1 RETURNING *`,
-      [row.id],
-    );
-    await recordSubscriptionEvent(db, 'subscription.renewed', updated.rows[0]!);
+    // Paid again after a failure: active once more (an active one stays so).
+    const renewed = row.status === 'active' ? row : await transition(db, SUBSCRIPTIONS, row, 'active');
+    await recordSubscriptionEvent(db, 'subscription.renewed', renewed);
   }
 
   private async chargeFailed(db: Queryable, row: SubscriptionRow, period: PeriodRow): Promise<void> {
@@ -191,28 +194,22 @@ export class SubscriptionBilling {
       row.after_final_failure satisfies FinalFailureAction,
     );
     const canceling = next.kind === 'give_up' && next.status === 'canceled';
-    // Left unpaid, the period stays open with no retry due: paid later, it still counts.
-    await db.query(
-      `UPDATE subscription_periods SET first_failed_at = $3, next_attempt_at = $4, status = $5
-       WHERE subscription_id = $1 AND period = $2`,
-      [
-        row.id,
-        period.period,
-        firstFailedAt,
-        next.kind === 'retry' ? next.at : null,
-        canceling ? 'failed' : 'open',
-      ],
-    );
     if (canceling) {
+      await transition(db, SUBSCRIPTION_PERIODS, period, 'failed', {
+        set: 'first_failed_at = $1, next_attempt_at = NULL',
+        params: [firstFailedAt],
+      });
       await cancelSubscriptionRow(db, row, now, 'payment_failed');
       return;
     }
-    if (row.status === 'past_due') return;
-    assertSubscriptionTransition(row.status, 'past_due');
-    const updated = await db.query<SubscriptionRow>(
-      `UPDATE subscriptions SET status = 'past_due' WHERE id = $1 RETURNING *`,
-      [row.id],
+    // Left unpaid, the period stays open with no retry due: paid later, it still counts.
+    await db.query(
+      `UPDATE subscription_periods SET first_failed_at = $3, next_attempt_at = $4
+       WHERE subscription_id = $1 AND period = $2`,
+      [row.id, period.period, firstFailedAt, next.kind === 'retry' ? next.at : null],
     );
-    await recordSubscriptionEvent(db, 'subscription.past_due', updated.rows[0]!);
+    if (row.status === 'past_due') return;
+    const pastDue = await transition(db, SUBSCRIPTIONS, row, 'past_due');
+    await recordSubscriptionEvent(db, 'subscription.past_due', pastDue);
   }
 }

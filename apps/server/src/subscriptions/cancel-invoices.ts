@@ -1,6 +1,6 @@
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { InvoicePaymentListener, InvoiceService } from '../invoices/service.ts';
+import type { InvoiceObject, InvoicePaymentOutcome, InvoiceService } from '../invoices/service.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 const tenantOf = (row: Pick<SubscriptionRow, 'merchant_id' | 'livemode'>): Tenant => ({
@@ -95,21 +95,24 @@ export async function voidTakenInvoices(
  * subscription was canceled now while the charge was out voids the invoice
  * (`invoice.voided`). A paid one pays it as ever (the subscription stays canceled).
  */
-export function voidAfterFailedCharge(invoices: InvoiceService): InvoicePaymentListener {
-  return async (tx, invoice, outcome) => {
-    if (outcome.status !== 'failed' || invoice.status !== 'open') return;
-    // The subscription's row first, as every outcome takes it: a cancel under way commits before this reads.
-    const owner = await tx.query<Pick<SubscriptionRow, 'merchant_id' | 'livemode' | 'status'>>(
-      `SELECT s.merchant_id, s.livemode, s.status FROM subscriptions s
-       WHERE s.id = (SELECT subscription_id FROM subscription_periods WHERE invoice_id = $1) FOR UPDATE`,
-      [invoice.id],
-    );
-    const subscription = owner.rows[0];
-    if (subscription?.status !== 'canceled') return;
-    const marked = await tx.query(
-      `SELECT 1 FROM subscription_periods WHERE invoice_id = $1 AND void_on_failed_charge`,
-      [invoice.id],
-    );
-    if (marked.rowCount) await invoices.void(tx, tenantOf(subscription), invoice.id);
-  };
+export async function voidAfterFailedCharge(
+  tx: Queryable,
+  invoices: InvoiceService,
+  invoice: InvoiceObject,
+  outcome: InvoicePaymentOutcome,
+): Promise<void> {
+  if (outcome.status !== 'failed' || invoice.status !== 'open') return;
+  // The subscription's row first, as every outcome takes it: a cancel under way commits before this reads.
+  const owner = await tx.query<Pick<SubscriptionRow, 'merchant_id' | 'livemode' | 'status'>>(
+    `SELECT s.merchant_id, s.livemode, s.status FROM subscriptions s
+     WHERE s.id = (SELECT subscription_id FROM subscription_periods WHERE invoice_id = $1) FOR UPDATE`,
+    [invoice.id],
+  );
+  const subscription = owner.rows[0];
+  if (subscription?.status !== 'canceled') return;
+  const marked = await tx.query(
+    `SELECT 1 FROM subscription_periods WHERE invoice_id = $1 AND void_on_failed_charge`,
+    [invoice.id],
+  );
+  if (marked.rowCount) await invoices.void(tx, tenantOf(subscription), invoice.id);
 }

@@ -50,8 +50,8 @@ export function invoicePortOver(invoices: InvoiceService, retryDays: readonly nu
         },
       };
     },
-    chargeInvoices(db, charges, afterCommit) {
-      return invoices.chargeMany(
+    async chargeInvoices(db, charges, afterCommit) {
+      const charged = await invoices.chargeMany(
         db,
         charges.map(({ subscription, invoiceId }) => ({
           actor: billingActor(subscription),
@@ -60,6 +60,7 @@ export function invoicePortOver(invoices: InvoiceService, retryDays: readonly nu
         })),
         afterCommit,
       );
+      return charged.map((c) => c.payment.id);
     },
   };
 }

@@ -1,11 +1,20 @@
 import {
   billingPeriod,
+  SUBSCRIPTION_PERIOD_STATES,
+  SUBSCRIPTION_STATES,
   type BillingInterval,
   type Currency,
   type FinalFailureAction,
   type SubscriptionStatus,
 } from '@tz/core';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
+import { storedStates } from '../infra/transitions.ts';
+
+export const SUBSCRIPTIONS = storedStates(SUBSCRIPTION_STATES, 'subscriptions');
+export const SUBSCRIPTION_PERIODS = storedStates(SUBSCRIPTION_PERIOD_STATES, 'subscription_periods', [
+  ['subscription_id', 'text'],
+  ['period', 'integer'],
+]);
 
 export interface SubscriptionRow {
   id: string;

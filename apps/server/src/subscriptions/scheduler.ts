@@ -1,9 +1,10 @@
+import type { Logger } from 'pino';
 import { AppError } from '@tz/core';
 import type { Database, Queryable, Transaction } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { notifyEventsWritten } from '../services/events.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { EventSignal } from '../infra/events.ts';
 import type { SubscriptionBilling } from './billing.ts';
-import { Poller } from '../services/poller.ts';
+import { Poller } from '../infra/poller.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 /**
@@ -52,13 +53,14 @@ export class SubscriptionScheduler {
     private readonly billing: SubscriptionBilling,
     private readonly clock: Clock,
     pollIntervalMs: number,
-    private readonly log: (error: unknown, message: string) => void,
+    private readonly events: EventSignal,
+    private readonly logger: Logger,
   ) {
-    this.poller = new Poller(
-      () => this.pass(),
-      pollIntervalMs,
-      (error) => log(error, 'subscription scheduling failed'),
-    );
+    this.poller = new Poller(() => this.pass(), {
+      intervalMs: pollIntervalMs,
+      logger,
+      failure: 'subscription scheduling failed',
+    });
   }
 
   start(): void {
@@ -168,13 +170,18 @@ export class SubscriptionScheduler {
         if (!failed) continue;
         const delay = failed.error instanceof AppError ? REFUSED_ROW_DELAY_MS : FAILED_ROW_DELAY_MS;
         await postpone(tx, row, new Date(now.getTime() + delay));
-        this.log(failed.error, `subscription ${row.id} could not be billed; trying again later`);
+        this.logger.error(
+          { err: failed.error },
+          `subscription ${row.id} could not be billed; trying again later`,
+        );
       }
       return due.rows.length;
     });
-    if (count > 0) notifyEventsWritten();
+    if (count > 0) this.events.notify();
     for (const task of tasks) {
-      task().catch((error: unknown) => this.log(error, 'subscription charge could not start'));
+      task().catch((error: unknown) =>
+        this.logger.error({ err: error }, 'subscription charge could not start'),
+      );
     }
     return count;
   }

@@ -1,7 +1,8 @@
 import {
   AppError,
   assertResumable,
-  assertSubscriptionTransition,
+  assertTransition,
+  SUBSCRIPTION_STATES,
   invalidField,
   MAX_INTERVAL_COUNT,
   newId,
@@ -12,14 +13,15 @@ import {
 } from '@tz/core';
 import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { Clock } from '../services/clock.ts';
-import { assertCustomerExists } from '../services/customers.ts';
-import { recordEvent } from '../services/events.ts';
-import type { EventType } from '../services/event-types.ts';
-import { findOwned } from '../services/owned.ts';
+import type { Clock } from '../infra/clock.ts';
+import { assertCustomerExists } from '../customers/service.ts';
+import { recordEvent } from '../infra/events.ts';
+import type { EventType } from '../infra/event-types.ts';
+import { findOwned } from '../infra/owned.ts';
+import { transition } from '../infra/transitions.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import { takeOpenInvoices, voidTakenInvoices } from './cancel-invoices.ts';
-import { subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
+import { SUBSCRIPTIONS, subscriptionObject, type SubscriptionObject, type SubscriptionRow } from './rows.ts';
 
 export interface CreateSubscriptionInput {
   customer: string;
@@ -66,19 +68,15 @@ export async function cancelSubscriptionRow(
   at: Date,
   reason: 'requested' | 'payment_failed',
 ): Promise<SubscriptionRow> {
-  assertSubscriptionTransition(row.status, 'canceled');
-  const updated = await db.query<SubscriptionRow>(
-    `UPDATE subscriptions SET status = 'canceled', canceled_at = $2, cancellation_reason = $3,
-       next_renewal_at = NULL, cancel_at_period_end = false
-     WHERE id = $1 RETURNING *`,
-    [row.id, at, reason],
-  );
+  const canceled = await transition(db, SUBSCRIPTIONS, row, 'canceled', {
+    set: 'canceled_at = $1, cancellation_reason = $2, next_renewal_at = NULL, cancel_at_period_end = false',
+    params: [at, reason],
+  });
   await db.query(
     `UPDATE subscription_periods SET next_attempt_at = NULL
      WHERE subscription_id = $1 AND next_attempt_at IS NOT NULL`,
     [row.id],
   );
-  const canceled = updated.rows[0]!;
   await recordSubscriptionEvent(db, 'subscription.canceled', canceled);
   return canceled;
 }
@@ -88,8 +86,8 @@ export class SubscriptionService {
   constructor(
     private readonly clock: Clock,
     private readonly invoices: InvoiceService,
-    /** Called after a commit that may have made a renewal due now. */
-    private readonly onDue: () => void,
+    /** Woken after a commit that may have made a renewal due now. */
+    private readonly scheduler: { wake(): void },
   ) {}
 
   async create(
@@ -143,21 +141,21 @@ export class SubscriptionService {
     );
     const row = inserted.rows[0]!;
     await recordSubscriptionEvent(db, 'subscription.created', row);
-    if (anchor <= now) afterCommit(() => Promise.resolve(this.onDue()));
+    if (anchor <= now) afterCommit(() => Promise.resolve(this.scheduler.wake()));
     return subscriptionObject(row);
   }
 
-  async retrieve(db: Queryable, actor: Tenant, id: string): Promise<SubscriptionObject> {
+  async retrieve(db: Queryable, tenant: Tenant, id: string): Promise<SubscriptionObject> {
     return subscriptionObject(
-      await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id),
+      await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id),
     );
   }
 
   listSource(
-    actor: Tenant,
+    tenant: Tenant,
     filters: { status?: SubscriptionStatus | undefined; customer?: string | undefined },
   ) {
-    const params: unknown[] = [actor.merchantId, actor.livemode];
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
@@ -172,18 +170,18 @@ export class SubscriptionService {
    * Its time is read once every lock it needs is held, so no charge that held one
    * meanwhile appears to come after it.
    */
-  async cancel(db: Queryable, actor: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
-    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
+  async cancel(db: Queryable, tenant: Tenant, id: string, atPeriodEnd: boolean): Promise<SubscriptionObject> {
+    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id, {
       lock: true,
     });
     if (!atPeriodEnd) {
-      assertSubscriptionTransition(row.status, 'canceled');
+      assertTransition(SUBSCRIPTION_STATES, row.status, 'canceled');
       const fates = await takeOpenInvoices(db, row);
       const canceled = await cancelSubscriptionRow(db, row, this.clock.now(), 'requested');
       await voidTakenInvoices(db, this.invoices, canceled, fates);
       return subscriptionObject(canceled);
     }
-    assertSubscriptionTransition(row.status, 'canceled');
+    assertTransition(SUBSCRIPTION_STATES, row.status, 'canceled');
     if (row.next_renewal_at === null) {
       throw new AppError('state_transition_invalid', 'This subscription has no period end to cancel at', {
         details: { at_period_end: 'no further period opens; cancel now instead' },
@@ -200,8 +198,8 @@ export class SubscriptionService {
    * Undoes a cancellation at period end before the period ends: the scheduler
    * opens the next period then, as if it had never been asked for.
    */
-  async resume(db: Queryable, actor: Tenant, id: string): Promise<SubscriptionObject> {
-    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', actor, id, {
+  async resume(db: Queryable, tenant: Tenant, id: string): Promise<SubscriptionObject> {
+    const row = await findOwned<SubscriptionRow>(db, 'subscriptions', 'subscription', tenant, id, {
       lock: true,
     });
     assertResumable(

@@ -8,7 +8,7 @@ import { tillEmployeeDocument } from '../tills/till-employees.ts';
 import { printerDocument, type PrinterRow } from '../tills/printers.ts';
 import { printJobDocument, type PrintJobRow } from '../tills/print-jobs.ts';
 import { shiftDocument, type ShiftRow } from '../tills/shifts.ts';
-import { unixSeconds } from '../services/time.ts';
+import { unixSeconds } from '../infra/time.ts';
 import type { ChangeRow } from './changes.ts';
 
 type Row = ChangeRow & Record<string, unknown>;

@@ -24,72 +24,81 @@ import {
 } from '@tz/core';
 import type { z } from 'zod';
 import type { TillActor } from '../actor.ts';
-import type { Queryable } from '../db/database.ts';
-import { createOrder, findOrderId, refundOrder, tillSaleInput, voidOrder } from '../retail/orders.ts';
-import { createTillCustomer } from '../services/customers.ts';
+import type { Logger } from 'pino';
+import type { Database, Queryable } from '../db/database.ts';
+import { tillSaleInput, type OrderService } from '../retail/orders.ts';
+import type { CustomerService } from '../customers/service.ts';
 import { recordReceiptLink } from '../retail/receipt-links.ts';
-import type { Services } from '../services/index.ts';
-import { findOwned } from '../services/owned.ts';
-import type { PaymentRow } from '../services/payments.ts';
-import {
-  assertTillActive,
-  authenticateTill,
-  authenticationRefusal,
-  pairTill,
-  reportTill,
-  requireTill,
-} from '../tills/tills.ts';
-import { recordPrintJobResult } from '../tills/print-jobs.ts';
+import type { AppInstallations } from '../merchants/apps.ts';
+import { idempotencyScope } from '../infra/idempotency.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { PaymentRow, PaymentService } from '../payments/service.ts';
+import type { WritePath } from '../infra/writes.ts';
+import { authenticationRefusal, type TillService } from '../tills/tills.ts';
+import type { PrintJobService } from '../tills/print-jobs.ts';
 import { prepareTillEmployees } from '../tills/till-employees.ts';
-import { closeShift, openShift, recordCashMovement, recordNoSale } from '../tills/shifts.ts';
+import type { ShiftService } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
-import { onEventsWritten } from '../services/events.ts';
+import type { EventSignal } from '../infra/events.ts';
 import { toDocument } from './documents.ts';
 import { isDataError, isTransientFailure } from '../db/errors.ts';
 
 type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
 
+/** The services a till's commands run through, as a REST call's would. */
+export interface CommandServices {
+  orders: OrderService;
+  shifts: ShiftService;
+  printJobs: PrintJobService;
+  customers: CustomerService;
+}
+
 /** Each command type's effect, in the write's transaction; its answer is what the till is told. */
 const APPLY: {
   [T in CommandType]: (
+    services: CommandServices,
     db: Queryable,
     till: TillActor,
     payload: Payload<T>,
     command: Command,
   ) => Promise<Record<string, unknown>>;
 } = {
-  'order.create': async (db, till, payload) => {
+  'order.create': async ({ orders }, db, till, payload) => {
     const { receipt_token: receiptToken, ...sale } = payload;
-    const { order, created } = await createOrder(db, till, await tillSaleInput(db, till, sale));
+    const { order, created } = await orders.create(db, till, await tillSaleInput(db, till, sale));
     if (receiptToken !== undefined) await recordReceiptLink(db, till, order.id, receiptToken);
     return { order: order.id, receipt_number: order.receipt_number, status: order.status, created };
   },
-  'order.refund': async (db, till, payload) => {
+  'order.refund': async ({ orders }, db, till, payload) => {
     const { order: _order, client_order_id: _client, ...refund } = payload;
-    const order = await refundOrder(db, till, await findOrderId(db, till, payload), refund);
+    const order = await orders.refund(db, till, await orders.findId(db, till, payload), refund);
     return { order: order.id, status: order.status, refunded_amount: order.refunded_amount };
   },
-  'order.void': async (db, till, payload) => {
+  'order.void': async ({ orders }, db, till, payload) => {
     const { order: _order, client_order_id: _client, ...input } = payload;
-    const order = await voidOrder(db, till, await findOrderId(db, till, payload), input);
+    const order = await orders.void(db, till, await orders.findId(db, till, payload), input);
     return { order: order.id, status: order.status };
   },
-  'shift.open': async (db, till, payload) => ({ shift: (await openShift(db, till, payload)).shift.id }),
-  'shift.cash_movement': async (db, till, payload, command) => ({
-    shift: (await recordCashMovement(db, till, payload, command.id)).shift.id,
+  'shift.open': async ({ shifts }, db, till, payload) => ({
+    shift: (await shifts.open(db, till, payload)).shift.id,
   }),
-  'shift.no_sale': async (db, till, payload, command) => ({
-    shift: (await recordNoSale(db, till, payload, command.id)).shift.id,
+  'shift.cash_movement': async ({ shifts }, db, till, payload, command) => ({
+    shift: (await shifts.recordCashMovement(db, till, payload, command.id)).shift.id,
   }),
-  'shift.close': async (db, till, payload) => {
-    const { shift } = await closeShift(db, till, payload);
+  'shift.no_sale': async ({ shifts }, db, till, payload, command) => ({
+    shift: (await shifts.recordNoSale(db, till, payload, command.id)).shift.id,
+  }),
+  'shift.close': async ({ shifts }, db, till, payload) => {
+    const { shift } = await shifts.close(db, till, payload);
     return { shift: shift.id, report: shift.report };
   },
-  'print_job.result': async (db, till, payload) => {
-    const job = await recordPrintJobResult(db, till, payload);
+  'print_job.result': async ({ printJobs }, db, till, payload) => {
+    const job = await printJobs.recordResult(db, till, payload);
     return { print_job: job.id, status: job.status };
   },
-  'customer.create': async (db, till, payload) => ({ ...(await createTillCustomer(db, till, payload)) }),
+  'customer.create': async ({ customers }, db, till, payload) => ({
+    ...(await customers.createForTill(db, till, payload)),
+  }),
 };
 
 /** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
@@ -138,11 +147,21 @@ function failureOf(command: Command, error: unknown): AppError {
 }
 
 export class SyncService {
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly database: Database,
+    private readonly writes: WritePath,
+    private readonly apps: AppInstallations,
+    private readonly tills: TillService,
+    private readonly payments: PaymentService,
+    private readonly commands: CommandServices,
+    private readonly events: EventSignal,
+    private readonly publicUrl: string,
+    private readonly logger: Logger,
+  ) {}
 
   /** Exchanges a pairing code, once, for the device credential. */
   async pair(code: string): Promise<PairResult> {
-    const paired = await pairTill(this.services.database.pool, code);
+    const paired = await this.tills.pair(this.database.pool, code);
     return {
       credential: paired.credential,
       till: {
@@ -153,22 +172,22 @@ export class SyncService {
       },
       merchant: paired.merchant,
       livemode: paired.livemode,
-      public_url: this.services.publicUrl(),
+      public_url: this.publicUrl,
     };
   }
 
   /** The till a credential names; `reporting`: an ended till may still report what it holds. */
   async authenticate(credential: string, options: { reporting?: boolean } = {}): Promise<TillActor> {
-    if (!options.reporting) return requireTill(this.services.database.pool, credential);
-    const result = await authenticateTill(this.services.database.pool, credential);
+    if (!options.reporting) return this.tills.require(this.database.pool, credential);
+    const result = await this.tills.authenticate(this.database.pool, credential);
     if (result.status === 'invalid') throw authenticationRefusal('invalid');
     return result.till;
   }
 
   async pull(till: TillActor, input: PullInput): Promise<PullResult> {
-    if (input.collection === 'employees') await prepareTillEmployees(this.services.database, till);
+    if (input.collection === 'employees') await prepareTillEmployees(this.database, till);
     const page = await readChanges(
-      this.services.database.pool,
+      this.database.pool,
       input.collection,
       { merchantId: till.merchantId, livemode: till.livemode, storeId: till.storeId, tillId: till.tillId },
       input.checkpoint,
@@ -221,26 +240,22 @@ export class SyncService {
       );
     }
     const apply = APPLY[command.type] as (
+      services: CommandServices,
       db: Queryable,
       till: TillActor,
       payload: unknown,
       command: Command,
     ) => Promise<Record<string, unknown>>;
     try {
-      await this.services.apps.assertInstalled(this.services.database.pool, till, COMMAND_APP[command.type]);
-      const outcome = await this.services.writes.run({
+      await this.apps.assertInstalled(this.database.pool, till, COMMAND_APP[command.type]);
+      const outcome = await this.writes.run({
         idempotency: {
-          scope: {
-            merchantId: till.merchantId,
-            livemode: till.livemode,
-            operation: `command ${command.type}`,
-            key: command.id,
-          },
+          scope: idempotencyScope(till, `command ${command.type}`, command.id),
           body: command.payload,
         },
         token: newId('request'),
         work: async ({ db }) => {
-          const body = await apply(db, till, parsed.data, command);
+          const body = await apply(this.commands, db, till, parsed.data, command);
           await onApplied?.(db, body);
           return { status: 200, body };
         },
@@ -248,11 +263,12 @@ export class SyncService {
       return { id: command.id, status: 'applied', result: outcome.body as Record<string, unknown> };
     } catch (error) {
       if (!isTransient(error)) {
-        if (!(error instanceof AppError)) this.services.log(error, `till command ${command.id} refused`);
+        if (!(error instanceof AppError))
+          this.logger.error({ err: error }, `till command ${command.id} refused`);
         return refusal(command.id, failureOf(command, error));
       }
       // The push stops here and the till sends the rest again; nobody else would see why.
-      this.services.log(error, `till push stopped at command ${command.id} (${command.type})`);
+      this.logger.error({ err: error }, `till push stopped at command ${command.id} (${command.type})`);
       return null;
     }
   }
@@ -278,22 +294,22 @@ export class SyncService {
       tillId: till.tillId,
     };
     let last = since;
-    const pool = this.services.database.pool;
+    const pool = this.database.pool;
     while (!signal.aborted) {
       const [changed] = await Promise.all([
         changedCollections(pool, scope, last),
-        assertTillActive(pool, till),
+        this.tills.assertActive(pool, till),
       ]);
       if (changed.collections.length > 0) {
         last = changed.seq;
         yield { seq: last, collections: changed.collections };
       }
-      await wake(signal, pollMs);
+      await wake(this.events, signal, pollMs);
     }
   }
 
-  report(till: TillActor, input: Parameters<typeof reportTill>[2]): Promise<ReportResult> {
-    return reportTill(this.services.database.pool, till, input);
+  report(till: TillActor, input: Parameters<TillService['report']>[2]): Promise<ReportResult> {
+    return this.tills.report(this.database.pool, till, input);
   }
 
   /** Asks the payer's phone for a mobile money payment, once per id; the till then waits for `paid`. */
@@ -304,19 +320,14 @@ export class SyncService {
         details: { phone: 'must be a Tanzanian mobile number' },
       });
     }
-    const outcome = await this.services.writes.run({
+    const outcome = await this.writes.run({
       idempotency: {
-        scope: {
-          merchantId: till.merchantId,
-          livemode: till.livemode,
-          operation: 'command payment.start',
-          key: input.id,
-        },
+        scope: idempotencyScope(till, 'command payment.start', input.id),
         body: input,
       },
       token: newId('request'),
       work: async ({ db, afterCommit }) => {
-        const payment = await this.services.payments.create(
+        const payment = await this.payments.create(
           db,
           till,
           {
@@ -335,13 +346,7 @@ export class SyncService {
 
   /** A payment this till started (with the provider's reference, for its receipt); another's is not found. */
   async getPayment(till: TillActor, paymentId: string): Promise<TillPayment> {
-    const payment = await findOwned<PaymentRow>(
-      this.services.database.pool,
-      'payments',
-      'payment',
-      till,
-      paymentId,
-    );
+    const payment = await findOwned<PaymentRow>(this.database.pool, 'payments', 'payment', till, paymentId);
     if (payment.metadata.till !== till.tillId) {
       throw new AppError('resource_missing', `No payment '${paymentId}'`, {
         details: { payment: 'is not a payment this till started' },
@@ -370,7 +375,7 @@ function tillPayment(payment: {
 }
 
 /** Resolves on this process's next committed write (settling briefly, so a burst is one wake), a timeout, or abort. */
-function wake(signal: AbortSignal, timeoutMs: number): Promise<void> {
+function wake(events: EventSignal, signal: AbortSignal, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -379,7 +384,7 @@ function wake(signal: AbortSignal, timeoutMs: number): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, timeoutMs);
-    const stop = onEventsWritten(() => setTimeout(done, 20));
+    const stop = events.subscribe(() => setTimeout(done, 20));
     signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -1,7 +1,7 @@
 import { AppError, hashPin, MANAGER_PIN_DIGITS, newId, verifyPin, type PinHash } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixSeconds } from '../services/time.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant } from '../actor.ts';
 import { lockPins, projectEmployee } from './till-employees.ts';
@@ -48,10 +48,10 @@ export interface EmployeeInput {
 export type EmployeePatch = { [K in keyof EmployeeInput]?: EmployeeInput[K] | undefined };
 
 /** Every store named must be the caller's own, in its mode; the error names the entry (`stores.1`). */
-async function assertOwnStores(db: Queryable, owner: Tenant, stores: readonly string[]): Promise<void> {
+async function assertOwnStores(db: Queryable, tenant: Tenant, stores: readonly string[]): Promise<void> {
   const found = await db.query<{ id: string }>(
     `SELECT id FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND id = ANY($3::text[])`,
-    [owner.merchantId, owner.livemode, stores],
+    [tenant.merchantId, tenant.livemode, stores],
   );
   const own = new Set(found.rows.map((row) => row.id));
   const index = stores.findIndex((store) => !own.has(store));
@@ -65,7 +65,7 @@ async function assertOwnStores(db: Queryable, owner: Tenant, stores: readonly st
  */
 async function assertPinFree(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   pin: string,
   stores: readonly string[],
   self: string | null,
@@ -73,7 +73,7 @@ async function assertPinFree(
   const colleagues = await db.query<{ pin_hash: PinHash }>(
     `SELECT pin_hash FROM employees WHERE merchant_id = $1 AND livemode = $2 AND active
        AND store_ids && $3::text[] AND id IS DISTINCT FROM $4`,
-    [owner.merchantId, owner.livemode, stores, self],
+    [tenant.merchantId, tenant.livemode, stores, self],
   );
   const matches = await Promise.all(colleagues.rows.map((row) => verifyPin(pin, row.pin_hash)));
   if (matches.some(Boolean)) {
@@ -100,97 +100,81 @@ function assertManagerPin(role: EmployeeRole, digits: number | null): void {
   }
 }
 
-export async function createEmployee(db: Queryable, owner: Tenant, input: EmployeeInput) {
-  const active = input.active ?? true;
-  assertManagerPin(input.role, input.pin.length);
-  await assertOwnStores(db, owner, input.stores);
-  if (active) await assertPinFree(db, owner, input.pin, input.stores, null);
-  const salt = await lockPins(db, owner);
-  const inserted = await db.query<EmployeeRow>(
-    `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
-    [
-      newId('employee'),
-      owner.merchantId,
-      owner.livemode,
-      input.name,
-      input.role,
-      input.stores,
-      JSON.stringify(await hashPin(input.pin, salt)),
-      input.pin.length,
-      active,
-    ],
-  );
-  const row = inserted.rows[0]!;
-  await projectEmployee(db, owner, row, true);
-  return employeeObject(row);
-}
-
-/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
-export async function deactivatedBefore(
-  db: Queryable,
-  owner: Tenant,
-  id: string,
-  at: Date,
-): Promise<boolean> {
-  const found = await db.query(
-    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
-       AND deactivated_at <= $4`,
-    [id, owner.merchantId, owner.livemode, at],
-  );
-  return found.rows.length > 0;
-}
-
-export async function retrieveEmployee(db: Queryable, owner: Tenant, id: string) {
-  return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id));
-}
-
-export function employeesSource(
-  owner: Tenant,
-  filters: { store?: string | undefined; active?: boolean | undefined },
-) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.store) where += ` AND $${params.push(filters.store)} = ANY(store_ids)`;
-  if (filters.active !== undefined) where += ` AND active = $${params.push(filters.active)}`;
-  return { table: 'employees', where, params };
-}
-
-/**
- * Fields left out keep their value; a new `pin` replaces the old one (checked
- * like a new employee's). Every till of the employee's stores gets the change
- * at its next sync; a till of a store left, or any till once the employee is
- * deactivated, deletes the employee.
- */
-export async function updateEmployee(db: Queryable, owner: Tenant, id: string, patch: EmployeePatch) {
-  const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', owner, id, { lock: true });
-  const role = patch.role ?? row.role;
-  // A manager made now, or given a new PIN, needs a manager's PIN; one whose PIN predates the rule keeps it until then.
-  if (patch.pin !== undefined || (role === 'manager' && row.role !== 'manager')) {
-    assertManagerPin(role, patch.pin?.length ?? row.pin_digits);
+export class EmployeeService {
+  async create(db: Queryable, tenant: Tenant, input: EmployeeInput) {
+    const active = input.active ?? true;
+    assertManagerPin(input.role, input.pin.length);
+    await assertOwnStores(db, tenant, input.stores);
+    if (active) await assertPinFree(db, tenant, input.pin, input.stores, null);
+    const salt = await lockPins(db, tenant);
+    const inserted = await db.query<EmployeeRow>(
+      `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
+      [
+        newId('employee'),
+        tenant.merchantId,
+        tenant.livemode,
+        input.name,
+        input.role,
+        input.stores,
+        JSON.stringify(await hashPin(input.pin, salt)),
+        input.pin.length,
+        active,
+      ],
+    );
+    const row = inserted.rows[0]!;
+    await projectEmployee(db, tenant, row, true);
+    return employeeObject(row);
   }
-  const stores = patch.stores ?? row.store_ids;
-  if (patch.stores) await assertOwnStores(db, owner, patch.stores);
-  const active = patch.active ?? row.active;
-  if (patch.pin !== undefined && active) await assertPinFree(db, owner, patch.pin, stores, id);
-  const salt = await lockPins(db, owner);
-  const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
-  const updated = await db.query<EmployeeRow>(
-    `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
-       pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [
-      id,
-      patch.name ?? row.name,
-      role,
-      stores,
-      JSON.stringify(pinHash),
-      active,
-      patch.pin?.length ?? row.pin_digits,
-    ],
-  );
-  const after = updated.rows[0]!;
-  await projectEmployee(db, owner, after, patch.pin !== undefined);
-  return employeeObject(after);
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return employeeObject(await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id));
+  }
+
+  listSource(tenant: Tenant, filters: { store?: string | undefined; active?: boolean | undefined }) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.store) where += ` AND $${params.push(filters.store)} = ANY(store_ids)`;
+    if (filters.active !== undefined) where += ` AND active = $${params.push(filters.active)}`;
+    return { table: 'employees', where, params };
+  }
+
+  /**
+   * Fields left out keep their value; a new `pin` replaces the old one (checked
+   * like a new employee's). Every till of the employee's stores gets the change
+   * at its next sync; a till of a store left, or any till once the employee is
+   * deactivated, deletes the employee.
+   */
+  async update(db: Queryable, tenant: Tenant, id: string, patch: EmployeePatch) {
+    const row = await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id, { lock: true });
+    const role = patch.role ?? row.role;
+    // A manager made now, or given a new PIN, needs a manager's PIN; one whose PIN predates the rule keeps it until then.
+    if (patch.pin !== undefined || (role === 'manager' && row.role !== 'manager')) {
+      assertManagerPin(role, patch.pin?.length ?? row.pin_digits);
+    }
+    const stores = patch.stores ?? row.store_ids;
+    if (patch.stores) await assertOwnStores(db, tenant, patch.stores);
+    const active = patch.active ?? row.active;
+    if (patch.pin !== undefined && active) await assertPinFree(db, tenant, patch.pin, stores, id);
+    const salt = await lockPins(db, tenant);
+    const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
+    const updated = await db.query<EmployeeRow>(
+      `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
+         pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        id,
+        patch.name ?? row.name,
+        role,
+        stores,
+        JSON.stringify(pinHash),
+        active,
+        patch.pin?.length ?? row.pin_digits,
+      ],
+    );
+    const after = updated.rows[0]!;
+    await projectEmployee(db, tenant, after, patch.pin !== undefined);
+    return employeeObject(after);
+  }
 }

@@ -10,8 +10,8 @@ import {
 } from '@tz/core';
 import { printerConnectionProblem } from '@tz/core/printer-addresses';
 import type { Queryable } from '../db/database.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { invalid } from '../retail/shared.ts';
 import { failPendingJobs } from './print-jobs.ts';
 import type { Tenant } from '../actor.ts';
@@ -87,98 +87,86 @@ function assertConnectionAllowed(connection: string, allowance: PrinterAllowance
   if (problem) throw invalid('parameter_invalid', 'connection', problem.message);
 }
 
-async function findPrinter(db: Queryable, owner: Tenant, id: string, lock = false): Promise<PrinterRow> {
-  return findOwned<PrinterRow>(db, 'printers', 'printer', owner, id, { lock });
+async function findPrinter(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<PrinterRow> {
+  return findOwned<PrinterRow>(db, 'printers', 'printer', tenant, id, { lock });
 }
 
-export async function createPrinter(
-  db: Queryable,
-  owner: Tenant,
-  input: PrinterInput,
-  allowance: PrinterAllowance,
-) {
-  assertConnectionAllowed(input.connection, allowance);
-  const tills = await db.query<{ revoked: boolean }>(
-    `SELECT revoked_at IS NOT NULL AS revoked FROM tills WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [input.till, owner.merchantId, owner.livemode],
-  );
-  const till = tills.rows[0];
-  if (!till) throw invalid('parameter_invalid', 'till', 'is not a till of this account');
-  if (till.revoked) throw invalid('parameter_invalid', 'till', 'was removed (revoked)');
-  const codePage = input.code_page ?? null;
-  assertCodePageFits(codePage, input.command_set);
-  const inserted = await db.query<PrinterRow>(
-    `INSERT INTO printers (id, merchant_id, livemode, till_id, name, connection, paper_width, command_set, code_page)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-    [
-      newId('printer'),
-      owner.merchantId,
-      owner.livemode,
-      input.till,
-      input.name,
-      input.connection,
-      input.paper_width,
-      input.command_set,
-      codePage,
-    ],
-  );
-  return printerObject(inserted.rows[0]!);
-}
+export class PrinterService {
+  async create(db: Queryable, tenant: Tenant, input: PrinterInput, allowance: PrinterAllowance) {
+    assertConnectionAllowed(input.connection, allowance);
+    const tills = await db.query<{ revoked: boolean }>(
+      `SELECT revoked_at IS NOT NULL AS revoked FROM tills WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [input.till, tenant.merchantId, tenant.livemode],
+    );
+    const till = tills.rows[0];
+    if (!till) throw invalid('parameter_invalid', 'till', 'is not a till of this account');
+    if (till.revoked) throw invalid('parameter_invalid', 'till', 'was removed (revoked)');
+    const codePage = input.code_page ?? null;
+    assertCodePageFits(codePage, input.command_set);
+    const inserted = await db.query<PrinterRow>(
+      `INSERT INTO printers (id, merchant_id, livemode, till_id, name, connection, paper_width, command_set, code_page)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        newId('printer'),
+        tenant.merchantId,
+        tenant.livemode,
+        input.till,
+        input.name,
+        input.connection,
+        input.paper_width,
+        input.command_set,
+        codePage,
+      ],
+    );
+    return printerObject(inserted.rows[0]!);
+  }
 
-export async function retrievePrinter(db: Queryable, owner: Tenant, id: string) {
-  return printerObject(await findPrinter(db, owner, id));
-}
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return printerObject(await findPrinter(db, tenant, id));
+  }
 
-export function printersSource(
-  owner: Tenant,
-  filters: { till?: string | undefined; include_deleted?: boolean | undefined },
-) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
-  if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
-  return { table: 'printers', where, params };
-}
+  listSource(tenant: Tenant, filters: { till?: string | undefined; include_deleted?: boolean | undefined }) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
+    if (!filters.include_deleted) where += ' AND deleted_at IS NULL';
+    return { table: 'printers', where, params };
+  }
 
-export async function updatePrinter(
-  db: Queryable,
-  owner: Tenant,
-  id: string,
-  patch: PrinterPatch,
-  allowance: PrinterAllowance,
-) {
-  if (patch.connection !== undefined) assertConnectionAllowed(patch.connection, allowance);
-  const row = await findPrinter(db, owner, id, true);
-  if (row.deleted_at) throw invalid('parameter_invalid', 'id', 'is a deleted printer');
-  const next = {
-    name: patch.name ?? row.name,
-    connection: patch.connection ?? row.connection,
-    paper_width: patch.paper_width ?? row.paper_width,
-    command_set: patch.command_set ?? row.command_set,
-    code_page: patch.code_page === undefined ? row.code_page : patch.code_page,
-  };
-  assertCodePageFits(next.code_page, next.command_set);
-  const updated = await db.query<PrinterRow>(
-    `UPDATE printers SET name = $2, connection = $3, paper_width = $4, command_set = $5, code_page = $6,
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [id, next.name, next.connection, next.paper_width, next.command_set, next.code_page],
-  );
-  return printerObject(updated.rows[0]!);
-}
+  async update(db: Queryable, tenant: Tenant, id: string, patch: PrinterPatch, allowance: PrinterAllowance) {
+    if (patch.connection !== undefined) assertConnectionAllowed(patch.connection, allowance);
+    const row = await findPrinter(db, tenant, id, true);
+    if (row.deleted_at) throw invalid('parameter_invalid', 'id', 'is a deleted printer');
+    const next = {
+      name: patch.name ?? row.name,
+      connection: patch.connection ?? row.connection,
+      paper_width: patch.paper_width ?? row.paper_width,
+      command_set: patch.command_set ?? row.command_set,
+      code_page: patch.code_page === undefined ? row.code_page : patch.code_page,
+    };
+    assertCodePageFits(next.code_page, next.command_set);
+    const updated = await db.query<PrinterRow>(
+      `UPDATE printers SET name = $2, connection = $3, paper_width = $4, command_set = $5, code_page = $6,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [id, next.name, next.connection, next.paper_width, next.command_set, next.code_page],
+    );
+    return printerObject(updated.rows[0]!);
+  }
 
-/**
- * Deletes a printer (it stays retrievable, marked `deleted`, so its jobs keep
- * naming it). Jobs still waiting for it fail with `offline`. Deleting again
- * changes nothing.
- */
-export async function deletePrinter(db: Queryable, owner: Tenant, id: string) {
-  const row = await findPrinter(db, owner, id, true);
-  if (row.deleted_at) return printerObject(row);
-  const updated = await db.query<PrinterRow>(
-    `UPDATE printers SET deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
-    [id],
-  );
-  await failPendingJobs(db, owner, { printerId: id }, 'offline', 'The printer was deleted');
-  return printerObject(updated.rows[0]!);
+  /**
+   * Deletes a printer (it stays retrievable, marked `deleted`, so its jobs keep
+   * naming it). Jobs still waiting for it fail with `offline`. Deleting again
+   * changes nothing.
+   */
+  async delete(db: Queryable, tenant: Tenant, id: string) {
+    const row = await findPrinter(db, tenant, id, true);
+    if (row.deleted_at) return printerObject(row);
+    const updated = await db.query<PrinterRow>(
+      `UPDATE printers SET deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
+      [id],
+    );
+    await failPendingJobs(db, tenant, { printerId: id }, 'offline', 'The printer was deleted');
+    return printerObject(updated.rows[0]!);
+  }
 }

@@ -1,7 +1,7 @@
 import {
   type commandPayloads,
   notFound,
-  transitionShift,
+  SHIFT_STATES,
   zReport,
   type Currency,
   type ShiftStatus,
@@ -11,10 +11,13 @@ import {
 } from '@tz/core';
 import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
-import { recordEvent } from '../services/events.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { recordEvent } from '../infra/events.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant, TillActor } from '../actor.ts';
+
+const SHIFTS = storedStates(SHIFT_STATES, 'shifts');
 
 export type ShiftOpen = z.output<(typeof commandPayloads)['shift.open']>;
 export type ShiftCashMovement = z.output<(typeof commandPayloads)['shift.cash_movement']>;
@@ -225,163 +228,199 @@ export interface ShiftChange {
   changed: boolean;
 }
 
-/** `shift.open`: a shift at the till's store with its cash float. Opening the same shift again changes nothing. */
-export async function openShift(db: Queryable, till: TillActor, input: ShiftOpen): Promise<ShiftChange> {
-  const cashier = await db.query(
-    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [input.cashier, till.merchantId, till.livemode],
-  );
-  if (!cashier.rowCount) throw invalid('parameter_invalid', 'cashier', 'is not an employee of this account');
-  const inserted = await db.query<ShiftRow>(
-    `INSERT INTO shifts (id, merchant_id, livemode, till_id, store_id, cashier_id, status, currency, opening_float,
-       opened_at)
-     SELECT $1, $2, $3, $4, s.id, $5, $6, s.currency, $7, $8 FROM retail_stores s WHERE s.id = $9
-     ON CONFLICT (id) DO NOTHING RETURNING *`,
-    [
-      input.shift,
-      till.merchantId,
-      till.livemode,
-      till.tillId,
-      input.cashier,
-      'open' satisfies ShiftStatus,
-      input.opening_float,
-      new Date(input.opened_at * 1000),
-      till.storeId,
-    ],
-  );
-  const row = inserted.rows[0];
-  if (!row) {
-    const existing = await db.query<ShiftRow>(
-      `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND till_id = $4`,
-      [input.shift, till.merchantId, till.livemode, till.tillId],
+export class ShiftService {
+  /** `shift.open`: a shift at the till's store with its cash float. Opening the same shift again changes nothing. */
+  async open(db: Queryable, till: TillActor, input: ShiftOpen): Promise<ShiftChange> {
+    const cashier = await db.query(
+      `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [input.cashier, till.merchantId, till.livemode],
     );
-    if (!existing.rows[0]) throw invalid('parameter_invalid', 'shift', 'is the id of another shift');
-    return { shift: await shiftWithReport(db, existing.rows[0]), changed: false };
+    if (!cashier.rowCount)
+      throw invalid('parameter_invalid', 'cashier', 'is not an employee of this account');
+    const inserted = await db.query<ShiftRow>(
+      `INSERT INTO shifts (id, merchant_id, livemode, till_id, store_id, cashier_id, status, currency, opening_float,
+         opened_at)
+       SELECT $1, $2, $3, $4, s.id, $5, $6, s.currency, $7, $8 FROM retail_stores s WHERE s.id = $9
+       ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [
+        input.shift,
+        till.merchantId,
+        till.livemode,
+        till.tillId,
+        input.cashier,
+        'open' satisfies ShiftStatus,
+        input.opening_float,
+        new Date(input.opened_at * 1000),
+        till.storeId,
+      ],
+    );
+    const row = inserted.rows[0];
+    if (!row) {
+      const existing = await db.query<ShiftRow>(
+        `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND till_id = $4`,
+        [input.shift, till.merchantId, till.livemode, till.tillId],
+      );
+      if (!existing.rows[0]) throw invalid('parameter_invalid', 'shift', 'is the id of another shift');
+      return { shift: await shiftWithReport(db, existing.rows[0]), changed: false };
+    }
+    const shift = shiftObject(row, [], null, []);
+    await recordEvent(db, { ...till, type: 'shift.opened', object: shift });
+    return { shift, changed: true };
   }
-  const shift = shiftObject(row, [], null, []);
-  await recordEvent(db, { ...till, type: 'shift.opened', object: shift });
-  return { shift, changed: true };
-}
 
-/**
- * `shift.cash_movement`: a pay-in or pay-out of an open shift. Idempotent by
- * the till's command id: the same command applied again moves nothing.
- */
-export async function recordCashMovement(
-  db: Queryable,
-  till: TillActor,
-  input: ShiftCashMovement,
-  commandId: string,
-): Promise<ShiftChange> {
-  const row = await lockTillShift(db, till, input.shift);
-  const repeat = await db.query(
-    `SELECT 1 FROM shift_cash_movements WHERE shift_id = $1 AND command_id = $2`,
-    [row.id, commandId],
-  );
-  if (repeat.rowCount) return { shift: await shiftWithReport(db, row), changed: false };
-  if (row.status !== 'open') {
-    throw invalid('state_transition_invalid', 'shift', 'is closed: cash moves only in an open shift');
+  /**
+   * `shift.cash_movement`: a pay-in or pay-out of an open shift. Idempotent by
+   * the till's command id: the same command applied again moves nothing.
+   */
+  async recordCashMovement(
+    db: Queryable,
+    till: TillActor,
+    input: ShiftCashMovement,
+    commandId: string,
+  ): Promise<ShiftChange> {
+    const row = await lockTillShift(db, till, input.shift);
+    const repeat = await db.query(
+      `SELECT 1 FROM shift_cash_movements WHERE shift_id = $1 AND command_id = $2`,
+      [row.id, commandId],
+    );
+    if (repeat.rowCount) return { shift: await shiftWithReport(db, row), changed: false };
+    if (row.status !== 'open') {
+      throw invalid('state_transition_invalid', 'shift', 'is closed: cash moves only in an open shift');
+    }
+    await db.query(
+      `INSERT INTO shift_cash_movements (merchant_id, livemode, shift_id, command_id, kind, amount, reason, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        till.merchantId,
+        till.livemode,
+        row.id,
+        commandId,
+        input.kind,
+        input.amount,
+        input.reason,
+        new Date(input.at * 1000),
+      ],
+    );
+    return { shift: await shiftWithReport(db, row), changed: true };
   }
-  await db.query(
-    `INSERT INTO shift_cash_movements (merchant_id, livemode, shift_id, command_id, kind, amount, reason, at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      till.merchantId,
-      till.livemode,
+
+  /**
+   * `shift.no_sale`: the drawer opened with no sale, in an open shift, by an
+   * employee of the account (and approved by a manager of it, when the till
+   * asked for one). Moves no money; the Z report counts it. Idempotent by the
+   * till's command id, as a cash movement is.
+   */
+  async recordNoSale(
+    db: Queryable,
+    till: TillActor,
+    input: ShiftNoSale,
+    commandId: string,
+  ): Promise<ShiftChange> {
+    const row = await lockTillShift(db, till, input.shift);
+    const repeat = await db.query(`SELECT 1 FROM shift_no_sales WHERE shift_id = $1 AND command_id = $2`, [
       row.id,
       commandId,
-      input.kind,
-      input.amount,
-      input.reason,
-      new Date(input.at * 1000),
-    ],
-  );
-  return { shift: await shiftWithReport(db, row), changed: true };
-}
+    ]);
+    if (repeat.rowCount) return { shift: await shiftWithReport(db, row), changed: false };
+    if (row.status !== 'open') {
+      throw invalid(
+        'state_transition_invalid',
+        'shift',
+        'is closed: the drawer opens with no sale only in an open shift',
+      );
+    }
+    const people = await db.query<{ id: string; role: string }>(
+      `SELECT id, role FROM employees WHERE id = ANY($1::text[]) AND merchant_id = $2 AND livemode = $3`,
+      [[input.cashier, input.approved_by ?? input.cashier], till.merchantId, till.livemode],
+    );
+    const role = (id: string) => people.rows.find((person) => person.id === id)?.role;
+    if (!role(input.cashier))
+      throw invalid('parameter_invalid', 'cashier', 'is not an employee of this account');
+    if (input.approved_by !== undefined && role(input.approved_by) !== 'manager') {
+      throw invalid('parameter_invalid', 'approved_by', 'is not a manager of this account');
+    }
+    await db.query(
+      `INSERT INTO shift_no_sales (merchant_id, livemode, shift_id, command_id, cashier_id, approved_by, reason, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        till.merchantId,
+        till.livemode,
+        row.id,
+        commandId,
+        input.cashier,
+        input.approved_by ?? null,
+        input.reason,
+        new Date(input.at * 1000),
+      ],
+    );
+    return { shift: await shiftWithReport(db, row), changed: true };
+  }
 
-/**
- * `shift.no_sale`: the drawer opened with no sale, in an open shift, by an
- * employee of the account (and approved by a manager of it, when the till
- * asked for one). Moves no money; the Z report counts it. Idempotent by the
- * till's command id, as a cash movement is.
- */
-export async function recordNoSale(
-  db: Queryable,
-  till: TillActor,
-  input: ShiftNoSale,
-  commandId: string,
-): Promise<ShiftChange> {
-  const row = await lockTillShift(db, till, input.shift);
-  const repeat = await db.query(`SELECT 1 FROM shift_no_sales WHERE shift_id = $1 AND command_id = $2`, [
-    row.id,
-    commandId,
-  ]);
-  if (repeat.rowCount) return { shift: await shiftWithReport(db, row), changed: false };
-  if (row.status !== 'open') {
-    throw invalid(
-      'state_transition_invalid',
-      'shift',
-      'is closed: the drawer opens with no sale only in an open shift',
+  /**
+   * `shift.close`: the counted amounts and the Z report, computed from the
+   * shift's orders and cash movements and kept with the shift. Closing a closed
+   * shift again changes nothing (its report stays as it was).
+   */
+  async close(db: Queryable, till: TillActor, input: ShiftClose): Promise<ShiftChange> {
+    const row = await lockTillShift(db, till, input.shift);
+    if (row.status === 'closed') return { shift: await shiftWithReport(db, row), changed: false };
+    const movements = await movementsOf(db, row.id);
+    const noSales = (await noSalesOf(db, [row.id])).get(row.id) ?? [];
+    const report = await computeReport(db, row, movements, noSales, input.counted);
+    const cash = report.lines.find((line) => line.method === 'cash')!;
+    const stored = zReportObject(report);
+    const closed = await transition(db, SHIFTS, row, 'closed', {
+      set: `closed_at = $1, counted = $2, expected_cash = $3, counted_cash = $4, z_report = $5, updated_at = now()`,
+      params: [
+        new Date(input.closed_at * 1000),
+        JSON.stringify(input.counted),
+        cash.expected,
+        cash.counted,
+        JSON.stringify(stored),
+      ],
+    });
+    const shift = shiftObject(closed, movements, stored, noSales);
+    await recordEvent(db, { ...till, type: 'shift.closed', object: shift });
+    return { shift, changed: true };
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string): Promise<ShiftObject> {
+    const found = await db.query<ShiftRow>(
+      `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+      [id, tenant.merchantId, tenant.livemode],
+    );
+    if (!found.rows[0]) throw notFound('shift', id);
+    return shiftWithReport(db, found.rows[0]);
+  }
+
+  listSource(tenant: Tenant, filters: { till?: string | undefined; status?: ShiftStatus | undefined }) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
+    if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+    return { table: 'shifts', where, params };
+  }
+
+  /** A page of shifts as the list shows them: movements included, the report kept at close (null while open). */
+  async listObjects(db: Queryable, rows: ShiftRow[]): Promise<ShiftObject[]> {
+    const movements = await db.query<MovementRow & { shift_id: string }>(
+      `SELECT shift_id, kind, amount, reason, at FROM shift_cash_movements WHERE shift_id = ANY($1::text[]) ORDER BY id`,
+      [rows.map((row) => row.id)],
+    );
+    const byShift = new Map<string, MovementRow[]>();
+    for (const movement of movements.rows) {
+      const list = byShift.get(movement.shift_id) ?? [];
+      list.push(movement);
+      byShift.set(movement.shift_id, list);
+    }
+    const noSales = await noSalesOf(
+      db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      shiftObject(row, byShift.get(row.id) ?? [], keptReport(row.z_report), noSales.get(row.id) ?? []),
     );
   }
-  const people = await db.query<{ id: string; role: string }>(
-    `SELECT id, role FROM employees WHERE id = ANY($1::text[]) AND merchant_id = $2 AND livemode = $3`,
-    [[input.cashier, input.approved_by ?? input.cashier], till.merchantId, till.livemode],
-  );
-  const role = (id: string) => people.rows.find((person) => person.id === id)?.role;
-  if (!role(input.cashier))
-    throw invalid('parameter_invalid', 'cashier', 'is not an employee of this account');
-  if (input.approved_by !== undefined && role(input.approved_by) !== 'manager') {
-    throw invalid('parameter_invalid', 'approved_by', 'is not a manager of this account');
-  }
-  await db.query(
-    `INSERT INTO shift_no_sales (merchant_id, livemode, shift_id, command_id, cashier_id, approved_by, reason, at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      till.merchantId,
-      till.livemode,
-      row.id,
-      commandId,
-      input.cashier,
-      input.approved_by ?? null,
-      input.reason,
-      new Date(input.at * 1000),
-    ],
-  );
-  return { shift: await shiftWithReport(db, row), changed: true };
-}
-
-/**
- * `shift.close`: the counted amounts and the Z report, computed from the
- * shift's orders and cash movements and kept with the shift. Closing a closed
- * shift again changes nothing (its report stays as it was).
- */
-export async function closeShift(db: Queryable, till: TillActor, input: ShiftClose): Promise<ShiftChange> {
-  const row = await lockTillShift(db, till, input.shift);
-  if (row.status === 'closed') return { shift: await shiftWithReport(db, row), changed: false };
-  const status = transitionShift(row.status, 'closed');
-  const movements = await movementsOf(db, row.id);
-  const noSales = (await noSalesOf(db, [row.id])).get(row.id) ?? [];
-  const report = await computeReport(db, row, movements, noSales, input.counted);
-  const cash = report.lines.find((line) => line.method === 'cash')!;
-  const stored = zReportObject(report);
-  const updated = await db.query<ShiftRow>(
-    `UPDATE shifts SET status = $2, closed_at = $3, counted = $4, expected_cash = $5, counted_cash = $6,
-       z_report = $7, updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [
-      row.id,
-      status,
-      new Date(input.closed_at * 1000),
-      JSON.stringify(input.counted),
-      cash.expected,
-      cash.counted,
-      JSON.stringify(stored),
-    ],
-  );
-  const shift = shiftObject(updated.rows[0]!, movements, stored, noSales);
-  await recordEvent(db, { ...till, type: 'shift.closed', object: shift });
-  return { shift, changed: true };
 }
 
 /** A closed shift answers with the report kept at close; an open one with the running figures. */
@@ -391,45 +430,4 @@ async function shiftWithReport(db: Queryable, row: ShiftRow): Promise<ShiftObjec
   const report =
     keptReport(row.z_report) ?? zReportObject(await computeReport(db, row, movements, noSales, undefined));
   return shiftObject(row, movements, report, noSales);
-}
-
-export async function retrieveShift(db: Queryable, owner: Tenant, id: string): Promise<ShiftObject> {
-  const found = await db.query<ShiftRow>(
-    `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, owner.merchantId, owner.livemode],
-  );
-  if (!found.rows[0]) throw notFound('shift', id);
-  return shiftWithReport(db, found.rows[0]);
-}
-
-export function shiftsSource(
-  owner: Tenant,
-  filters: { till?: string | undefined; status?: ShiftStatus | undefined },
-) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
-  if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
-  return { table: 'shifts', where, params };
-}
-
-/** A page of shifts as the list shows them: movements included, the report kept at close (null while open). */
-export async function shiftListObjects(db: Queryable, rows: ShiftRow[]): Promise<ShiftObject[]> {
-  const movements = await db.query<MovementRow & { shift_id: string }>(
-    `SELECT shift_id, kind, amount, reason, at FROM shift_cash_movements WHERE shift_id = ANY($1::text[]) ORDER BY id`,
-    [rows.map((row) => row.id)],
-  );
-  const byShift = new Map<string, MovementRow[]>();
-  for (const movement of movements.rows) {
-    const list = byShift.get(movement.shift_id) ?? [];
-    list.push(movement);
-    byShift.set(movement.shift_id, list);
-  }
-  const noSales = await noSalesOf(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) =>
-    shiftObject(row, byShift.get(row.id) ?? [], keptReport(row.z_report), noSales.get(row.id) ?? []),
-  );
 }

@@ -41,17 +41,17 @@ export const tillEmployeeDocument = (row: TillEmployeeRow) => ({
  * a till's first pull of employees take turns under it, so neither makes a
  * till's rows from a state the other is changing.
  */
-export async function lockPins(db: Queryable, owner: Tenant): Promise<string> {
+export async function lockPins(db: Queryable, tenant: Tenant): Promise<string> {
   const found = await db.query<{ pin_salt: string }>(
     `SELECT pin_salt FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
-    [owner.merchantId],
+    [tenant.merchantId],
   );
   return found.rows[0]!.pin_salt;
 }
 
 async function hold(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   tillId: string,
   employee: Employee,
   pin: TillPin | null,
@@ -65,8 +65,8 @@ async function hold(
     [
       employee.id,
       tillId,
-      owner.merchantId,
-      owner.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       employee.name,
       employee.role,
       pin && JSON.stringify(pin),
@@ -82,7 +82,7 @@ async function hold(
  */
 export async function projectEmployee(
   db: Queryable,
-  owner: Tenant,
+  tenant: Tenant,
   employee: Employee,
   pinChanged: boolean,
 ): Promise<void> {
@@ -91,7 +91,7 @@ export async function projectEmployee(
         await db.query<{ id: string; pin_salt: string }>(
           `SELECT id, pin_salt FROM tills WHERE merchant_id = $1 AND livemode = $2 AND employees_ready
              AND revoked_at IS NULL AND store_id = ANY($3::text[])`,
-          [owner.merchantId, owner.livemode, employee.store_ids],
+          [tenant.merchantId, tenant.livemode, employee.store_ids],
         )
       ).rows
     : [];
@@ -110,7 +110,7 @@ export async function projectEmployee(
       pinChanged || !holding.has(till.id) ? tillPinVerifier(employee.pin_hash, till.pin_salt) : null,
     ),
   );
-  for (const [index, till] of tills.entries()) await hold(db, owner, till.id, employee, verifiers[index]!);
+  for (const [index, till] of tills.entries()) await hold(db, tenant, till.id, employee, verifiers[index]!);
 }
 
 /**

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { AppError, assertTillTransition, newId, tillExportKey, tillPrefixFor } from '@tz/core';
+import { AppError, assertTransition, TILL_STATES, newId, tillExportKey, tillPrefixFor } from '@tz/core';
 import type { ReportInput, ReportResult, TillStatus } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
-import { findOwned } from '../services/owned.ts';
-import { randomToken, sha256 } from '../services/secrets.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { findOwned } from '../infra/owned.ts';
+import { randomToken, sha256 } from '../infra/secrets.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { lockMerchant, storeForRequest, storeObject, type StoreRow } from '../retail/stores.ts';
 import { failPendingJobs } from './print-jobs.ts';
 import type { Tenant, TillActor } from '../actor.ts';
@@ -110,136 +110,200 @@ async function issuePairingCode(db: Queryable, row: TillRow, options: PairingOpt
   };
 }
 
-/** A new till at a store (the default store when none is named), with its receipt prefix and a pairing code. */
-export async function createTill(
-  db: Queryable,
-  owner: Tenant,
-  input: { name: string; store?: string | undefined },
-  options: PairingOptions,
-) {
-  const store = await storeForRequest(db, owner, input.store);
-  await lockMerchant(db, owner);
-  const count = await db.query<{ next: number }>(
-    `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next
-     FROM tills WHERE merchant_id = $1 AND livemode = $2`,
-    [owner.merchantId, owner.livemode],
-  );
-  const inserted = await db.query<TillRow>(
-    `INSERT INTO tills (id, merchant_id, livemode, store_id, name, receipt_prefix)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [
-      newId('till'),
-      owner.merchantId,
-      owner.livemode,
-      store.id,
-      input.name,
-      tillPrefixFor(Number(count.rows[0]!.next)),
-    ],
-  );
-  return issuePairingCode(db, inserted.rows[0]!, options);
-}
-
-export async function retrieveTill(db: Queryable, owner: Tenant, id: string) {
-  return tillObject(await findOwned<TillRow>(db, 'tills', 'till', owner, id));
-}
-
-export function tillsSource(owner: Tenant, filters: { store?: string | undefined }) {
-  const params: unknown[] = [owner.merchantId, owner.livemode];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
-  return { table: 'tills', where, params };
-}
-
-/**
- * A new pairing code for an existing till. The till's current credential keeps
- * working until the new code is exchanged; from then on only the new one does.
- */
-export async function newTillPairingCode(db: Queryable, owner: Tenant, id: string, options: PairingOptions) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
-  const status = tillStatus(row);
-  if (status !== 'paired' && status !== 'unpaired') {
-    throw new AppError('state_transition_invalid', 'This till has ended; create a new till instead', {
-      details: { id: `is ${status}` },
-    });
+export class TillService {
+  /** A new till at a store (the default store when none is named), with its receipt prefix and a pairing code. */
+  async create(
+    db: Queryable,
+    tenant: Tenant,
+    input: { name: string; store?: string | undefined },
+    options: PairingOptions,
+  ) {
+    const store = await storeForRequest(db, tenant, input.store);
+    await lockMerchant(db, tenant);
+    const count = await db.query<{ next: number }>(
+      `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next
+       FROM tills WHERE merchant_id = $1 AND livemode = $2`,
+      [tenant.merchantId, tenant.livemode],
+    );
+    const inserted = await db.query<TillRow>(
+      `INSERT INTO tills (id, merchant_id, livemode, store_id, name, receipt_prefix)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [
+        newId('till'),
+        tenant.merchantId,
+        tenant.livemode,
+        store.id,
+        input.name,
+        tillPrefixFor(Number(count.rows[0]!.next)),
+      ],
+    );
+    return issuePairingCode(db, inserted.rows[0]!, options);
   }
-  return issuePairingCode(db, row, options);
-}
 
-/**
- * Revokes a till: its credential and pairing code stop working at once, and
- * print jobs waiting for it fail with `till_revoked`. Revoking again changes nothing.
- */
-export async function revokeTill(db: Queryable, owner: Tenant, id: string) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
-  if (row.revoked_at) return tillObject(row);
-  assertTillTransition(tillStatus(row), 'revoked');
-  const updated = await db.query<TillRow>(
-    `UPDATE tills SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
-    [id],
-  );
-  await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was removed');
-  return tillObject(updated.rows[0]!);
-}
-
-/**
- * Retires a till: from its next sync it sells nothing new and pushes what it
- * has not synced; when it reports an empty backlog it is `retired` and its
- * credential stops. A till never paired has nothing to send and is retired at
- * once. Retiring again changes nothing.
- */
-export async function retireTill(db: Queryable, owner: Tenant, id: string) {
-  const row = await findOwned<TillRow>(db, 'tills', 'till', owner, id, { lock: true });
-  const from = tillStatus(row);
-  if (from === 'retiring' || from === 'retired') return tillObject(row);
-  const to = from === 'unpaired' ? 'retired' : 'retiring';
-  assertTillTransition(from, to);
-  const updated = await db.query<TillRow>(
-    `UPDATE tills SET retired_at = now(), finished_at = CASE WHEN $2 THEN now() END,
-       pairing_code_hash = NULL, pairing_expires_at = NULL, updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [id, to === 'retired'],
-  );
-  if (to === 'retired') {
-    await failPendingJobs(db, owner, { tillId: id }, 'till_revoked', 'The till was retired');
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return tillObject(await findOwned<TillRow>(db, 'tills', 'till', tenant, id));
   }
-  return tillObject(updated.rows[0]!);
+
+  listSource(tenant: Tenant, filters: { store?: string | undefined }) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
+    return { table: 'tills', where, params };
+  }
+
+  /**
+   * A new pairing code for an existing till. The till's current credential keeps
+   * working until the new code is exchanged; from then on only the new one does.
+   */
+  async newPairingCode(db: Queryable, tenant: Tenant, id: string, options: PairingOptions) {
+    const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
+    const status = tillStatus(row);
+    if (status !== 'paired' && status !== 'unpaired') {
+      throw new AppError('state_transition_invalid', 'This till has ended; create a new till instead', {
+        details: { id: `is ${status}` },
+      });
+    }
+    return issuePairingCode(db, row, options);
+  }
+
+  /**
+   * Revokes a till: its credential and pairing code stop working at once, and
+   * print jobs waiting for it fail with `till_revoked`. Revoking again changes nothing.
+   */
+  async revoke(db: Queryable, tenant: Tenant, id: string) {
+    const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
+    if (row.revoked_at) return tillObject(row);
+    assertTransition(TILL_STATES, tillStatus(row), 'revoked');
+    const updated = await db.query<TillRow>(
+      `UPDATE tills SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
+      [id],
+    );
+    await failPendingJobs(db, tenant, { tillId: id }, 'till_revoked', 'The till was removed');
+    return tillObject(updated.rows[0]!);
+  }
+
+  /**
+   * Retires a till: from its next sync it sells nothing new and pushes what it
+   * has not synced; when it reports an empty backlog it is `retired` and its
+   * credential stops. A till never paired has nothing to send and is retired at
+   * once. Retiring again changes nothing.
+   */
+  async retire(db: Queryable, tenant: Tenant, id: string) {
+    const row = await findOwned<TillRow>(db, 'tills', 'till', tenant, id, { lock: true });
+    const from = tillStatus(row);
+    if (from === 'retiring' || from === 'retired') return tillObject(row);
+    const to = from === 'unpaired' ? 'retired' : 'retiring';
+    assertTransition(TILL_STATES, from, to);
+    const updated = await db.query<TillRow>(
+      `UPDATE tills SET retired_at = now(), finished_at = CASE WHEN $2 THEN now() END,
+         pairing_code_hash = NULL, pairing_expires_at = NULL, updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [id, to === 'retired'],
+    );
+    if (to === 'retired') {
+      await failPendingJobs(db, tenant, { tillId: id }, 'till_revoked', 'The till was retired');
+    }
+    return tillObject(updated.rows[0]!);
+  }
+
+  // ------------------------------------------------------------ device side
+
+  /**
+   * Exchanges a pairing code, once, for the till's device credential (shown only
+   * here). A code already exchanged, expired or belonging to a revoked till is
+   * refused, each with its own error code.
+   */
+  async pair(db: Queryable, code: string, now = new Date()) {
+    const hash = pairingCodeHash(code);
+    const credential = `${CREDENTIAL_PREFIX}${randomToken(40)}`;
+    // One statement decides, so two devices racing with one code cannot both win.
+    const paired = await db.query<TillRow>(
+      `UPDATE tills SET pairing_used_at = $2, credential_hash = $3, paired_at = $2, export_key = $4, updated_at = now()
+       WHERE pairing_code_hash = $1 AND pairing_used_at IS NULL AND revoked_at IS NULL AND retired_at IS NULL
+         AND pairing_expires_at > $2
+       RETURNING *`,
+      [hash, now, sha256(credential), await tillExportKey(credential)],
+    );
+    const row = paired.rows[0];
+    if (!row) throw await pairingRefusal(db, hash);
+    const found = await db.query<StoreRow & { business_name: string }>(
+      `SELECT s.*, m.business_name FROM retail_stores s JOIN merchants m ON m.id = s.merchant_id WHERE s.id = $1`,
+      [row.store_id],
+    );
+    const store = found.rows[0]!;
+    return {
+      credential,
+      till: tillObject(row),
+      store: storeObject(store),
+      merchant: { id: row.merchant_id, business_name: store.business_name },
+      mode: row.livemode ? ('live' as const) : ('test' as const),
+      livemode: row.livemode,
+    };
+  }
+
+  /** Resolves a device credential to its till, or says it was revoked or is unknown. */
+  async authenticate(db: Queryable, credential: string): Promise<TillAuthentication> {
+    if (!CREDENTIAL.test(credential)) return { status: 'invalid' };
+    const found = await db.query<
+      Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id' | 'revoked_at' | 'finished_at'>
+    >(
+      `SELECT id, merchant_id, livemode, store_id, revoked_at, finished_at FROM tills WHERE credential_hash = $1`,
+      [sha256(credential)],
+    );
+    const row = found.rows[0];
+    if (!row) return { status: 'invalid' };
+    return { status: endedAs(row) ?? 'ok', till: tillActor(row) };
+  }
+
+  /** As `this.authenticate`, throwing `till_revoked` or `till_credential_invalid` (both 401). */
+  async require(db: Queryable, credential: string): Promise<TillActor> {
+    const result = await this.authenticate(db, credential);
+    if (result.status === 'ok') return result.till;
+    throw authenticationRefusal(result.status);
+  }
+
+  /** Throws once the till was revoked or has finished retiring: what its open stream checks as it runs. */
+  async assertActive(db: Queryable, till: TillActor): Promise<void> {
+    const { rows } = await db.query<Pick<TillRow, 'revoked_at' | 'finished_at'>>(
+      `SELECT revoked_at, finished_at FROM tills WHERE id = $1 AND merchant_id = $2`,
+      [till.tillId, till.merchantId],
+    );
+    const ended = rows[0] ? endedAs(rows[0]) : 'revoked';
+    if (ended) throw authenticationRefusal(ended);
+  }
+
+  /**
+   * What a till says each time it syncs: seen now, its unsynced command count,
+   * app version and printers. A retiring till that reports an empty backlog is
+   * retired by it. A revoked till's report still records its backlog (what it
+   * holds that only an export can bring), then is refused `till_revoked`.
+   */
+  async report(db: Queryable, till: TillActor, input: ReportInput): Promise<ReportResult> {
+    const updated = await db.query<TillRow>(
+      `UPDATE tills SET last_seen_at = now(), backlog = $4, app_version = $5, updated_at = now(),
+         finished_at = CASE WHEN retired_at IS NOT NULL AND revoked_at IS NULL AND $4 = 0
+           THEN coalesce(finished_at, now()) ELSE finished_at END
+       WHERE id = $1 AND merchant_id = $2 AND livemode = $3 RETURNING *`,
+      [till.tillId, till.merchantId, till.livemode, input.backlog, input.app_version],
+    );
+    const row = updated.rows[0];
+    if (!row || row.revoked_at) throw authenticationRefusal('revoked');
+    const status = tillStatus(row);
+    const printers = input.printers ?? [];
+    if (printers.length > 0) {
+      // Only the till's own printers, and only when the status changed (the change feed sees real changes).
+      await db.query(
+        `UPDATE printers p SET status = r.status, status_at = now(), updated_at = now()
+         FROM jsonb_to_recordset($2::jsonb) AS r(printer text, status text)
+         WHERE p.id = r.printer AND p.till_id = $1 AND p.deleted_at IS NULL AND p.status IS DISTINCT FROM r.status`,
+        [till.tillId, JSON.stringify(printers)],
+      );
+    }
+    return { status: status === 'retired' || status === 'retiring' ? status : 'paired' };
+  }
 }
 
-// ------------------------------------------------------------ device side
-
-/**
- * Exchanges a pairing code, once, for the till's device credential (shown only
- * here). A code already exchanged, expired or belonging to a revoked till is
- * refused, each with its own error code.
- */
-export async function pairTill(db: Queryable, code: string, now = new Date()) {
-  const hash = pairingCodeHash(code);
-  const credential = `${CREDENTIAL_PREFIX}${randomToken(40)}`;
-  // One statement decides, so two devices racing with one code cannot both win.
-  const paired = await db.query<TillRow>(
-    `UPDATE tills SET pairing_used_at = $2, credential_hash = $3, paired_at = $2, export_key = $4, updated_at = now()
-     WHERE pairing_code_hash = $1 AND pairing_used_at IS NULL AND revoked_at IS NULL AND retired_at IS NULL
-       AND pairing_expires_at > $2
-     RETURNING *`,
-    [hash, now, sha256(credential), await tillExportKey(credential)],
-  );
-  const row = paired.rows[0];
-  if (!row) throw await pairingRefusal(db, hash);
-  const found = await db.query<StoreRow & { business_name: string }>(
-    `SELECT s.*, m.business_name FROM retail_stores s JOIN merchants m ON m.id = s.merchant_id WHERE s.id = $1`,
-    [row.store_id],
-  );
-  const store = found.rows[0]!;
-  return {
-    credential,
-    till: tillObject(row),
-    store: storeObject(store),
-    merchant: { id: row.merchant_id, business_name: store.business_name },
-    mode: row.livemode ? ('live' as const) : ('test' as const),
-    livemode: row.livemode,
-  };
-}
-export type PairedTill = Awaited<ReturnType<typeof pairTill>>;
+export type PairedTill = Awaited<ReturnType<TillService['pair']>>;
 
 async function pairingRefusal(db: Queryable, hash: string): Promise<AppError> {
   const found = await db.query<Pick<TillRow, 'revoked_at' | 'pairing_used_at'>>(
@@ -265,20 +329,6 @@ export type TillAuthentication =
   | { status: 'retired'; till: TillActor }
   | { status: 'invalid' };
 
-/** Resolves a device credential to its till, or says it was revoked or is unknown. */
-export async function authenticateTill(db: Queryable, credential: string): Promise<TillAuthentication> {
-  if (!CREDENTIAL.test(credential)) return { status: 'invalid' };
-  const found = await db.query<
-    Pick<TillRow, 'id' | 'merchant_id' | 'livemode' | 'store_id' | 'revoked_at' | 'finished_at'>
-  >(
-    `SELECT id, merchant_id, livemode, store_id, revoked_at, finished_at FROM tills WHERE credential_hash = $1`,
-    [sha256(credential)],
-  );
-  const row = found.rows[0];
-  if (!row) return { status: 'invalid' };
-  return { status: endedAs(row) ?? 'ok', till: tillActor(row) };
-}
-
 /** Why a till syncs no more, or null while it does: revoked, or retired with its backlog in. */
 const endedAs = (row: Pick<TillRow, 'revoked_at' | 'finished_at'>): 'revoked' | 'retired' | null =>
   row.revoked_at ? 'revoked' : row.finished_at ? 'retired' : null;
@@ -294,23 +344,6 @@ export const tillActor = (row: Pick<TillRow, 'id' | 'merchant_id' | 'livemode' |
   storeId: row.store_id,
 });
 
-/** As `authenticateTill`, throwing `till_revoked` or `till_credential_invalid` (both 401). */
-export async function requireTill(db: Queryable, credential: string): Promise<TillActor> {
-  const result = await authenticateTill(db, credential);
-  if (result.status === 'ok') return result.till;
-  throw authenticationRefusal(result.status);
-}
-
-/** Throws once the till was revoked or has finished retiring: what its open stream checks as it runs. */
-export async function assertTillActive(db: Queryable, till: TillActor): Promise<void> {
-  const { rows } = await db.query<Pick<TillRow, 'revoked_at' | 'finished_at'>>(
-    `SELECT revoked_at, finished_at FROM tills WHERE id = $1 AND merchant_id = $2`,
-    [till.tillId, till.merchantId],
-  );
-  const ended = rows[0] ? endedAs(rows[0]) : 'revoked';
-  if (ended) throw authenticationRefusal(ended);
-}
-
 export function authenticationRefusal(status: 'revoked' | 'retired' | 'invalid'): AppError {
   if (status === 'revoked') {
     return new AppError(
@@ -322,34 +355,4 @@ export function authenticationRefusal(status: 'revoked' | 'retired' | 'invalid')
     return new AppError('till_retired', 'This till was retired and everything it held has arrived');
   }
   return new AppError('till_credential_invalid', 'The till credential is not valid; pair the till again');
-}
-
-/**
- * What a till says each time it syncs: seen now, its unsynced command count,
- * app version and printers. A retiring till that reports an empty backlog is
- * retired by it. A revoked till's report still records its backlog (what it
- * holds that only an export can bring), then is refused `till_revoked`.
- */
-export async function reportTill(db: Queryable, till: TillActor, input: ReportInput): Promise<ReportResult> {
-  const updated = await db.query<TillRow>(
-    `UPDATE tills SET last_seen_at = now(), backlog = $4, app_version = $5, updated_at = now(),
-       finished_at = CASE WHEN retired_at IS NOT NULL AND revoked_at IS NULL AND $4 = 0
-         THEN coalesce(finished_at, now()) ELSE finished_at END
-     WHERE id = $1 AND merchant_id = $2 AND livemode = $3 RETURNING *`,
-    [till.tillId, till.merchantId, till.livemode, input.backlog, input.app_version],
-  );
-  const row = updated.rows[0];
-  if (!row || row.revoked_at) throw authenticationRefusal('revoked');
-  const status = tillStatus(row);
-  const printers = input.printers ?? [];
-  if (printers.length > 0) {
-    // Only the till's own printers, and only when the status changed (the change feed sees real changes).
-    await db.query(
-      `UPDATE printers p SET status = r.status, status_at = now(), updated_at = now()
-       FROM jsonb_to_recordset($2::jsonb) AS r(printer text, status text)
-       WHERE p.id = r.printer AND p.till_id = $1 AND p.deleted_at IS NULL AND p.status IS DISTINCT FROM r.status`,
-      [till.tillId, JSON.stringify(printers)],
-    );
-  }
-  return { status: status === 'retired' || status === 'retiring' ? status : 'paired' };
 }

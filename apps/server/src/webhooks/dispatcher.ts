@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pino from 'pino';
+import type { Logger } from 'pino';
 import {
   afterAttempt,
   newId,
@@ -10,9 +10,10 @@ import {
 } from '@tz/core';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { SecretBox } from '../services/secrets-at-rest.ts';
-import { API_VERSION, onEventsWritten } from '../services/events.ts';
-import { unixSeconds } from '../services/time.ts';
+import type { SecretBox } from '../infra/secrets-at-rest.ts';
+import { API_VERSION, type EventSignal } from '../infra/events.ts';
+import { Poller } from '../infra/poller.ts';
+import { unixSeconds } from '../infra/time.ts';
 import { WebhookSender, type AttemptResult } from './sender.ts';
 
 const FAN_OUT_BATCH = 500;
@@ -110,13 +111,9 @@ export async function deliveryHeaders(
  */
 export class WebhookDispatcher {
   private readonly sender: WebhookSender;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private ticking: Promise<void> | undefined;
-  private wakeRequested = false;
-  private lastPassAt = 0;
-  /** Events may be waiting in the outbox (set by the in-process signal and by every poll). */
-  private fanOutRequested = true;
+  private readonly poller: Poller;
+  /** Events may be waiting in the outbox (set by the in-process signal; every poll looks too). */
+  private fanOutRequested = false;
   /** The last claim was cut short by the in-flight limits, so a finished attempt should trigger another. */
   private claimLimited = false;
   private unsubscribe: (() => void) | undefined;
@@ -125,82 +122,62 @@ export class WebhookDispatcher {
   private readonly attempts = new Set<Promise<void>>();
   private recordQueue: Recorded[] = [];
   private recording: Promise<void> | undefined;
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly database: Database,
     private readonly config: Config,
     private readonly secretBox: SecretBox,
-    private readonly logger: pino.Logger,
+    private readonly events: EventSignal,
+    private readonly logger: Logger,
   ) {
     this.sender = new WebhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     });
+    this.poller = new Poller((polled) => this.pass(polled), {
+      intervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+      minGapMs: MIN_PASS_GAP_MS,
+      logger,
+      failure: 'webhook dispatch pass failed',
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.poller.isStopped;
   }
 
   start(): void {
     if (!this.stopped) return;
-    this.stopped = false;
-    this.unsubscribe = onEventsWritten(() => this.wake(true));
-    this.schedule(0);
+    this.unsubscribe = this.events.subscribe(() => this.wake(true));
+    this.poller.start();
   }
 
   /** Runs a pass now (or right after the current one); `fanOut` when new events were written. */
   wake(fanOut = false): void {
-    if (this.stopped) return;
     if (fanOut) this.fanOutRequested = true;
-    if (this.ticking) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.schedule(this.gapLeft());
-  }
-
-  private gapLeft(): number {
-    return Math.max(0, this.lastPassAt + MIN_PASS_GAP_MS - Date.now());
+    this.poller.wake();
   }
 
   /** Stops claiming, abandons attempts in flight (their deliveries are released for the next process) and records the rest. */
   async stop(): Promise<void> {
     if (this.stopped) return;
-    this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    for (const timer of this.retryTimers) clearTimeout(timer);
+    const stopping = this.poller.stop();
     for (const abort of this.inFlight.values()) abort.abort();
-    await this.ticking;
+    await stopping;
     await Promise.allSettled([...this.attempts]);
     await this.recording;
     await this.flushRecords();
     this.sender.close();
   }
 
-  private schedule(ms: number, poll = false): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (poll) this.fanOutRequested = true;
-      this.ticking = this.tick().finally(() => {
-        this.ticking = undefined;
-        if (this.stopped) return;
-        const again = this.wakeRequested;
-        this.wakeRequested = false;
-        this.schedule(again ? this.gapLeft() : this.config.WEBHOOK_POLL_INTERVAL_MS, !again);
-      });
-    }, ms);
-  }
-
-  private async tick(): Promise<void> {
-    this.lastPassAt = Date.now();
-    try {
-      if (this.fanOutRequested) {
-        this.fanOutRequested = false;
-        while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
-      }
-      if (!this.stopped) await this.claimAndSend();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'webhook dispatch pass failed');
+  /** Fans out new events (on a poll, or when this process wrote some), then claims and sends; true when more are due. */
+  private async pass(polled: boolean): Promise<boolean> {
+    if (polled || this.fanOutRequested) {
+      this.fanOutRequested = false;
+      while (!this.stopped && (await this.fanOut()) === FAN_OUT_BATCH);
     }
+    return !this.stopped && (await this.claimAndSend());
   }
 
   /** Turns undispatched events into deliveries, one per subscribed endpoint of the event's merchant and mode. */
@@ -267,10 +244,13 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Claims due deliveries (a lease per claim) and starts their attempts, within the in-flight limits. */
-  private async claimAndSend(): Promise<void> {
+  /**
+   * Claims due deliveries (a lease per claim) and starts their attempts, within
+   * the in-flight limits; true when the claim was full, so more may be due now.
+   */
+  private async claimAndSend(): Promise<boolean> {
     const slots = Math.min(CLAIM_BATCH, this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlight.size);
-    if (slots <= 0) return;
+    if (slots <= 0) return false;
     const perEndpoint = this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
     const busy = [...this.perEndpoint.entries()];
     const saturated = busy.filter(([, n]) => n >= perEndpoint).map(([id]) => id);
@@ -315,9 +295,9 @@ export class WebhookDispatcher {
       this.startAttempt(delivery);
     }
     // A full claim means more may be due now; a limited one, that finishing attempts make room.
-    if (claimed.rows.length === slots) this.wakeRequested = true;
     this.claimLimited =
       claimed.rows.length === slots || [...this.perEndpoint.values()].some((n) => n >= perEndpoint);
+    return claimed.rows.length === slots;
   }
 
   private async failWithoutAttempt(delivery: ClaimedDelivery, reason: WebhookFailureReason): Promise<void> {
@@ -443,18 +423,10 @@ export class WebhookDispatcher {
         'webhook claims expired before their attempts were recorded',
       );
     }
-    // Retries due sooner than the next poll get a timer of their own.
+    // Retries due sooner than the next poll get a wake of their own.
     for (const outcome of outcomes) {
-      if (
-        outcome.status === 'pending' &&
-        outcome.retryInMs < this.config.WEBHOOK_POLL_INTERVAL_MS &&
-        !this.stopped
-      ) {
-        const timer = setTimeout(() => {
-          this.retryTimers.delete(timer);
-          this.wake();
-        }, outcome.retryInMs + 5);
-        this.retryTimers.add(timer);
+      if (outcome.status === 'pending' && outcome.retryInMs < this.config.WEBHOOK_POLL_INTERVAL_MS) {
+        this.poller.wakeAfter(outcome.retryInMs + 5);
       }
     }
     await this.updateHealth(recorded.rows);

@@ -1,13 +1,12 @@
 import { AppError, generateWebhookSecret, newId, notFound, type WebhookDeliveryStatus } from '@tz/core';
-import type { Config } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { listPage, type ListEnvelope, type ListQuery } from '../db/list-page.ts';
-import { EVENT_TYPES, type EventType } from '../services/event-types.ts';
-import { recordEvent } from '../services/events.ts';
-import type { SecretBox } from '../services/secrets-at-rest.ts';
-import { findOwned } from '../services/owned.ts';
-import { unixOrNull, unixSeconds } from '../services/time.ts';
+import { EVENT_TYPES, type EventType } from '../infra/event-types.ts';
+import { recordEvent } from '../infra/events.ts';
+import type { SecretBox } from '../infra/secrets-at-rest.ts';
+import { findOwned } from '../infra/owned.ts';
+import { unixOrNull, unixSeconds } from '../infra/time.ts';
 import { assertWebhookUrlAllowed } from './ssrf.ts';
 
 /** Health looks at this many most recent attempts of an endpoint. */
@@ -65,7 +64,7 @@ interface AttemptRow {
   response_body: string | null;
 }
 
-const scope = (auth: Actor) => [auth.merchantId, auth.livemode] as const;
+const tenantParams = (actor: Actor) => [actor.merchantId, actor.livemode] as const;
 
 /** Refuses unknown event types with 400 event_type_unknown; `*` is allowed only where `allowAll`. */
 export function assertEventTypes(types: readonly string[], field: string, allowAll: boolean): void {
@@ -144,8 +143,8 @@ async function healthOf(db: Queryable, ids: string[]): Promise<Map<string, Healt
   return new Map(found.rows.map((row) => [row.id, row]));
 }
 
-async function endpointRow(db: Queryable, auth: Actor, id: string, lock = false): Promise<EndpointRow> {
-  const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', auth, id, { lock });
+async function endpointRow(db: Queryable, actor: Actor, id: string, lock = false): Promise<EndpointRow> {
+  const row = await findOwned<EndpointRow>(db, 'webhook_endpoints', 'webhook endpoint', actor, id, { lock });
   if (row.deleted_at) throw notFound('webhook endpoint', id);
   return row;
 }
@@ -175,60 +174,244 @@ export const withoutSecret = <T extends { secret?: string | undefined }>(endpoin
   return rest;
 };
 
-export async function createEndpoint(
-  db: Queryable,
-  auth: Actor,
-  input: EndpointInput,
-  config: Config,
-  secretBox: SecretBox,
-) {
-  assertEventTypes(input.events, 'events', true);
-  const url = await assertWebhookUrlAllowed(input.url, {
-    livemode: auth.livemode,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-  });
-  const secret = generateWebhookSecret();
-  const id = newId('webhookEndpoint');
-  const inserted = await db.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, events, secret)
-     VALUES ($3, $1, $2, $4, $5, $6, $7) RETURNING *`,
-    [
-      ...scope(auth),
-      id,
-      url,
-      input.description ?? null,
-      normaliseEvents(input.events),
-      secretBox.seal(secret, id),
-    ],
-  );
-  return endpointObject(inserted.rows[0]!, undefined, secret);
-}
+export class WebhookService {
+  constructor(
+    private readonly secretBox: SecretBox,
+    private readonly options: { allowPrivateUrls: boolean; rotationGraceSeconds: number },
+  ) {}
 
-export async function retrieveEndpoint(db: Queryable, auth: Actor, id: string) {
-  const row = await endpointRow(db, auth, id);
-  return endpointObject(row, (await healthOf(db, [row.id])).get(row.id));
-}
+  async createEndpoint(db: Queryable, actor: Actor, input: EndpointInput) {
+    assertEventTypes(input.events, 'events', true);
+    const url = await assertWebhookUrlAllowed(input.url, {
+      livemode: actor.livemode,
+      allowPrivate: this.options.allowPrivateUrls,
+    });
+    const secret = generateWebhookSecret();
+    const id = newId('webhookEndpoint');
+    const inserted = await db.query<EndpointRow>(
+      `INSERT INTO webhook_endpoints (id, merchant_id, livemode, url, description, events, secret)
+       VALUES ($3, $1, $2, $4, $5, $6, $7) RETURNING *`,
+      [
+        ...tenantParams(actor),
+        id,
+        url,
+        input.description ?? null,
+        normaliseEvents(input.events),
+        this.secretBox.seal(secret, id),
+      ],
+    );
+    return endpointObject(inserted.rows[0]!, undefined, secret);
+  }
 
-export async function listEndpoints(
-  db: Queryable,
-  auth: Actor,
-  query: ListQuery,
-): Promise<ListEnvelope<WebhookEndpointObject>> {
-  const page = await listPage(
-    db,
-    {
-      table: 'webhook_endpoints',
-      where: 'merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL',
-      params: [...scope(auth)],
-    },
-    query,
-    (row: EndpointRow) => row,
-  );
-  const health = await healthOf(
-    db,
-    page.data.map((row) => row.id),
-  );
-  return { ...page, data: page.data.map((row) => endpointObject(row, health.get(row.id))) };
+  async retrieveEndpoint(db: Queryable, actor: Actor, id: string) {
+    const row = await endpointRow(db, actor, id);
+    return endpointObject(row, (await healthOf(db, [row.id])).get(row.id));
+  }
+
+  async listEndpoints(
+    db: Queryable,
+    actor: Actor,
+    query: ListQuery,
+  ): Promise<ListEnvelope<WebhookEndpointObject>> {
+    const page = await listPage(
+      db,
+      {
+        table: 'webhook_endpoints',
+        where: 'merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL',
+        params: [...tenantParams(actor)],
+      },
+      query,
+      (row: EndpointRow) => row,
+    );
+    const health = await healthOf(
+      db,
+      page.data.map((row) => row.id),
+    );
+    return { ...page, data: page.data.map((row) => endpointObject(row, health.get(row.id))) };
+  }
+
+  async updateEndpoint(db: Queryable, actor: Actor, id: string, input: EndpointUpdate) {
+    const row = await endpointRow(db, actor, id, true);
+    if (input.events) assertEventTypes(input.events, 'events', true);
+    const url =
+      input.url === undefined
+        ? row.url
+        : await assertWebhookUrlAllowed(input.url, {
+            livemode: actor.livemode,
+            allowPrivate: this.options.allowPrivateUrls,
+          });
+    const status = input.status ?? row.status;
+    const reenabled = row.status === 'disabled' && status === 'enabled';
+    const updated = await db.query<EndpointRow>(
+      `UPDATE webhook_endpoints SET url = $2, events = $3, description = $4, status = $5,
+         disabled_reason = CASE WHEN $5 = 'enabled' THEN NULL WHEN status = 'disabled' THEN disabled_reason ELSE 'manual' END,
+         consecutive_failures = CASE WHEN $6 THEN 0 ELSE consecutive_failures END,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        row.id,
+        url,
+        input.events ? normaliseEvents(input.events) : row.events,
+        input.description === undefined ? row.description : input.description,
+        status,
+        reenabled,
+      ],
+    );
+    if (status === 'disabled' && row.status === 'enabled') await failPending(db, row.id, 'endpoint_disabled');
+    const next = updated.rows[0]!;
+    return endpointObject(next, (await healthOf(db, [next.id])).get(next.id));
+  }
+
+  async deleteEndpoint(db: Queryable, actor: Actor, id: string) {
+    const row = await endpointRow(db, actor, id, true);
+    await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [
+      row.id,
+    ]);
+    await failPending(db, row.id, 'endpoint_deleted');
+    return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
+  }
+
+  /**
+   * A new secret signs at once. The previous one keeps signing beside it (in
+   * webhook-signature only) for WEBHOOK_ROTATION_GRACE_SECONDS; a second rotation
+   * within that time replaces it.
+   */
+  async rotateSecret(db: Queryable, actor: Actor, id: string) {
+    const row = await endpointRow(db, actor, id, true);
+    const secret = generateWebhookSecret();
+    const grace = this.options.rotationGraceSeconds;
+    const updated = await db.query<EndpointRow>(
+      `UPDATE webhook_endpoints SET secret = $2,
+         previous_secret = CASE WHEN $3 > 0 THEN secret END,
+         previous_secret_expires_at = CASE WHEN $3 > 0 THEN now() + make_interval(secs => $3) END,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [row.id, this.secretBox.seal(secret, row.id), grace],
+    );
+    const next = updated.rows[0]!;
+    return endpointObject(next, (await healthOf(db, [next.id])).get(next.id), secret);
+  }
+
+  async listDeliveries(
+    db: Queryable,
+    actor: Actor,
+    query: ListQuery & DeliveryFilters,
+  ): Promise<ListEnvelope<WebhookDeliveryObject>> {
+    const params: unknown[] = [...tenantParams(actor)];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (query.endpoint) where += ` AND endpoint_id = $${params.push(query.endpoint)}`;
+    if (query.event) where += ` AND event_id = $${params.push(query.event)}`;
+    if (query.event_type) where += ` AND event_type = $${params.push(query.event_type)}`;
+    if (query.status) where += ` AND status = $${params.push(query.status)}`;
+    const page = await listPage(
+      db,
+      { table: 'webhook_deliveries', where, params },
+      query,
+      (row: DeliveryRow) => row,
+    );
+    const attempts = await attemptsOf(
+      db,
+      page.data.map((row) => row.id),
+    );
+    return { ...page, data: page.data.map((row) => deliveryObject(row, attempts.get(row.id) ?? [])) };
+  }
+
+  async retrieveDelivery(db: Queryable, actor: Actor, id: string) {
+    const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', actor, id);
+    return deliveryObject(row, (await attemptsOf(db, [row.id])).get(row.id) ?? []);
+  }
+
+  /**
+   * Sends a logged delivery's event again to the same endpoint, as a new event
+   * (fresh id, same type and data) and a new delivery naming the original in
+   * `replayed_from`. The copy is written as already fanned out, so it reaches
+   * only that endpoint.
+   */
+  async replayDelivery(db: Queryable, actor: Actor, id: string) {
+    const found = await db.query<{
+      id: string;
+      endpoint_id: string;
+      event_type: string;
+      api_version: string;
+      data: unknown;
+      endpoint_status: string;
+      endpoint_deleted: boolean;
+    }>(
+      `SELECT d.id, d.endpoint_id, d.event_type, ev.api_version, ev.data, e.status AS endpoint_status,
+         e.deleted_at IS NOT NULL AS endpoint_deleted
+       FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.id = $3 AND d.merchant_id = $1 AND d.livemode = $2`,
+      [...tenantParams(actor), id],
+    );
+    const original = found.rows[0];
+    if (!original) throw notFound('webhook delivery', id);
+    if (original.endpoint_deleted || original.endpoint_status !== 'enabled') {
+      const state = original.endpoint_deleted ? 'was deleted' : 'is disabled; enable it first';
+      throw new AppError('webhook_endpoint_inactive', `The endpoint of this delivery ${state}`, {
+        details: {
+          id: `endpoint ${original.endpoint_id} ${original.endpoint_deleted ? 'was deleted' : 'is disabled'}`,
+        },
+      });
+    }
+    const eventId = newId('event');
+    await db.query(
+      `INSERT INTO events (id, merchant_id, livemode, type, api_version, data, dispatched_at) VALUES ($3, $1, $2, $4, $5, $6, now())`,
+      [
+        ...tenantParams(actor),
+        eventId,
+        original.event_type,
+        original.api_version,
+        JSON.stringify(original.data),
+      ],
+    );
+    const inserted = await db.query<DeliveryRow>(
+      `INSERT INTO webhook_deliveries (id, merchant_id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at, replayed_from)
+       VALUES ($3, $1, $2, $4, $5, $6, 'pending', now(), $7) RETURNING *`,
+      [
+        ...tenantParams(actor),
+        newId('webhookDelivery'),
+        original.endpoint_id,
+        eventId,
+        original.event_type,
+        original.id,
+      ],
+    );
+    return deliveryObject(inserted.rows[0]!, []);
+  }
+
+  /** A synthetic test-mode event through the real outbox; it moves no money. */
+  async sendTestEvent(db: Queryable, actor: Actor, input: { type: string; data: Record<string, unknown> }) {
+    if (actor.livemode) {
+      throw new AppError('test_mode_only', 'Test events can only be sent with a test-mode key', {
+        details: { authorization: 'use a sk_test_ key' },
+      });
+    }
+    assertEventTypes([input.type], 'type', false);
+    const eventId = await recordEvent(db, {
+      merchantId: actor.merchantId,
+      livemode: false,
+      type: input.type as EventType,
+      object: input.data,
+    });
+    const found = await db.query<{
+      id: string;
+      type: string;
+      created_at: Date;
+      livemode: boolean;
+      api_version: string;
+      data: { object: Record<string, unknown> };
+    }>('SELECT id, type, created_at, livemode, api_version, data FROM events WHERE id = $1', [eventId]);
+    const event = found.rows[0]!;
+    return {
+      id: event.id,
+      object: 'event' as const,
+      type: event.type,
+      created: unixSeconds(event.created_at),
+      livemode: event.livemode,
+      api_version: event.api_version,
+      data: event.data,
+    };
+  }
 }
 
 export interface EndpointUpdate {
@@ -236,80 +419,6 @@ export interface EndpointUpdate {
   events?: string[] | undefined;
   description?: string | null | undefined;
   status?: 'enabled' | 'disabled' | undefined;
-}
-
-export async function updateEndpoint(
-  db: Queryable,
-  auth: Actor,
-  id: string,
-  input: EndpointUpdate,
-  config: Config,
-) {
-  const row = await endpointRow(db, auth, id, true);
-  if (input.events) assertEventTypes(input.events, 'events', true);
-  const url =
-    input.url === undefined
-      ? row.url
-      : await assertWebhookUrlAllowed(input.url, {
-          livemode: auth.livemode,
-          allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-        });
-  const status = input.status ?? row.status;
-  const reenabled = row.status === 'disabled' && status === 'enabled';
-  const updated = await db.query<EndpointRow>(
-    `UPDATE webhook_endpoints SET url = $2, events = $3, description = $4, status = $5,
-       disabled_reason = CASE WHEN $5 = 'enabled' THEN NULL WHEN status = 'disabled' THEN disabled_reason ELSE 'manual' END,
-       consecutive_failures = CASE WHEN $6 THEN 0 ELSE consecutive_failures END,
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [
-      row.id,
-      url,
-      input.events ? normaliseEvents(input.events) : row.events,
-      input.description === undefined ? row.description : input.description,
-      status,
-      reenabled,
-    ],
-  );
-  if (status === 'disabled' && row.status === 'enabled') await failPending(db, row.id, 'endpoint_disabled');
-  const next = updated.rows[0]!;
-  return endpointObject(next, (await healthOf(db, [next.id])).get(next.id));
-}
-
-export async function deleteEndpoint(db: Queryable, auth: Actor, id: string) {
-  const row = await endpointRow(db, auth, id, true);
-  await db.query(`UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now() WHERE id = $1`, [
-    row.id,
-  ]);
-  await failPending(db, row.id, 'endpoint_deleted');
-  return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
-}
-
-/**
- * A new secret signs at once. The previous one keeps signing beside it (in
- * webhook-signature only) for WEBHOOK_ROTATION_GRACE_SECONDS; a second rotation
- * within that time replaces it.
- */
-export async function rotateSecret(
-  db: Queryable,
-  auth: Actor,
-  id: string,
-  config: Config,
-  secretBox: SecretBox,
-) {
-  const row = await endpointRow(db, auth, id, true);
-  const secret = generateWebhookSecret();
-  const grace = config.WEBHOOK_ROTATION_GRACE_SECONDS;
-  const updated = await db.query<EndpointRow>(
-    `UPDATE webhook_endpoints SET secret = $2,
-       previous_secret = CASE WHEN $3 > 0 THEN secret END,
-       previous_secret_expires_at = CASE WHEN $3 > 0 THEN now() + make_interval(secs => $3) END,
-       updated_at = now()
-     WHERE id = $1 RETURNING *`,
-    [row.id, secretBox.seal(secret, row.id), grace],
-  );
-  const next = updated.rows[0]!;
-  return endpointObject(next, (await healthOf(db, [next.id])).get(next.id), secret);
 }
 
 function deliveryObject(row: DeliveryRow, attempts: AttemptRow[]) {
@@ -354,123 +463,4 @@ export interface DeliveryFilters {
   event?: string | undefined;
   event_type?: string | undefined;
   status?: WebhookDeliveryStatus | undefined;
-}
-
-export async function listDeliveries(
-  db: Queryable,
-  auth: Actor,
-  query: ListQuery & DeliveryFilters,
-): Promise<ListEnvelope<WebhookDeliveryObject>> {
-  const params: unknown[] = [...scope(auth)];
-  let where = 'merchant_id = $1 AND livemode = $2';
-  if (query.endpoint) where += ` AND endpoint_id = $${params.push(query.endpoint)}`;
-  if (query.event) where += ` AND event_id = $${params.push(query.event)}`;
-  if (query.event_type) where += ` AND event_type = $${params.push(query.event_type)}`;
-  if (query.status) where += ` AND status = $${params.push(query.status)}`;
-  const page = await listPage(
-    db,
-    { table: 'webhook_deliveries', where, params },
-    query,
-    (row: DeliveryRow) => row,
-  );
-  const attempts = await attemptsOf(
-    db,
-    page.data.map((row) => row.id),
-  );
-  return { ...page, data: page.data.map((row) => deliveryObject(row, attempts.get(row.id) ?? [])) };
-}
-
-export async function retrieveDelivery(db: Queryable, auth: Actor, id: string) {
-  const row = await findOwned<DeliveryRow>(db, 'webhook_deliveries', 'webhook delivery', auth, id);
-  return deliveryObject(row, (await attemptsOf(db, [row.id])).get(row.id) ?? []);
-}
-
-/**
- * Sends a logged delivery's event again to the same endpoint, as a new event
- * (fresh id, same type and data) and a new delivery naming the original in
- * `replayed_from`. The copy is written as already fanned out, so it reaches
- * only that endpoint.
- */
-export async function replayDelivery(db: Queryable, auth: Actor, id: string) {
-  const found = await db.query<{
-    id: string;
-    endpoint_id: string;
-    event_type: string;
-    api_version: string;
-    data: unknown;
-    endpoint_status: string;
-    endpoint_deleted: boolean;
-  }>(
-    `SELECT d.id, d.endpoint_id, d.event_type, ev.api_version, ev.data, e.status AS endpoint_status,
-       e.deleted_at IS NOT NULL AS endpoint_deleted
-     FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-     WHERE d.id = $3 AND d.merchant_id = $1 AND d.livemode = $2`,
-    [...scope(auth), id],
-  );
-  const original = found.rows[0];
-  if (!original) throw notFound('webhook delivery', id);
-  if (original.endpoint_deleted || original.endpoint_status !== 'enabled') {
-    const state = original.endpoint_deleted ? 'was deleted' : 'is disabled; enable it first';
-    throw new AppError('webhook_endpoint_inactive', `The endpoint of this delivery ${state}`, {
-      details: {
-        id: `endpoint ${original.endpoint_id} ${original.endpoint_deleted ? 'was deleted' : 'is disabled'}`,
-      },
-    });
-  }
-  const eventId = newId('event');
-  await db.query(
-    `INSERT INTO events (id, merchant_id, livemode, type, api_version, data, dispatched_at) VALUES ($3, $1, $2, $4, $5, $6, now())`,
-    [...scope(auth), eventId, original.event_type, original.api_version, JSON.stringify(original.data)],
-  );
-  const inserted = await db.query<DeliveryRow>(
-    `INSERT INTO webhook_deliveries (id, merchant_id, livemode, endpoint_id, event_id, event_type, status, next_attempt_at, replayed_from)
-     VALUES ($3, $1, $2, $4, $5, $6, 'pending', now(), $7) RETURNING *`,
-    [
-      ...scope(auth),
-      newId('webhookDelivery'),
-      original.endpoint_id,
-      eventId,
-      original.event_type,
-      original.id,
-    ],
-  );
-  return deliveryObject(inserted.rows[0]!, []);
-}
-
-/** A synthetic test-mode event through the real outbox; it moves no money. */
-export async function sendTestEvent(
-  db: Queryable,
-  auth: Actor,
-  input: { type: string; data: Record<string, unknown> },
-) {
-  if (auth.livemode) {
-    throw new AppError('test_mode_only', 'Test events can only be sent with a test-mode key', {
-      details: { authorization: 'use a sk_test_ key' },
-    });
-  }
-  assertEventTypes([input.type], 'type', false);
-  const eventId = await recordEvent(db, {
-    merchantId: auth.merchantId,
-    livemode: false,
-    type: input.type as EventType,
-    object: input.data,
-  });
-  const found = await db.query<{
-    id: string;
-    type: string;
-    created_at: Date;
-    livemode: boolean;
-    api_version: string;
-    data: { object: Record<string, unknown> };
-  }>('SELECT id, type, created_at, livemode, api_version, data FROM events WHERE id = $1', [eventId]);
-  const event = found.rows[0]!;
-  return {
-    id: event.id,
-    object: 'event' as const,
-    type: event.type,
-    created: unixSeconds(event.created_at),
-    livemode: event.livemode,
-    api_version: event.api_version,
-    data: event.data,
-  };
 }

@@ -1,4 +1,4 @@
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
 export const INVOICE_STATUSES = [
@@ -22,9 +22,7 @@ export const INVOICE_TRANSITIONS: TransitionTable<InvoiceStatus> = {
   void: [],
 };
 
-export function assertInvoiceTransition(from: InvoiceStatus, to: InvoiceStatus): void {
-  assertTransition('invoice', INVOICE_TRANSITIONS, from, to);
-}
+export const INVOICE_STATES = stateMachine('invoice', INVOICE_TRANSITIONS);
 
 /** Open and uncollectible invoices take payments; drafts, paid and void ones do not. */
 export const invoiceIsPayable = (status: InvoiceStatus): boolean =>

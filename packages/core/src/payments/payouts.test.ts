@@ -2,18 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { isBalanced, payoutPostings } from '../ledger.ts';
-import { assertPayoutTransition, paymentsCoveredByPayouts } from './payouts.ts';
+import { assertTransition } from '../state-machine.ts';
+import { PAYOUT_STATES, paymentsCoveredByPayouts } from './payouts.ts';
 
 describe('payout states', () => {
   it('move pending to paid or failed, and nowhere after', () => {
-    expect(() => assertPayoutTransition('pending', 'paid')).not.toThrow();
-    expect(() => assertPayoutTransition('pending', 'failed')).not.toThrow();
+    expect(() => assertTransition(PAYOUT_STATES, 'pending', 'paid')).not.toThrow();
+    expect(() => assertTransition(PAYOUT_STATES, 'pending', 'failed')).not.toThrow();
     for (const [from, to] of [
       ['paid', 'failed'],
       ['failed', 'paid'],
       ['paid', 'pending'],
     ] as const)
-      expect(() => assertPayoutTransition(from, to)).toThrow(AppError);
+      expect(() => assertTransition(PAYOUT_STATES, from, to)).toThrow(AppError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export type PayoutStatus = 'pending' | 'paid' | 'failed';
 
@@ -8,9 +8,7 @@ export const PAYOUT_TRANSITIONS: TransitionTable<PayoutStatus> = {
   failed: [],
 };
 
-export function assertPayoutTransition(from: PayoutStatus, to: PayoutStatus): void {
-  assertTransition('payout', PAYOUT_TRANSITIONS, from, to);
-}
+export const PAYOUT_STATES = stateMachine('payout', PAYOUT_TRANSITIONS);
 
 /** Where a payout goes: a mobile money wallet or a bank account. */
 export type PayoutMethod = 'mobile_money' | 'bank';

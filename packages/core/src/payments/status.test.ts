@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
-import {
-  assertPaymentTransition,
-  PAYMENT_TRANSITIONS,
-  paymentHasReached,
-  type PaymentStatus,
-} from './status.ts';
+import { assertTransition } from '../state-machine.ts';
+import { PAYMENT_STATES, PAYMENT_TRANSITIONS, paymentHasReached, type PaymentStatus } from './status.ts';
 import { feeFor } from './fees.ts';
 import { isBalanced, paymentPostings, reversePostings } from '../ledger.ts';
 import fc from 'fast-check';
@@ -38,7 +34,7 @@ describe('payment transitions', () => {
     for (const from of statuses)
       for (const to of statuses) {
         try {
-          assertPaymentTransition(from, to);
+          assertTransition(PAYMENT_STATES, from, to);
           allowed.push(`${from}->${to}`);
         } catch (error) {
           expect(error).toBeInstanceOf(AppError);

@@ -1,4 +1,4 @@
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export type PaymentStatus = 'pending' | 'paid' | 'failed' | 'refunded';
 
@@ -9,9 +9,7 @@ export const PAYMENT_TRANSITIONS: TransitionTable<PaymentStatus> = {
   refunded: [],
 };
 
-export function assertPaymentTransition(from: PaymentStatus, to: PaymentStatus): void {
-  assertTransition('payment', PAYMENT_TRANSITIONS, from, to);
-}
+export const PAYMENT_STATES = stateMachine('payment', PAYMENT_TRANSITIONS);
 
 /**
  * A payment now in `current` has already been `reported` (it is there, or moved on
@@ -31,6 +29,4 @@ export const CHECKOUT_TRANSITIONS: TransitionTable<CheckoutStatus> = {
   expired: [],
 };
 
-export function assertCheckoutTransition(from: CheckoutStatus, to: CheckoutStatus): void {
-  assertTransition('checkout', CHECKOUT_TRANSITIONS, from, to);
-}
+export const CHECKOUT_STATES = stateMachine('checkout', CHECKOUT_TRANSITIONS);

@@ -3,8 +3,7 @@
  * printer's till over sync, and the till reports `printed` or `failed` (with a
  * reason). Nothing moves a finished job.
  */
-import { AppError } from '../errors.ts';
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { assertTransition, stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export const PRINT_JOB_STATUSES = ['pending', 'printed', 'failed'] as const;
 export type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
@@ -25,6 +24,8 @@ export const PRINT_JOB_TRANSITIONS: TransitionTable<PrintJobStatus> = {
   failed: [],
 };
 
+export const PRINT_JOB_STATES = stateMachine('print job', PRINT_JOB_TRANSITIONS);
+
 export interface PrintJobOutcome {
   status: 'printed' | 'failed';
   failureReason: PrintJobFailureReason | null;
@@ -40,14 +41,12 @@ export function printJobOutcome(
   report: { status: 'printed' | 'failed'; failure_reason?: PrintJobFailureReason | undefined },
 ): PrintJobOutcome | null {
   if (from === report.status) return null;
-  assertTransition('print job', PRINT_JOB_TRANSITIONS, from, report.status);
+  assertTransition(PRINT_JOB_STATES, from, report.status);
   return { status: report.status, failureReason: report.failure_reason ?? null };
 }
 
 /** A job to a revoked till's printer, or pending when its till is revoked, fails at once. */
 export function failForRevokedTill(from: PrintJobStatus): PrintJobOutcome {
-  if (from !== 'pending') {
-    throw new AppError('state_transition_invalid', `A print job cannot move from '${from}' to 'failed'`);
-  }
+  assertTransition(PRINT_JOB_STATES, from, 'failed');
   return { status: 'failed', failureReason: 'till_revoked' };
 }

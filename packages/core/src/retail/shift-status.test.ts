@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { SHIFT_STATUSES, SHIFT_TRANSITIONS, shiftIdSchema, transitionShift } from './shift-status.ts';
+import { assertTransition } from '../state-machine.ts';
+import { SHIFT_STATES, SHIFT_STATUSES, SHIFT_TRANSITIONS, shiftIdSchema } from './shift-status.ts';
 
 describe('shift transitions', () => {
   it('closes an open shift', () => {
-    expect(transitionShift('open', 'closed')).toBe('closed');
+    expect(() => assertTransition(SHIFT_STATES, 'open', 'closed')).not.toThrow();
   });
 
   it('refuses every other move', () => {
     for (const from of SHIFT_STATUSES)
       for (const to of SHIFT_STATUSES) {
         if (SHIFT_TRANSITIONS[from].includes(to)) continue;
-        expect(() => transitionShift(from, to)).toThrow(AppError);
+        expect(() => assertTransition(SHIFT_STATES, from, to)).toThrow(AppError);
       }
   });
 });

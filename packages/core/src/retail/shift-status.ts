@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { idPattern } from '../ids.ts';
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export const SHIFT_STATUSES = ['open', 'closed'] as const;
 export type ShiftStatus = (typeof SHIFT_STATUSES)[number];
@@ -15,10 +15,7 @@ export const SHIFT_TRANSITIONS: TransitionTable<ShiftStatus> = {
   closed: [],
 };
 
-export function transitionShift(from: ShiftStatus, to: ShiftStatus): ShiftStatus {
-  assertTransition('shift', SHIFT_TRANSITIONS, from, to);
-  return to;
-}
+export const SHIFT_STATES = stateMachine('shift', SHIFT_TRANSITIONS);
 
 /** `shift_` and a lowercase ULID, as `newId('shift')` makes it on the till. */
 export const shiftIdSchema = z

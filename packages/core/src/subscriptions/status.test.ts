@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
 import { afterFailedCharge, DEFAULT_RETRY_DAYS } from './dunning.ts';
-import { assertResumable, assertSubscriptionTransition } from './status.ts';
+import { assertTransition } from '../state-machine.ts';
+import { assertResumable, SUBSCRIPTION_STATES } from './status.ts';
 
 describe('subscription states', () => {
   it('moves a failing subscription through past_due and never back out of canceled', () => {
-    expect(() => assertSubscriptionTransition('active', 'past_due')).not.toThrow();
-    expect(() => assertSubscriptionTransition('past_due', 'active')).not.toThrow();
-    expect(() => assertSubscriptionTransition('past_due', 'canceled')).not.toThrow();
-    expect(() => assertSubscriptionTransition('canceled', 'active')).toThrow(AppError);
-    expect(() => assertSubscriptionTransition('canceled', 'past_due')).toThrow(/cannot move from 'canceled'/);
-    expect(() => assertSubscriptionTransition('active', 'trialing')).toThrow(AppError);
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'active', 'past_due')).not.toThrow();
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'past_due', 'active')).not.toThrow();
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'past_due', 'canceled')).not.toThrow();
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'canceled', 'active')).toThrow(AppError);
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'canceled', 'past_due')).toThrow(
+      /cannot move from 'canceled'/,
+    );
+    expect(() => assertTransition(SUBSCRIPTION_STATES, 'active', 'trialing')).toThrow(AppError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 import { AppError } from '../errors.ts';
 
 /**
@@ -19,9 +19,26 @@ export const SUBSCRIPTION_TRANSITIONS: TransitionTable<SubscriptionStatus> = {
   canceled: [],
 };
 
-export function assertSubscriptionTransition(from: SubscriptionStatus, to: SubscriptionStatus): void {
-  assertTransition('subscription', SUBSCRIPTION_TRANSITIONS, from, to);
-}
+export const SUBSCRIPTION_STATES = stateMachine('subscription', SUBSCRIPTION_TRANSITIONS);
+
+/**
+ * A billing period: `open` from when it opens until its invoice is paid
+ * (`paid`), or its last retry failed and the subscription was canceled
+ * (`failed`). A failed charge with a retry to come leaves it open.
+ */
+export const SUBSCRIPTION_PERIOD_STATUSES = ['open', 'paid', 'failed'] as const;
+export type SubscriptionPeriodStatus = (typeof SUBSCRIPTION_PERIOD_STATUSES)[number];
+
+export const SUBSCRIPTION_PERIOD_TRANSITIONS: TransitionTable<SubscriptionPeriodStatus> = {
+  open: ['paid', 'failed'],
+  paid: [],
+  failed: [],
+};
+
+export const SUBSCRIPTION_PERIOD_STATES = stateMachine(
+  'subscription period',
+  SUBSCRIPTION_PERIOD_TRANSITIONS,
+);
 
 /** What happens after the last retry fails. */
 export const FINAL_FAILURE_ACTIONS = ['cancel', 'leave_unpaid'] as const;

@@ -5,7 +5,7 @@
  * stolen device: its credential stops at once, and what it had not synced
  * reaches the server only in a signed export the merchant imports).
  */
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { stateMachine, type TransitionTable } from '../state-machine.ts';
 
 export const TILL_STATUSES = ['unpaired', 'paired', 'retiring', 'retired', 'revoked'] as const;
 export type TillStatus = (typeof TILL_STATUSES)[number];
@@ -19,9 +19,7 @@ export const TILL_TRANSITIONS: TransitionTable<TillStatus> = {
   revoked: [],
 };
 
-export function assertTillTransition(from: TillStatus, to: TillStatus): void {
-  assertTransition('till', TILL_TRANSITIONS, from, to);
-}
+export const TILL_STATES = stateMachine('till', TILL_TRANSITIONS);
 
 /** What `sync.report` answers: whether the till may still sell. */
 export interface ReportResult {

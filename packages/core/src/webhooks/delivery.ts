@@ -1,4 +1,4 @@
-import { assertTransition, type TransitionTable } from '../state-machine.ts';
+import { assertTransition, stateMachine, type TransitionTable } from '../state-machine.ts';
 
 /** A webhook delivery: pending until an attempt succeeds or no attempt is left. */
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -8,6 +8,8 @@ export const WEBHOOK_DELIVERY_TRANSITIONS: TransitionTable<WebhookDeliveryStatus
   succeeded: [],
   failed: [],
 };
+
+export const WEBHOOK_DELIVERY_STATES = stateMachine('webhook delivery', WEBHOOK_DELIVERY_TRANSITIONS);
 
 /** Why a delivery ended failed. */
 export type WebhookFailureReason = 'attempts_exhausted' | 'endpoint_deleted' | 'endpoint_disabled';
@@ -28,12 +30,12 @@ export function afterAttempt(
   delaysMs: readonly number[],
 ): AttemptOutcome {
   if (succeeded) {
-    assertTransition('webhook delivery', WEBHOOK_DELIVERY_TRANSITIONS, 'pending', 'succeeded');
+    assertTransition(WEBHOOK_DELIVERY_STATES, 'pending', 'succeeded');
     return { status: 'succeeded' };
   }
   const nextDelay = delaysMs[attempt];
   if (nextDelay === undefined) {
-    assertTransition('webhook delivery', WEBHOOK_DELIVERY_TRANSITIONS, 'pending', 'failed');
+    assertTransition(WEBHOOK_DELIVERY_STATES, 'pending', 'failed');
     return { status: 'failed', reason: 'attempts_exhausted' };
   }
   return { status: 'pending', retryInMs: nextDelay };

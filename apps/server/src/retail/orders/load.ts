@@ -44,7 +44,7 @@ export interface SaleContext {
 /** Everything a sale reads before it writes, in one round trip: a till waits on every one. */
 export async function loadSaleContext(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   input: CreateOrderCommand,
   storeId: string | undefined,
 ): Promise<SaleContext> {
@@ -85,8 +85,8 @@ export async function loadSaleContext(
           '[]')
         FROM retail_products p WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.id = ANY($6::text[])) AS products`,
     values: [
-      scope.merchantId,
-      scope.livemode,
+      tenant.merchantId,
+      tenant.livemode,
       input.client_order_id ?? null,
       storeId ?? null,
       input.customer ?? null,

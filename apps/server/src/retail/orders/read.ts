@@ -13,7 +13,7 @@ import {
 import type { Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
 import { listPage, type ListQuery } from '../../db/list-page.ts';
-import { unixOrNull, unixSeconds } from '../../services/time.ts';
+import { unixOrNull, unixSeconds } from '../../infra/time.ts';
 import { invalid } from '../shared.ts';
 
 export interface OrderRow {
@@ -187,13 +187,13 @@ const PARTS_SQL = `
 
 export async function findOrder(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   by: 'id' | 'client_order_id',
   value: string,
 ): Promise<OrderObject | undefined> {
   const found = await db.query<OrderRow & OrderParts>(
     `SELECT o.*, ${PARTS_SQL} FROM retail_orders o WHERE o.${by} = $1 AND o.merchant_id = $2 AND o.livemode = $3`,
-    [value, scope.merchantId, scope.livemode],
+    [value, tenant.merchantId, tenant.livemode],
   );
   const row = found.rows[0];
   return row ? orderObject(row, row) : undefined;
@@ -206,7 +206,7 @@ export interface OrderReference {
 }
 
 /** The id of the order a reference names, or resource_missing. */
-export async function findOrderId(db: Queryable, scope: Tenant, ref: OrderReference): Promise<string> {
+export async function findOrderId(db: Queryable, tenant: Tenant, ref: OrderReference): Promise<string> {
   const [by, value] =
     ref.order !== undefined
       ? (['id', ref.order] as const)
@@ -216,14 +216,14 @@ export async function findOrderId(db: Queryable, scope: Tenant, ref: OrderRefere
   if (by === undefined) throw invalid('parameter_missing', 'order', 'give order or client_order_id');
   const found = await db.query<{ id: string }>(
     `SELECT id FROM retail_orders WHERE ${by} = $1 AND merchant_id = $2 AND livemode = $3`,
-    [value, scope.merchantId, scope.livemode],
+    [value, tenant.merchantId, tenant.livemode],
   );
   if (!found.rows[0]) throw notFound('order', value);
   return found.rows[0].id;
 }
 
-export async function retrieveOrder(db: Queryable, scope: Tenant, id: string): Promise<OrderObject> {
-  const order = await findOrder(db, scope, 'id', id);
+export async function retrieveOrder(db: Queryable, tenant: Tenant, id: string): Promise<OrderObject> {
+  const order = await findOrder(db, tenant, 'id', id);
   if (!order) throw notFound('order', id);
   return order;
 }
@@ -235,8 +235,8 @@ export interface OrderFilters {
   receipt_number?: string | undefined;
 }
 
-export async function listOrders(db: Queryable, scope: Tenant, filters: OrderFilters, query: ListQuery) {
-  const params: unknown[] = [scope.merchantId, scope.livemode];
+export async function listOrders(db: Queryable, tenant: Tenant, filters: OrderFilters, query: ListQuery) {
+  const params: unknown[] = [tenant.merchantId, tenant.livemode];
   let where = 'merchant_id = $1 AND livemode = $2';
   if (filters.store) where += ` AND store_id = $${params.push(filters.store)}`;
   if (filters.status) where += ` AND status = $${params.push(filters.status)}`;

@@ -3,6 +3,7 @@ import {
   newId,
   notFound,
   planRefund,
+  RETAIL_ORDER_STATES,
   remainingRefundLines,
   statusAfterRefundPlan,
   transitionRetailOrder,
@@ -13,11 +14,14 @@ import {
 } from '@tz/core';
 import type { Actor, Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
-import { recordEvent } from '../../services/events.ts';
+import { recordEvent } from '../../infra/events.ts';
+import { storedStates, transition } from '../../infra/transitions.ts';
 import { applyRule } from '../shared.ts';
 import { moveStockForOrder, type SoldItem } from '../stock.ts';
 import { retrieveOrder, type LineRow, type OrderObject } from './read.ts';
 import { tillTime } from './sale.ts';
+
+const ORDERS = storedStates(RETAIL_ORDER_STATES, 'retail_orders');
 
 interface LockedOrder {
   id: string;
@@ -98,14 +102,14 @@ export async function refundOrder(
   await db.query(
     `WITH refund AS (
        INSERT INTO retail_refunds (id, merchant_id, livemode, order_id, amount, tax, lines, restocked, reason, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($11, now()))
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce($10, now()))
      ), moved AS (
        UPDATE retail_order_lines l SET refunded_quantity_milli = l.refunded_quantity_milli + r.quantity_milli,
          refunded_amount = l.refunded_amount + r.amount
        FROM jsonb_to_recordset($7::jsonb) AS r(line int, quantity_milli bigint, amount bigint)
        WHERE l.order_id = $4 AND l.position = r.line
      )
-     UPDATE retail_orders SET status = $10, refunded_amount = refunded_amount + $5 WHERE id = $4`,
+     SELECT 1`,
     [
       refundId,
       scope.merchantId,
@@ -116,10 +120,13 @@ export async function refundOrder(
       JSON.stringify(planned),
       input.restock,
       input.reason ?? null,
-      status,
       refundedAt,
     ],
   );
+  await transition(db, ORDERS, order, status, {
+    set: 'refunded_amount = refunded_amount + $1',
+    params: [plan.amount],
+  });
   if (input.restock) {
     const items = plan.lines.map((planned): SoldItem => {
       const line = lines[planned.line]!;
@@ -157,11 +164,11 @@ export async function voidOrder(
     paidAt: order.paid_at ?? order.created_at,
     now: voidedAt,
   });
-  await db.query(
-    `WITH freed AS (UPDATE retail_order_tenders SET active = false WHERE order_id = $1)
-     UPDATE retail_orders SET status = $2, voided_at = $4, void_reason = $3 WHERE id = $1`,
-    [id, status, input.reason ?? null, voidedAt],
-  );
+  await db.query(`UPDATE retail_order_tenders SET active = false WHERE order_id = $1`, [id]);
+  await transition(db, ORDERS, order, status, {
+    set: 'voided_at = $1, void_reason = $2',
+    params: [voidedAt, input.reason ?? null],
+  });
   const lines = await linesForStock(db, id);
   await moveStockForOrder(
     db,

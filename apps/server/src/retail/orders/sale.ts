@@ -24,7 +24,6 @@ import { defaultStore, receiptSequenceName } from '../stores.ts';
 import type { SaleContext, SaleStore } from './load.ts';
 import { coreDiscount, resolveLine, type ResolvedLine } from './lines.ts';
 import { resolveTenders } from './tenders.ts';
-import { deactivatedBefore } from '../../tills/employees.ts';
 
 /** A time a till stamped (unix seconds), refused when ahead of the server's clock by more than the leeway. */
 export function tillTime(seconds: number | undefined, field: string, now: Date): Date | undefined {
@@ -57,7 +56,7 @@ export interface ResolvedSale {
 
 export async function resolveSale(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   input: CreateOrderCommand,
   context: SaleContext,
   options: { asFact: boolean; storeId: string | undefined; now: Date },
@@ -69,7 +68,7 @@ export async function resolveSale(
     throw invalid('parameter_invalid', 'store', 'is not a store of this account');
   }
   // The first sale of an account without a store makes its default store.
-  const store: SaleStore = context.store ?? (await defaultStore(db, scope));
+  const store: SaleStore = context.store ?? (await defaultStore(db, tenant));
   const currency = input.currency ?? store.currency;
   if (currency !== store.currency) {
     throw invalid('currency_mismatch', 'currency', `is ${currency} but the store sells in ${store.currency}`);
@@ -83,7 +82,7 @@ export async function resolveSale(
     flags.add('customer_unknown');
   }
   // The money was taken, so the sale stands; a sale after the cashier's deactivation is for review.
-  if (asFact && input.cashier !== undefined && (await deactivatedBefore(db, scope, input.cashier, soldAt))) {
+  if (asFact && input.cashier !== undefined && (await deactivatedBefore(db, tenant, input.cashier, soldAt))) {
     flags.add('cashier_inactive');
   }
   const lines = input.lines.map((line, index) => resolveLine(line, index, context.catalog, currency, asFact));
@@ -96,7 +95,7 @@ export async function resolveSale(
       orderDiscount: coreDiscount(input.discount),
     }),
   );
-  const tenders = await resolveTenders(db, scope, input.tenders, currency);
+  const tenders = await resolveTenders(db, tenant, input.tenders, currency);
   const allocation = applyRule(() => allocateTenders({ currency, amountDue: priced.total, tenders }));
   return {
     store,
@@ -144,4 +143,14 @@ function checkTillReceiptNumber(receiptNumber: string): void {
       'uses a prefix reserved for numbers the server gives',
     );
   }
+}
+
+/** Whether employee `id` (as a till names its cashier) was inactive at `at`, deactivated at or before it. */
+async function deactivatedBefore(db: Queryable, tenant: Tenant, id: string, at: Date): Promise<boolean> {
+  const found = await db.query(
+    `SELECT 1 FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND NOT active
+       AND deactivated_at <= $4`,
+    [id, tenant.merchantId, tenant.livemode, at],
+  );
+  return found.rows.length > 0;
 }

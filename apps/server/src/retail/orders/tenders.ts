@@ -24,7 +24,7 @@ interface PaymentInfo {
 /** Mobile money tenders must name a paid payment of this account, in the order's currency, not used by another order. */
 export async function resolveTenders(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   tenders: readonly OrderTenderInput[],
   currency: Currency,
 ): Promise<TenderInput[]> {
@@ -35,7 +35,7 @@ export async function resolveTenders(
       `SELECT p.id, p.status, p.currency, p.amount, p.network, p.phone, p.provider_reference,
          EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active) AS used
        FROM payments p WHERE p.id = ANY($1::text[]) AND p.merchant_id = $2 AND p.livemode = $3`,
-      [paymentIds, scope.merchantId, scope.livemode],
+      [paymentIds, tenant.merchantId, tenant.livemode],
     );
     for (const row of found.rows) payments.set(row.id, row);
   }

@@ -21,7 +21,7 @@ export interface SaleRecords {
 
 /** Everything the order holds, built once: written, then answered with. */
 export function saleRecords(
-  scope: Tenant,
+  tenant: Tenant,
   tillId: string | undefined,
   input: CreateOrderCommand,
   sale: ResolvedSale,
@@ -60,7 +60,7 @@ export function saleRecords(
   }));
   const order: Omit<OrderRow, 'created_at'> = {
     id: newId('order'),
-    livemode: scope.livemode,
+    livemode: tenant.livemode,
     store_id: sale.store.id,
     till: input.till ?? null,
     till_id: tillId ?? null,
@@ -105,15 +105,15 @@ export function saleRecords(
  */
 export async function insertSale(
   db: Queryable,
-  scope: Tenant,
+  tenant: Tenant,
   records: SaleRecords,
   stockPlan: StockPlan,
 ): Promise<Date | undefined> {
   const { order, lines: lineRecords, tenders: tenderRecords } = records;
   const params: unknown[] = [
     order.id,
-    scope.merchantId,
-    scope.livemode,
+    tenant.merchantId,
+    tenant.livemode,
     order.store_id,
     order.till,
     order.cashier,
@@ -145,7 +145,7 @@ export async function insertSale(
   // Stock moves in the same statement, and only when the order row went in.
   const stock =
     stockPlan.movements.length > 0
-      ? stockMoveCtes(params, scope, stockPlan, { reason: 'sale', orderId: order.id }, 'o')
+      ? stockMoveCtes(params, tenant, stockPlan, { reason: 'sale', orderId: order.id }, 'o')
       : null;
   try {
     const inserted = await db.query<{ created_at: Date }>({

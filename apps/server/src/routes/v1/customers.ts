@@ -3,12 +3,7 @@ import { tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  createCustomer,
-  customerObject,
-  customersSource,
-  retrieveCustomer,
-} from '../../services/customers.ts';
+import { customerObject } from '../../customers/service.ts';
 import { idParams, livemode, metadataSchema, unix } from './schemas.ts';
 
 const customerSchema = z.object({
@@ -39,7 +34,7 @@ export const customerRoutes = [
       metadata: metadataSchema.optional(),
     }),
     response: customerSchema,
-    handler: ({ body, auth, db }) => createCustomer(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.customers.create(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -52,7 +47,8 @@ export const customerRoutes = [
       phone: tanzanianMobileSchema.optional(),
     }),
     response: listEnvelope(customerSchema),
-    handler: ({ query, auth, db }) => listPage(db, customersSource(auth, query), query, customerObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.customers.listSource(auth, query), query, customerObject),
   }),
   defineRoute({
     method: 'GET',
@@ -62,6 +58,6 @@ export const customerRoutes = [
     auth: 'secret',
     params: idParams,
     response: customerSchema,
-    handler: ({ params, auth, db }) => retrieveCustomer(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.customers.retrieve(db, auth, params.id),
   }),
 ];

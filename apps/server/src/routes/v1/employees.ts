@@ -3,14 +3,8 @@ import { PIN_PATTERN } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  createEmployee,
-  employeeObject,
-  employeesSource,
-  retrieveEmployee,
-  updateEmployee,
-} from '../../tills/employees.ts';
-import { booleanQuery } from './retail-schemas.ts';
+import { employeeObject } from '../../tills/employees.ts';
+import { booleanQuery } from './retail/schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Employees';
@@ -52,7 +46,8 @@ export const employeeRoutes = [
     auth: 'secret',
     query: listQuery.extend({ store: z.string().max(255).optional(), active: booleanQuery }),
     response: listEnvelope(employeeSchema),
-    handler: ({ query, auth, db }) => listPage(db, employeesSource(auth, query), query, employeeObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.employees.listSource(auth, query), query, employeeObject),
   }),
   defineRoute({
     method: 'GET',
@@ -62,7 +57,7 @@ export const employeeRoutes = [
     auth: 'secret',
     params: idParams,
     response: employeeSchema,
-    handler: ({ params, auth, db }) => retrieveEmployee(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.employees.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -75,7 +70,7 @@ export const employeeRoutes = [
     status: 201,
     body: z.strictObject({ name, role, stores, pin, active: active.optional().describe('Defaults to true') }),
     response: employeeSchema,
-    handler: ({ body, auth, db }) => createEmployee(db, auth, body),
+    handler: ({ body, auth, db, services }) => services.employees.create(db, auth, body),
   }),
   defineRoute({
     method: 'PATCH',
@@ -94,6 +89,6 @@ export const employeeRoutes = [
       active: active.optional(),
     }),
     response: employeeSchema,
-    handler: ({ params, body, auth, db }) => updateEmployee(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.employees.update(db, auth, params.id, body),
   }),
 ];

@@ -8,22 +8,31 @@ import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
 import { escrowRoutes } from './escrow.ts';
 import { invoiceRoutes } from './invoices.ts';
-import { ledgerRoutes } from './ledger.ts';
+import { balanceRoutes } from './balance.ts';
+import { transactionRoutes } from './transactions.ts';
+import { logRoutes } from './logs.ts';
 import { merchantRoutes } from './merchants.ts';
+import { apiKeyRoutes } from './api-keys.ts';
 import { orderRoutes } from './orders.ts';
+import { retailOrderRoutes } from './retail/orders.ts';
 import { paymentRoutes } from './payments.ts';
 import { payoutRoutes } from './payouts.ts';
 import { printRoutes } from './print.ts';
+import { printJobRoutes } from './print-jobs.ts';
 import { printerRoutes } from './printers.ts';
-import { categoryRoutes } from './retail-categories.ts';
-import { overviewRoutes } from './retail-overview.ts';
-import { productRoutes } from './retail-products.ts';
-import { stockRoutes } from './retail-stock.ts';
-import { storeRoutes } from './retail-stores.ts';
-import { shiftRoutes } from './shifts.ts';
+import { categoryRoutes } from './retail/categories.ts';
+import { overviewRoutes } from './retail/overview.ts';
+import { productRoutes } from './products.ts';
+import { retailProductRoutes } from './retail/products.ts';
+import { variantRoutes } from './retail/variants.ts';
+import { stockAdjustmentRoutes } from './retail/stock-adjustments.ts';
+import { storeRoutes } from './retail/stores.ts';
+import { shiftRoutes } from './retail/shifts.ts';
 import { subscriptionRoutes } from './subscriptions.ts';
 import { tillRoutes } from './tills.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
+import { webhookEventRoutes } from './webhook-events.ts';
 
 /** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
 const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
@@ -31,13 +40,16 @@ const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((rout
 /** Every /v1 route; the router and the OpenAPI document are both built from this list. */
 export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
+  ...apiKeyRoutes,
   ...paymentRoutes,
   ...payoutRoutes,
   ...checkoutRoutes,
   ...invoiceRoutes,
   ...customerRoutes,
   ...subscriptionRoutes,
-  ...ledgerRoutes,
+  ...transactionRoutes,
+  ...balanceRoutes,
+  ...logRoutes,
   ...merchantOverviewRoutes,
   ...referralRoutes,
   ...appRoutes,
@@ -45,14 +57,19 @@ export const v1Routes: AnyRoute[] = [
   ...inApp('retail', [
     ...overviewRoutes,
     ...productRoutes,
+    ...retailProductRoutes,
+    ...variantRoutes,
     ...categoryRoutes,
     ...storeRoutes,
-    ...stockRoutes,
+    ...stockAdjustmentRoutes,
+    ...retailOrderRoutes,
     ...orderRoutes,
     ...shiftRoutes,
     ...tillRoutes,
   ]),
   ...inApp('employees', employeeRoutes),
-  ...inApp('printers', [...printerRoutes, ...printRoutes]),
+  ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,
+  ...webhookDeliveryRoutes,
+  ...webhookEventRoutes,
 ];

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { listPage } from '../../db/list-page.ts';
-import { listEnvelope, listQuery } from '../../http/list.ts';
-import { apiKeyObject, maskedNewKey, maskedSession, maskedSignUp } from '../../services/merchants.ts';
-import { idParams, livemode, unix } from './schemas.ts';
+import { maskedSession, maskedSignUp } from '../../merchants/service.ts';
+import { livemode, unix } from './schemas.ts';
 
 const merchant = z.object({
   id: z.string(),
@@ -15,7 +13,7 @@ const merchant = z.object({
   created: unix,
 });
 
-const apiKey = z.object({
+export const apiKey = z.object({
   id: z.string(),
   object: z.literal('api_key'),
   type: z.enum(['secret', 'publishable']),
@@ -28,7 +26,7 @@ const apiKey = z.object({
   expires_at: unix.nullable(),
 });
 
-const mode = z.enum(['test', 'live']);
+export const mode = z.enum(['test', 'live']);
 const password = z.string().min(10, { error: 'must be at least 10 characters' }).max(200);
 
 export const merchantRoutes = [
@@ -109,63 +107,5 @@ export const merchantRoutes = [
       sessions_ended: z.number().int().describe('Sessions signed out by the change'),
     }),
     handler: ({ body, auth, db, services, ip }) => services.sessions.changePassword(db, auth, body, ip),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api-keys',
-    tag: 'API keys',
-    summary: 'List API keys of the authenticated merchant (both modes, masked)',
-    auth: 'secret',
-    query: listQuery,
-    response: listEnvelope(apiKey),
-    handler: ({ query, auth, db, services }) =>
-      listPage(db, services.merchants.listKeysQuery(auth), query, apiKeyObject),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api-keys',
-    tag: 'API keys',
-    summary: 'Create an API key',
-    description:
-      'The full key is in this response only. A key of a mode can be created with a secret key or login of that mode.',
-    auth: 'secret',
-    status: 201,
-    body: z.strictObject({
-      type: z.enum(['secret', 'publishable']),
-      mode: mode.optional(),
-      name: z.string().max(100).optional(),
-    }),
-    response: apiKey,
-    storedResponse: maskedNewKey,
-    handler: ({ body, auth, db, services }) => services.merchants.createKey(db, auth, body),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api-keys/{id}/roll',
-    tag: 'API keys',
-    summary: 'Roll an API key',
-    description:
-      'Creates a replacement key of the same type and mode. The old key stops at once, or after `expires_in_hours` (up to 168) so deployments can switch over.',
-    auth: 'secret',
-    status: 201,
-    params: idParams,
-    body: z.strictObject({ expires_in_hours: z.number().int().min(0).max(168).default(0) }),
-    response: apiKey,
-    storedResponse: maskedNewKey,
-    handler: ({ body, params, auth, db, services, afterCommit }) =>
-      services.merchants.rollKey(db, auth, params.id, body.expires_in_hours, afterCommit),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api-keys/{id}',
-    tag: 'API keys',
-    summary: 'Revoke an API key',
-    description:
-      'The key stops working at once. The last active secret key of a mode cannot be revoked; roll it instead.',
-    auth: 'secret',
-    params: idParams,
-    response: apiKey,
-    handler: ({ params, auth, db, services, afterCommit }) =>
-      services.merchants.revokeKey(db, auth, params.id, afterCommit),
   }),
 ];

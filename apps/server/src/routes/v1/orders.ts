@@ -5,18 +5,16 @@ import {
   RETAIL_ORDER_STATUSES,
   TAX_CLASSES,
   VAT_REGIONS,
-  createOrderCommand,
   refundOrderCommand,
   voidOrderCommand,
 } from '@tz/core';
-import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { createOrder, listOrders, refundOrder, retrieveOrder, voidOrder } from '../../retail/orders.ts';
-import { count } from './retail-schemas.ts';
+import { count } from './retail/schemas.ts';
 import { currencyOut, idParams, livemode, unix } from './schemas.ts';
+import { receiptDocumentSchema } from '@tz/core/receipt-schema';
 
-/** /retail/orders (recording a sale) and /orders: reading, refunding and voiding them. */
+/** /orders: reading, refunding and voiding orders (a sale is recorded by POST /retail/orders). */
 
 const tag = 'Retail';
 
@@ -133,23 +131,6 @@ export const orderSchema = z.object({
 
 export const orderRoutes = [
   defineRoute({
-    method: 'POST',
-    path: '/retail/orders',
-    tag,
-    summary: 'Create a retail order',
-    description:
-      'Records a paid sale: prices the lines (tax-inclusive, VAT by the store’s region), applies the tenders (mobile money and card first, then cash, which alone gives change), numbers the receipt, decrements stock (never refusing a sale for it: stock may go negative) and returns the order with its printable receipt. A repeated `client_order_id` returns the order already recorded with 200. A line’s `unit_price`, when given, must equal the catalogue price (else 400 `price_changed`, naming the line); a paired till’s sale is instead recorded at its price and flagged (see `flags`).',
-    auth: 'secret',
-    status: 201,
-    body: createOrderCommand,
-    response: orderSchema,
-    handler: async ({ body, auth, db, respondWith }) => {
-      const { order, created } = await createOrder(db, auth, body);
-      if (!created) respondWith(200);
-      return order;
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/orders',
     tag,
@@ -157,7 +138,7 @@ export const orderRoutes = [
     auth: 'secret',
     query: listQuery.extend(orderListFilters),
     response: listEnvelope(orderSchema),
-    handler: ({ query, auth, db }) => listOrders(db, auth, query, query),
+    handler: ({ query, auth, db, services }) => services.orders.list(db, auth, query, query),
   }),
   defineRoute({
     method: 'GET',
@@ -167,7 +148,7 @@ export const orderRoutes = [
     auth: 'secret',
     params: idParams,
     response: orderSchema,
-    handler: ({ params, auth, db }) => retrieveOrder(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.orders.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -180,7 +161,7 @@ export const orderRoutes = [
     params: idParams,
     body: refundOrderCommand,
     response: orderSchema,
-    handler: ({ params, body, auth, db }) => refundOrder(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.orders.refund(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'POST',
@@ -193,6 +174,6 @@ export const orderRoutes = [
     params: idParams,
     body: voidOrderCommand,
     response: orderSchema,
-    handler: ({ params, body, auth, db }) => voidOrder(db, auth, params.id, body),
+    handler: ({ params, body, auth, db, services }) => services.orders.void(db, auth, params.id, body),
   }),
 ];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { overviewOf } from '../../services/overview.ts';
 import { currencyOut, livemode, unix } from './schemas.ts';
 
 const count = z.number().int();
@@ -69,6 +68,6 @@ export const merchantOverviewRoutes = [
         }),
       ),
     }),
-    handler: ({ query, auth, db }) => overviewOf(db, auth, { date: query.date }),
+    handler: ({ query, auth, db, services }) => services.overview.of(db, auth, { date: query.date }),
   }),
 ];

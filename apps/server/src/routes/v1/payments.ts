@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountSchema, currencySchema, tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import type { PaymentRow } from '../../services/payments.ts';
+import type { PaymentRow } from '../../payments/service.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas.ts';

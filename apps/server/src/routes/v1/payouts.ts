@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountSchema, currencySchema, tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
-import { payoutObject, type PayoutRow } from '../../services/payouts.ts';
+import { payoutObject, type PayoutRow } from '../../payouts/service.ts';
 import type { PayoutDestination } from '../../providers/provider.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';

@@ -9,15 +9,8 @@ import {
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  createPrinter,
-  deletePrinter,
-  printerObject,
-  printersSource,
-  retrievePrinter,
-  updatePrinter,
-} from '../../tills/printers.ts';
-import { booleanQuery } from './retail-schemas.ts';
+import { printerObject } from '../../tills/printers.ts';
+import { booleanQuery } from './retail/schemas.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Printers';
@@ -61,7 +54,8 @@ export const printerRoutes = [
     auth: 'secret',
     query: listQuery.extend({ till: z.string().max(255).optional(), include_deleted: booleanQuery }),
     response: listEnvelope(printerSchema),
-    handler: ({ query, auth, db }) => listPage(db, printersSource(auth, query), query, printerObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.printers.listSource(auth, query), query, printerObject),
   }),
   defineRoute({
     method: 'GET',
@@ -71,7 +65,7 @@ export const printerRoutes = [
     auth: 'secret',
     params: idParams,
     response: printerSchema,
-    handler: ({ params, auth, db }) => retrievePrinter(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.printers.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -92,7 +86,7 @@ export const printerRoutes = [
     }),
     response: printerSchema,
     handler: ({ body, auth, db, services }) =>
-      createPrinter(
+      services.printers.create(
         db,
         auth,
         { ...body, paper_width: body.paper_width ?? 80, command_set: body.command_set ?? 'epson' },
@@ -116,7 +110,7 @@ export const printerRoutes = [
     }),
     response: printerSchema,
     handler: ({ params, body, auth, db, services }) =>
-      updatePrinter(db, auth, params.id, body, services.printerAllowance),
+      services.printers.update(db, auth, params.id, body, services.printerAllowance),
   }),
   defineRoute({
     method: 'DELETE',
@@ -128,6 +122,6 @@ export const printerRoutes = [
     auth: 'secret',
     params: idParams,
     response: printerSchema,
-    handler: ({ params, auth, db }) => deletePrinter(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.printers.delete(db, auth, params.id),
   }),
 ];

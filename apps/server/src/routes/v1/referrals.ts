@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
-import { referralsOf } from '../../referrals/service.ts';
 import { livemode, unix } from './schemas.ts';
 
 const money = z.array(z.object({ amount: z.number().int(), currency: z.string() }));
@@ -31,6 +30,6 @@ export const referralRoutes = [
       earnings: money.describe('Total per currency'),
       livemode,
     }),
-    handler: ({ auth, db }) => referralsOf(db, auth),
+    handler: ({ auth, db, services }) => services.referrals.list(db, auth),
   }),
 ];

@@ -3,18 +3,8 @@ import { TILL_EXPORT_MAX_BYTES, TILL_STATUSES, tillExportFile } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import {
-  createTill,
-  newTillPairingCode,
-  retireTill,
-  retrieveTill,
-  revokeTill,
-  tillObject,
-  tillsSource,
-  type PairingOptions,
-} from '../../tills/tills.ts';
-import { recoverTill } from '../../tills/recovery.ts';
-import type { Services } from '../../services/index.ts';
+import { tillObject, type PairingOptions } from '../../tills/tills.ts';
+import type { Services } from '../../services.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Tills';
@@ -105,7 +95,7 @@ const withoutPairingCode = ({
 }: z.infer<typeof pairedTillSchema>) => till;
 
 const pairing = (services: Services): PairingOptions => ({
-  publicUrl: services.publicUrl(),
+  publicUrl: services.publicUrl,
   ttlMinutes: services.config.TILL_PAIRING_TTL_MINUTES,
 });
 
@@ -125,7 +115,7 @@ export const tillRoutes = [
     }),
     response: pairedTillSchema,
     storedResponse: withoutPairingCode,
-    handler: ({ body, auth, db, services }) => createTill(db, auth, body, pairing(services)),
+    handler: ({ body, auth, db, services }) => services.tills.create(db, auth, body, pairing(services)),
   }),
   defineRoute({
     method: 'GET',
@@ -136,7 +126,8 @@ export const tillRoutes = [
     auth: 'secret',
     query: listQuery.extend({ store: z.string().max(255).optional() }),
     response: listEnvelope(tillSchema),
-    handler: ({ query, auth, db }) => listPage(db, tillsSource(auth, query), query, tillObject),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.tills.listSource(auth, query), query, tillObject),
   }),
   defineRoute({
     method: 'GET',
@@ -146,7 +137,7 @@ export const tillRoutes = [
     auth: 'secret',
     params: idParams,
     response: tillSchema,
-    handler: ({ params, auth, db }) => retrieveTill(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.tills.retrieve(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -159,7 +150,8 @@ export const tillRoutes = [
     params: idParams,
     response: pairedTillSchema,
     storedResponse: withoutPairingCode,
-    handler: ({ params, auth, db, services }) => newTillPairingCode(db, auth, params.id, pairing(services)),
+    handler: ({ params, auth, db, services }) =>
+      services.tills.newPairingCode(db, auth, params.id, pairing(services)),
   }),
   defineRoute({
     method: 'DELETE',
@@ -171,7 +163,7 @@ export const tillRoutes = [
     auth: 'secret',
     params: idParams,
     response: tillSchema,
-    handler: ({ params, auth, db }) => revokeTill(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.tills.revoke(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -183,7 +175,7 @@ export const tillRoutes = [
     auth: 'secret',
     params: idParams,
     response: tillSchema,
-    handler: ({ params, auth, db }) => retireTill(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.tills.retire(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -199,6 +191,6 @@ export const tillRoutes = [
     // Each command commits on its own, as when the till pushes.
     transactional: false,
     response: recoverySchema,
-    handler: ({ params, auth, body, services }) => recoverTill(services, auth, params.id, body),
+    handler: ({ params, auth, body, services }) => services.tillRecovery.recover(auth, params.id, body),
   }),
 ];

@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../../http/route.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { EVENT_TYPES } from '../../services/event-types.ts';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  listDeliveries,
-  listEndpoints,
-  replayDelivery,
-  retrieveDelivery,
-  retrieveEndpoint,
-  rotateSecret,
-  sendTestEvent,
-  updateEndpoint,
-  withoutSecret,
-} from '../../webhooks/service.ts';
+import { EVENT_TYPES } from '../../infra/event-types.ts';
+import { withoutSecret } from '../../webhooks/service.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const eventList = z
@@ -67,40 +55,6 @@ const endpointSchema = z.object({
   }),
 });
 
-const deliverySchema = z.object({
-  id: z.string().describe('Begins with whd_'),
-  object: z.literal('webhook_delivery'),
-  endpoint: z.string(),
-  event_id: z.string(),
-  event_type: z.string(),
-  status: z.enum(['pending', 'succeeded', 'failed']),
-  failure_reason: z.enum(['attempts_exhausted', 'endpoint_deleted', 'endpoint_disabled']).nullable(),
-  attempts: z.array(
-    z.object({
-      at: unix,
-      status_code: z.number().int().nullable(),
-      duration_ms: z.number().int(),
-      error: z.string().nullable(),
-      succeeded: z.boolean(),
-      response_body: z.string().nullable().describe('The first 1024 bytes of the response body'),
-    }),
-  ),
-  next_attempt_at: unix.nullable(),
-  livemode,
-  created: unix,
-  replayed_from: z.string().nullable().describe('The delivery this one replays'),
-});
-
-const eventSchema = z.object({
-  id: z.string().describe('Begins with evt_'),
-  object: z.literal('event'),
-  type: z.string(),
-  created: unix,
-  livemode,
-  api_version: z.string(),
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
-});
-
 export const webhookRoutes = [
   defineRoute({
     method: 'POST',
@@ -114,8 +68,7 @@ export const webhookRoutes = [
     body: z.strictObject({ url, events: eventList, description: z.string().max(500).optional() }),
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ body, auth, db, services }) =>
-      createEndpoint(db, auth, body, services.config, services.secretBox),
+    handler: ({ body, auth, db, services }) => services.webhooks.createEndpoint(db, auth, body),
   }),
   defineRoute({
     method: 'GET',
@@ -125,7 +78,7 @@ export const webhookRoutes = [
     auth: 'secret',
     query: listQuery,
     response: listEnvelope(endpointSchema),
-    handler: ({ query, auth, db }) => listEndpoints(db, auth, query),
+    handler: ({ query, auth, db, services }) => services.webhooks.listEndpoints(db, auth, query),
   }),
   defineRoute({
     method: 'GET',
@@ -135,7 +88,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: endpointSchema,
-    handler: ({ params, auth, db }) => retrieveEndpoint(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.retrieveEndpoint(db, auth, params.id),
   }),
   defineRoute({
     method: 'PATCH',
@@ -159,7 +112,7 @@ export const webhookRoutes = [
       }),
     response: endpointSchema,
     handler: ({ params, body, auth, db, services }) =>
-      updateEndpoint(db, auth, params.id, body, services.config),
+      services.webhooks.updateEndpoint(db, auth, params.id, body),
   }),
   defineRoute({
     method: 'DELETE',
@@ -170,7 +123,7 @@ export const webhookRoutes = [
     auth: 'secret',
     params: idParams,
     response: z.object({ id: z.string(), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }),
-    handler: ({ params, auth, db }) => deleteEndpoint(db, auth, params.id),
+    handler: ({ params, auth, db, services }) => services.webhooks.deleteEndpoint(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
@@ -183,67 +136,6 @@ export const webhookRoutes = [
     params: idParams,
     response: endpointSchema,
     storedResponse: withoutSecret,
-    handler: ({ params, auth, db, services }) =>
-      rotateSecret(db, auth, params.id, services.config, services.secretBox),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/webhook-deliveries',
-    tag: 'Webhooks',
-    summary: 'List webhook deliveries, newest first',
-    description:
-      'Every attempt of each delivery, with its time, status code, duration, error and the start of the response body.',
-    auth: 'secret',
-    query: listQuery.extend({
-      endpoint: z.string().max(255).optional(),
-      event: z.string().max(255).optional().describe('An event id (evt_...)'),
-      event_type: z.string().max(100).optional(),
-      status: z.enum(['pending', 'succeeded', 'failed']).optional(),
-    }),
-    response: listEnvelope(deliverySchema),
-    handler: ({ query, auth, db }) => listDeliveries(db, auth, query),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/webhook-deliveries/{id}',
-    tag: 'Webhooks',
-    summary: 'Retrieve a webhook delivery',
-    auth: 'secret',
-    params: idParams,
-    response: deliverySchema,
-    handler: ({ params, auth, db }) => retrieveDelivery(db, auth, params.id),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/webhook-deliveries/{id}/replay',
-    tag: 'Webhooks',
-    summary: 'Replay a delivery',
-    description:
-      'Sends the delivery’s event again to its endpoint as a new delivery with a fresh event id; both the delivery and the event carry `replayed_from`. Send an Idempotency-Key so a retried request replays once.',
-    auth: 'secret',
-    status: 201,
-    params: idParams,
-    response: deliverySchema,
-    handler: ({ params, auth, db }) => replayDelivery(db, auth, params.id),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/webhook-events/test',
-    tag: 'Webhooks',
-    summary: 'Send a test event',
-    description:
-      'Test keys only. Delivers a synthetic event with `livemode: false` and the given `data` as `data.object` to the test-mode endpoints subscribed to `type` (or `*`). No money or ledger moves.',
-    auth: 'secret',
-    status: 201,
-    body: z.strictObject({
-      type: z
-        .string()
-        .min(1)
-        .max(100)
-        .describe(`One of ${EVENT_TYPES.join(', ')}`),
-      data: z.record(z.string(), z.unknown()).default({}),
-    }),
-    response: eventSchema,
-    handler: ({ body, auth, db }) => sendTestEvent(db, auth, body),
+    handler: ({ params, auth, db, services }) => services.webhooks.rotateSecret(db, auth, params.id),
   }),
 ];

@@ -1,0 +1,339 @@
+import type { Logger } from 'pino';
+import { ID_PREFIXES, type PrinterAllowance } from '@tz/core';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { RateLimits } from './infra/rate-limits.ts';
+import type { SecretBox } from './infra/secrets-at-rest.ts';
+import type {
+  OutcomeSink,
+  PaymentProvider,
+  PayoutOutcomeSink,
+  PayoutProvider,
+} from './providers/provider.ts';
+import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
+import { ClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
+import { SandboxProvider } from './providers/sandbox.ts';
+import { AppInstallations } from './merchants/apps.ts';
+import { CheckoutService } from './checkouts/service.ts';
+import { CustomerService } from './customers/service.ts';
+import { EscrowService } from './escrow/service.ts';
+import { EscrowTransfers } from './escrow/transfers.ts';
+import { EventSignal } from './infra/events.ts';
+import { purgeExpiredIdempotencyKeys } from './infra/idempotency.ts';
+import { LedgerService } from './ledger/service.ts';
+import { InvoiceService } from './invoices/service.ts';
+import { HostedInvoices } from './invoices/hosted.ts';
+import { OverdueInvoices } from './invoices/overdue.ts';
+import { CatalogService } from './retail/catalog.ts';
+import { OrderService } from './retail/orders.ts';
+import { RetailOverview } from './retail/overview.ts';
+import { DigitalReceipts } from './retail/receipt-links.ts';
+import { StockService } from './retail/stock.ts';
+import { StoreService } from './retail/stores.ts';
+import { PdfRenderer } from './invoices/renderer.ts';
+import { InvoiceDocuments } from './invoices/stored-documents.ts';
+import { ReferralEarner } from './referrals/earner.ts';
+import { ReferralService } from './referrals/service.ts';
+import { systemClock, type Clock } from './infra/clock.ts';
+import { LoginThrottle } from './infra/login-throttle.ts';
+import { MerchantService } from './merchants/service.ts';
+import { SessionService } from './merchants/sessions.ts';
+import { OverviewService } from './overview/service.ts';
+import { PaymentService } from './payments/service.ts';
+import { PayoutService } from './payouts/service.ts';
+import { Poller } from './infra/poller.ts';
+import { RequestLogs } from './infra/request-logs.ts';
+import { createWritePath, type WritePath } from './infra/writes.ts';
+import { SubscriptionBilling } from './subscriptions/billing.ts';
+import { voidAfterFailedCharge } from './subscriptions/cancel-invoices.ts';
+import { invoicePortOver } from './subscriptions/invoice-port.ts';
+import { SubscriptionScheduler } from './subscriptions/scheduler.ts';
+import { SubscriptionService } from './subscriptions/service.ts';
+import { SyncService } from './sync/service.ts';
+import { EmployeeService } from './tills/employees.ts';
+import { PrintJobService } from './tills/print-jobs.ts';
+import { PrinterService } from './tills/printers.ts';
+import { TillRecovery } from './sync/recovery.ts';
+import { ShiftService } from './tills/shifts.ts';
+import { TillService } from './tills/tills.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { WebhookService } from './webhooks/service.ts';
+
+/** The work every process does in the background, started and stopped with the server. */
+export interface BackgroundWork {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Everything a route, a page or the tills' door may call, wired once per server. */
+export interface Services {
+  config: Config;
+  /** Where tills may be sent to print, besides printer ports on the shop's network (`PRINTER_*`). */
+  printerAllowance: PrinterAllowance;
+  database: Database;
+  rateLimits: RateLimits;
+  /** Seals and opens the secrets kept in the database (webhook signing secrets). */
+  secretBox: SecretBox;
+  /** What time it is for due dates; a test moves it. */
+  clock: Clock;
+  /** The server's log, for failures no caller sees. */
+  logger: Logger;
+  /** This process's word that committed writes recorded events. */
+  events: EventSignal;
+  /** The one write path: idempotency claim, one transaction, commit, after-commit tasks. */
+  writes: WritePath;
+  publicUrl: string;
+  merchants: MerchantService;
+  /** Which apps each merchant has installed, per mode (cached briefly per process). */
+  apps: AppInstallations;
+  loginThrottle: LoginThrottle;
+  /** The back office's browser sessions, sign-out and password changes. */
+  sessions: SessionService;
+  requestLogs: RequestLogs;
+  customers: CustomerService;
+  ledger: LedgerService;
+  overview: OverviewService;
+  payments: PaymentService;
+  payouts: PayoutService;
+  checkouts: CheckoutService;
+  escrow: EscrowService;
+  escrowTransfers: EscrowTransfers;
+  invoices: InvoiceService;
+  /** The hosted invoice page's reads and payments, by token. */
+  hostedInvoices: HostedInvoices;
+  /** Lays invoice PDFs out in worker threads; closed with the server. */
+  pdfRenderer: PdfRenderer;
+  subscriptions: SubscriptionService;
+  subscriptionBilling: SubscriptionBilling;
+  subscriptionScheduler: SubscriptionScheduler;
+  referrals: ReferralService;
+  referralEarner: ReferralEarner;
+  catalog: CatalogService;
+  stores: StoreService;
+  stock: StockService;
+  orders: OrderService;
+  retailOverview: RetailOverview;
+  /** Sales' receipt pages, by the till's token. */
+  receipts: DigitalReceipts;
+  tills: TillService;
+  tillRecovery: TillRecovery;
+  employees: EmployeeService;
+  printers: PrinterService;
+  printJobs: PrintJobService;
+  shifts: ShiftService;
+  /** What a till does with the server: pair, pull, push, report, take mobile money. */
+  sync: SyncService;
+  webhooks: WebhookService;
+  webhookDispatcher: WebhookDispatcher;
+  sandbox: SandboxProvider;
+  /** Live-mode provider, when configured. */
+  liveProvider: ClickPesaProvider | undefined;
+  background: BackgroundWork;
+}
+
+/**
+ * The composition root: every service built once, each given what it calls in
+ * its constructor. Where a lower service must tell a higher one of something
+ * (a payment's outcome to its checkout or invoice, an invoice's to its
+ * subscription, a provider's to the payment), it declares a port and this is
+ * where the port is implemented.
+ */
+export function createServices(
+  config: Config,
+  database: Database,
+  rateLimits: RateLimits,
+  secretBox: SecretBox,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Services {
+  const publicUrl = config.publicUrl;
+  const events = new EventSignal();
+  const clickPesaOptions = clickPesaOptionsFrom(config);
+  // A live provider's outcomes: escrow transfers go out as payouts named by their split and attempt (docs/ESCROW.md).
+  const outcomes: OutcomeSink & PayoutOutcomeSink = {
+    applyOutcome: (id, outcome) => payments.applyOutcome(id, outcome),
+    applyPayoutOutcome: (id, outcome) =>
+      id.startsWith(`${ID_PREFIXES.escrowSplit}_`)
+        ? escrowTransfers.applyProviderOutcome(id, outcome)
+        : payouts.applyPayoutOutcome(id, outcome),
+  };
+  const liveProvider = clickPesaOptions
+    ? new ClickPesaProvider(clickPesaOptions, outcomes, logger)
+    : undefined;
+  const providers = {
+    forMode: (livemode: boolean): (PaymentProvider & PayoutProvider) | undefined =>
+      livemode ? liveProvider : sandbox,
+  };
+
+  const ledger = new LedgerService();
+  const payments: PaymentService = new PaymentService(
+    database,
+    providers,
+    { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
+    publicUrl,
+    {
+      checkoutPaid: (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+      invoicePayment: (db, payment) => invoices.applyPaymentOutcome(db, payment),
+    },
+    events,
+    logger,
+  );
+  const payouts = new PayoutService(database, providers, events, logger);
+  const sandbox = new SandboxProvider(database, payments, payouts, config.SANDBOX_SETTLE_MS, logger);
+  const checkouts = new CheckoutService(payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
+  const escrowTransfers = new EscrowTransfers(database, events, logger, liveProvider);
+
+  const pdfRenderer = new PdfRenderer({
+    workers: config.PDF_WORKERS,
+    queueMax: config.PDF_QUEUE_MAX,
+    timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+  });
+  const invoices: InvoiceService = new InvoiceService(
+    payments,
+    publicUrl,
+    clock,
+    new InvoiceDocuments(pdfRenderer),
+    {
+      // A subscription's invoice paid or its charge failed, then a charge that failed after its
+      // subscription was canceled now voids the invoice: in the payment outcome's transaction.
+      async paymentOutcome(tx, invoice, outcome) {
+        await subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status);
+        await voidAfterFailedCharge(tx, invoices, invoice, outcome);
+      },
+    },
+  );
+  const subscriptionBilling = new SubscriptionBilling(
+    invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
+    clock,
+    config.SUBSCRIPTION_RETRY_DAYS,
+  );
+  const subscriptionScheduler = new SubscriptionScheduler(
+    database,
+    subscriptionBilling,
+    clock,
+    config.SUBSCRIPTION_POLL_INTERVAL_MS,
+    events,
+    logger,
+  );
+
+  const merchants = new MerchantService(config.SESSION_TTL_HOURS, config.AUTH_CACHE_SECONDS);
+  const loginThrottle = new LoginThrottle(rateLimits.login);
+  const writes = createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, events, logger);
+  const apps = new AppInstallations(config.AUTH_CACHE_SECONDS);
+  const customers = new CustomerService();
+  const tills = new TillService();
+  const orders = new OrderService();
+  const shifts = new ShiftService();
+  const printJobs = new PrintJobService();
+  const sync = new SyncService(
+    database,
+    writes,
+    apps,
+    tills,
+    payments,
+    { orders, shifts, printJobs, customers },
+    events,
+    publicUrl,
+    logger,
+  );
+  const referralEarner = new ReferralEarner(database, events, logger);
+  const webhookDispatcher = new WebhookDispatcher(database, config, secretBox, events, logger);
+  const overdueInvoices = new OverdueInvoices(database, invoices, clock, events, logger);
+  const reconciler =
+    liveProvider &&
+    new ClickPesaReconciler(
+      database,
+      liveProvider,
+      outcomes,
+      escrowTransfers,
+      logger,
+      config.PROVIDER_RECONCILE_INTERVAL_MS,
+    );
+  // Expired idempotency keys go hourly.
+  const janitor = new Poller(
+    async () => (await purgeExpiredIdempotencyKeys(database.pool, config.IDEMPOTENCY_TTL_HOURS), false),
+    { intervalMs: 3_600_000, logger, failure: 'idempotency purge failed' },
+  );
+  let resumingTransfers: Promise<void> = Promise.resolve();
+
+  return {
+    config,
+    printerAllowance: { ports: config.PRINTER_ALLOWED_PORTS, loopback: config.PRINTER_ALLOW_LOOPBACK },
+    database,
+    rateLimits,
+    secretBox,
+    clock,
+    logger,
+    events,
+    writes,
+    publicUrl,
+    merchants,
+    apps,
+    loginThrottle,
+    sessions: new SessionService(merchants, loginThrottle),
+    requestLogs: new RequestLogs(database, logger),
+    customers,
+    ledger,
+    overview: new OverviewService(ledger),
+    payments,
+    payouts,
+    checkouts,
+    escrow: new EscrowService(escrowTransfers),
+    escrowTransfers,
+    invoices,
+    hostedInvoices: new HostedInvoices(invoices),
+    pdfRenderer,
+    subscriptions: new SubscriptionService(clock, invoices, subscriptionScheduler),
+    subscriptionBilling,
+    subscriptionScheduler,
+    referrals: new ReferralService(),
+    referralEarner,
+    catalog: new CatalogService(),
+    stores: new StoreService(),
+    stock: new StockService(),
+    orders,
+    retailOverview: new RetailOverview(),
+    receipts: new DigitalReceipts(),
+    tills,
+    tillRecovery: new TillRecovery(database, sync),
+    employees: new EmployeeService(),
+    printers: new PrinterService(),
+    printJobs,
+    shifts,
+    sync,
+    webhooks: new WebhookService(secretBox, {
+      allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      rotationGraceSeconds: config.WEBHOOK_ROTATION_GRACE_SECONDS,
+    }),
+    webhookDispatcher,
+    sandbox,
+    liveProvider,
+    background: {
+      start() {
+        // Test payments settle when due, including those a stopped process left due.
+        sandbox.start();
+        // Test transfers from escrow a stopped process left sending (live ones: the reconciler).
+        resumingTransfers = escrowTransfers.resume();
+        // Invoices past their due date are announced once, by whichever process sees them first.
+        overdueInvoices.start();
+        janitor.start();
+        // Referral earnings: cross-merchant work, credited in the background (docs/APPS.md).
+        referralEarner.start();
+        if (config.WEBHOOK_DISPATCH) webhookDispatcher.start();
+        if (config.SUBSCRIPTION_SCHEDULER) subscriptionScheduler.start();
+        // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
+        reconciler?.start();
+      },
+      async stop() {
+        await janitor.stop();
+        await reconciler?.stop();
+        await subscriptionScheduler.stop();
+        await sandbox.stop();
+        await referralEarner.stop();
+        await resumingTransfers;
+        await overdueInvoices.stop();
+        await webhookDispatcher.stop();
+      },
+    },
+  };
+}
