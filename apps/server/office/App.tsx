@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { useAction } from './action.ts';
 import { LanguageButton } from './components/LanguageButton.tsx';
 import { useI18n, type MessageKey } from './i18n/index.ts';
-import { PAGES, PageLink, usePage, type Page } from './router.tsx';
+import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
 import { Coming } from './pages/Coming.tsx';
@@ -39,7 +39,9 @@ export function App() {
   return <Frame session={state.session} />;
 }
 
-function PageOf({ page }: { page: Page }) {
+/** The page at the path; `place.rest` is the page's own path below it (a tab, an object's id). */
+function PageOf({ place }: { place: Place }) {
+  const { page } = place;
   switch (page) {
     case 'home':
       return <Home />;
@@ -55,7 +57,8 @@ function PageOf({ page }: { page: Page }) {
 function Frame({ session }: { session: OfficeSession }) {
   const { t } = useI18n();
   const { switchMode, signOut } = useSession();
-  const page = usePage();
+  const place = usePlace();
+  const { page } = place;
   const { error, run } = useAction();
   const nav = useRef<HTMLElement>(null);
   // On a phone the sections scroll sideways: the current one is brought into view.
@@ -120,7 +123,7 @@ function Frame({ session }: { session: OfficeSession }) {
       <main className="screen office-main" id="main" tabIndex={-1}>
         <Message text={error} />
         {/* A new mode is another set of data: the page reads it afresh. */}
-        <PageOf key={`${session.mode} ${page}`} page={page} />
+        <PageOf key={`${session.mode} ${page}`} place={place} />
       </main>
     </div>
   );

@@ -1,10 +1,16 @@
 /** Every word the back office shows, in English; `sw.ts` must give each in Swahili. */
-export const en = {
+import { SECTIONS } from './sections/index.ts';
+
+/** The words every page shares (the frame, signing in, errors); each section's own are in `sections/`. */
+export const commonEn = {
   appName: 'Back office',
   switchLanguage: 'Kiswahili',
   close: 'Close',
   loading: 'Loading…',
   retry: 'Try again',
+  pages: 'Pages',
+  newer: 'Newer',
+  older: 'Older',
   coming: 'Coming soon: for now, the same is done through the API.',
   apiDocs: 'API reference',
 
@@ -125,6 +131,16 @@ export const en = {
   fieldNewPassword: 'new password',
   fieldCurrentPassword: 'current password',
 } as const;
+
+export const en = {
+  ...commonEn,
+  ...SECTIONS.payments.en,
+  ...SECTIONS.retail.en,
+  ...SECTIONS.staff.en,
+  ...SECTIONS.developers.en,
+  ...SECTIONS.apps.en,
+  ...SECTIONS.business.en,
+};
 
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;

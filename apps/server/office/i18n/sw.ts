@@ -1,12 +1,16 @@
 /** Kila neno la ofisi kwa Kiswahili: funguo zote za `en.ts`. */
-import type { Messages } from './en.ts';
+import type { commonEn, Messages } from './en.ts';
+import { SECTIONS } from './sections/index.ts';
 
-export const sw: Messages = {
+const commonSw: Record<keyof typeof commonEn, string> = {
   appName: 'Ofisi',
   switchLanguage: 'English',
   close: 'Funga',
   loading: 'Inapakia…',
   retry: 'Jaribu tena',
+  pages: 'Kurasa',
+  newer: 'Mpya zaidi',
+  older: 'Za zamani',
   coming: 'Inakuja hivi karibuni: kwa sasa, hili hufanywa kupitia API.',
   apiDocs: 'Maelezo ya API',
 
@@ -126,4 +130,14 @@ export const sw: Messages = {
   fieldStore: 'duka',
   fieldNewPassword: 'nenosiri jipya',
   fieldCurrentPassword: 'nenosiri la sasa',
+};
+
+export const sw: Messages = {
+  ...commonSw,
+  ...SECTIONS.payments.sw,
+  ...SECTIONS.retail.sw,
+  ...SECTIONS.staff.sw,
+  ...SECTIONS.developers.sw,
+  ...SECTIONS.apps.sw,
+  ...SECTIONS.business.sw,
 };

@@ -1,0 +1,7 @@
+/** The business section's words. */
+import { section } from './section.ts';
+
+export const business = section({
+  en: {},
+  sw: {},
+});

@@ -1,0 +1,7 @@
+/** The developers section's words. */
+import { section } from './section.ts';
+
+export const developers = section({
+  en: {},
+  sw: {},
+});
