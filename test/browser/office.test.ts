@@ -5,16 +5,14 @@
  * cookie's rules as a browser meets them (HttpOnly, a write from another
  * origin refused, signed out everywhere), and axe-core's check of each page.
  */
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { launchChromium } from '../support/browser.ts';
-import { signInInBrowser } from '../support/office.ts';
+import { openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
 import { officeSample, type OfficeSample } from '../support/office-sample.ts';
 import { decodeOnScreenQr } from '../support/qr.ts';
 import { client, startTestServer } from '../support/server.ts';
@@ -22,7 +20,6 @@ import { client, startTestServer } from '../support/server.ts';
 let server: RunningServer;
 let browser: Browser;
 let sample: OfficeSample;
-let axeSource: string;
 
 beforeAll(async () => {
   await ensureWebBuild(() => undefined, 'office');
@@ -30,7 +27,6 @@ beforeAll(async () => {
   // Today's volume 123,457: a grouped number on Home.
   sample = await officeSample(server.url, { payments: [100_000, 20_000, 3_457] });
   browser = await launchChromium();
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -40,32 +36,10 @@ afterAll(async () => {
 const LANGUAGES = ['sw', 'en'] as const;
 type Language = (typeof LANGUAGES)[number];
 
-async function open(language: Language, width = 1366): Promise<{ context: BrowserContext; page: Page }> {
-  // The office's CSP admits its own scripts only: axe-core is injected past it.
-  const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
-  await context.addInitScript(`localStorage.setItem('office.language', '${language}')`);
-  return { context, page: await context.newPage() };
-}
+const open = (language: Language, width = 1366) => openOffice(browser, language, width);
 
 /** `TZS 123,457`, as the API's integer reads on the page. */
 const tzs = (amount: number) => `TZS ${amount.toLocaleString('en-US')}`;
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: any) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.length,
-      help: v.help,
-    }));
-  });
-  return violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id} (${v.nodes}): ${v.help}`);
-}
 
 describe.each(LANGUAGES)('in %s', (language) => {
   const english = language === 'en';

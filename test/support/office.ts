@@ -1,5 +1,7 @@
 /** The back office's cookie session over real HTTP, as a browser on the server's own pages holds it. */
-import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { client, type Merchant } from './server.ts';
 
 export interface OfficeCookie {
@@ -59,4 +61,36 @@ export async function signInInBrowser(
   await page.fill('[data-testid=password]', merchant.password);
   await page.keyboard.press('Enter');
   await page.waitForSelector('nav[aria-label] a[aria-current=page]', { timeout: 30_000 });
+}
+
+/** A browser context in `language` at `width` (height 800), its page opened. */
+export async function openOffice(
+  browser: Browser,
+  language: 'sw' | 'en',
+  width = 1366,
+): Promise<{ context: BrowserContext; page: Page }> {
+  // The office's CSP admits its own scripts only: axe-core is injected past it.
+  const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
+  await context.addInitScript(`localStorage.setItem('office.language', '${language}')`);
+  return { context, page: await context.newPage() };
+}
+
+let axeSource: Promise<string> | undefined;
+
+/** axe-core's serious and critical findings on the page as it is now (the context must bypass CSP, as `openOffice`'s does). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: await axeSource });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.length,
+      help: v.help,
+    }));
+  });
+  return violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id} (${v.nodes}): ${v.help}`);
 }
