@@ -36,16 +36,8 @@ export class EventSignal {
  * change it reports, so the change and its event commit together.
  */
 export async function recordEvent(db: Queryable, input: EventInput): Promise<string> {
-  const id = newId('event');
-  await write(
-    db,
-    {
-      name: 'insert_event',
-      text: `INSERT INTO events (id, merchant_id, livemode, type, api_version, data) VALUES ($1, $2, $3, $4, $5, $6)`,
-    },
-    [id, input.merchantId, input.livemode, input.type, API_VERSION, JSON.stringify({ object: input.object })],
-  );
-  return id;
+  const [id] = await insertEvents(db, [input]);
+  return id!;
 }
 
 /**
@@ -60,7 +52,25 @@ export async function recordEvents<R extends { merchant_id: string; livemode: bo
   toObject: (row: R) => O,
 ): Promise<O[]> {
   const objects = rows.map((row) => toObject(row));
-  if (rows.length === 0) return objects;
+  await insertEvents(
+    db,
+    rows.map((row, index) => ({
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type,
+      object: objects[index]!,
+    })),
+  );
+  return objects;
+}
+
+/** The one statement that writes events, one or many, in the order given; their ids. */
+async function insertEvents(
+  db: Queryable,
+  events: ReadonlyArray<Omit<EventInput, 'object'> & { object: object }>,
+) {
+  const ids = events.map(() => newId('event'));
+  if (events.length === 0) return ids;
   await write(
     db,
     {
@@ -72,13 +82,13 @@ export async function recordEvents<R extends { merchant_id: string; livemode: bo
        ORDER BY n`,
     },
     [
-      rows.map(() => newId('event')),
-      rows.map((row) => row.merchant_id),
-      rows.map((row) => row.livemode),
-      rows.map(() => type),
+      ids,
+      events.map((event) => event.merchantId),
+      events.map((event) => event.livemode),
+      events.map((event) => event.type),
       API_VERSION,
-      objects.map((object) => JSON.stringify({ object })),
+      events.map((event) => JSON.stringify({ object: event.object })),
     ],
   );
-  return objects;
+  return ids;
 }
