@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/infra/clock.ts';
-import type { InvoicePaymentOutcome } from '../../apps/server/src/invoices/service.ts';
+import type { InvoicePaymentOutcome } from '../../apps/server/src/invoices/collection.ts';
 import { OverdueInvoices } from '../../apps/server/src/invoices/overdue.ts';
 import { client, eventually, startTestServer } from '../support/server.ts';
 import { quietLogger } from '../support/logger.ts';

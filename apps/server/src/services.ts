@@ -21,6 +21,7 @@ import { EscrowTransfers } from './escrow/transfers.ts';
 import { EventSignal } from './infra/events.ts';
 import { purgeExpiredIdempotencyKeys } from './infra/idempotency.ts';
 import { LedgerService } from './ledger/service.ts';
+import { InvoiceCollection } from './invoices/collection.ts';
 import { InvoiceService } from './invoices/service.ts';
 import { HostedInvoices } from './invoices/hosted.ts';
 import { OverdueInvoices } from './invoices/overdue.ts';
@@ -99,6 +100,7 @@ export interface Services {
   escrow: EscrowService;
   escrowTransfers: EscrowTransfers;
   invoices: InvoiceService;
+  invoiceCollection: InvoiceCollection;
   /** The hosted invoice page's reads and payments, by token. */
   hostedInvoices: HostedInvoices;
   /** Lays invoice PDFs out in worker threads; closed with the server. */
@@ -173,7 +175,7 @@ export function createServices(
     publicUrl,
     {
       checkoutPaid: (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
-      invoicePayment: (db, payment) => invoices.applyPaymentOutcome(db, payment),
+      invoicePayment: (db, payment) => invoiceCollection.applyPaymentOutcome(db, payment),
     },
     events,
     logger,
@@ -188,22 +190,17 @@ export function createServices(
     queueMax: config.PDF_QUEUE_MAX,
     timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
   });
-  const invoices: InvoiceService = new InvoiceService(
-    payments,
-    publicUrl,
-    clock,
-    new InvoiceDocuments(pdfRenderer),
-    {
-      // A subscription's invoice paid or its charge failed, then a charge that failed after its
-      // subscription was canceled now voids the invoice: in the payment outcome's transaction.
-      async paymentOutcome(tx, invoice, outcome) {
-        await subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status);
-        await voidAfterFailedCharge(tx, invoices, invoice, outcome);
-      },
+  const invoices = new InvoiceService(publicUrl, clock, new InvoiceDocuments(pdfRenderer));
+  const invoiceCollection: InvoiceCollection = new InvoiceCollection(invoices, payments, {
+    // A subscription's invoice paid or its charge failed, then a charge that failed after its
+    // subscription was canceled now voids the invoice: in the payment outcome's transaction.
+    async paymentOutcome(tx, invoice, outcome) {
+      await subscriptionBilling.onInvoicePayment(tx, invoice.id, outcome.status);
+      await voidAfterFailedCharge(tx, invoices, invoice, outcome);
     },
-  );
+  });
   const subscriptionBilling = new SubscriptionBilling(
-    invoicePortOver(invoices, config.SUBSCRIPTION_RETRY_DAYS),
+    invoicePortOver(invoices, invoiceCollection, config.SUBSCRIPTION_RETRY_DAYS),
     clock,
     config.SUBSCRIPTION_RETRY_DAYS,
   );
@@ -281,7 +278,8 @@ export function createServices(
     escrow: new EscrowService(escrowTransfers),
     escrowTransfers,
     invoices,
-    hostedInvoices: new HostedInvoices(invoices),
+    invoiceCollection,
+    hostedInvoices: new HostedInvoices(invoices, invoiceCollection),
     pdfRenderer,
     subscriptions: new SubscriptionService(clock, invoices, subscriptionScheduler),
     subscriptionBilling,

@@ -10,6 +10,7 @@ import type { PaymentObject } from '../payments/service.ts';
 import type { DocumentKind } from './documents.ts';
 import type { InvoiceLanguage } from './labels.ts';
 import type { InvoiceRow } from './object.ts';
+import type { InvoiceCollection } from './collection.ts';
 import type { InvoiceObject, InvoiceService } from './service.ts';
 
 /** What the hosted page shows and polls. */
@@ -33,7 +34,10 @@ export interface HostedView {
 }
 
 export class HostedInvoices {
-  constructor(private readonly invoices: InvoiceService) {}
+  constructor(
+    private readonly invoices: InvoiceService,
+    private readonly collection: InvoiceCollection,
+  ) {}
 
   private async row(db: Queryable, token: string, lock = false): Promise<InvoiceRow> {
     const found = await db.query<InvoiceRow>(
@@ -94,7 +98,7 @@ export class HostedInvoices {
       keyType: 'secret',
       credentialId: row.id,
     };
-    return this.invoices.charge(db, payer, row, phone, afterCommit);
+    return this.collection.charge(db, payer, row, phone, afterCommit);
   }
 
   async document(db: Queryable, token: string, kind: DocumentKind, language: InvoiceLanguage) {

@@ -1,6 +1,7 @@
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import type { InvoiceObject, InvoicePaymentOutcome, InvoiceService } from '../invoices/service.ts';
+import type { InvoicePaymentOutcome } from '../invoices/collection.ts';
+import type { InvoiceObject, InvoiceService } from '../invoices/service.ts';
 import type { SubscriptionRow } from './rows.ts';
 
 const tenantOf = (row: Pick<SubscriptionRow, 'merchant_id' | 'livemode'>): Tenant => ({

@@ -1,5 +1,6 @@
 import { eastAfricaDate } from '@tz/core';
 import type { Actor } from '../actor.ts';
+import type { InvoiceCollection } from '../invoices/collection.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import type { InvoicePort } from './billing.ts';
 import type { SubscriptionRow } from './rows.ts';
@@ -18,7 +19,11 @@ const billingActor = (row: SubscriptionRow): Actor => ({
  * its period's one line (tax included, standard rate), finalized together, due a day after the
  * last retry; charged to the subscription's phone.
  */
-export function invoicePortOver(invoices: InvoiceService, retryDays: readonly number[]): InvoicePort {
+export function invoicePortOver(
+  invoices: InvoiceService,
+  collection: InvoiceCollection,
+  retryDays: readonly number[],
+): InvoicePort {
   const daysUntilDue = (retryDays.at(-1) ?? 0) + 1;
   return {
     async draftInvoices(db, periods) {
@@ -51,7 +56,7 @@ export function invoicePortOver(invoices: InvoiceService, retryDays: readonly nu
       };
     },
     async chargeInvoices(db, charges, afterCommit) {
-      const charged = await invoices.chargeMany(
+      const charged = await collection.chargeMany(
         db,
         charges.map(({ subscription, invoiceId }) => ({
           actor: billingActor(subscription),

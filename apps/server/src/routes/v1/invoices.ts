@@ -225,7 +225,7 @@ export const invoiceRoutes = [
     ),
     body: z.strictObject({ phone: tanzanianMobileSchema.optional() }),
     handler: async ({ params, body, auth, db, services, afterCommit }) =>
-      (await services.invoices.pay(db, auth, params.id, body, afterCommit)).invoice,
+      (await services.invoiceCollection.pay(db, auth, params.id, body, afterCommit)).invoice,
   }),
   defineRoute({
     ...pdf,
