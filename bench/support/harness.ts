@@ -118,17 +118,21 @@ export async function startServerProcess(
 }
 
 /** Signs up a merchant and returns its test secret key with JSON request headers. */
+/** Every bench merchant's password (a bench signs in to the office with it). */
+export const BENCH_PASSWORD = 'benchmark password';
+
 export async function signUpMerchant(
   url: string,
   businessName = 'Bench',
-): Promise<{ id: string; key: string; headers: Record<string, string> }> {
+): Promise<{ id: string; email: string; key: string; headers: Record<string, string> }> {
+  const email = `bench${Date.now()}${Math.random()}@example.tz`;
   const response = await fetch(`${url}/v1/merchants`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({
       business_name: businessName,
-      email: `bench${Date.now()}${Math.random()}@example.tz`,
-      password: 'benchmark password',
+      email,
+      password: BENCH_PASSWORD,
     }),
   });
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
@@ -139,6 +143,7 @@ export async function signUpMerchant(
   const key = merchant.api_keys.find((k) => k.type === 'secret' && k.mode === 'test')!.key;
   return {
     id: merchant.id,
+    email,
     key,
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
   };
