@@ -264,4 +264,31 @@ describe('overview', () => {
       expect(response.body.details).toHaveProperty('date');
     }
   });
+
+  it('keeps its quarter-hour totals equal to the sums of the rows they stand for, after every write above', async () => {
+    const db = server.database.pool;
+    // Every write of the tests above (payments made, settled, refunded, moved in time) went through the triggers.
+    const kept = await db.query(
+      `SELECT merchant_id, livemode, quarter, currency, type, sum(count)::int AS count, sum(amount)::bigint AS amount,
+         sum(fee)::bigint AS fee, sum(net)::bigint AS net
+       FROM ledger_quarter_totals GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    const fromRows = await db.query(
+      `SELECT merchant_id, livemode, quarter_of(created_at) AS quarter, currency, type, count(*)::int AS count,
+         sum(amount)::bigint AS amount, sum(fee)::bigint AS fee, sum(net)::bigint AS net
+       FROM ledger_transactions GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    expect(fromRows.rows.length).toBeGreaterThan(5);
+    expect(kept.rows).toEqual(fromRows.rows);
+    const counted = await db.query(
+      `SELECT merchant_id, livemode, quarter, currency, status, sum(count)::int AS count
+       FROM payment_quarter_counts GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    const payments = await db.query(
+      `SELECT merchant_id, livemode, quarter_of(created_at) AS quarter, currency, status, count(*)::int AS count
+       FROM payments GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    expect(payments.rows.length).toBeGreaterThan(5);
+    expect(counted.rows).toEqual(payments.rows);
+  });
 });

@@ -420,3 +420,47 @@ describe('overview', () => {
     expect((await fresh.get('/v1/retail?date=2020-02-30')).status).toBe(400);
   });
 });
+
+describe('the totals the retail overview reads', () => {
+  it('equal the sums of the orders and lines themselves after the sales, refunds and voids above', async () => {
+    const db = server.database.pool;
+    const kept = await db.query(
+      `SELECT store_id, quarter, sum(orders)::int AS orders, sum(voided)::int AS voided, sum(total)::bigint AS total,
+         sum(refunded)::bigint AS refunded
+       FROM retail_quarter_sales WHERE merchant_id = $1
+       GROUP BY 1, 2 HAVING sum(orders) <> 0 OR sum(voided) <> 0 ORDER BY 1, 2`,
+      [merchantId],
+    );
+    const fromOrders = await db.query(
+      `SELECT store_id, quarter_of(paid_at) AS quarter,
+         count(*) FILTER (WHERE status <> 'voided')::int AS orders, count(*) FILTER (WHERE status = 'voided')::int AS voided,
+         coalesce(sum(total) FILTER (WHERE status <> 'voided'), 0)::bigint AS total,
+         coalesce(sum(refunded_amount) FILTER (WHERE status <> 'voided'), 0)::bigint AS refunded
+       FROM retail_orders WHERE merchant_id = $1 AND paid_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+      [merchantId],
+    );
+    // The tests above voided a sale and refunded others: both kinds are in what is compared.
+    expect(fromOrders.rows.some((row) => row.voided > 0)).toBe(true);
+    expect(fromOrders.rows.some((row) => row.refunded > 0)).toBe(true);
+    expect(kept.rows).toEqual(fromOrders.rows);
+    const days = await db.query(
+      `SELECT store_id, day, product_id, nullif(variant_id, '') AS variant_id, sum(quantity_milli)::bigint AS quantity_milli,
+         sum(sales)::bigint AS sales
+       FROM retail_product_days WHERE merchant_id = $1
+       GROUP BY 1, 2, 3, 4 HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0 ORDER BY 1, 2, 3, 4`,
+      [merchantId],
+    );
+    const fromLines = await db.query(
+      `SELECT o.store_id, retail_day_of(o.paid_at) AS day, l.product_id, l.variant_id,
+         sum(l.quantity_milli - l.refunded_quantity_milli)::bigint AS quantity_milli,
+         sum(l.total - l.refunded_amount)::bigint AS sales
+       FROM retail_orders o JOIN retail_order_lines l ON l.order_id = o.id
+       WHERE o.merchant_id = $1 AND o.paid_at IS NOT NULL AND o.status <> 'voided'
+       GROUP BY 1, 2, 3, 4 HAVING sum(l.quantity_milli - l.refunded_quantity_milli) <> 0 OR sum(l.total - l.refunded_amount) <> 0
+       ORDER BY 1, 2, 3, 4`,
+      [merchantId],
+    );
+    expect(fromLines.rows.length).toBeGreaterThan(3);
+    expect(days.rows).toEqual(fromLines.rows);
+  });
+});

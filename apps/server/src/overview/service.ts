@@ -4,7 +4,9 @@
  * (created, paid, failed) and payment counts, beside the balance. Windows are
  * [start of the first day, start of the day after the last) computed by
  * PostgreSQL in the merchant's time zone, so a payment at 23:59:59 local time
- * belongs to its own day.
+ * belongs to its own day. Payments' money and counts are read from the
+ * quarter-hour totals the database keeps with each write (migration
+ * `overview_totals`): a month is a few thousand rows however busy it was.
  */
 import type { Queryable } from '../db/database.ts';
 import type { Actor, Tenant } from '../actor.ts';
@@ -70,7 +72,7 @@ const windowParams = (tenant: Tenant, bounds: Bounds) => [
   bounds.end,
 ];
 
-/** Money moved by payments and refunds, from the ledger, by when it moved (paid or refunded). */
+/** Money moved by payments and refunds, from the ledger's quarter-hour totals, by when it moved (paid or refunded). */
 function ledgerSums(db: Queryable, params: unknown[]) {
   return db.query<
     WindowRow & { gross: number; fees: number; net: number; refund_count: number; refunded: number }
@@ -79,11 +81,11 @@ function ledgerSums(db: Queryable, params: unknown[]) {
        coalesce(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::bigint AS gross,
        coalesce(sum(t.fee), 0)::bigint AS fees,
        coalesce(sum(t.net), 0)::bigint AS net,
-       count(*) FILTER (WHERE t.type = 'refund')::int AS refund_count,
+       coalesce(sum(t.count) FILTER (WHERE t.type = 'refund'), 0)::int AS refund_count,
        coalesce(-sum(t.amount) FILTER (WHERE t.type = 'refund'), 0)::bigint AS refunded
-     FROM ledger_transactions t JOIN ${WINDOWS_SQL} ON t.created_at >= w.start
+     FROM ledger_quarter_totals t JOIN ${WINDOWS_SQL} ON t.quarter >= w.start
      WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type IN ('payment', 'refund')
-       AND t.created_at >= $5 AND t.created_at < $6
+       AND t.quarter >= $5 AND t.quarter < $6
      GROUP BY w.name, t.currency`,
     params,
   );
@@ -92,22 +94,22 @@ function ledgerSums(db: Queryable, params: unknown[]) {
 /** Payments' gross by local day and hour over the longest window, for each window's series. */
 function grossByDayAndHour(db: Queryable, tenant: Tenant, bounds: Bounds) {
   return db.query<DayHourSum & { currency: string }>(
-    `SELECT t.currency, to_char(t.created_at AT TIME ZONE $5, 'YYYY-MM-DD') AS day,
-       extract(hour FROM t.created_at AT TIME ZONE $5)::int AS hour, sum(t.amount)::bigint AS amount
-     FROM ledger_transactions t
+    `SELECT t.currency, to_char(t.quarter AT TIME ZONE $5, 'YYYY-MM-DD') AS day,
+       extract(hour FROM t.quarter AT TIME ZONE $5)::int AS hour, sum(t.amount)::bigint AS amount
+     FROM ledger_quarter_totals t
      WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type = 'payment'
-       AND t.created_at >= $3 AND t.created_at < $4
+       AND t.quarter >= $3 AND t.quarter < $4
      GROUP BY 1, 2, 3`,
     [tenant.merchantId, tenant.livemode, bounds.starts.last_30_days, bounds.end, bounds.time_zone],
   );
 }
 
-/** Payments made in the window, by their status now. */
+/** Payments made in the window, by their status now (from their quarter-hour counts). */
 function paymentCounts(db: Queryable, params: unknown[]) {
   return db.query<WindowRow & { status: (typeof PAYMENT_STATUSES)[number]; count: number }>(
-    `SELECT w.name AS window, p.currency, p.status, count(*)::int AS count
-     FROM payments p JOIN ${WINDOWS_SQL} ON p.created_at >= w.start
-     WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.created_at >= $5 AND p.created_at < $6
+    `SELECT w.name AS window, p.currency, p.status, sum(p.count)::int AS count
+     FROM payment_quarter_counts p JOIN ${WINDOWS_SQL} ON p.quarter >= w.start
+     WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.quarter >= $5 AND p.quarter < $6
      GROUP BY w.name, p.currency, p.status`,
     params,
   );

@@ -44,12 +44,9 @@ export class RetailOverview {
         params.slice(0, 2),
       ),
       db.query<{ store_id: string; orders: number; gross: number; refunded: number; voided: number }>(
-        `SELECT store_id,
-           count(*) FILTER (WHERE status <> 'voided')::int AS orders,
-           coalesce(sum(total) FILTER (WHERE status <> 'voided'), 0)::bigint AS gross,
-           coalesce(sum(refunded_amount) FILTER (WHERE status <> 'voided'), 0)::bigint AS refunded,
-           count(*) FILTER (WHERE status = 'voided')::int AS voided
-         FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND paid_at >= $3 AND paid_at < $4
+        `SELECT store_id, sum(orders)::int AS orders, sum(total)::bigint AS gross,
+           sum(refunded)::bigint AS refunded, sum(voided)::int AS voided
+         FROM retail_quarter_sales WHERE merchant_id = $1 AND livemode = $2 AND quarter >= $3 AND quarter < $4
          GROUP BY store_id`,
         params,
       ),
@@ -63,14 +60,13 @@ export class RetailOverview {
       }>(
         // The best sellers of each store, ranked in the database: a busy day sells thousands of products.
         `SELECT * FROM (
-           SELECT o.store_id, l.product_id, l.variant_id, max(l.description) AS description,
-             sum(l.quantity_milli - l.refunded_quantity_milli)::bigint AS quantity_milli,
-             sum(l.total - l.refunded_amount)::bigint AS sales,
-             row_number() OVER (PARTITION BY o.store_id
-               ORDER BY sum(l.total - l.refunded_amount) DESC, sum(l.quantity_milli - l.refunded_quantity_milli) DESC) AS rank
-           FROM retail_orders o JOIN retail_order_lines l ON l.order_id = o.id
-           WHERE o.merchant_id = $1 AND o.livemode = $2 AND o.paid_at >= $3 AND o.paid_at < $4 AND o.status <> 'voided'
-           GROUP BY o.store_id, l.product_id, l.variant_id
+           SELECT store_id, product_id, nullif(variant_id, '') AS variant_id, max(description) AS description,
+             sum(quantity_milli)::bigint AS quantity_milli, sum(sales)::bigint AS sales,
+             row_number() OVER (PARTITION BY store_id ORDER BY sum(sales) DESC, sum(quantity_milli) DESC) AS rank
+           FROM retail_product_days
+           WHERE merchant_id = $1 AND livemode = $2 AND day >= retail_day_of($3) AND day < retail_day_of($4)
+           GROUP BY store_id, product_id, variant_id
+           HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0
          ) ranked WHERE rank <= $5 ORDER BY rank`,
         [...params, TOP_PRODUCTS],
       ),
@@ -101,11 +97,11 @@ export class RetailOverview {
       ),
       db.query<DayHourSum & { store_id: string }>(
         // East Africa Time is UTC+03:00 all year: its day and hour are the UTC ones three hours on.
-        `SELECT store_id, to_char(paid_at + interval '3 hours', 'YYYY-MM-DD') AS day,
-           extract(hour FROM paid_at + interval '3 hours')::int AS hour,
-           sum(total - refunded_amount)::bigint AS amount
-         FROM retail_orders WHERE merchant_id = $1 AND livemode = $2 AND paid_at >= $3 AND paid_at < $4
-           AND status <> 'voided'
+        // From the quarter-hour totals kept with each order (migration `retail_totals`), as are the sales and best sellers.
+        `SELECT store_id, to_char(quarter AT TIME ZONE 'UTC' + interval '3 hours', 'YYYY-MM-DD') AS day,
+           extract(hour FROM quarter AT TIME ZONE 'UTC' + interval '3 hours')::int AS hour,
+           sum(total - refunded)::bigint AS amount
+         FROM retail_quarter_sales WHERE merchant_id = $1 AND livemode = $2 AND quarter >= $3 AND quarter < $4
          GROUP BY 1, 2, 3`,
         params,
       ),
