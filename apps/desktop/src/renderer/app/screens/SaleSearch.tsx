@@ -1,14 +1,75 @@
 /**
- * Search results under the search box: at most a screenful from an indexed
- * query (the store never scans the catalogue), so the list stays short and
- * is rendered whole.
+ * The sale screen's search box, and the results under it: at most a screenful
+ * from an indexed query (the store never scans the catalogue), so the list
+ * stays short and is rendered whole.
  */
-import { useRef } from 'react';
+import { useRef, type KeyboardEvent, type RefObject } from 'react';
 import type { CatalogueItem } from '../../data/api.ts';
 import { formatMoney, formatQuantityMilli, useI18n } from '../../i18n/index.tsx';
+import { Kbd } from '../components/Dialog.tsx';
 import { useKeptInView } from '../components/kept-in-view.ts';
 
-export function SearchResults({
+/** Enter adds the highlighted result, or looks up what was typed as a barcode (`onSubmit`). */
+export function SaleSearch({
+  input,
+  query,
+  onQuery,
+  onKey,
+  results,
+  index,
+  onSubmit,
+  onPick,
+  onHover,
+}: {
+  input: RefObject<HTMLInputElement | null>;
+  query: string;
+  onQuery: (query: string) => void;
+  onKey: (event: KeyboardEvent) => void;
+  results: CatalogueItem[] | null;
+  index: number;
+  onSubmit: () => void;
+  onPick: (item: CatalogueItem) => void;
+  onHover: (index: number) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="search-row">
+      <form
+        className="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        <input
+          ref={input}
+          className="search-input"
+          value={query}
+          onChange={(event) => onQuery(event.target.value)}
+          onKeyDown={onKey}
+          placeholder={t('searchPlaceholder')}
+          aria-label={t('searchPlaceholder')}
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="search"
+        />
+        <Kbd>F2</Kbd>
+      </form>
+      {results && (
+        <SearchResults
+          query={query.trim()}
+          results={results}
+          index={index}
+          onPick={onPick}
+          onHover={onHover}
+        />
+      )}
+    </div>
+  );
+}
+
+function SearchResults({
   query,
   results,
   index,
