@@ -7,7 +7,6 @@ import type { PullDocument } from '@tz/core';
 import type { Cart, CartLine, CatalogueItem, ParkedCart, TileShelf, TillSettings } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { useShortcuts, type KeyAction } from '../keyboard/shortcuts.ts';
-import { useScanner } from '../keyboard/use-scanner.ts';
 import { useNotify } from '../notices.tsx';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
@@ -17,6 +16,7 @@ import { CartTable } from './CartTable.tsx';
 import { ProductTiles } from './ProductTiles.tsx';
 import { SaleDialogs, type SaleDialog } from './SaleDialogs.tsx';
 import { SaleSummary } from './SaleSummary.tsx';
+import { useSaleScanner } from './use-sale-scanner.ts';
 import { useSaleSearch } from './use-sale-search.ts';
 import { codeText } from '../../i18n/code-words.ts';
 
@@ -78,28 +78,14 @@ export function SaleScreen({ blocked, retiring = false }: { blocked: boolean; re
     if (from === 'search') focusSearch();
   };
 
-  // Scans still being written to the cart: F9 right after a scan pays the cart with that scan in it.
-  const scanning = useRef<Promise<unknown>>(Promise.resolve());
-  // Active under Sales, Shift, Settings and Help too: a scan adds the item wherever focus is.
-  useScanner(
-    (code) => {
-      // The next customer's first item, scanned while the last sale's change is on screen, starts the next sale.
-      if (dialog?.kind === 'done') closeDialog();
-      const added = store.addBarcode(code).then((scan) => {
-        if (scan.kind === 'choose_variant' && !blocked) setDialog({ kind: 'variants', product: scan.item });
-        else if (scan.kind === 'choose_variant') notify(codeText(language, 'choose_variant'), 'error');
-        // An item sold by weight scanned by its own barcode: its weight is asked, as when picked.
-        else if (scan.kind === 'weigh' && !blocked) setDialog({ kind: 'weigh', item: scan.item });
-        else if (scan.kind === 'weigh') notify(t('weighOnSaleScreen', { name: scan.item.name }), 'error');
-        else if (scan.kind === 'added') {
-          setSelectedKey(null);
-          notify(t('addedItem', { name: scan.item.name }));
-        } else notify(t('notFoundBarcode', { code }), 'error');
-      }, fail);
-      scanning.current = Promise.all([scanning.current, added]);
-    },
-    { known: (code) => store.hasBarcode(code) },
-  );
+  const scanning = useSaleScanner({
+    blocked,
+    dialog,
+    setDialog,
+    closeDialog,
+    onAdded: () => setSelectedKey(null),
+    fail,
+  });
 
   const cashExact = () => {
     // Once pending scans are in; the store prices the cart as it writes the sale (a rendered total may be stale).
