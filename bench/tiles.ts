@@ -10,8 +10,8 @@
  * BENCH_PRODUCTS (default 100000), BENCH_CATEGORIES (default 40), BENCH_ROUNDS (default 15: medians).
  */
 import type { PullDocument } from '@tz/core';
-import { catalogueItem } from '../apps/desktop/src/renderer/data/catalogue-item.ts';
-import { tileShelves } from '../apps/desktop/src/renderer/data/tiles.ts';
+import { catalogueItem } from '../apps/desktop/src/renderer/data/catalogue/catalogue-item.ts';
+import { tileShelves } from '../apps/desktop/src/renderer/data/catalogue/tiles.ts';
 import { BRANDS, GOODS } from './support/harness.ts';
 
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 100_000);

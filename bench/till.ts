@@ -70,7 +70,7 @@ import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
 import { startLoopbackProxy } from '../test/support/loopback-proxy.ts';
-import { PULLED_SCHEMAS } from '../apps/desktop/src/renderer/data/schema.ts';
+import { PULLED_SCHEMAS } from '../apps/desktop/src/renderer/data/store/schema.ts';
 import { ProfileTally } from './support/cpu-profile.ts';
 import { indexedDbFloor } from './support/indexeddb-floor.ts';
 import { barePointerFloor, bareScanFloor } from './support/scan-floor.ts';

@@ -200,6 +200,7 @@ async function pairedPage(size: (typeof SIZES)[number], language: string) {
   return { till, context, page, network };
 }
 
+// A screenshot only: lets a transition or a focus ring finish drawing, which no selector marks.
 const settle = (page: Page) => page.waitForTimeout(400);
 
 async function scan(page: Page, barcode: string) {
@@ -268,7 +269,13 @@ try {
         await shot(page, 'pair');
         await page.goto(till.pairing_url);
         await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 30_000 });
-        await page.waitForTimeout(1500);
+        // The shot shows the till online, with the PIN typed into its field.
+        await page.waitForSelector('[data-testid=connection][data-state=online]', { timeout: 30_000 });
+        await page.waitForFunction(
+          () => document.activeElement?.closest('[data-testid=sign-in-screen]'),
+          null,
+          { timeout: 10_000 },
+        );
         await typeTimed(page, '48', 150, { enter: false });
         await shot(page, 'sign-in');
         await page.keyboard.press('Backspace');
@@ -299,7 +306,8 @@ try {
         await shot(page, 'tender');
         await page.keyboard.press('Enter');
         await page.waitForSelector('[data-testid=sale-done]', { timeout: 10_000 });
-        await page.waitForTimeout(1500); // the receipt prints
+        // The receipt printed (or said why not).
+        await page.waitForSelector('[data-testid=sale-done] p.message', { timeout: 30_000 });
         await shot(page, 'done');
         await newSale(page);
 

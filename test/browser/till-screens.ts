@@ -35,6 +35,7 @@ const press =
   async (page) => {
     for (const key of keys) await page.keyboard.press(key);
   };
+// A screenshot only: lets a transition or a focus ring finish drawing, which no selector marks.
 const settle: Step = (page) => page.waitForTimeout(250);
 const signedIn = [control(`setPairing('paired')`), control('setCashier(true)'), control('setShift(true)')];
 
@@ -53,7 +54,7 @@ const SCREENS: Record<string, Step[]> = {
     ...signedIn,
     control('fillCart()'),
     (page) => page.fill('[data-testid=search]', 'suk'),
-    (page) => page.waitForTimeout(300),
+    (page) => page.waitForSelector('[data-testid=results] li').then(() => undefined),
   ],
   tender: [
     ...signedIn,
@@ -135,7 +136,10 @@ const SCREENS: Record<string, Step[]> = {
   refund: [
     ...signedIn,
     control('addSales(1, "applied")'),
-    press('Alt+S', 'Enter'),
+    press('Alt+S'),
+    // Enter opens the highlighted sale: the list must be on screen first.
+    (page) => page.waitForSelector('[data-testid=sales-panel] .sale-open.active').then(() => undefined),
+    press('Enter'),
     (page) => page.click('[data-testid=sale-detail] >> text=/^(Refund|Rejesha)$/'),
   ],
   'sales-list': [...signedIn, control('addHistory()'), control('addSales(60, "applied")'), press('Alt+S')],

@@ -109,8 +109,13 @@ describe('a sale at the till', () => {
       await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
       expect(await page.evaluate(() => sessionStorage.getItem('reloaded-at-line'))).not.toBeNull();
       await page.waitForSelector('[data-testid=cart] >> text=Sukari Kilombero', { timeout: 30_000 });
-      // Written once: a moment later it is still one piece (proving it needs that moment).
-      await page.waitForTimeout(500);
+      // Written once: when the edits kept across the reload have all landed, it is one piece (and the
+      // sale below is of one).
+      await page.waitForFunction(
+        () => !Object.keys(localStorage).some((key) => key.startsWith('till.edit:')),
+        null,
+        { timeout: 30_000 },
+      );
       expect(await page.$$eval('[data-testid=cart] tbody tr', (rows) => rows.length)).toBe(1);
       expect(await page.textContent('[data-testid=total]')).toContain('3,500');
       await page.keyboard.press('F9');

@@ -30,13 +30,13 @@ import {
 } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { CartLine, CatalogueItem } from '../../apps/desktop/src/renderer/data/api.ts';
-import { catalogueItem } from '../../apps/desktop/src/renderer/data/catalogue-item.ts';
+import { catalogueItem } from '../../apps/desktop/src/renderer/data/catalogue/catalogue-item.ts';
 import {
   toCartInput,
   toOrderPayload,
   type StoredCart,
-} from '../../apps/desktop/src/renderer/data/order-mapping.ts';
-import { trpcTransport, type SyncTransport } from '../../apps/desktop/src/renderer/data/transport.ts';
+} from '../../apps/desktop/src/renderer/data/cart/order-mapping.ts';
+import { trpcTransport, type SyncTransport } from '../../apps/desktop/src/renderer/data/sync/transport.ts';
 import { withMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
 import { makeEmployee, makeTill, pullUntil } from '../support/tills.ts';

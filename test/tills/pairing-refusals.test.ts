@@ -8,7 +8,7 @@ import { EventSource } from 'eventsource';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { openTillStore, type TillStore } from '../../apps/desktop/src/renderer/data/index.ts';
 import { TEST_TIMING } from '../../apps/desktop/test/till-data.ts';
-import { trpcTransport } from '../../apps/desktop/src/renderer/data/transport.ts';
+import { trpcTransport } from '../../apps/desktop/src/renderer/data/sync/transport.ts';
 import { refusalText } from '../../apps/desktop/src/renderer/app/refusal.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { makeTillExport, newId, tillExportKey, type Command, type TillExportFile } from '@tz/core';
-import { trpcTransport } from '../../apps/desktop/src/renderer/data/transport.ts';
+import { trpcTransport } from '../../apps/desktop/src/renderer/data/sync/transport.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import { makeProduct, type Api } from '../support/retail.ts';

@@ -23,11 +23,11 @@ import type {
 import type { RxCollection } from 'rxdb';
 import type { PrintOutcome, PrinterTarget, TillBridge } from '../src/shared/bridge.ts';
 import type { TillStore } from '../src/renderer/data/api.ts';
-import { PAGE_ITEMS, pageKey } from '../src/renderer/data/catalogue-pages.ts';
+import { PAGE_ITEMS, pageKey } from '../src/renderer/data/catalogue/catalogue-pages.ts';
 import { openTillStore } from '../src/renderer/data/index.ts';
 import type { OpenOptions } from '../src/renderer/data/index.ts';
-import type { CommandDoc } from '../src/renderer/data/schema.ts';
-import type { ChangeHandlers, SyncTransport } from '../src/renderer/data/transport.ts';
+import type { CommandDoc } from '../src/renderer/data/store/schema.ts';
+import type { ChangeHandlers, SyncTransport } from '../src/renderer/data/sync/transport.ts';
 
 export const PAIRING: PairResult = {
   credential: 'tcred_test',

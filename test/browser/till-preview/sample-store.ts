@@ -40,7 +40,7 @@ import {
   matchSale,
   parseSalesSearch,
   soldOn,
-} from '../../../apps/desktop/src/renderer/data/sales-search.ts';
+} from '../../../apps/desktop/src/renderer/data/after-sale/sales-search.ts';
 
 const NOW = Date.UTC(2026, 10, 26, 7, 42);
 const item = (name: string, price: number, extra: Partial<CatalogueItem> = {}): CatalogueItem => ({

@@ -3,13 +3,13 @@
  * sale screen. The top bar and the status bar are always there; Sales, Shift,
  * Settings and Help open over whatever screen is showing.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { Cashier, PairingState, TillStore, ZReport } from '../data/api.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useBridgeKind, type Hardware } from './hardware/bridge.ts';
 import { PIN_MAX_LENGTH } from './components/inputs.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
-import { isTextField } from './keyboard/shortcuts.ts';
+import { isTextField, useShortcuts } from './keyboard/shortcuts.ts';
 import { useScanner } from './keyboard/use-scanner.ts';
 import { NoticeProvider, useNotify } from './notices.tsx';
 import { SalesPanel } from './panels/SalesPanel.tsx';
@@ -74,37 +74,29 @@ function Till({ hardware }: { hardware: Hardware }) {
     minLength: PIN_MAX_LENGTH + 1,
   });
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented) return;
+  useShortcuts(
+    'app',
+    true,
+    (event) => ({
       // `?` opens help even from the search box; free-text fields (reasons, names) keep it.
-      const freeText =
-        isTextField(event.target) && (event.target as HTMLElement).dataset.freeText !== undefined;
-      if (event.key === 'F1' || (event.key === '?' && !event.altKey && !freeText)) {
-        event.preventDefault();
-        setHelp(true);
-        return;
-      }
-      if (!event.altKey || event.ctrlKey || event.metaKey) return;
-      const key = event.key.toLowerCase();
-      const action: Record<string, (() => void) | undefined> = {
-        l: toggleLanguage,
-        s: selling ? () => setPanel('sales') : undefined,
-        z: selling && shiftOpen ? () => setPanel('shift') : undefined,
-        n: selling && shiftOpen ? () => setPanel('no-sale') : undefined,
-        t: paired ? () => setPanel('settings') : undefined,
-        r: selling ? reprint : undefined,
-        o: selling ? signOut : undefined,
-      };
-      const run = action[key] ?? action[event.code.replace(/^Key/, '').toLowerCase()];
-      if (run) {
-        event.preventDefault();
-        run();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [toggleLanguage, selling, shiftOpen, paired, reprint, signOut]);
+      notFreeText: !(
+        isTextField(event.target) && (event.target as HTMLElement).dataset.freeText !== undefined
+      ),
+      selling,
+      shiftOpen,
+      paired,
+    }),
+    {
+      help: () => setHelp(true),
+      language: toggleLanguage,
+      sales: () => setPanel('sales'),
+      shift: () => setPanel('shift'),
+      noSale: () => setPanel('no-sale'),
+      settings: () => setPanel('settings'),
+      reprint,
+      signOut,
+    },
+  );
 
   const ended = pairing?.status === 'revoked' || pairing?.status === 'retired';
   let screen;

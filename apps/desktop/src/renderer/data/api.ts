@@ -25,7 +25,7 @@ import type {
 } from '@tz/core';
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
-import type { SalesFilter } from './sales-search.ts';
+import type { SalesFilter } from './after-sale/sales-search.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -284,7 +284,7 @@ export interface Sale {
 }
 
 /** What the Sales list is asked: the words typed (receipt number or amount) and a shop day (`2026-11-26`) or any. */
-export type { SalesFilter } from './sales-search.ts';
+export type { SalesFilter } from './after-sale/sales-search.ts';
 
 /** The sales that answer a search, newest first (receipt-number matches before amounts). */
 export interface SalesPage {

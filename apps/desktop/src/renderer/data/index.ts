@@ -5,41 +5,48 @@
 import { BehaviorSubject, distinctUntilChanged, map, switchMap } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
-import { refund, refundQuote, reprintLast, reprintSale, searchSales, voidSale } from './after-sale.ts';
-import * as cart from './cart.ts';
-import { watchCartStock } from './cart-stock.ts';
-import { watchTiles } from './tiles.ts';
-import * as catalogue from './catalogue.ts';
-import { CatalogueIndex } from './catalogue-index.ts';
-import { CatalogueSnapshot } from './catalogue-snapshot.ts';
-import * as customers from './customers.ts';
-import { ScaleFormat } from './scale-labels.ts';
-import { hasEnded, refuseWhileUnsynced } from './context.ts';
-import type { Context, Device } from './context.ts';
-import { openDatabase } from './database.ts';
-import { defaultJournal } from './edit-journal.ts';
-import { watchFirstSync } from './first-sync.ts';
-import type { EditJournal } from './edit-journal.ts';
-import { currentBridge } from './hardware.ts';
-import { makeIds } from './ids.ts';
-import { KV, Kv } from './kv.ts';
-import { startMobileMoney } from './payments.ts';
-import { PrintJobWorker, watchPrintJobs } from './print-jobs.ts';
-import { ReceiptPrinting } from './printing.ts';
-import { noSale } from './no-sale.ts';
-import { closeSales, completeSale } from './sale.ts';
-import { SalesIndex } from './sales-index.ts';
-import type { Tenders } from './sale.ts';
-import * as session from './session.ts';
-import * as shifts from './shifts.ts';
-import { SyncEngine } from './sync-engine.ts';
-import { abandonUnsynced, exportRefused, exportUnsynced } from './till-end.ts';
-import type { SyncTiming } from './sync-engine.ts';
-import { trpcTransport } from './transport.ts';
-import type { SyncTransport } from './transport.ts';
+import {
+  refund,
+  refundQuote,
+  reprintLast,
+  reprintSale,
+  searchSales,
+  voidSale,
+} from './after-sale/after-sale.ts';
+import * as cart from './cart/cart.ts';
+import { watchCartStock } from './cart/cart-stock.ts';
+import { watchTiles } from './catalogue/tiles.ts';
+import * as catalogue from './catalogue/catalogue.ts';
+import { CatalogueIndex } from './catalogue/catalogue-index.ts';
+import { CatalogueSnapshot } from './catalogue/catalogue-snapshot.ts';
+import * as customers from './customers/customers.ts';
+import { ScaleFormat } from './catalogue/scale-labels.ts';
+import { hasEnded, refuseWhileUnsynced } from './store/context.ts';
+import type { Context, Device } from './store/context.ts';
+import { openDatabase } from './store/database.ts';
+import { defaultJournal } from './cart/edit-journal.ts';
+import { watchFirstSync } from './sync/first-sync.ts';
+import type { EditJournal } from './cart/edit-journal.ts';
+import { currentBridge } from './store/hardware.ts';
+import { makeIds } from './store/ids.ts';
+import { KV, Kv } from './store/kv.ts';
+import { startMobileMoney } from './sale/payments.ts';
+import { PrintJobWorker, watchPrintJobs } from './printing/print-jobs.ts';
+import { ReceiptPrinting } from './printing/printing.ts';
+import { noSale } from './shifts/no-sale.ts';
+import { closeSales, completeSale } from './sale/sale.ts';
+import { SalesIndex } from './after-sale/sales-index.ts';
+import type { Tenders } from './sale/sale.ts';
+import * as session from './session/session.ts';
+import * as shifts from './shifts/shifts.ts';
+import { SyncEngine } from './sync/sync-engine.ts';
+import { abandonUnsynced, exportRefused, exportUnsynced } from './sync/till-end.ts';
+import type { SyncTiming } from './sync/sync-engine.ts';
+import { trpcTransport } from './sync/transport.ts';
+import type { SyncTransport } from './sync/transport.ts';
 
 export * from './api.ts';
-export { currentBridge } from './hardware.ts';
+export { currentBridge } from './store/hardware.ts';
 
 export interface OpenOptions extends TillStoreOptions {
   /** The server calls; the tRPC client over `serverUrl` when absent. */

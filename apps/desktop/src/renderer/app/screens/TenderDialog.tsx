@@ -5,20 +5,14 @@
  * one after another for a split tender. The sale completes when what was
  * taken covers the total.
  */
-import {
-  useEffect,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent as KeyEvent,
-} from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent as KeyEvent } from 'react';
 import { isCurrency, quickCashAmounts, type TillPayment } from '@tz/core';
 import type { Cart, CompletedSale, PrintState, SyncStatus, TenderEntry } from '../../data/api.ts';
 import { formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
 import { AmountInput } from '../components/inputs.tsx';
 import { DigitalReceipt } from './DigitalReceipt.tsx';
+import { useShortcuts } from '../keyboard/shortcuts.ts';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
@@ -125,22 +119,11 @@ export function TenderDialog({
 
 /** Alt+1/2/3 pick cash, mobile money, card. */
 function MethodKeys({ onPick }: { onPick: (index: number) => void }) {
-  const pick = useRef(onPick);
-  pick.current = onPick;
-  useLayoutEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!event.altKey) return;
-      const index = ['1', '2', '3'].indexOf(event.key.replace('Digit', ''));
-      const byCode = ['Digit1', 'Digit2', 'Digit3'].indexOf(event.code);
-      const chosen = index >= 0 ? index : byCode;
-      if (chosen >= 0) {
-        event.preventDefault();
-        pick.current(chosen);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useShortcuts('tender', true, () => ({}), {
+    cash: () => onPick(0),
+    mobileMoney: () => onPick(1),
+    card: () => onPick(2),
+  });
   return null;
 }
 

@@ -1,0 +1,143 @@
+import { createRxDatabase, getAllCollectionDocuments } from 'rxdb';
+import type { RxJsonSchema } from 'rxdb';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PULL_COLLECTIONS } from '@tz/core';
+import type { TillStore } from '../api.ts';
+import { openDatabase } from './database.ts';
+import type { TillCollections } from './database.ts';
+import { PULLED_SCHEMAS, commandSchema, kvSchema } from './schema.ts';
+import type { CommandDoc } from './schema.ts';
+import {
+  FakeBridge,
+  PAIRING,
+  STORE,
+  makeCommand,
+  makeProduct,
+  reopenTestTill,
+  settle,
+  storeCatalogue,
+} from '../../../../test/till-data.ts';
+
+const key = { type: 'string', maxLength: 128 } as const;
+
+/** Products and variants as version 1 stored them: a record per document. */
+const versionOne = (extra: Record<string, unknown>): RxJsonSchema<Record<string, unknown>> => ({
+  version: 1,
+  primaryKey: 'id',
+  type: 'object',
+  properties: { id: key, ...extra },
+  required: ['id'],
+  indexes: [],
+});
+
+const OLD: Record<'products' | 'variants', RxJsonSchema<Record<string, unknown>>> = {
+  products: versionOne({ active: { type: 'boolean' } }),
+  variants: versionOne({ product: key }),
+};
+
+const pending: CommandDoc = makeCommand();
+
+let store: TillStore | null = null;
+afterEach(async () => {
+  await store?.close();
+  store = null;
+});
+
+/** A paired till's database as the version before stored it, with an unsynced sale. */
+async function oldTill(name: string, storage: ReturnType<typeof getRxStorageMemory>) {
+  const db = await createRxDatabase<TillCollections>({ name, storage, multiInstance: false });
+  await db.addCollections({
+    ...Object.fromEntries(
+      PULL_COLLECTIONS.map((c) => [
+        c,
+        { schema: c === 'products' || c === 'variants' ? OLD[c] : PULLED_SCHEMAS[c], autoMigrate: false },
+      ]),
+    ),
+    commands: { schema: commandSchema },
+    kv: { schema: kvSchema },
+  });
+  const old = makeProduct({ id: 'prod_old', name: 'Sukari ya zamani', barcodes: ['6200000000001'] });
+  await db.products.insert(old);
+  await db.stores.insert(STORE);
+  await db.commands.insert(pending);
+  const till = {
+    id: PAIRING.till.id,
+    name: PAIRING.till.name,
+    store: PAIRING.till.store,
+    receiptPrefix: PAIRING.till.receipt_prefix,
+    merchant: { id: PAIRING.merchant.id, businessName: PAIRING.merchant.business_name },
+    livemode: false,
+  };
+  await db.kv.bulkInsert([
+    { id: 'device', value: { till, pairing: 'pairing_1', revoked: false } },
+    { id: 'credential', value: PAIRING.credential },
+    { id: 'pull:products', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: 'prod_old' } } },
+    { id: 'pull:stores', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: STORE.id } } },
+  ]);
+  await db.close();
+}
+
+describe('a database made by the version before', () => {
+  it('opens with the new schemas, keeps commands and kv, and drops only the changed collections', async () => {
+    const storage = getRxStorageMemory();
+    const name = `upgrade${Date.now()}`;
+    await oldTill(name, storage);
+    const db = await openDatabase({ name, storage, multiInstance: false });
+    try {
+      expect((await db.commands.find().exec()).map((doc) => doc.toJSON())).toEqual([pending]);
+      expect(await db.kv.findOne('pull:products').exec()).toBeNull();
+      expect((await db.kv.findOne('pull:stores').exec())?.toJSON().value).toMatchObject({
+        pairing: 'pairing_1',
+      });
+      expect((await db.kv.findOne('device').exec())?.toJSON().value).toMatchObject({ revoked: false });
+      expect(await db.products.count().exec()).toBe(0);
+      expect(await db.stores.count().exec()).toBe(1);
+      const stored = await getAllCollectionDocuments(db.internalStore);
+      expect(
+        stored
+          .filter((doc) => doc.data.name === 'products' || doc.data.name === 'variants')
+          .map((doc) => doc.key)
+          .sort(),
+      ).toEqual(['products-2', 'variants-2']);
+    } finally {
+      await db.close();
+    }
+    // Opened again: nothing more is dropped.
+    const again = await openDatabase({ name, storage, multiInstance: false });
+    await storeCatalogue(again.products, [makeProduct({ id: 'prod_new' })]);
+    await again.close();
+    const third = await openDatabase({ name, storage, multiInstance: false });
+    expect(await third.products.count().exec()).toBe(1);
+    expect(await third.commands.count().exec()).toBe(1);
+    await third.close();
+  }, 30_000);
+
+  it('pulls the catalogue again from the start, finds it from memory, and still pushes the unsynced sale', async () => {
+    const storage = getRxStorageMemory();
+    const name = `resync${Date.now()}`;
+    await oldTill(name, storage);
+    const fresh = makeProduct({ id: 'prod_fresh', name: 'Unga wa sembe', barcodes: ['6200000000002'] });
+    const reopened = await reopenTestTill({ products: [fresh] }, { storage, name, bridge: new FakeBridge() });
+    store = reopened.store;
+    const { transport } = reopened;
+    await settle(async () =>
+      expect((await store!.findByBarcode('6200000000002'))?.productId).toBe('prod_fresh'),
+    );
+    expect((await store.search('unga')).map((item) => item.productId)).toEqual(['prod_fresh']);
+    // The old copy is gone with its store; the server's catalogue is what the till has.
+    expect(await store.findByBarcode('6200000000001')).toBeNull();
+    const products = transport.pulls.filter((pull) => pull.collection === 'products');
+    expect(products[0]?.checkpoint).toBeNull();
+    // Other collections go on from where they were.
+    expect(transport.pulls.find((pull) => pull.collection === 'stores')?.checkpoint).toEqual({
+      seq: 1,
+      id: STORE.id,
+    });
+    await settle(() =>
+      expect(transport.pushes.flat().map((command) => command.id)).toContain(
+        'cmd_01JAAAAAAAAAAAAAAAAAAAAAAA',
+      ),
+    );
+  }, 30_000);
+});
