@@ -1,6 +1,6 @@
 -- GET /v1/retail reads its days of sales per quarter hour and its best sellers per day, not the
 -- orders and lines themselves: totals the database keeps in the same transaction as the order,
--- line, refund or void that changes them, split over four slots as the overview's are
+-- line, refund or void that changes them, split over eight slots as the overview's are
 -- (20261202100000_overview_totals.sql). An order counts from when it was paid; a voided order's
 -- sales and lines count for nothing, and it is counted as voided.
 
@@ -40,7 +40,7 @@ CREATE FUNCTION retail_day_of(at timestamptz) RETURNS date
 -- Orders moved by a statement: each old version taken away, each new one added.
 CREATE FUNCTION retail_quarter_sales_move(sign int, moved retail_orders[]) RETURNS void LANGUAGE sql AS $$
   INSERT INTO retail_quarter_sales AS s (merchant_id, livemode, store_id, quarter, slot, orders, voided, total, refunded)
-  SELECT o.merchant_id, o.livemode, o.store_id, quarter_of(o.paid_at), (txid_current() % 4)::smallint,
+  SELECT o.merchant_id, o.livemode, o.store_id, quarter_of(o.paid_at), (pg_backend_pid() % 8)::smallint,
     sign * count(*) FILTER (WHERE o.status <> 'voided'),
     sign * count(*) FILTER (WHERE o.status = 'voided'),
     sign * coalesce(sum(o.total) FILTER (WHERE o.status <> 'voided'), 0),
@@ -58,7 +58,7 @@ CREATE FUNCTION retail_product_days_move(sign int, moved_lines retail_order_line
   INSERT INTO retail_product_days AS d
     (merchant_id, livemode, store_id, day, product_id, variant_id, slot, description, quantity_milli, sales)
   SELECT o.merchant_id, o.livemode, o.store_id, retail_day_of(o.paid_at), l.product_id, coalesce(l.variant_id, ''),
-    (txid_current() % 4)::smallint, max(l.description),
+    (pg_backend_pid() % 8)::smallint, max(l.description),
     sign * sum(l.quantity_milli - l.refunded_quantity_milli), sign * sum(l.total - l.refunded_amount)
   FROM unnest(moved_lines) AS l JOIN unnest(orders) AS o ON o.id = l.order_id
   WHERE o.paid_at IS NOT NULL AND o.status <> 'voided'
