@@ -44,6 +44,28 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
     },
   },
   settings: { path: '/office/settings', ready: '[data-testid=settings]' },
+  'dev-keys': { path: '/office/developers/keys', ready: '[data-testid=key-list]' },
+  'dev-key-secret': {
+    path: '/office/developers/keys',
+    ready: '[data-testid=key-list]',
+    then: async (page) => {
+      await page.fill('[data-testid=key-name]', 'Seva ya hesabu');
+      await page.click('[data-testid=create-key]');
+      await page.waitForSelector('[data-testid=secret]');
+    },
+  },
+  'dev-webhooks': { path: '/office/developers/webhooks', ready: '[data-testid=endpoint-list]' },
+  'dev-deliveries': { path: '/office/developers/deliveries', ready: '[data-testid=delivery-list]' },
+  'dev-delivery': {
+    path: '/office/developers/deliveries',
+    ready: '[data-testid=delivery-list]',
+    then: async (page) => {
+      await page.click('[data-testid=delivery] a');
+      await page.waitForSelector('[data-testid=delivery-id]');
+    },
+  },
+  'dev-logs': { path: '/office/developers/logs', ready: '[data-testid=log-list]' },
+  'dev-events': { path: '/office/developers/events', ready: '[data-testid=send-test-event]' },
   payments: { path: '/office/payments', ready: '[data-testid=coming]' },
 };
 const chosen = Object.entries(SCREENS).filter(
@@ -51,10 +73,17 @@ const chosen = Object.entries(SCREENS).filter(
 );
 
 await ensureWebBuild((line) => console.log(line), 'office');
-const server = await startTestServer({ SANDBOX_SETTLE_MS: '0' });
+const server = await startTestServer({ SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 const browser = await launchChromium();
 try {
   const sample = await officeSample(server.url);
+  // A receiver that is not there: its deliveries fail and wait for their next attempt.
+  await sample.api.post('/v1/webhooks', {
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['*'],
+    description: 'Mfumo wa hesabu',
+  });
+  await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {
     for (const size of SIZES) {

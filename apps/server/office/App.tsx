@@ -11,6 +11,7 @@ import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
 import { Coming } from './pages/Coming.tsx';
+import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
@@ -49,6 +50,8 @@ function PageOf({ place }: { place: Place }) {
       return <Tills />;
     case 'settings':
       return <Settings />;
+    case 'developers':
+      return <Developers rest={place.rest} />;
     default:
       return <Coming title={NAV_WORDS[page]} />;
   }

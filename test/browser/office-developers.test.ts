@@ -1,0 +1,191 @@
+/**
+ * The back office's Developers, staff, business and apps pages in Chromium over
+ * a real server, in Swahili and English: a key rolled (the old one stops, the
+ * new one works, its secret shown once), a webhook delivery replayed to a real
+ * receiver (which gets it again, signed), and axe-core's check of each page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { verifyStandardWebhook, verifyWebhookBody } from '@tz/core';
+import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
+import { launchChromium } from '../support/browser.ts';
+import { openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
+import { client, signUp, type Merchant } from '../support/server.ts';
+import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
+
+let server: Awaited<ReturnType<typeof startWebhookServer>>;
+let browser: Browser;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  await ensureWebBuild(() => undefined, 'office');
+  [server, receiver] = await Promise.all([startWebhookServer(), startReceiver()]);
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await server?.close();
+});
+
+const LANGUAGES = ['sw', 'en'] as const;
+
+/** No secret key, webhook secret or session token anywhere in the page. */
+async function holdsNoSecret(page: Page): Promise<void> {
+  expect(await page.content()).not.toMatch(/sk_(test|live)_[A-Za-z0-9]{20}|whsec_|sess_/);
+}
+
+/** The secret the dialog shows, read, then the dialog closed. */
+async function takeSecret(page: Page): Promise<string> {
+  const secret = await page.inputValue('[data-testid=secret]');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.click('[data-testid=secret-done]');
+  await page.waitForSelector('[data-testid=secret-dialog]', { state: 'detached' });
+  return secret;
+}
+
+describe.each(LANGUAGES)('in %s', (language) => {
+  let merchant: Merchant;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    merchant = await signUp(server.url, { business_name: `Duka ${language}` });
+    api = client(server.url, merchant.keys.secretTest);
+  });
+
+  it(
+    'creates a key and rolls it: its secret shown once, the old key stopped, the new one working',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-developers]');
+        await page.waitForURL(`${server.url}/office/developers`);
+        await page.waitForSelector('[data-testid=key-list]');
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await page.fill('[data-testid=key-name]', 'Seva ya hesabu');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid=secret]');
+        const created = await takeSecret(page);
+        expect(created).toMatch(/^sk_test_/);
+        expect((await client(server.url, created).get('/v1/balance')).status).toBe(200);
+        // Shown once: the page keeps it nowhere, the list has it masked.
+        await holdsNoSecret(page);
+        const card = page.locator('[data-testid=key]', { hasText: 'Seva ya hesabu' });
+        expect(await card.count()).toBe(1);
+        expect(await card.locator('[data-testid=key-masked]').textContent()).toBe(
+          `${created.slice(0, 8)}********${created.slice(-4)}`,
+        );
+
+        await card.locator('[data-testid=roll]').click();
+        await page.waitForSelector('[data-testid=roll-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=roll-dialog] [data-testid=confirm]');
+        await page.waitForSelector('[data-testid=secret]');
+        const rolled = await takeSecret(page);
+        expect(rolled).toMatch(/^sk_test_/);
+        expect(rolled).not.toBe(created);
+        expect((await client(server.url, created).get('/v1/balance')).status).toBe(401);
+        expect((await client(server.url, rolled).get('/v1/balance')).status).toBe(200);
+        await holdsNoSecret(page);
+        await page.waitForSelector('[data-testid=key] .badge.status-revoked');
+        // Read again, the list still shows the new key masked only.
+        await page.reload();
+        await page.waitForSelector('[data-testid=key-list]');
+        await holdsNoSecret(page);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    'creates a webhook endpoint, sends a test event and replays its delivery to the receiver, signed',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      const path = `/hooks/${language}`;
+      const url = `http://127.0.0.1:${receiver.port}${path}`;
+      const received = () => receiver.received.filter((request) => request.url === path);
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.goto(`${server.url}/office/developers/webhooks`);
+        await page.waitForSelector('[data-testid=create-endpoint]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=endpoint-url]', url);
+        await page.fill('[data-testid=endpoint-description]', 'Mfumo wa hesabu');
+        await page.click('[data-testid=create-endpoint]');
+        await page.waitForSelector('[data-testid=secret]');
+        const secret = await takeSecret(page);
+        expect(secret).toMatch(/^whsec_/);
+        await page.waitForSelector('[data-testid=endpoint]');
+        await holdsNoSecret(page);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await page.click('[data-testid=tab-events]');
+        await page.waitForURL(`${server.url}/office/developers/events`);
+        await page.selectOption('[data-testid=test-event-type]', 'payment.succeeded');
+        await page.fill('[data-testid=test-event-data]', '{"id": "pay_office", "amount": 500}');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=send-test-event]');
+        await page.waitForSelector('[data-testid=test-event-sent]');
+        await expect.poll(() => received().length, { timeout: 30_000 }).toBe(1);
+        const first = received()[0]!;
+        expect(first.json).toMatchObject({
+          type: 'payment.succeeded',
+          data: { object: { id: 'pay_office' } },
+        });
+
+        await page.click('[data-testid=tab-deliveries]');
+        await page.waitForSelector('[data-testid=delivery]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=delivery] a');
+        await page.waitForSelector('[data-testid=attempts]');
+        const original = (await page.textContent('[data-testid=delivery-id]'))!;
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=replay]');
+        // The replay's own page: a new delivery of the same event, sent to the receiver again.
+        await page.waitForFunction(
+          (id) => {
+            const shown = document.querySelector('[data-testid=delivery-id]')?.textContent;
+            return shown && shown !== id;
+          },
+          original,
+          { timeout: 30_000 },
+        );
+        await expect.poll(() => received().length, { timeout: 30_000 }).toBe(2);
+        const again = received()[1]!;
+        expect(again.json).toMatchObject({
+          type: 'payment.succeeded',
+          data: { object: { id: 'pay_office' } },
+        });
+        expect(again.json.id).not.toBe(first.json.id);
+        expect(
+          await verifyWebhookBody(secret, again.body, again.headers['x-webhook-signature'] as string),
+        ).toBe(true);
+        expect(await verifyStandardWebhook(secret, again.body, again.headers)).toBe(true);
+        const replay = (await page.textContent('[data-testid=delivery-id]'))!;
+        expect((await api.get(`/v1/webhook-deliveries/${replay}`)).body.replayed_from).toBe(original);
+        // The replay's attempt appears on its page.
+        await expect
+          .poll(
+            async () => {
+              await page.click('[data-testid=refresh-delivery]');
+              return page.locator('[data-testid=attempt]').count();
+            },
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+
+        await page.click('[data-testid=tab-logs]');
+        await page.waitForSelector('[data-testid=log]');
+        await page.selectOption('[data-testid=log-status]', '2xx');
+        await page.waitForSelector('[data-testid=log]');
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
