@@ -188,4 +188,86 @@ describe.each(LANGUAGES)('in %s', (language) => {
       }
     },
   );
+
+  it(
+    'adds an employee, sets a PIN, deactivates them; adds a network printer and prints a test page',
+    { timeout: 120_000 },
+    async () => {
+      const store = (await api.patch('/v1/retail/store', { name: `Duka Kuu ${language}` })).body;
+      const till = (await api.post('/v1/tills', { name: 'Kaunta 1' })).body;
+      const { context, page } = await openOffice(browser, language, 360);
+      const name = `Asha ${language}`;
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-tills]');
+        await page.click('[data-testid=tab-staff]');
+        await page.waitForURL(`${server.url}/office/tills/staff`);
+        await page.waitForSelector('[data-testid=create-employee]');
+        await page.fill('[data-testid=employee-name]', name);
+        await page.fill('[data-testid=employee-pin]', '4821');
+        await page.click('[data-testid=create-employee]');
+        const card = page.locator('[data-testid=employee]', { hasText: name });
+        await card.waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        const [employee] = (await api.get('/v1/employees')).body.data;
+        expect(employee).toMatchObject({ name, role: 'cashier', stores: [store.id], active: true });
+
+        // A new PIN: the old one is free again and the new one taken (the API never shows a PIN).
+        await card.locator('[data-testid=set-pin]').click();
+        await page.waitForSelector('[data-testid=employee-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=employee-dialog] [data-testid=employee-pin]', '7305');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid=employee-dialog]', { state: 'detached' });
+        const taken = await api.post('/v1/employees', {
+          name: 'B',
+          role: 'cashier',
+          stores: [store.id],
+          pin: '7305',
+        });
+        expect(taken.body.code).toBe('pin_taken');
+        const other = await api.post('/v1/employees', {
+          name: 'B',
+          role: 'cashier',
+          stores: [store.id],
+          pin: '4821',
+        });
+        expect(other.status).toBe(201);
+
+        // The same PIN from the page is refused in words naming it.
+        await page.fill('[data-testid=employee-name]', 'C');
+        await page.fill('[data-testid=employee-pin]', '4821');
+        await page.click('[data-testid=create-employee]');
+        await page.waitForSelector('.message.error');
+        expect(await page.textContent('.message.error')).toContain('PIN');
+
+        await card.locator('[data-testid=deactivate]').click();
+        await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+        await card.waitFor({ state: 'detached' });
+        expect((await api.get(`/v1/employees/${employee.id}`)).body.active).toBe(false);
+
+        await page.click('[data-testid=tab-printers]');
+        await page.waitForSelector('[data-testid=create-printer]');
+        await page.fill('[data-testid=printer-name]', 'Printa ya Kaunta');
+        await page.fill('[data-testid=printer-host]', '192.168.1.50');
+        await page.click('[data-testid=create-printer]');
+        const printerCard = page.locator('[data-testid=printer]');
+        await printerCard.waitFor();
+        const [printer] = (await api.get('/v1/printers')).body.data;
+        expect(printer).toMatchObject({
+          till: till.id,
+          connection: 'tcp://192.168.1.50:9100',
+          paper_width: 80,
+        });
+        await printerCard.locator('[data-testid=test-print]').click();
+        await page.waitForSelector('[data-testid=job]');
+        const [job] = (await api.get('/v1/print-jobs')).body.data;
+        expect(job).toMatchObject({ printer: printer.id, status: 'pending' });
+        expect(await page.getAttribute('[data-testid=job]', 'data-job')).toBe(job.id);
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -44,6 +44,16 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
     },
   },
   settings: { path: '/office/settings', ready: '[data-testid=settings]' },
+  staff: { path: '/office/tills/staff', ready: '[data-testid=employee-list]' },
+  'staff-pin': {
+    path: '/office/tills/staff',
+    ready: '[data-testid=employee-list]',
+    then: async (page) => {
+      await page.click('[data-testid=set-pin]');
+      await page.waitForSelector('[data-testid=employee-pin]');
+    },
+  },
+  printers: { path: '/office/tills/printers', ready: '[data-testid=job-list]' },
   'dev-keys': { path: '/office/developers/keys', ready: '[data-testid=key-list]' },
   'dev-key-secret': {
     path: '/office/developers/keys',
@@ -83,6 +93,29 @@ try {
     events: ['*'],
     description: 'Mfumo wa hesabu',
   });
+  await sample.api.post('/v1/employees', {
+    name: 'Asha Mohamedi',
+    role: 'manager',
+    stores: [sample.store.id],
+    pin: '204816',
+  });
+  await sample.api.post('/v1/employees', {
+    name: 'Juma Said',
+    role: 'cashier',
+    stores: [sample.store.id],
+    pin: '4821',
+  });
+  const till = (await sample.api.get('/v1/tills?limit=10')).body.data.find(
+    (one: any) => one.status !== 'revoked',
+  );
+  const printer = (
+    await sample.api.post('/v1/printers', {
+      till: till.id,
+      name: 'Printa ya Kaunta',
+      connection: 'tcp://192.168.1.50',
+    })
+  ).body;
+  await sample.api.post('/v1/print', { printer: printer.id, text: 'Jaribio' });
   await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {

@@ -15,7 +15,7 @@ import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
-import { Tills } from './pages/Tills.tsx';
+import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
 
 const NAV_WORDS: Record<Page, MessageKey> = {
   home: 'navHome',
@@ -47,7 +47,7 @@ function PageOf({ place }: { place: Place }) {
     case 'home':
       return <Home />;
     case 'tills':
-      return <Tills />;
+      return <TillsAndStaff rest={place.rest} />;
     case 'settings':
       return <Settings />;
     case 'developers':

@@ -86,3 +86,14 @@ export const api = {
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
+
+/** Every page of a short list, following the API's cursor (a shop has tens of tills or stores, not thousands). */
+export async function allPages<T extends { id: string }>(path: string): Promise<T[]> {
+  const all: T[] = [];
+  for (let after = ''; ;) {
+    const page = await api.get<List<T>>(`${path}?limit=100${after && `&starting_after=${after}`}`);
+    all.push(...page.data);
+    if (!page.has_more || page.data.length === 0) return all;
+    after = page.data.at(-1)!.id;
+  }
+}

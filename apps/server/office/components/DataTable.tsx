@@ -23,7 +23,8 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className="table-wrap">
+    // Focusable, so a table wider than a phone scrolls from the keyboard too.
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table className="table" data-testid={testId}>
         <caption className={hideCaption ? 'sr-only' : undefined}>{caption}</caption>
         <thead>

@@ -6,6 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api.ts';
 import { useAction } from '../../action.ts';
+import { Actions } from '../../components/Actions.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Facts } from '../../components/Facts.tsx';
@@ -72,19 +73,17 @@ export function ApiKeys() {
                   ]}
                 />
                 {key.status !== 'revoked' && (
-                  <div className="row">
-                    <button type="button" onClick={() => setRolling(key)} data-testid="roll">
-                      {t('keyRoll')}
-                    </button>
-                    <button
-                      type="button"
-                      className="ghost danger"
-                      onClick={() => setRevoking(key)}
-                      data-testid="revoke-key"
-                    >
-                      {t('revoke')}
-                    </button>
-                  </div>
+                  <Actions
+                    actions={[
+                      { label: t('keyRoll'), onClick: () => setRolling(key), testId: 'roll' },
+                      {
+                        label: t('revoke'),
+                        onClick: () => setRevoking(key),
+                        testId: 'revoke-key',
+                        className: 'ghost danger',
+                      },
+                    ]}
+                  />
                 )}
               </li>
             ))}

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { api } from '../../api.ts';
 import { useAction } from '../../action.ts';
+import { Actions } from '../../components/Actions.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Facts } from '../../components/Facts.tsx';
@@ -170,17 +171,18 @@ function EndpointCard({
           ],
         ]}
       />
-      <div className="row">
-        <button type="button" onClick={onEdit} data-testid="edit-endpoint">
-          {t('endpointEdit')}
-        </button>
-        <button type="button" className="ghost" onClick={onRotate} data-testid="rotate-secret">
-          {t('endpointRotate')}
-        </button>
-        <button type="button" className="ghost danger" onClick={onDelete} data-testid="delete-endpoint">
-          {t('endpointDelete')}
-        </button>
-      </div>
+      <Actions
+        actions={[
+          { label: t('endpointEdit'), onClick: onEdit, testId: 'edit-endpoint' },
+          { label: t('endpointRotate'), onClick: onRotate, testId: 'rotate-secret', className: 'ghost' },
+          {
+            label: t('endpointDelete'),
+            onClick: onDelete,
+            testId: 'delete-endpoint',
+            className: 'ghost danger',
+          },
+        ]}
+      />
     </li>
   );
 }
