@@ -270,4 +270,71 @@ describe.each(LANGUAGES)('in %s', (language) => {
       }
     },
   );
+
+  it(
+    'renames the business and sets its receipts, seen in the frame and by the API',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      const name = `Duka la Mama Asha ${language}`;
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-settings]');
+        await page.waitForSelector('[data-testid=save-receipts]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=business-name]', name);
+        await page.click('[data-testid=save-business-name]');
+        await page.waitForFunction((text) => document.querySelector('.business')?.textContent === text, name);
+        expect((await api.get('/v1/account')).body.business_name).toBe(name);
+
+        await page.fill('[data-testid=business-tin]', '123456789');
+        await page.fill('[data-testid=business-vrn]', '40012345a');
+        await page.fill('[data-testid=receipt-header]', 'Karibu\nKariakoo, Dar es Salaam');
+        await page.fill('[data-testid=receipt-footer]', 'Asante kwa kununua');
+        await page.selectOption('[data-testid=receipt-language]', 'en');
+        await page.click('[data-testid=save-receipts]');
+        // Saved: the field shows the TIN as the server wrote it.
+        await page.waitForFunction(
+          () =>
+            (document.querySelector('[data-testid=business-tin]') as HTMLInputElement).value ===
+            '123-456-789',
+        );
+        expect((await api.get('/v1/retail/store')).body).toMatchObject({
+          tin: '123-456-789',
+          vrn: '40-012345-A',
+          receipt_header: ['Karibu', 'Kariakoo, Dar es Salaam'],
+          receipt_footer: ['Asante kwa kununua'],
+          receipt_language: 'en',
+        });
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it('removes an app and installs it again', { timeout: 120_000 }, async () => {
+    const { context, page } = await openOffice(browser, language, 360);
+    try {
+      await signInInBrowser(page, server.url, merchant);
+      await page.click('[data-testid=nav-apps]');
+      const card = page.locator('[data-app=printers]');
+      await card.locator('[data-testid=remove-app]').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await card.locator('[data-testid=remove-app]').click();
+      await page.waitForSelector('[data-testid=confirm-dialog]');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+      await card.locator('[data-testid=install-app]').waitFor();
+      expect((await api.get('/v1/printers')).body.code).toBe('app_not_installed');
+      expect(
+        (await api.get('/v1/apps')).body.data.find((app: any) => app.slug === 'printers').installed,
+      ).toBe(false);
+      await card.locator('[data-testid=install-app]').click();
+      await card.locator('[data-testid=remove-app]').waitFor();
+      expect((await api.get('/v1/printers')).status).toBe(200);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -43,7 +43,7 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
       await page.waitForSelector('[data-testid=pairing-qr]');
     },
   },
-  settings: { path: '/office/settings', ready: '[data-testid=settings]' },
+  settings: { path: '/office/settings', ready: '[data-testid=save-receipts]' },
   staff: { path: '/office/tills/staff', ready: '[data-testid=employee-list]' },
   'staff-pin': {
     path: '/office/tills/staff',
@@ -76,6 +76,7 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   },
   'dev-logs': { path: '/office/developers/logs', ready: '[data-testid=log-list]' },
   'dev-events': { path: '/office/developers/events', ready: '[data-testid=send-test-event]' },
+  apps: { path: '/office/apps', ready: '[data-testid=app-list]' },
   payments: { path: '/office/payments', ready: '[data-testid=coming]' },
 };
 const chosen = Object.entries(SCREENS).filter(

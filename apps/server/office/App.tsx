@@ -10,6 +10,7 @@ import { useI18n, type MessageKey } from './i18n/index.ts';
 import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
+import { Apps } from './pages/apps/Apps.tsx';
 import { Coming } from './pages/Coming.tsx';
 import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
@@ -52,6 +53,8 @@ function PageOf({ place }: { place: Place }) {
       return <Settings />;
     case 'developers':
       return <Developers rest={place.rest} />;
+    case 'apps':
+      return <Apps />;
     default:
       return <Coming title={NAV_WORDS[page]} />;
   }

@@ -1,5 +1,6 @@
 /** A webhook endpoint's fields, for a new one and for editing: its URL, description and the events it receives (all, or those ticked). */
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { TextField } from '../../components/TextField.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { Segmented } from '../../shared.ts';
 import { useEventTypes } from './event-types.ts';
@@ -43,27 +44,23 @@ export function EndpointForm({
   return (
     <form className="stack" onSubmit={submit}>
       <div className="form-row">
-        <label>
-          {t('endpointUrl')}
-          <input
-            type="url"
-            required
-            maxLength={2048}
-            placeholder="https://example.co.tz/webhooks"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            data-testid="endpoint-url"
-          />
-        </label>
-        <label>
-          {t('endpointDescription')}
-          <input
-            maxLength={500}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            data-testid="endpoint-description"
-          />
-        </label>
+        <TextField
+          label={t('endpointUrl')}
+          value={url}
+          onChange={setUrl}
+          type="url"
+          required
+          maxLength={2048}
+          placeholder="https://example.co.tz/webhooks"
+          testId="endpoint-url"
+        />
+        <TextField
+          label={t('endpointDescription')}
+          value={description}
+          onChange={setDescription}
+          maxLength={500}
+          testId="endpoint-description"
+        />
       </div>
       <fieldset className="stack" aria-describedby={`${idPrefix}-events-lead`}>
         <legend className="strong">{t('endpointEvents')}</legend>
