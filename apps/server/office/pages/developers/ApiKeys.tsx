@@ -12,6 +12,7 @@ import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { SecretDialog } from '../../components/SecretDialog.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import type { ErrorWords } from '../../errors.ts';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useSignedIn } from '../../session.tsx';
@@ -137,15 +138,7 @@ function NewKey({ onCreated }: { onCreated: (key: ApiKey) => void }) {
     <form className="card stack" onSubmit={submit} aria-labelledby="new-key">
       <h3 id="new-key">{t('keyNew')}</h3>
       <div className="form-row">
-        <label>
-          {t('keyName')}
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            maxLength={100}
-            data-testid="key-name"
-          />
-        </label>
+        <TextField label={t('keyName')} value={name} onChange={setName} maxLength={100} testId="key-name" />
         <SelectField<ApiKey['type']>
           label={t('keyType')}
           value={type}
