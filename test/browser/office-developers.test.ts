@@ -101,7 +101,7 @@ describe.each(LANGUAGES)('in %s', (language) => {
   );
 
   it(
-    'creates a webhook endpoint, sends a test event and replays its delivery to the receiver, signed',
+    'creates a webhook endpoint, sends a test event, replays its delivery to the receiver (signed), edits and deletes it',
     { timeout: 120_000 },
     async () => {
       const { context, page } = await openOffice(browser, language);
@@ -177,6 +177,27 @@ describe.each(LANGUAGES)('in %s', (language) => {
             { timeout: 30_000 },
           )
           .toBe(1);
+
+        // Edited (turned off, described), then deleted.
+        await page.click('[data-testid=tab-webhooks]');
+        await page.click('[data-testid=edit-endpoint]');
+        await page.waitForSelector('[data-testid=edit-endpoint-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill(
+          '[data-testid=edit-endpoint-dialog] [data-testid=endpoint-description]',
+          'Hesabu mpya',
+        );
+        await page.click('[data-testid=save-endpoint]');
+        await page.waitForSelector('[data-testid=edit-endpoint-dialog]', { state: 'detached' });
+        await page.click('[data-testid=edit-endpoint]');
+        await page.click('[data-testid=toggle-endpoint]');
+        await page.waitForSelector('[data-testid=endpoint] .badge.status-disabled');
+        const [endpoint] = (await api.get('/v1/webhooks')).body.data;
+        expect(endpoint).toMatchObject({ url, description: 'Hesabu mpya', status: 'disabled' });
+        await page.click('[data-testid=delete-endpoint]');
+        await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+        await page.waitForSelector('[data-testid=endpoint]', { state: 'detached' });
+        expect((await api.get('/v1/webhooks')).body.data).toEqual([]);
 
         await page.click('[data-testid=tab-logs]');
         await page.waitForSelector('[data-testid=log]');
