@@ -43,7 +43,40 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
       await page.waitForSelector('[data-testid=pairing-qr]');
     },
   },
-  settings: { path: '/office/settings', ready: '[data-testid=settings]' },
+  settings: { path: '/office/settings', ready: '[data-testid=save-receipts]' },
+  staff: { path: '/office/tills/staff', ready: '[data-testid=employee-list]' },
+  'staff-pin': {
+    path: '/office/tills/staff',
+    ready: '[data-testid=employee-list]',
+    then: async (page) => {
+      await page.click('[data-testid=set-pin]');
+      await page.waitForSelector('[data-testid=employee-pin]');
+    },
+  },
+  printers: { path: '/office/tills/printers', ready: '[data-testid=job-list]' },
+  'dev-keys': { path: '/office/developers/keys', ready: '[data-testid=key-list]' },
+  'dev-key-secret': {
+    path: '/office/developers/keys',
+    ready: '[data-testid=key-list]',
+    then: async (page) => {
+      await page.fill('[data-testid=key-name]', 'Seva ya hesabu');
+      await page.click('[data-testid=create-key]');
+      await page.waitForSelector('[data-testid=secret]');
+    },
+  },
+  'dev-webhooks': { path: '/office/developers/webhooks', ready: '[data-testid=endpoint-list]' },
+  'dev-deliveries': { path: '/office/developers/deliveries', ready: '[data-testid=delivery-list]' },
+  'dev-delivery': {
+    path: '/office/developers/deliveries',
+    ready: '[data-testid=delivery-list]',
+    then: async (page) => {
+      await page.click('[data-testid=delivery] a');
+      await page.waitForSelector('[data-testid=delivery-id]');
+    },
+  },
+  'dev-logs': { path: '/office/developers/logs', ready: '[data-testid=log-list]' },
+  'dev-events': { path: '/office/developers/events', ready: '[data-testid=send-test-event]' },
+  apps: { path: '/office/apps', ready: '[data-testid=app-list]' },
   payments: { path: '/office/payments', ready: '[data-testid=coming]' },
 };
 const chosen = Object.entries(SCREENS).filter(
@@ -51,10 +84,40 @@ const chosen = Object.entries(SCREENS).filter(
 );
 
 await ensureWebBuild((line) => console.log(line), 'office');
-const server = await startTestServer({ SANDBOX_SETTLE_MS: '0' });
+const server = await startTestServer({ SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
 const browser = await launchChromium();
 try {
   const sample = await officeSample(server.url);
+  // A receiver that is not there: its deliveries fail and wait for their next attempt.
+  await sample.api.post('/v1/webhooks', {
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['*'],
+    description: 'Mfumo wa hesabu',
+  });
+  await sample.api.post('/v1/employees', {
+    name: 'Asha Mohamedi',
+    role: 'manager',
+    stores: [sample.store.id],
+    pin: '204816',
+  });
+  await sample.api.post('/v1/employees', {
+    name: 'Juma Said',
+    role: 'cashier',
+    stores: [sample.store.id],
+    pin: '4821',
+  });
+  const till = (await sample.api.get('/v1/tills?limit=10')).body.data.find(
+    (one: any) => one.status !== 'revoked',
+  );
+  const printer = (
+    await sample.api.post('/v1/printers', {
+      till: till.id,
+      name: 'Printa ya Kaunta',
+      connection: 'tcp://192.168.1.50',
+    })
+  ).body;
+  await sample.api.post('/v1/print', { printer: printer.id, text: 'Jaribio' });
+  await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {
     for (const size of SIZES) {

@@ -104,6 +104,28 @@ describe('sign-up and keys', () => {
     expect((await client(server.url, graceful.body.key).get('/v1/balance')).status).toBe(401);
   });
 
+  it('lists the keys of one mode, or of one status', async () => {
+    const own = await signUp(server.url);
+    const api = client(server.url, own.keys.secretTest);
+    const created = await api.post('/v1/api-keys', { type: 'secret', name: 'old' });
+    await api.post(`/v1/api-keys/${created.body.id}/roll`, {});
+    const listed = async (query: string) =>
+      (
+        (await api.get(`/v1/api-keys?limit=100&${query}`)).body.data as Array<{
+          mode: string;
+          status: string;
+        }>
+      )
+        .map((key) => `${key.mode} ${key.status}`)
+        .sort();
+    expect(await listed('mode=live')).toEqual(['live active', 'live active']);
+    expect(await listed('mode=test')).toEqual(['test active', 'test active', 'test active', 'test revoked']);
+    expect(await listed('mode=test&status=revoked')).toEqual(['test revoked']);
+    const wrong = await api.get('/v1/api-keys?mode=staging');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toHaveProperty('mode');
+  });
+
   it('refuses to revoke the last active secret key of a mode, and to manage the other mode’s keys', async () => {
     const own = await signUp(server.url);
     const api = client(server.url, own.keys.secretTest);

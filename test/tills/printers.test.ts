@@ -312,6 +312,26 @@ describe('print jobs', () => {
     expect(refused.body.details).toHaveProperty('printer');
   });
 
+  it('lists print jobs newest first, by printer and by status, only the caller’s', async () => {
+    const printer = await makePrinter();
+    const other = await makePrinter();
+    const first = (await api.post('/v1/print', { printer: printer.id, text: 'a' })).body;
+    const second = (await api.post('/v1/print', { printer: printer.id, text: 'b' })).body;
+    const elsewhere = (await api.post('/v1/print', { printer: other.id, text: 'c' })).body;
+    await api.delete(`/v1/printers/${other.id}`);
+    const ids = async (query: string) =>
+      ((await api.get(`/v1/print-jobs?${query}`)).body.data as Array<{ id: string }>).map((job) => job.id);
+    expect(await ids(`printer=${printer.id}`)).toEqual([second.id, first.id]);
+    expect(await ids(`printer=${other.id}&status=failed`)).toEqual([elsewhere.id]);
+    expect(await ids(`printer=${printer.id}&status=failed`)).toEqual([]);
+    expect((await ids('limit=100')).slice(0, 3)).toEqual([elsewhere.id, second.id, first.id]);
+    const stranger = client(server.url, (await signUp(server.url)).keys.secretTest);
+    expect((await stranger.get(`/v1/print-jobs?printer=${printer.id}`)).body.data).toEqual([]);
+    const bad = await api.get('/v1/print-jobs?status=lost');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toHaveProperty('status');
+  });
+
   it('names the field of a bad print request', async () => {
     const printer = await makePrinter();
     const stranger = client(server.url, (await signUp(server.url)).keys.secretTest);

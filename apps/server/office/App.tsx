@@ -10,11 +10,13 @@ import { useI18n, type MessageKey } from './i18n/index.ts';
 import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
+import { Apps } from './pages/apps/Apps.tsx';
 import { Coming } from './pages/Coming.tsx';
+import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
-import { Tills } from './pages/Tills.tsx';
+import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
 
 const NAV_WORDS: Record<Page, MessageKey> = {
   home: 'navHome',
@@ -46,9 +48,13 @@ function PageOf({ place }: { place: Place }) {
     case 'home':
       return <Home />;
     case 'tills':
-      return <Tills />;
+      return <TillsAndStaff rest={place.rest} />;
     case 'settings':
       return <Settings />;
+    case 'developers':
+      return <Developers rest={place.rest} />;
+    case 'apps':
+      return <Apps />;
     default:
       return <Coming title={NAV_WORDS[page]} />;
   }

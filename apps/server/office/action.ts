@@ -1,9 +1,10 @@
 /** A person's action on a page (sign in, create, revoke): busy while it runs, its failure in words. */
 import { useCallback, useState } from 'react';
-import { errorText } from './errors.ts';
+import { errorText, type ErrorWords } from './errors.ts';
 import { useI18n } from './i18n/index.ts';
 
-export function useAction() {
+/** `words` names the codes and fields of the page's own calls (a constant of the page's module). */
+export function useAction(words?: ErrorWords) {
   const { t, language } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -14,12 +15,12 @@ export function useAction() {
       try {
         await work();
       } catch (failure) {
-        setError(errorText(t, failure, language));
+        setError(errorText(t, failure, language, words));
       } finally {
         setBusy(false);
       }
     },
-    [t, language],
+    [t, language, words],
   );
   return { busy, error, run };
 }

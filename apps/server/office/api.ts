@@ -83,5 +83,17 @@ export async function request<T>(
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
+
+/** Every page of a short list, following the API's cursor (a shop has tens of tills or stores, not thousands). */
+export async function allPages<T extends { id: string }>(path: string): Promise<T[]> {
+  const all: T[] = [];
+  for (let after = ''; ;) {
+    const page = await api.get<List<T>>(`${path}?limit=100${after && `&starting_after=${after}`}`);
+    all.push(...page.data);
+    if (!page.has_more || page.data.length === 0) return all;
+    after = page.data.at(-1)!.id;
+  }
+}

@@ -4,6 +4,12 @@ import type { MessageKey } from './i18n/index.ts';
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
+/** A page's own words for the codes and fields its API calls can meet, beside the shared ones. */
+export interface ErrorWords {
+  codes?: Partial<Record<string, MessageKey>>;
+  fields?: Partial<Record<string, MessageKey>>;
+}
+
 const FIELD_WORDS: Record<string, MessageKey> = {
   email: 'fieldEmail',
   password: 'fieldPassword',
@@ -13,8 +19,15 @@ const FIELD_WORDS: Record<string, MessageKey> = {
   current_password: 'fieldCurrentPassword',
 };
 
-export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): string {
+export function errorText(
+  t: Translate,
+  error: unknown,
+  language: 'sw' | 'en',
+  words: ErrorWords = {},
+): string {
   if (!(error instanceof ApiError)) return t('errorOther', { message: String(error) });
+  const own = words.codes?.[error.code];
+  if (own) return t(own);
   switch (error.code) {
     case NETWORK_ERROR:
       return t('errorNetwork');
@@ -29,7 +42,9 @@ export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): 
       return t('errorUnavailable');
   }
   const fields = Object.entries(error.details).map(([field, reason]) => {
-    const word = FIELD_WORDS[field] ? t(FIELD_WORDS[field]) : field;
+    // A list entry (`stores.1`) is named by its list.
+    const key = words.fields?.[field] ?? words.fields?.[field.split('.')[0]!] ?? FIELD_WORDS[field];
+    const word = key ? t(key) : field;
     // The server's reason is in English: shown beside the field in English only.
     return language === 'en' ? `${word} ${reason}` : word;
   });

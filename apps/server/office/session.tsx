@@ -28,6 +28,8 @@ interface SessionApi {
   switchMode: (mode: Mode) => Promise<void>;
   signOut: () => Promise<void>;
   signOutEverywhere: () => Promise<void>;
+  /** Reads the session again (after the business was renamed, say); other tabs do too. */
+  refresh: () => Promise<void>;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -94,6 +96,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       async signOutEverywhere() {
         await api.delete('/office/sessions');
         changed(null);
+      },
+      async refresh() {
+        changed(await api.get<OfficeSession>('/office/session'));
       },
     };
   }, [state, channel]);

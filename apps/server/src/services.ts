@@ -13,6 +13,7 @@ import type {
 import { ClickPesaProvider, clickPesaOptionsFrom } from './providers/clickpesa.ts';
 import { ClickPesaReconciler } from './providers/clickpesa-reconciler.ts';
 import { SandboxProvider } from './providers/sandbox.ts';
+import { AccountService } from './merchants/account.ts';
 import { AppInstallations } from './merchants/apps.ts';
 import { CheckoutService } from './checkouts/service.ts';
 import { CustomerService } from './customers/service.ts';
@@ -85,6 +86,8 @@ export interface Services {
   writes: WritePath;
   publicUrl: string;
   merchants: MerchantService;
+  /** The business's name, in both modes. */
+  account: AccountService;
   /** Which apps each merchant has installed, per mode (cached briefly per process). */
   apps: AppInstallations;
   loginThrottle: LoginThrottle;
@@ -265,6 +268,7 @@ export function createServices(
     writes,
     publicUrl,
     merchants,
+    account: new AccountService(),
     apps,
     loginThrottle,
     sessions: new SessionService(merchants, loginThrottle),

@@ -1,6 +1,7 @@
 /**
- * Settings: for now the account (who is signed in, a new password, signing
- * every browser out); the business's own settings are still to come.
+ * Settings: the business (its name, and its receipts' TIN, VRN, lines and
+ * language) and the account (who is signed in, a new password, signing every
+ * browser out).
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
@@ -8,6 +9,7 @@ import { useAction } from '../action.ts';
 import { useI18n } from '../i18n/index.ts';
 import { useSession, useSignedIn } from '../session.tsx';
 import { Message } from '../shared.ts';
+import { Business } from './settings/Business.tsx';
 
 export function Settings() {
   const { t } = useI18n();
@@ -17,15 +19,13 @@ export function Settings() {
       <div className="page-head">
         <h1>{t('navSettings')}</h1>
       </div>
+      <Business />
       <section className="card stack" aria-labelledby="account">
         <h2 id="account">{t('accountTitle')}</h2>
         <p>{t('signedInAs', { email: session.merchant.email })}</p>
         <ChangePassword />
         <SignOutEverywhere />
       </section>
-      <p className="card">
-        {t('coming')} <a href="/docs">{t('apiDocs')}</a>
-      </p>
     </div>
   );
 }

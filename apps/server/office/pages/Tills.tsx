@@ -4,7 +4,7 @@
  * QR code with the link and the code; revoking a till.
  */
 import { useState, type FormEvent } from 'react';
-import { api, type List } from '../api.ts';
+import { allPages, api } from '../api.ts';
 import { useAction } from '../action.ts';
 import { useI18n, type MessageKey } from '../i18n/index.ts';
 import { useLoad } from '../load.ts';
@@ -12,7 +12,7 @@ import { Failed, Loading } from '../components/Status.tsx';
 import { OfficeDialog } from '../components/OfficeDialog.tsx';
 import { formatDateTime, formatTime, formatCount, Message, QrCode } from '../shared.ts';
 
-interface Till {
+export interface Till {
   id: string;
   name: string;
   store: string;
@@ -21,7 +21,7 @@ interface Till {
   backlog: number | null;
 }
 type PairedTill = Till & { pairing_code: string; pairing_url: string; pairing_expires_at: number };
-interface Store {
+export interface Store {
   id: string;
   name: string;
   default: boolean;
@@ -35,21 +35,10 @@ const STATUS_WORDS: Record<Till['status'], MessageKey> = {
   revoked: 'statusRevoked',
 };
 
-/** Every page of a list, following the API's cursor (a shop has tens of tills, not thousands). */
-async function everything<T extends { id: string }>(path: string): Promise<T[]> {
-  const all: T[] = [];
-  for (let after = ''; ;) {
-    const page = await api.get<List<T>>(`${path}?limit=100${after && `&starting_after=${after}`}`);
-    all.push(...page.data);
-    if (!page.has_more || page.data.length === 0) return all;
-    after = page.data.at(-1)!.id;
-  }
-}
-
 export function Tills() {
   const { t } = useI18n();
   const [loaded, reload] = useLoad(
-    () => Promise.all([everything<Till>('/v1/tills'), everything<Store>('/v1/retail/stores')]),
+    () => Promise.all([allPages<Till>('/v1/tills'), allPages<Store>('/v1/retail/stores')]),
     'tills',
   );
   const [pairing, setPairing] = useState<PairedTill | null>(null);

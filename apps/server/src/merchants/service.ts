@@ -323,8 +323,18 @@ export class MerchantService {
     });
   }
 
-  listKeysQuery(actor: Actor) {
-    return { table: 'api_keys', where: 'merchant_id = $1', params: [actor.merchantId] };
+  listKeysQuery(
+    actor: Actor,
+    filters: { mode?: Mode | undefined; status?: 'active' | 'expiring' | 'revoked' | undefined } = {},
+  ) {
+    const params: unknown[] = [actor.merchantId];
+    let where = 'merchant_id = $1';
+    if (filters.mode) where += ` AND livemode = $${params.push(filters.mode === 'live')}`;
+    // The same reading of the columns as `apiKeyObject`'s `status`.
+    if (filters.status === 'revoked') where += ' AND revoked_at IS NOT NULL';
+    if (filters.status === 'expiring') where += ' AND revoked_at IS NULL AND expires_at IS NOT NULL';
+    if (filters.status === 'active') where += ' AND revoked_at IS NULL AND expires_at IS NULL';
+    return { table: 'api_keys', where, params };
   }
 
   private assertSameMode(actor: Actor, mode: Mode): void {

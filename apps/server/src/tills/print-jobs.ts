@@ -11,6 +11,7 @@ import {
 } from '@tz/core';
 import type { z } from 'zod';
 import type { Queryable } from '../db/database.ts';
+import type { ListSource } from '../db/list-page.ts';
 import { recordEvent } from '../infra/events.ts';
 import { findOwned } from '../infra/owned.ts';
 import { unixOrNull, unixSeconds } from '../infra/time.ts';
@@ -131,6 +132,17 @@ export class PrintJobService {
       return finish(db, tenant, row, failForRevokedTill(row.status), 'The printer’s till was removed');
     }
     return printJobObject(row);
+  }
+
+  listSource(
+    tenant: Tenant,
+    filters: { printer?: string | undefined; status?: PrintJobStatus | undefined },
+  ): ListSource {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.printer) where += ` AND printer_id = $${params.push(filters.printer)}`;
+    if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+    return { table: 'print_jobs', where, params };
   }
 
   async retrieve(db: Queryable, tenant: Tenant, id: string) {

@@ -12,11 +12,15 @@ export const apiKeyRoutes = [
     path: '/api-keys',
     tag: 'API keys',
     summary: 'List API keys of the authenticated merchant (both modes, masked)',
+    description: '`mode` keeps the keys of one mode; `status` those active, expiring or revoked.',
     auth: 'secret',
-    query: listQuery,
+    query: listQuery.extend({
+      mode: mode.optional(),
+      status: z.enum(['active', 'expiring', 'revoked']).optional(),
+    }),
     response: listEnvelope(apiKey),
     handler: ({ query, auth, db, services }) =>
-      listPage(db, services.merchants.listKeysQuery(auth), query, apiKeyObject),
+      listPage(db, services.merchants.listKeysQuery(auth, query), query, apiKeyObject),
   }),
   defineRoute({
     method: 'POST',

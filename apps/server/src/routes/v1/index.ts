@@ -1,5 +1,6 @@
 import type { AppSlug } from '@tz/core';
 import type { AnyRoute } from '../../http/route.ts';
+import { accountRoutes } from './account.ts';
 import { appRoutes } from './apps.ts';
 import { merchantOverviewRoutes } from './overview.ts';
 import { referralRoutes } from './referrals.ts';
@@ -40,6 +41,7 @@ const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((rout
 /** Every /v1 route; the router and the OpenAPI document are both built from this list. */
 export const v1Routes: AnyRoute[] = [
   ...merchantRoutes,
+  ...accountRoutes,
   ...apiKeyRoutes,
   ...paymentRoutes,
   ...payoutRoutes,

@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.ts';
 import { maskedSession, maskedSignUp } from '../../merchants/service.ts';
 import { livemode, unix } from './schemas.ts';
 
-const merchant = z.object({
+export const merchant = z.object({
   id: z.string(),
   object: z.literal('merchant'),
   business_name: z.string(),

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
+import { printJobObject } from '../../tills/print-jobs.ts';
 import { idParams, livemode, unix } from './schemas.ts';
 
 const tag = 'Printers';
@@ -21,6 +24,21 @@ export const printJobSchema = z.object({
 });
 
 export const printJobRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/print-jobs',
+    tag,
+    summary: 'List print jobs, newest first',
+    description: 'By `printer`, and by `status` (`pending` ones wait for their till).',
+    auth: 'secret',
+    query: listQuery.extend({
+      printer: z.string().max(255).optional(),
+      status: z.enum(PRINT_JOB_STATUSES).optional(),
+    }),
+    response: listEnvelope(printJobSchema),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.printJobs.listSource(auth, query), query, printJobObject),
+  }),
   defineRoute({
     method: 'GET',
     path: '/print-jobs/{id}',

@@ -1,0 +1,361 @@
+/**
+ * The back office's Developers, staff, business and apps pages in Chromium over
+ * a real server, in Swahili and English: a key rolled (the old one stops, the
+ * new one works, its secret shown once), a webhook delivery replayed to a real
+ * receiver (which gets it again, signed), and axe-core's check of each page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { verifyStandardWebhook, verifyWebhookBody } from '@tz/core';
+import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
+import { launchChromium } from '../support/browser.ts';
+import { openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
+import { client, signUp, type Merchant } from '../support/server.ts';
+import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
+
+let server: Awaited<ReturnType<typeof startWebhookServer>>;
+let browser: Browser;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  await ensureWebBuild(() => undefined, 'office');
+  [server, receiver] = await Promise.all([startWebhookServer(), startReceiver()]);
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await server?.close();
+});
+
+const LANGUAGES = ['sw', 'en'] as const;
+
+/** No secret key, webhook secret or session token anywhere in the page. */
+async function holdsNoSecret(page: Page): Promise<void> {
+  expect(await page.content()).not.toMatch(/sk_(test|live)_[A-Za-z0-9]{20}|whsec_|sess_/);
+}
+
+/** The secret the dialog shows, read, then the dialog closed. */
+async function takeSecret(page: Page): Promise<string> {
+  const secret = await page.inputValue('[data-testid=secret]');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.click('[data-testid=secret-done]');
+  await page.waitForSelector('[data-testid=secret-dialog]', { state: 'detached' });
+  return secret;
+}
+
+describe.each(LANGUAGES)('in %s', (language) => {
+  let merchant: Merchant;
+  let api: ReturnType<typeof client>;
+  beforeAll(async () => {
+    merchant = await signUp(server.url, { business_name: `Duka ${language}` });
+    api = client(server.url, merchant.keys.secretTest);
+  });
+
+  it(
+    'creates a key and rolls it: its secret shown once, the old key stopped, the new one working',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-developers]');
+        await page.waitForURL(`${server.url}/office/developers`);
+        await page.waitForSelector('[data-testid=key-list]');
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await page.fill('[data-testid=key-name]', 'Seva ya hesabu');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid=secret]');
+        const created = await takeSecret(page);
+        expect(created).toMatch(/^sk_test_/);
+        expect((await client(server.url, created).get('/v1/balance')).status).toBe(200);
+        // Shown once: the page keeps it nowhere, the list has it masked.
+        await holdsNoSecret(page);
+        const card = page.locator('[data-testid=key]', { hasText: 'Seva ya hesabu' });
+        expect(await card.count()).toBe(1);
+        expect(await card.locator('[data-testid=key-masked]').textContent()).toBe(
+          `${created.slice(0, 8)}********${created.slice(-4)}`,
+        );
+
+        await card.locator('[data-testid=roll]').click();
+        await page.waitForSelector('[data-testid=roll-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=roll-dialog] [data-testid=confirm]');
+        await page.waitForSelector('[data-testid=secret]');
+        const rolled = await takeSecret(page);
+        expect(rolled).toMatch(/^sk_test_/);
+        expect(rolled).not.toBe(created);
+        expect((await client(server.url, created).get('/v1/balance')).status).toBe(401);
+        expect((await client(server.url, rolled).get('/v1/balance')).status).toBe(200);
+        await holdsNoSecret(page);
+        await page.waitForSelector('[data-testid=key] .badge.status-revoked');
+        // Read again, the list still shows the new key masked only.
+        await page.reload();
+        await page.waitForSelector('[data-testid=key-list]');
+        await holdsNoSecret(page);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    'creates a webhook endpoint, sends a test event, replays its delivery to the receiver (signed), edits and deletes it',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      const path = `/hooks/${language}`;
+      const url = `http://127.0.0.1:${receiver.port}${path}`;
+      const received = () => receiver.received.filter((request) => request.url === path);
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.goto(`${server.url}/office/developers/webhooks`);
+        await page.waitForSelector('[data-testid=create-endpoint]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=endpoint-url]', url);
+        await page.fill('[data-testid=endpoint-description]', 'Mfumo wa hesabu');
+        await page.click('[data-testid=create-endpoint]');
+        await page.waitForSelector('[data-testid=secret]');
+        const secret = await takeSecret(page);
+        expect(secret).toMatch(/^whsec_/);
+        await page.waitForSelector('[data-testid=endpoint]');
+        await holdsNoSecret(page);
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await page.click('[data-testid=tab-events]');
+        await page.waitForURL(`${server.url}/office/developers/events`);
+        await page.selectOption('[data-testid=test-event-type]', 'payment.succeeded');
+        await page.fill('[data-testid=test-event-data]', '{"id": "pay_office", "amount": 500}');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=send-test-event]');
+        await page.waitForSelector('[data-testid=test-event-sent]');
+        await expect.poll(() => received().length, { timeout: 30_000 }).toBe(1);
+        const first = received()[0]!;
+        expect(first.json).toMatchObject({
+          type: 'payment.succeeded',
+          data: { object: { id: 'pay_office' } },
+        });
+
+        await page.click('[data-testid=tab-deliveries]');
+        await page.waitForSelector('[data-testid=delivery]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=delivery] a');
+        await page.waitForSelector('[data-testid=attempts]');
+        const original = (await page.textContent('[data-testid=delivery-id]'))!;
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=replay]');
+        // The replay's own page: a new delivery of the same event, sent to the receiver again.
+        await page.waitForFunction(
+          (id) => {
+            const shown = document.querySelector('[data-testid=delivery-id]')?.textContent;
+            return shown && shown !== id;
+          },
+          original,
+          { timeout: 30_000 },
+        );
+        await expect.poll(() => received().length, { timeout: 30_000 }).toBe(2);
+        const again = received()[1]!;
+        expect(again.json).toMatchObject({
+          type: 'payment.succeeded',
+          data: { object: { id: 'pay_office' } },
+        });
+        expect(again.json.id).not.toBe(first.json.id);
+        expect(
+          await verifyWebhookBody(secret, again.body, again.headers['x-webhook-signature'] as string),
+        ).toBe(true);
+        expect(await verifyStandardWebhook(secret, again.body, again.headers)).toBe(true);
+        const replay = (await page.textContent('[data-testid=delivery-id]'))!;
+        expect((await api.get(`/v1/webhook-deliveries/${replay}`)).body.replayed_from).toBe(original);
+        // The replay's attempt appears on its page.
+        await expect
+          .poll(
+            async () => {
+              await page.click('[data-testid=refresh-delivery]');
+              return page.locator('[data-testid=attempt]').count();
+            },
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+
+        // Edited (turned off, described), then deleted.
+        await page.click('[data-testid=tab-webhooks]');
+        await page.click('[data-testid=edit-endpoint]');
+        await page.waitForSelector('[data-testid=edit-endpoint-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill(
+          '[data-testid=edit-endpoint-dialog] [data-testid=endpoint-description]',
+          'Hesabu mpya',
+        );
+        await page.click('[data-testid=save-endpoint]');
+        await page.waitForSelector('[data-testid=edit-endpoint-dialog]', { state: 'detached' });
+        await page.click('[data-testid=edit-endpoint]');
+        await page.click('[data-testid=toggle-endpoint]');
+        await page.waitForSelector('[data-testid=endpoint] .badge.status-disabled');
+        const [endpoint] = (await api.get('/v1/webhooks')).body.data;
+        expect(endpoint).toMatchObject({ url, description: 'Hesabu mpya', status: 'disabled' });
+        await page.click('[data-testid=delete-endpoint]');
+        await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+        await page.waitForSelector('[data-testid=endpoint]', { state: 'detached' });
+        expect((await api.get('/v1/webhooks')).body.data).toEqual([]);
+
+        await page.click('[data-testid=tab-logs]');
+        await page.waitForSelector('[data-testid=log]');
+        await page.selectOption('[data-testid=log-status]', '2xx');
+        await page.waitForSelector('[data-testid=log]');
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    'adds an employee, sets a PIN, deactivates them; adds a network printer and prints a test page',
+    { timeout: 120_000 },
+    async () => {
+      const store = (await api.patch('/v1/retail/store', { name: `Duka Kuu ${language}` })).body;
+      const till = (await api.post('/v1/tills', { name: 'Kaunta 1' })).body;
+      const { context, page } = await openOffice(browser, language, 360);
+      const name = `Asha ${language}`;
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-tills]');
+        await page.click('[data-testid=tab-staff]');
+        await page.waitForURL(`${server.url}/office/tills/staff`);
+        await page.waitForSelector('[data-testid=create-employee]');
+        await page.fill('[data-testid=employee-name]', name);
+        await page.fill('[data-testid=employee-pin]', '4821');
+        await page.click('[data-testid=create-employee]');
+        const card = page.locator('[data-testid=employee]', { hasText: name });
+        await card.waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        const [employee] = (await api.get('/v1/employees')).body.data;
+        expect(employee).toMatchObject({ name, role: 'cashier', stores: [store.id], active: true });
+
+        // A new PIN: the old one is free again and the new one taken (the API never shows a PIN).
+        await card.locator('[data-testid=set-pin]').click();
+        await page.waitForSelector('[data-testid=employee-dialog]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=employee-dialog] [data-testid=employee-pin]', '7305');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('[data-testid=employee-dialog]', { state: 'detached' });
+        const taken = await api.post('/v1/employees', {
+          name: 'B',
+          role: 'cashier',
+          stores: [store.id],
+          pin: '7305',
+        });
+        expect(taken.body.code).toBe('pin_taken');
+        const other = await api.post('/v1/employees', {
+          name: 'B',
+          role: 'cashier',
+          stores: [store.id],
+          pin: '4821',
+        });
+        expect(other.status).toBe(201);
+
+        // The same PIN from the page is refused in words naming it.
+        await page.fill('[data-testid=employee-name]', 'C');
+        await page.fill('[data-testid=employee-pin]', '4821');
+        await page.click('[data-testid=create-employee]');
+        await page.waitForSelector('.message.error');
+        expect(await page.textContent('.message.error')).toContain('PIN');
+
+        await card.locator('[data-testid=deactivate]').click();
+        await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+        await card.waitFor({ state: 'detached' });
+        expect((await api.get(`/v1/employees/${employee.id}`)).body.active).toBe(false);
+
+        await page.click('[data-testid=tab-printers]');
+        await page.waitForSelector('[data-testid=create-printer]');
+        await page.fill('[data-testid=printer-name]', 'Printa ya Kaunta');
+        await page.fill('[data-testid=printer-host]', '192.168.1.50');
+        await page.click('[data-testid=create-printer]');
+        const printerCard = page.locator('[data-testid=printer]');
+        await printerCard.waitFor();
+        const [printer] = (await api.get('/v1/printers')).body.data;
+        expect(printer).toMatchObject({
+          till: till.id,
+          connection: 'tcp://192.168.1.50:9100',
+          paper_width: 80,
+        });
+        await printerCard.locator('[data-testid=test-print]').click();
+        await page.waitForSelector('[data-testid=job]');
+        const [job] = (await api.get('/v1/print-jobs')).body.data;
+        expect(job).toMatchObject({ printer: printer.id, status: 'pending' });
+        expect(await page.getAttribute('[data-testid=job]', 'data-job')).toBe(job.id);
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
+    'renames the business and sets its receipts, seen in the frame and by the API',
+    { timeout: 120_000 },
+    async () => {
+      const { context, page } = await openOffice(browser, language);
+      const name = `Duka la Mama Asha ${language}`;
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-settings]');
+        await page.waitForSelector('[data-testid=save-receipts]');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.fill('[data-testid=business-name]', name);
+        await page.click('[data-testid=save-business-name]');
+        await page.waitForFunction((text) => document.querySelector('.business')?.textContent === text, name);
+        expect((await api.get('/v1/account')).body.business_name).toBe(name);
+
+        await page.fill('[data-testid=business-tin]', '123456789');
+        await page.fill('[data-testid=business-vrn]', '40012345a');
+        await page.fill('[data-testid=receipt-header]', 'Karibu\nKariakoo, Dar es Salaam');
+        await page.fill('[data-testid=receipt-footer]', 'Asante kwa kununua');
+        await page.selectOption('[data-testid=receipt-language]', 'en');
+        await page.click('[data-testid=save-receipts]');
+        // Saved: the field shows the TIN as the server wrote it.
+        await page.waitForFunction(
+          () =>
+            (document.querySelector('[data-testid=business-tin]') as HTMLInputElement).value ===
+            '123-456-789',
+        );
+        expect((await api.get('/v1/retail/store')).body).toMatchObject({
+          tin: '123-456-789',
+          vrn: '40-012345-A',
+          receipt_header: ['Karibu', 'Kariakoo, Dar es Salaam'],
+          receipt_footer: ['Asante kwa kununua'],
+          receipt_language: 'en',
+        });
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it('removes an app and installs it again', { timeout: 120_000 }, async () => {
+    const { context, page } = await openOffice(browser, language, 360);
+    try {
+      await signInInBrowser(page, server.url, merchant);
+      await page.click('[data-testid=nav-apps]');
+      const card = page.locator('[data-app=printers]');
+      await card.locator('[data-testid=remove-app]').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await card.locator('[data-testid=remove-app]').click();
+      await page.waitForSelector('[data-testid=confirm-dialog]');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click('[data-testid=confirm-dialog] [data-testid=confirm]');
+      await card.locator('[data-testid=install-app]').waitFor();
+      expect((await api.get('/v1/printers')).body.code).toBe('app_not_installed');
+      expect(
+        (await api.get('/v1/apps')).body.data.find((app: any) => app.slug === 'printers').installed,
+      ).toBe(false);
+      await card.locator('[data-testid=install-app]').click();
+      await card.locator('[data-testid=remove-app]').waitFor();
+      expect((await api.get('/v1/printers')).status).toBe(200);
+    } finally {
+      await context.close();
+    }
+  });
+});
