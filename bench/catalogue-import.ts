@@ -59,7 +59,11 @@ try {
           return r.json();
         },
       );
-    times.floor.push(await timed(() => seedProducts(server.database.pool, id, rows, { trackStock: true })));
+    const pool = server.database.pool;
+    times.floor.push(await timed(() => seedProducts(pool, id, rows, { trackStock: true })));
+    // The floor's rows have fixed ids: gone before the next round makes them again.
+    await pool.query(`DELETE FROM retail_codes WHERE merchant_id = $1`, [id]);
+    await pool.query(`DELETE FROM retail_products WHERE merchant_id = $1`, [id]);
     times.oneByOne.push(
       await timed(async () => {
         for (let i = 1; i <= rows; i++)
