@@ -185,7 +185,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
   });
 
   it(
-    'has no serious accessibility findings on any tab, on a laptop and a phone',
+    'changes stock, and has no serious accessibility findings on any tab, on a laptop and a phone',
     { timeout: 120_000 },
     async () => {
       const shop = await anotherMerchant(server, { business_name: `Duka la axe ${language}` });
@@ -195,6 +195,16 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
         const { context, page } = await openOffice(browser, language, width);
         try {
           await signInInBrowser(page, server.url, shop.merchant);
+          if (width === 1366) {
+            // Stock received for a product found by its SKU shows in the store's levels.
+            await page.goto(`${server.url}/office/retail/stock`);
+            await page.fill('[data-testid=adjust-code]', `S-${language}`);
+            await page.fill('[data-testid=adjust-by]', '12');
+            await page.click('[data-testid=adjust-submit]');
+            await expect.poll(() => page.textContent('[data-testid=adjust-done]')).toContain('Sukari 1kg');
+            await page.waitForSelector('[data-testid=stock-level] >> text=Sukari 1kg');
+            expect(await page.textContent('[data-testid=stock-level]')).toContain('12');
+          }
           for (const tab of TABS) {
             await page.goto(`${server.url}/office/retail/${tab}`);
             await page.waitForSelector(`[data-testid=tab-${tab}][aria-current=page]`);
