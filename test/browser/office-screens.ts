@@ -77,6 +77,34 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   'dev-logs': { path: '/office/developers/logs', ready: '[data-testid=log-list]' },
   'dev-events': { path: '/office/developers/events', ready: '[data-testid=send-test-event]' },
   apps: { path: '/office/apps', ready: '[data-testid=app-list]' },
+  'retail-products': { path: '/office/retail/products', ready: '[data-testid=product-list]' },
+  'retail-product': {
+    path: '/office/retail/products',
+    ready: '[data-testid=product-list]',
+    then: async (page) => {
+      await page.click('[data-testid=product-row] a >> nth=0');
+      await page.waitForSelector('[data-testid=product-form]');
+      await page.click('[data-testid=add-variant]');
+    },
+  },
+  'retail-import': {
+    path: '/office/retail/import',
+    ready: '[data-testid=import-file]',
+    then: async (page) => {
+      await page.setInputFiles('[data-testid=import-file]', {
+        name: 'bidhaa.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('name,sku,price,unit\nChai,C1,12.5,box\n,C2,100,piece\nSoda,C1,1000,piece\n'),
+      });
+      await page.click('[data-testid=import-submit]');
+      await page.waitForSelector('[data-testid=import-errors]');
+    },
+  },
+  'retail-categories': { path: '/office/retail/categories', ready: '[data-testid=new-category]' },
+  'retail-stores': { path: '/office/retail/stores', ready: '[data-testid=store-list]' },
+  'retail-stock': { path: '/office/retail/stock', ready: '[data-testid=adjust]' },
+  'retail-orders': { path: '/office/retail/orders', ready: '[data-testid=order-list]' },
+  'retail-shifts': { path: '/office/retail/shifts', ready: '[data-testid=retail] [aria-current=page]' },
   payments: { path: '/office/payments', ready: '[data-testid=coming]' },
 };
 const chosen = Object.entries(SCREENS).filter(

@@ -238,6 +238,21 @@ describe('who sold a till’s sale', () => {
     expect(order).toMatchObject({ till: till.id, cashier: cashier.id, flags: [] });
     expect(order.receipt).toMatchObject({ till: till.name, cashier: 'Baraka' });
   });
+
+  it('lists the sales by till and by cashier, as the back office shows them', async () => {
+    const [asha, juma] = [
+      await makeEmployee(api, [till.store], { name: 'Asha' }),
+      await makeEmployee(api, [till.store], { name: 'Juma' }),
+    ];
+    const byAsha = await push({ till_id: till.id, cashier_id: asha.id });
+    const byJuma = await push({ till_id: till.id, cashier_id: juma.id });
+    const ids = async (query: string) =>
+      (await api.get(`/v1/orders?limit=100&${query}`)).body.data.map((order: { id: string }) => order.id);
+    expect(await ids(`cashier=${asha.id}`)).toEqual([byAsha.id]);
+    expect(await ids(`cashier=${juma.id}&till=${till.id}`)).toEqual([byJuma.id]);
+    expect(await ids(`till=${till.id}`)).toEqual(expect.arrayContaining([byAsha.id, byJuma.id]));
+    expect(await ids('till=till_none')).toEqual([]);
+  });
 });
 
 describe('an API key’s sale with unit_price', () => {

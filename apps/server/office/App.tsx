@@ -14,6 +14,7 @@ import { Apps } from './pages/apps/Apps.tsx';
 import { Coming } from './pages/Coming.tsx';
 import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
+import { Retail } from './pages/retail/Retail.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
@@ -47,6 +48,8 @@ function PageOf({ place }: { place: Place }) {
   switch (page) {
     case 'home':
       return <Home />;
+    case 'retail':
+      return <Retail rest={place.rest} />;
     case 'tills':
       return <TillsAndStaff rest={place.rest} />;
     case 'settings':

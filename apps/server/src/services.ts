@@ -27,6 +27,7 @@ import { InvoiceService } from './invoices/service.ts';
 import { HostedInvoices } from './invoices/hosted.ts';
 import { OverdueInvoices } from './invoices/overdue.ts';
 import { CatalogService } from './retail/catalog.ts';
+import { CatalogueFile } from './retail/catalogue-file.ts';
 import { OrderService } from './retail/orders.ts';
 import { RetailOverview } from './retail/overview.ts';
 import { DigitalReceipts } from './retail/receipt-links.ts';
@@ -114,6 +115,8 @@ export interface Services {
   referrals: ReferralService;
   referralEarner: ReferralEarner;
   catalog: CatalogService;
+  /** The catalogue as a CSV file: import and export. */
+  catalogueFile: CatalogueFile;
   stores: StoreService;
   stock: StockService;
   orders: OrderService;
@@ -220,6 +223,7 @@ export function createServices(
   const loginThrottle = new LoginThrottle(rateLimits.login);
   const writes = createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, events, logger);
   const apps = new AppInstallations(config.AUTH_CACHE_SECONDS);
+  const catalog = new CatalogService();
   const customers = new CustomerService();
   const tills = new TillService();
   const orders = new OrderService();
@@ -290,7 +294,8 @@ export function createServices(
     subscriptionScheduler,
     referrals: new ReferralService(),
     referralEarner,
-    catalog: new CatalogService(),
+    catalog,
+    catalogueFile: new CatalogueFile(catalog),
     stores: new StoreService(),
     stock: new StockService(),
     orders,

@@ -1,6 +1,7 @@
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './money.ts';
+export * from './csv.ts';
 export * from './time.ts';
 export * from './phone.ts';
 export * from './customers.ts';

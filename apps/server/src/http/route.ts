@@ -50,7 +50,7 @@ export interface RouteSpec<
   /** The app the route belongs to: while the merchant has it removed, the route answers 403 `app_not_installed`. */
   app?: AppSlug;
   /** A response that is a file rather than JSON (the handler returns its bytes). */
-  contentType?: 'application/pdf';
+  contentType?: 'application/pdf' | 'text/csv';
   /** A larger body than `MAX_BODY_BYTES` allows, for a route that takes a file (a till's export). */
   maxBodyBytes?: number;
   /** Writes run in one transaction by default; a route that must persist across its own failure opts out. */

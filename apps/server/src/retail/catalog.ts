@@ -1,40 +1,28 @@
-import { AppError, newId, type Currency, type QuantityUnit, type TaxClass } from '@tz/core';
+/** The catalogue's writes and reads: categories, products and their variants, each write with its event. */
+import { AppError, newId } from '@tz/core';
 import { findOwned } from '../infra/owned.ts';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { listPage, type ListQuery } from '../db/list-page.ts';
 import { recordEvent } from '../infra/events.ts';
-import { unixSeconds } from '../infra/time.ts';
-import { invalid, isUniqueViolation } from './shared.ts';
-
-// ---------------------------------------------------------------- categories
-
-export interface CategoryRow {
-  id: string;
-  livemode: boolean;
-  name: string;
-  description: string | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-export const categoryObject = (row: CategoryRow) => ({
-  id: row.id,
-  object: 'category' as const,
-  name: row.name,
-  description: row.description,
-  deleted: row.deleted_at !== null,
-  livemode: row.livemode,
-  created: unixSeconds(row.created_at),
-  updated: unixSeconds(row.updated_at),
-});
-export type CategoryObject = ReturnType<typeof categoryObject>;
-
-export interface CategoryInput {
-  name?: string | undefined;
-  description?: string | null | undefined;
-}
+import { invalid } from './shared.ts';
+import { claimCodes, codeClaims } from './catalog-codes.ts';
+import {
+  categoryObject,
+  productObject,
+  prefixQuery,
+  variantObject,
+  type CategoryInput,
+  type CategoryRow,
+  type ProductFilters,
+  type ProductInput,
+  type ProductObject,
+  type ProductPatch,
+  type ProductRow,
+  type VariantInput,
+  type VariantPatch,
+  type VariantRow,
+} from './catalog-objects.ts';
 
 export class CatalogService {
   async createCategory(db: Queryable, tenant: Tenant, input: CategoryInput & { name: string }) {
@@ -90,8 +78,8 @@ export class CatalogService {
     const id = newId('product');
     const inserted = await db.query<ProductRow>(
       `INSERT INTO retail_products (id, merchant_id, livemode, name, description, sku, barcodes, price, currency,
-         tax_rate, category_id, unit, track_stock, active, metadata, plu, favourite_position)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING *`,
+         tax_rate, category_id, unit, track_stock, active, metadata, plu, favourite_position, cost)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
       [
         id,
         tenant.merchantId,
@@ -110,6 +98,7 @@ export class CatalogService {
         JSON.stringify(input.metadata ?? {}),
         input.plu ?? null,
         input.favourite_position ?? null,
+        input.cost ?? null,
       ],
     );
     const product = inserted.rows[0]!;
@@ -169,6 +158,7 @@ export class CatalogService {
       plu: patch.plu === undefined ? row.plu : patch.plu,
       favourite_position:
         patch.favourite_position === undefined ? row.favourite_position : patch.favourite_position,
+      cost: patch.cost === undefined ? row.cost : patch.cost,
     };
     if (patch.sku !== undefined || patch.barcodes !== undefined || patch.plu !== undefined) {
       await db.query(`DELETE FROM retail_codes WHERE product_id = $1 AND variant_id IS NULL`, [id]);
@@ -181,7 +171,7 @@ export class CatalogService {
     const updated = await db.query<ProductRow>(
       `UPDATE retail_products SET name = $2, description = $3, sku = $4, barcodes = $5, price = $6, currency = $7,
          tax_rate = $8, category_id = $9, unit = $10, track_stock = $11, active = $12, metadata = $13, plu = $14,
-         favourite_position = $15, updated_at = now()
+         favourite_position = $15, cost = $16, updated_at = now()
        WHERE id = $1 RETURNING *`,
       [
         id,
@@ -199,6 +189,7 @@ export class CatalogService {
         JSON.stringify(next.metadata),
         next.plu,
         next.favourite_position,
+        next.cost,
       ],
     );
     const object = await productWithVariants(db, updated.rows[0]!);
@@ -320,204 +311,6 @@ function lockCategory(db: Queryable, tenant: Tenant, id: string): Promise<Catego
   return findOwned<CategoryRow>(db, 'retail_categories', 'category', tenant, id, { lock: true });
 }
 
-// ------------------------------------------------------------------ products
-
-export interface VariantRow {
-  id: string;
-  product_id: string;
-  livemode: boolean;
-  name: string;
-  sku: string | null;
-  barcodes: string[];
-  price: number;
-  active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-export interface ProductRow {
-  id: string;
-  livemode: boolean;
-  name: string;
-  description: string | null;
-  sku: string | null;
-  barcodes: string[];
-  price: number;
-  currency: Currency;
-  tax_rate: TaxClass;
-  category_id: string | null;
-  unit: QuantityUnit;
-  track_stock: boolean;
-  active: boolean;
-  metadata: Record<string, string>;
-  /** The item code the store's scale prints on its labels (`PLU_PATTERN`). */
-  plu: string | null;
-  /** Its place on the till's Favourites tiles, 1 first; null keeps it off them. */
-  favourite_position: number | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-export const variantObject = (row: VariantRow) => ({
-  id: row.id,
-  object: 'variant' as const,
-  product: row.product_id,
-  name: row.name,
-  sku: row.sku,
-  barcodes: row.barcodes,
-  price: row.price,
-  active: row.active,
-  deleted: row.deleted_at !== null,
-  livemode: row.livemode,
-  created: unixSeconds(row.created_at),
-  updated: unixSeconds(row.updated_at),
-});
-export type VariantObject = ReturnType<typeof variantObject>;
-
-/** The product with its live variants. */
-export const productObject = (row: ProductRow, variants: readonly VariantRow[]) => ({
-  id: row.id,
-  object: 'product' as const,
-  name: row.name,
-  description: row.description,
-  sku: row.sku,
-  barcodes: row.barcodes,
-  price: row.price,
-  currency: row.currency,
-  tax_rate: row.tax_rate,
-  category: row.category_id,
-  unit: row.unit,
-  track_stock: row.track_stock,
-  active: row.active,
-  plu: row.plu,
-  favourite_position: row.favourite_position,
-  deleted: row.deleted_at !== null,
-  variants: variants.filter((variant) => variant.deleted_at === null).map(variantObject),
-  metadata: row.metadata,
-  livemode: row.livemode,
-  created: unixSeconds(row.created_at),
-  updated: unixSeconds(row.updated_at),
-});
-export type ProductObject = ReturnType<typeof productObject>;
-
-export interface VariantInput {
-  name: string;
-  sku?: string | undefined;
-  barcodes?: string[] | undefined;
-  price?: number | undefined;
-  active?: boolean | undefined;
-}
-
-export interface ProductInput {
-  name: string;
-  description?: string | undefined;
-  sku?: string | undefined;
-  barcodes?: string[] | undefined;
-  price: number;
-  currency: Currency;
-  tax_rate: TaxClass;
-  category?: string | undefined;
-  unit: QuantityUnit;
-  track_stock: boolean;
-  active: boolean;
-  variants?: VariantInput[] | undefined;
-  metadata?: Record<string, string> | undefined;
-  plu?: string | undefined;
-  favourite_position?: number | undefined;
-}
-
-/** Every field optional; `undefined` keeps the current value. */
-type Patch<T> = { [K in keyof T]?: T[K] | undefined };
-
-export type ProductPatch = Patch<
-  Omit<ProductInput, 'variants' | 'sku' | 'description' | 'category' | 'plu' | 'favourite_position'> & {
-    sku: string | null;
-    plu: string | null;
-    favourite_position: number | null;
-    description: string | null;
-    category: string | null;
-  }
->;
-
-export type VariantPatch = Patch<Omit<VariantInput, 'sku'> & { sku: string | null }>;
-
-/** A SKU or barcode to register for an item, with the request field it came from. */
-interface CodeClaim {
-  kind: 'sku' | 'barcode' | 'plu';
-  code: string;
-  field: string;
-  productId: string;
-  variantId: string | null;
-}
-
-const codeClaims = (
-  item: { sku?: string | null | undefined; barcodes?: string[] | undefined; plu?: string | null | undefined },
-  productId: string,
-  variantId: string | null,
-  at: string,
-): CodeClaim[] => [
-  ...(item.sku ? [{ kind: 'sku' as const, code: item.sku, field: `${at}sku`, productId, variantId }] : []),
-  ...(item.plu ? [{ kind: 'plu' as const, code: item.plu, field: `${at}plu`, productId, variantId }] : []),
-  ...(item.barcodes ?? []).map((code, index) => ({
-    kind: 'barcode' as const,
-    code,
-    field: `${at}barcodes.${index}`,
-    productId,
-    variantId,
-  })),
-];
-
-const TAKEN = { sku: 'sku_taken', barcode: 'barcode_taken', plu: 'plu_taken' } as const;
-
-const takenError = (claim: CodeClaim, message: string) =>
-  new AppError(TAKEN[claim.kind], `${claim.field}: ${message}`, {
-    details: { [claim.field]: message },
-  });
-
-/**
- * Registers SKUs and barcodes. Each names one live item of the merchant and
- * mode: a clash is a 400 naming the field (the UNIQUE index decides races).
- */
-async function claimCodes(db: Queryable, tenant: Tenant, claims: readonly CodeClaim[]): Promise<void> {
-  if (claims.length === 0) return;
-  const seen = new Map<string, CodeClaim>();
-  for (const claim of claims) {
-    const key = `${claim.kind}:${claim.code.toLowerCase()}`;
-    const earlier = seen.get(key);
-    if (earlier) throw takenError(claim, `repeats ${earlier.field}`);
-    seen.set(key, claim);
-  }
-  const taken = await db.query<{ kind: string; code: string }>(
-    `SELECT kind, lower(code) AS code FROM retail_codes WHERE merchant_id = $1 AND livemode = $2 AND lower(code) = ANY($3::text[])`,
-    [tenant.merchantId, tenant.livemode, claims.map((claim) => claim.code.toLowerCase())],
-  );
-  for (const row of taken.rows) {
-    const claim = seen.get(`${row.kind}:${row.code}`);
-    if (claim) throw takenError(claim, `is already used by another product or variant`);
-  }
-  try {
-    await db.query(
-      `INSERT INTO retail_codes (merchant_id, livemode, kind, code, product_id, variant_id)
-       SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])`,
-      [
-        tenant.merchantId,
-        tenant.livemode,
-        claims.map((claim) => claim.kind),
-        claims.map((claim) => claim.code),
-        claims.map((claim) => claim.productId),
-        claims.map((claim) => claim.variantId),
-      ],
-    );
-  } catch (error) {
-    if (!isUniqueViolation(error, 'retail_codes_unique')) throw error;
-    const kind = (['barcode', 'plu'] as const).find((k) => error.detail?.includes(`, ${k},`)) ?? 'sku';
-    const claim = claims.find((c) => c.kind === kind) ?? claims[0]!;
-    throw takenError(claim, 'is already used by another product or variant');
-  }
-}
-
 async function requireCategory(db: Queryable, tenant: Tenant, id: string): Promise<void> {
   const found = await db.query(
     `SELECT 1 FROM retail_categories WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL`,
@@ -583,25 +376,6 @@ const refuseDeleted = (row: { deleted_at: Date | null }, what: string) => {
     });
   }
 };
-
-export interface ProductFilters {
-  q?: string | undefined;
-  category?: string | undefined;
-  store?: string | undefined;
-  active?: boolean | undefined;
-  include_deleted?: boolean | undefined;
-}
-
-/** `coca-cola 50` -> `coca:* & cola:* & 50:*`: every word, as a prefix. */
-export function prefixQuery(q: string): string | null {
-  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.length === 0
-    ? null
-    : words
-        .slice(0, 8)
-        .map((word) => `${word}:*`)
-        .join(' & ');
-}
 
 function lockVariant(db: Queryable, tenant: Tenant, id: string): Promise<VariantRow> {
   return findOwned<VariantRow>(db, 'retail_variants', 'variant', tenant, id, { lock: true });

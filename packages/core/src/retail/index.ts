@@ -17,3 +17,5 @@ export * from './z-report-document.ts';
 export * from './scale-barcode.ts';
 export * from './quick-cash.ts';
 export * from './receipt-link.ts';
+export * from './catalogue-csv.ts';
+export * from './catalogue-csv-problems.ts';

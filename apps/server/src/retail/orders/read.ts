@@ -233,6 +233,8 @@ export interface OrderFilters {
   status?: RetailOrderStatus | undefined;
   customer?: string | undefined;
   receipt_number?: string | undefined;
+  till?: string | undefined;
+  cashier?: string | undefined;
 }
 
 export async function listOrders(db: Queryable, tenant: Tenant, filters: OrderFilters, query: ListQuery) {
@@ -242,6 +244,8 @@ export async function listOrders(db: Queryable, tenant: Tenant, filters: OrderFi
   if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
   if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
   if (filters.receipt_number) where += ` AND receipt_number = $${params.push(filters.receipt_number)}`;
+  if (filters.till) where += ` AND till_id = $${params.push(filters.till)}`;
+  if (filters.cashier) where += ` AND cashier = $${params.push(filters.cashier)}`;
   const page = await listPage(db, { table: 'retail_orders', where, params }, query, (row: OrderRow) => row);
   const parts = await db.query<OrderParts & { id: string }>(
     `SELECT o.id, ${PARTS_SQL} FROM unnest($1::text[]) AS o(id)`,

@@ -25,6 +25,7 @@ import { categoryRoutes } from './retail/categories.ts';
 import { overviewRoutes } from './retail/overview.ts';
 import { productRoutes } from './products.ts';
 import { retailProductRoutes } from './retail/products.ts';
+import { catalogueFileRoutes } from './retail/catalogue-file.ts';
 import { variantRoutes } from './retail/variants.ts';
 import { stockAdjustmentRoutes } from './retail/stock-adjustments.ts';
 import { storeRoutes } from './retail/stores.ts';
@@ -59,6 +60,7 @@ export const v1Routes: AnyRoute[] = [
   ...inApp('retail', [
     ...overviewRoutes,
     ...productRoutes,
+    ...catalogueFileRoutes,
     ...retailProductRoutes,
     ...variantRoutes,
     ...categoryRoutes,

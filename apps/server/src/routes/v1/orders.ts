@@ -23,6 +23,8 @@ export const orderListFilters = {
   status: z.enum(RETAIL_ORDER_STATUSES).optional(),
   customer: z.string().max(255).optional(),
   receipt_number: z.string().max(40).optional(),
+  till: z.string().max(255).optional().describe('The till (till_…) that rang it up'),
+  cashier: z.string().max(255).optional().describe('The employee (emp_…) who sold it at the till'),
 };
 
 const receiptDocument = receiptDocumentSchema.describe(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../../http/route.ts';
 import { listPage } from '../../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../../http/list.ts';
-import { categoryObject, type CategoryRow } from '../../../retail/catalog.ts';
+import { categoryObject, type CategoryRow } from '../../../retail/catalog-objects.ts';
 import { includeDeletedFilter, name, text } from './schemas.ts';
 import { idParams, livemode, unix } from '../schemas.ts';
 

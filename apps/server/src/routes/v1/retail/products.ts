@@ -30,6 +30,8 @@ export const price = priceSchema;
 
 const reference = referenceSchema;
 
+const cost = priceSchema.describe('What the shop pays for it, in the currency’s smallest unit');
+
 export const variantInput = z.strictObject({
   name,
   sku: code.optional(),
@@ -52,6 +54,7 @@ export const productCreateBody = z.strictObject({
   sku: code.optional(),
   barcodes: barcodes.optional(),
   price,
+  cost: cost.optional(),
   currency: currencySchema.optional().describe('Defaults to TZS'),
   tax_rate: taxRate.optional().describe('Defaults to standard'),
   category: reference.optional(),
@@ -76,6 +79,7 @@ export const productPatchBody = z.strictObject({
   sku: code.nullable().optional(),
   barcodes: barcodes.optional().describe('Replaces the product’s barcodes'),
   price: price.optional(),
+  cost: cost.nullable().optional(),
   currency: currencySchema.optional(),
   tax_rate: taxRate.optional(),
   category: reference.nullable().optional(),
@@ -110,6 +114,9 @@ export const productSchema = z.object({
   sku: z.string().nullable(),
   barcodes: z.array(z.string()),
   price: count,
+  cost: count
+    .nullable()
+    .describe('What the shop pays for it, in the currency’s smallest unit; null when not known'),
   currency: currencyOut,
   tax_rate: z.enum(TAX_CLASSES),
   category: z.string().nullable(),
@@ -163,7 +170,7 @@ export const retailProductRoutes = [
     tag,
     summary: 'Update a product',
     description:
-      'Fields left out keep their value; `null` clears `sku`, `description`, `category`, `plu` or `favourite_position`.',
+      'Fields left out keep their value; `null` clears `sku`, `description`, `category`, `plu`, `favourite_position` or `cost`.',
     auth: 'secret',
     params: idParams,
     body: productPatchBody,

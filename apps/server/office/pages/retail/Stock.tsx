@@ -1,0 +1,193 @@
+/** Stock: a store's levels (or its low ones only), and changing one found by its SKU or barcode. */
+import { useState, type FormEvent } from 'react';
+import { api, type List } from '../../api.ts';
+import { useAction } from '../../action.ts';
+import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
+import { Failed, Loading } from '../../components/Status.tsx';
+import { Head } from './Head.tsx';
+import { useI18n, type MessageKey } from '../../i18n/index.ts';
+import { useLoad } from '../../load.ts';
+import { formatCount, Message } from '../../shared.ts';
+import { firstHundred, formatMilli, type Product, type Store, type Unit } from './model.ts';
+
+interface StockLevel {
+  id: string;
+  product: string;
+  variant: string | null;
+  unit: Unit;
+  on_hand_milli: number;
+  reorder_level_milli: number | null;
+  low: boolean;
+}
+const REASONS = ['received', 'count', 'damaged', 'lost', 'returned', 'correction'] as const;
+
+export function Stock() {
+  const { t } = useI18n();
+  const [stores, reload] = useLoad(() => firstHundred<Store>('/v1/retail/stores'), 'stores');
+  if (stores.kind === 'loading') return <Loading />;
+  if (stores.kind === 'failed') return <Failed error={stores.error} onRetry={reload} />;
+  if (stores.value.length === 0) return <p className="muted">{t('noStores')}</p>;
+  return <StoreStock stores={stores.value} />;
+}
+
+function StoreStock({ stores }: { stores: Store[] }) {
+  const { t } = useI18n();
+  const [store, setStore] = useState(() => (stores.find((s) => s.default) ?? stores[0]!).id);
+  const [low, setLow] = useState(false);
+  const list = useCursorList<StockLevel>(`/v1/retail/stores/${store}/stock`, {
+    low: low ? 'true' : undefined,
+  });
+  const ids =
+    list.loaded.kind === 'done' ? [...new Set(list.loaded.value.data.map((level) => level.product))] : [];
+  // A page's products by id, for their names (25 reads at most, side by side).
+  const [products] = useLoad(
+    () => Promise.all(ids.map((id) => api.get<Product>(`/v1/products/${id}`))),
+    ids.join(','),
+  );
+  const nameOf = (level: StockLevel) => {
+    const product = products.kind === 'done' ? products.value.find((p) => p.id === level.product) : undefined;
+    const variant = product?.variants.find((v) => v.id === level.variant);
+    return product ? `${product.name}${variant ? ` · ${variant.name}` : ''}` : level.product;
+  };
+  return (
+    <>
+      <div className="retail-filters">
+        <label>
+          {t('store')}
+          <select value={store} onChange={(event) => setStore(event.target.value)} data-testid="stock-store">
+            {stores.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check" style={{ flexDirection: 'row', alignItems: 'center' }}>
+          <input
+            type="checkbox"
+            checked={low}
+            onChange={(event) => setLow(event.target.checked)}
+            data-testid="low-only"
+          />
+          {t('lowOnly')}
+        </label>
+      </div>
+      <Adjust store={store} onDone={list.reload} />
+      <CursorListView list={list} empty={t('noStock')}>
+        {(rows) => (
+          <div className="table-wrap" tabIndex={0}>
+            <table className="table retail-table" data-testid="stock-list">
+              <Head columns={[t('product'), { num: t('onHand') }, { num: t('reorderAt') }, t('status')]} />
+              <tbody>
+                {rows.map((level) => (
+                  <tr key={level.id} data-testid="stock-level">
+                    <th scope="row" className="grow">
+                      {nameOf(level)}
+                    </th>
+                    <td className="num">{formatMilli(level.on_hand_milli, level.unit, formatCount)}</td>
+                    <td className="num">
+                      {level.reorder_level_milli === null
+                        ? ''
+                        : formatMilli(level.reorder_level_milli, level.unit, formatCount)}
+                    </td>
+                    <td>{level.low && <span className="mark-low">{t('lowMark')}</span>}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CursorListView>
+    </>
+  );
+}
+
+function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
+  const { t } = useI18n();
+  const { busy, error, run } = useAction();
+  const [code, setCode] = useState('');
+  const [by, setBy] = useState('');
+  const [reason, setReason] = useState<(typeof REASONS)[number]>('received');
+  const [done, setDone] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    void run(async () => {
+      const found = await api.get<List<Product>>(`/v1/products?limit=1&q=${encodeURIComponent(code.trim())}`);
+      const product = found.data[0];
+      if (!product) {
+        setDone(t('noSuchProduct'));
+        return;
+      }
+      const variant = product.variants.find(
+        (v) => v.sku?.toLowerCase() === code.trim().toLowerCase() || v.barcodes.includes(code.trim()),
+      );
+      const level = await api.post<StockLevel>('/v1/retail/stock-adjustments', {
+        store,
+        product: product.id,
+        ...(variant ? { variant: variant.id } : {}),
+        adjust_by: Number(by),
+        reason,
+      });
+      setDone(
+        t('stockChanged', {
+          name: product.name,
+          quantity: formatMilli(level.on_hand_milli, level.unit, formatCount),
+        }),
+      );
+      setCode('');
+      setBy('');
+      onDone();
+    });
+  };
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="adjust-title" data-testid="adjust">
+      <h2 id="adjust-title">{t('adjustStock')}</h2>
+      <p className="muted">{t('adjustLead')}</p>
+      <div className="retail-filters">
+        <label>
+          {t('productCode')}
+          <input
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            required
+            data-testid="adjust-code"
+          />
+        </label>
+        <label>
+          {t('adjustBy')}
+          <input
+            value={by}
+            onChange={(event) => setBy(event.target.value)}
+            required
+            inputMode="numeric"
+            pattern="-?[0-9]+"
+            data-testid="adjust-by"
+          />
+        </label>
+        <label>
+          {t('reason')}
+          <select
+            value={reason}
+            onChange={(event) => setReason(event.target.value as (typeof REASONS)[number])}
+          >
+            {REASONS.map((r) => (
+              <option key={r} value={r}>
+                {t(`reason_${r}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={busy} data-testid="adjust-submit">
+          {t('save')}
+        </button>
+      </div>
+      <Message text={error} />
+      {done && (
+        <p role="status" data-testid="adjust-done">
+          {done}
+        </p>
+      )}
+    </form>
+  );
+}
