@@ -44,7 +44,36 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
     },
   },
   settings: { path: '/office/settings', ready: '[data-testid=settings]' },
-  payments: { path: '/office/payments', ready: '[data-testid=coming]' },
+  payments: { path: '/office/payments', ready: '[data-testid=payment-list]' },
+  payment: {
+    path: '/office/payments',
+    ready: '[data-testid=payment-list]',
+    then: async (page) => {
+      await page.click('[data-testid=payment] >> nth=-1 >> a');
+      await page.waitForSelector('[data-testid=ledger-lines]');
+    },
+  },
+  refund: {
+    path: '/office/payments/payments',
+    ready: '[data-testid=payment-list]',
+    then: async (page) => {
+      await page.click('[data-testid=payment] >> nth=1 >> a');
+      await page.click('[data-testid=refund]');
+      await page.waitForSelector('[data-testid=refund-dialog]');
+    },
+  },
+  balance: { path: '/office/payments/balance', ready: '[data-testid=transactions]' },
+  payouts: {
+    path: '/office/payments/payouts',
+    ready: '[data-testid=payout-amount]',
+    then: async (page) => {
+      await page.fill('[data-testid=payout-amount]', '12,5OO');
+      await page.fill('[data-testid=payout-phone]', '0712345678');
+      await page.click('[data-testid=create-payout]');
+      await page.waitForSelector('[role=alert]');
+    },
+  },
+  customers: { path: '/office/payments/customers', ready: '[data-testid=customer-search]' },
 };
 const chosen = Object.entries(SCREENS).filter(
   ([name]) => !process.env.SCREENS || process.env.SCREENS.split(',').includes(name),

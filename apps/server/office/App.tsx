@@ -12,6 +12,7 @@ import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
 import { Coming } from './pages/Coming.tsx';
 import { Home } from './pages/Home.tsx';
+import { Payments } from './pages/payments/Payments.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Tills } from './pages/Tills.tsx';
@@ -45,6 +46,8 @@ function PageOf({ place }: { place: Place }) {
   switch (page) {
     case 'home':
       return <Home />;
+    case 'payments':
+      return <Payments rest={place.rest} />;
     case 'tills':
       return <Tills />;
     case 'settings':

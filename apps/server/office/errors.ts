@@ -11,6 +11,11 @@ const FIELD_WORDS: Record<string, MessageKey> = {
   store: 'fieldStore',
   new_password: 'fieldNewPassword',
   current_password: 'fieldCurrentPassword',
+  amount: 'payFieldAmount',
+  phone: 'payFieldPhone',
+  'destination.phone': 'payFieldPhone',
+  created_gte: 'payFieldFrom',
+  created_lte: 'payFieldTo',
 };
 
 export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): string {
@@ -24,6 +29,10 @@ export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): 
       return t('errorRateLimited', { seconds: error.retryAfter ?? 60 });
     case 'origin_not_allowed':
       return t('errorOrigin');
+    case 'insufficient_funds':
+      return t('payErrorFunds');
+    case 'state_transition_invalid':
+      return t('payErrorState');
     case 'service_unavailable':
     case 'internal_error':
       return t('errorUnavailable');
