@@ -192,4 +192,107 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
     expect(await page.textContent('[data-testid=customer-detail] h2')).toBe(`Mteja ${language}`);
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it(
+    'makes an invoice: a draft, edited, finalized and sent, with its PDF and the customer’s page',
+    { timeout: 120_000 },
+    async () => {
+      const customer = (await sample.api.post('/v1/customers', { name: `Ankara ${language}` })).body;
+      await page.click('[data-testid=tab-invoices]');
+      await page.waitForSelector('[data-testid=new-invoice]');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click('[data-testid=new-invoice]');
+      await page.waitForSelector('[data-testid=invoice-form]');
+      await page.selectOption('[data-testid=invoice-customer]', customer.id);
+      await page.fill('[data-testid=line-description]', 'Mchele 25kg');
+      await page.fill('[data-testid=line-quantity]', '2');
+      await page.fill('[data-testid=line-price]', '12,500');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click('[data-testid=save-invoice]');
+      await page.waitForSelector('[data-testid=invoice-total]');
+      const id = decodeURIComponent(page.url().split('/').at(-1)!);
+      expect(id).toMatch(/^in_/);
+      const draft = (await sample.api.get(`/v1/invoices/${id}`)).body;
+      expect(draft).toMatchObject({ status: 'draft', customer: customer.id, total: 25_000 });
+      expect(draft.lines[0]).toMatchObject({ description: 'Mchele 25kg', quantity: 2, unit_amount: 12_500 });
+      expect(await page.textContent('[data-testid=invoice-total]')).toBe('TZS 25,000');
+
+      await page.click('[data-testid=edit-invoice]');
+      await page.waitForSelector('[data-testid=invoice-form]');
+      await page.fill('[data-testid=line-price]', '15,000');
+      await page.click('[data-testid=save-invoice]');
+      await expect
+        .poll(() => page.textContent('[data-testid=invoice-total]').catch(() => null), { timeout: 15_000 })
+        .toBe('TZS 30,000');
+      expect((await sample.api.get(`/v1/invoices/${id}`)).body.lines[0].unit_amount).toBe(15_000);
+
+      await page.click('[data-testid=finalize]');
+      await page.waitForSelector('[data-testid=invoice-detail] [data-status=open]');
+      await page.click('[data-testid=send]');
+      await expect
+        .poll(async () => (await sample.api.get(`/v1/invoices/${id}`)).body.sent_at, { timeout: 15_000 })
+        .not.toBeNull();
+      const open = (await sample.api.get(`/v1/invoices/${id}`)).body;
+      expect(open.status).toBe('open');
+      expect(await page.textContent('[data-testid=invoice-detail] h2')).toBe(open.number);
+      expect(await page.getAttribute('[data-testid=hosted]', 'href')).toBe(open.hosted_invoice_url);
+      const pdf = (await page.getAttribute('[data-testid=pdf]', 'href'))!;
+      expect(pdf).toBe(`/v1/invoices/${id}/pdf?lang=${language}`);
+      // The link works with the browser's cookie alone.
+      const served = await page.evaluate(async (href) => {
+        const response = await fetch(href);
+        return { status: response.status, type: response.headers.get('content-type') };
+      }, pdf);
+      expect(served).toEqual({ status: 200, type: 'application/pdf' });
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
+
+  it(
+    'lists subscriptions and escrow with their detail, and cancels a subscription',
+    { timeout: 90_000 },
+    async () => {
+      const customer = (await sample.api.post('/v1/customers', { name: `Usajili ${language}` })).body;
+      const subscription = (
+        await sample.api.post('/v1/subscriptions', {
+          customer: customer.id,
+          amount: 5_000,
+          currency: 'TZS',
+          interval: 'month',
+          phone: '0700000001',
+          trial_period_days: 7,
+        })
+      ).body;
+      const held = (await sample.api.get(`/v1/payments/${refundable.pop()}`)).body;
+      const escrow = (
+        await sample.api.post('/v1/escrow', {
+          payment: held.id,
+          splits: [{ phone: '0712 345 678', amount: held.net }],
+        })
+      ).body;
+      expect(escrow.status).toBe('held');
+
+      await page.click('[data-testid=tab-subscriptions]');
+      await page.waitForSelector(`[data-testid=subscription-list] tr[data-id="${subscription.id}"]`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click(`[data-testid=subscription-list] tr[data-id="${subscription.id}"] a`);
+      await page.waitForSelector('[data-testid=cancel-subscription]');
+      await page.click('[data-testid=cancel-subscription]');
+      await page.waitForSelector('[data-testid=cancel-dialog]');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click('[data-testid=confirm-cancel]');
+      await page.waitForSelector('[data-testid=subscription-detail] [data-status=canceled]');
+      expect((await sample.api.get(`/v1/subscriptions/${subscription.id}`)).body.status).toBe('canceled');
+
+      await page.click('[data-testid=tab-escrow]');
+      await page.waitForSelector(`[data-testid=escrow-list] tr[data-id="${escrow.id}"]`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.click(`[data-testid=escrow-list] tr[data-id="${escrow.id}"] a`);
+      await page.waitForSelector('[data-testid=escrow-splits]');
+      expect(await ids(page, 'escrow-splits')).toEqual(
+        escrow.splits.map((split: { id: string }) => split.id),
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+  );
 });

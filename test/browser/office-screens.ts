@@ -74,6 +74,10 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
     },
   },
   customers: { path: '/office/payments/customers', ready: '[data-testid=customer-search]' },
+  invoices: { path: '/office/payments/invoices', ready: '[data-testid=new-invoice]' },
+  'invoice-new': { path: '/office/payments/invoices/new', ready: '[data-testid=invoice-form]' },
+  subscriptions: { path: '/office/payments/subscriptions', ready: '[data-testid=tab-subscriptions]' },
+  escrow: { path: '/office/payments/escrow', ready: '[data-testid=tab-escrow]' },
 };
 const chosen = Object.entries(SCREENS).filter(
   ([name]) => !process.env.SCREENS || process.env.SCREENS.split(',').includes(name),

@@ -16,6 +16,10 @@ const FIELD_WORDS: Record<string, MessageKey> = {
   'destination.phone': 'payFieldPhone',
   created_gte: 'payFieldFrom',
   created_lte: 'payFieldTo',
+  customer: 'payFieldCustomer',
+  unit_amount: 'payFieldUnitPrice',
+  description: 'payFieldDescription',
+  quantity: 'payFieldQuantity',
 };
 
 export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): string {
@@ -38,7 +42,9 @@ export function errorText(t: Translate, error: unknown, language: 'sw' | 'en'): 
       return t('errorUnavailable');
   }
   const fields = Object.entries(error.details).map(([field, reason]) => {
-    const word = FIELD_WORDS[field] ? t(FIELD_WORDS[field]) : field;
+    // A field within a list ("lines.0.unit_amount") is named by its own last part.
+    const known = FIELD_WORDS[field] ?? FIELD_WORDS[field.split('.').at(-1)!];
+    const word = known ? t(known) : field;
     // The server's reason is in English: shown beside the field in English only.
     return language === 'en' ? `${word} ${reason}` : word;
   });

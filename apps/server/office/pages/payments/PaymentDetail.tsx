@@ -5,14 +5,12 @@
  */
 import { useState } from 'react';
 import { api, type List } from '../../api.ts';
-import { useAction } from '../../action.ts';
 import { Failed, Loading } from '../../components/Status.tsx';
-import { OfficeDialog } from '../../components/OfficeDialog.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
-import { Message } from '../../shared.ts';
 import {
+  ConfirmDialog,
   Facts,
   money,
   NETWORK_NAMES,
@@ -173,31 +171,18 @@ function RefundDialog({
   onRefunded: () => void;
 }) {
   const { t } = useI18n();
-  const { busy, error, run } = useAction();
-  const refund = () =>
-    void run(async () => {
-      await api.post(`/v1/payments/${encodeURIComponent(payment.id)}/refund`);
-      onRefunded();
-    });
   const amount = money(payment.amount, payment.currency);
   return (
-    <OfficeDialog title={t('payRefundTitle', { amount })} onClose={onClose} testId="refund-dialog">
-      <p>{t('payRefundLead', { amount, phone: phoneText(payment.phone) })}</p>
-      <Message text={error} />
-      <div className="row">
-        <button
-          type="button"
-          className="danger"
-          onClick={refund}
-          disabled={busy}
-          data-testid="confirm-refund"
-        >
-          {t('payRefundConfirm', { amount })}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t('cancel')}
-        </button>
-      </div>
-    </OfficeDialog>
+    <ConfirmDialog
+      title={t('payRefundTitle', { amount })}
+      lead={t('payRefundLead', { amount, phone: phoneText(payment.phone) })}
+      confirm={t('payRefundConfirm', { amount })}
+      onConfirm={async () => {
+        await api.post(`/v1/payments/${encodeURIComponent(payment.id)}/refund`);
+        onRefunded();
+      }}
+      onClose={onClose}
+      testId="refund"
+    />
   );
 }

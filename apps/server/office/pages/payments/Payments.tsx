@@ -2,7 +2,7 @@
  * Payments: the section's tabs as a sub-navigation, each at
  * `/office/payments/<tab>/<id>`: payments (the list, one payment with its
  * ledger lines and webhook deliveries, refunding), the balance and its
- * transactions, payouts and customers.
+ * transactions, payouts, customers, invoices, subscriptions and escrow.
  */
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { PageLink } from '../../router.tsx';
@@ -10,10 +10,12 @@ import { BalanceTab } from './Balance.tsx';
 import { CustomerDetail, CustomersTab } from './Customers.tsx';
 import { PaymentDetail } from './PaymentDetail.tsx';
 import { PaymentList } from './PaymentList.tsx';
+import { InvoicesTab } from './Invoices.tsx';
 import { PayoutsTab } from './Payouts.tsx';
+import { EscrowTab, SubscriptionsTab } from './Subscriptions.tsx';
 import './payments.css';
 
-const TABS = ['payments', 'balance', 'payouts', 'customers'] as const;
+const TABS = ['payments', 'balance', 'payouts', 'customers', 'invoices', 'subscriptions', 'escrow'] as const;
 type Tab = (typeof TABS)[number];
 
 const TAB_WORDS: Record<Tab, MessageKey> = {
@@ -21,11 +23,14 @@ const TAB_WORDS: Record<Tab, MessageKey> = {
   balance: 'payTabBalance',
   payouts: 'payTabPayouts',
   customers: 'payTabCustomers',
+  invoices: 'payTabInvoices',
+  subscriptions: 'payTabSubscriptions',
+  escrow: 'payTabEscrow',
 };
 
 export function Payments({ rest }: { rest: string[] }) {
   const { t } = useI18n();
-  const [first, id] = rest;
+  const [first, id, action] = rest;
   const tab: Tab = (TABS as readonly string[]).includes(first ?? '') ? (first as Tab) : 'payments';
   return (
     <div className="page" data-testid="payments">
@@ -48,12 +53,12 @@ export function Payments({ rest }: { rest: string[] }) {
           ))}
         </ul>
       </nav>
-      <TabOf tab={tab} id={id} />
+      <TabOf tab={tab} id={id} action={action} />
     </div>
   );
 }
 
-function TabOf({ tab, id }: { tab: Tab; id: string | undefined }) {
+function TabOf({ tab, id, action }: { tab: Tab; id: string | undefined; action: string | undefined }) {
   switch (tab) {
     case 'payments':
       return id ? <PaymentDetail key={id} id={id} /> : <PaymentList />;
@@ -63,5 +68,11 @@ function TabOf({ tab, id }: { tab: Tab; id: string | undefined }) {
       return <PayoutsTab />;
     case 'customers':
       return id ? <CustomerDetail key={id} id={id} /> : <CustomersTab />;
+    case 'invoices':
+      return <InvoicesTab id={id} action={action} />;
+    case 'subscriptions':
+      return <SubscriptionsTab id={id} />;
+    case 'escrow':
+      return <EscrowTab id={id} />;
   }
 }

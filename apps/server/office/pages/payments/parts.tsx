@@ -1,8 +1,10 @@
 /** What the payments section's tabs share: the API's objects, status badges, money and times. */
 import type { ChangeEvent, ReactNode } from 'react';
 import { ApiError } from '../../api.ts';
+import { useAction } from '../../action.ts';
+import { OfficeDialog } from '../../components/OfficeDialog.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { formatDateTime, formatMoney, parseAmount } from '../../shared.ts';
+import { formatDateTime, formatMoney, Message, parseAmount } from '../../shared.ts';
 
 export interface Payment {
   id: string;
@@ -32,7 +34,39 @@ export const STATUS_WORDS: Record<string, MessageKey> = {
   failed: 'payStatusFailed',
   refunded: 'payStatusRefunded',
   succeeded: 'payStatusSucceeded',
+  draft: 'payStatusDraft',
+  open: 'payStatusOpen',
+  void: 'payStatusVoid',
+  uncollectible: 'payStatusUncollectible',
+  active: 'payStatusActive',
+  past_due: 'payStatusPastDue',
+  canceled: 'payStatusCanceled',
+  held: 'payStatusHeld',
+  released: 'payStatusReleased',
+  trialing: 'payStatusTrialing',
+  partially_released: 'payStatusPartlyReleased',
+  sending: 'payStatusSending',
 };
+
+export interface Invoice {
+  id: string;
+  number: string | null;
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+  customer: string;
+  subscription: string | null;
+  currency: string;
+  lines: Array<{ description: string; quantity: number; unit_amount: number; amount: number; tax: number }>;
+  subtotal: number;
+  tax: number;
+  total: number;
+  amount_paid: number;
+  amount_due: number;
+  memo: string | null;
+  due_date: number;
+  hosted_invoice_url: string | null;
+  created: number;
+  sent_at: number | null;
+}
 
 /** A ledger line: what moved money, and which balance it moved. */
 export interface Line {
@@ -212,5 +246,47 @@ export function Table<T extends { id: string }>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Asks before an action that cannot be undone (a refund, a cancellation); its failure is said in the dialog. */
+export function ConfirmDialog({
+  title,
+  lead,
+  confirm,
+  onConfirm,
+  onClose,
+  testId,
+}: {
+  title: string;
+  lead: string;
+  /** The confirming button's words. */
+  confirm: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  /** The dialog's test id; its confirming button's is `confirm-<testId>`. */
+  testId: string;
+}) {
+  const { t } = useI18n();
+  const { busy, error, run } = useAction();
+  return (
+    <OfficeDialog title={title} onClose={onClose} testId={`${testId}-dialog`}>
+      <p>{lead}</p>
+      <Message text={error} />
+      <div className="row">
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void run(onConfirm)}
+          disabled={busy}
+          data-testid={`confirm-${testId}`}
+        >
+          {confirm}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t('cancel')}
+        </button>
+      </div>
+    </OfficeDialog>
   );
 }
