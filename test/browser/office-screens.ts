@@ -105,7 +105,40 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   'retail-stock': { path: '/office/retail/stock', ready: '[data-testid=adjust]' },
   'retail-orders': { path: '/office/retail/orders', ready: '[data-testid=order-list]' },
   'retail-shifts': { path: '/office/retail/shifts', ready: '[data-testid=retail] [aria-current=page]' },
-  payments: { path: '/office/payments', ready: '[data-testid=coming]' },
+  payments: { path: '/office/payments', ready: '[data-testid=payment-list]' },
+  payment: {
+    path: '/office/payments',
+    ready: '[data-testid=payment-list]',
+    then: async (page) => {
+      await page.click('[data-testid=payment] >> nth=-1 >> a');
+      await page.waitForSelector('[data-testid=ledger-lines]');
+    },
+  },
+  refund: {
+    path: '/office/payments/payments',
+    ready: '[data-testid=payment-list]',
+    then: async (page) => {
+      await page.click('[data-testid=payment] >> nth=1 >> a');
+      await page.click('[data-testid=refund]');
+      await page.waitForSelector('[data-testid=refund-dialog]');
+    },
+  },
+  balance: { path: '/office/payments/balance', ready: '[data-testid=transactions]' },
+  payouts: {
+    path: '/office/payments/payouts',
+    ready: '[data-testid=payout-amount]',
+    then: async (page) => {
+      await page.fill('[data-testid=payout-amount]', '12,5OO');
+      await page.fill('[data-testid=payout-phone]', '0712345678');
+      await page.click('[data-testid=create-payout]');
+      await page.waitForSelector('[role=alert]');
+    },
+  },
+  customers: { path: '/office/payments/customers', ready: '[data-testid=customer-search]' },
+  invoices: { path: '/office/payments/invoices', ready: '[data-testid=new-invoice]' },
+  'invoice-new': { path: '/office/payments/invoices/new', ready: '[data-testid=invoice-form]' },
+  subscriptions: { path: '/office/payments/subscriptions', ready: '[data-testid=tab-subscriptions]' },
+  escrow: { path: '/office/payments/escrow', ready: '[data-testid=tab-escrow]' },
 };
 const chosen = Object.entries(SCREENS).filter(
   ([name]) => !process.env.SCREENS || process.env.SCREENS.split(',').includes(name),

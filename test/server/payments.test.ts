@@ -15,9 +15,9 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const pay = (phone: string, amount = 10_000) => api.post('/v1/payments', { amount, currency: 'TZS', phone });
-const settled = (id: string) =>
+const settled = (id: string, by = api) =>
   eventually(async () => {
-    const r = await api.get(`/v1/payments/${id}`);
+    const r = await by.get(`/v1/payments/${id}`);
     return r.body.status !== 'pending' ? r.body : undefined;
   });
 
@@ -154,6 +154,60 @@ describe('payments through the sandbox provider', () => {
     expect(back.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     expect((await own.get('/v1/payments?limit=101')).body).toMatchObject({ code: 'limit_invalid' });
     expect((await own.get('/v1/payments?limit=0')).status).toBe(400);
+  });
+});
+
+describe('narrowing the list', () => {
+  it('filters by phone in any written form, network, status and creation time, and pages within the filter', async () => {
+    const own = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const make = async (phone: string) =>
+      (await own.post('/v1/payments', { amount: 1_000, currency: 'TZS', phone })).body.id as string;
+    const mixx = [await make('0700000001'), await make('0700000001')];
+    const mpesa = await make('0722345678');
+    const airtel = await make('0662345678');
+    const ids = async (query: string) =>
+      (await own.get(`/v1/payments?${query}`)).body.data.map((p: { id: string }) => p.id);
+    expect(await ids('phone=%2B255 722 345 678')).toEqual([mpesa]);
+    expect(await ids('phone=0700000001')).toEqual([mixx[1], mixx[0]]);
+    expect(await ids('phone=0700000001&limit=1&starting_after=' + mixx[1])).toEqual([mixx[0]]);
+    expect(await ids('network=airtel')).toEqual([airtel]);
+    expect(await ids('network=mpesa&phone=0700000001')).toEqual([]);
+    await settled(mpesa, own);
+    expect(await ids('status=paid&network=mpesa')).toEqual([mpesa]);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await ids(`created_gte=${now - 600}&created_lte=${now + 600}`)).length).toBe(4);
+    expect(await ids(`created_gte=${now + 600}`)).toEqual([]);
+    expect(await ids(`created_lte=${now - 600}`)).toEqual([]);
+    // Bad filters are the one error object naming the parameter, never a 5xx.
+    for (const [query, field] of [
+      ['phone=0800123456', 'phone'],
+      ['network=vodacom', 'network'],
+      ['created_gte=yesterday', 'created_gte'],
+    ]) {
+      const refused = await own.get(`/v1/payments?${query}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toHaveProperty(field!);
+    }
+  });
+
+  it("lists one payment's ledger lines by `source`", async () => {
+    const own = client(server.url, (await signUp(server.url)).keys.secretTest);
+    const [first, second] = await Promise.all(
+      [5_000, 7_000].map(
+        async (amount) =>
+          (await own.post('/v1/payments', { amount, currency: 'TZS', phone: '0700000001' })).body
+            .id as string,
+      ),
+    );
+    await settled(first!, own);
+    await settled(second!, own);
+    expect((await own.post(`/v1/payments/${first}/refund`)).status).toBe(200);
+    const lines = (await own.get(`/v1/transactions?source=${first}`)).body.data;
+    expect(lines.map((l: { type: string; amount: number }) => [l.type, l.amount])).toEqual([
+      ['refund', -5_000],
+      ['payment', 5_000],
+    ]);
+    expect((await own.get(`/v1/transactions?source=${second}`)).body.data).toHaveLength(1);
   });
 });
 

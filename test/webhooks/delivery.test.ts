@@ -55,6 +55,20 @@ const settledLog = (api: ReturnType<typeof client>, count: number) =>
   );
 
 describe('signed webhook deliveries', () => {
+  it('lists the deliveries of events about one object by `object`', async () => {
+    const hook = await receiver();
+    const { api } = await setup(hook.url, ['payment.succeeded']);
+    for (const id of ['pay_one', 'pay_two', 'pay_one'])
+      await api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id } });
+    await settledLog(api, 3);
+    const of = async (object: string) =>
+      (await api.get(`/v1/webhook-deliveries?object=${object}`)).body.data as Array<{ event_id: string }>;
+    const one = await of('pay_one');
+    expect(one).toHaveLength(2);
+    expect(await of('pay_two')).toHaveLength(1);
+    expect(await of('pay_none')).toEqual([]);
+  });
+
   it('delivers a test event with the documented envelope, verifiable by our helpers and by standardwebhooks', async () => {
     const hook = await receiver();
     const { api, endpoint } = await setup(hook.url, ['payment.succeeded']);

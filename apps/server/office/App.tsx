@@ -11,10 +11,10 @@ import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
 import { Apps } from './pages/apps/Apps.tsx';
-import { Coming } from './pages/Coming.tsx';
 import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
 import { Retail } from './pages/retail/Retail.tsx';
+import { Payments } from './pages/payments/Payments.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
@@ -50,6 +50,8 @@ function PageOf({ place }: { place: Place }) {
       return <Home />;
     case 'retail':
       return <Retail rest={place.rest} />;
+    case 'payments':
+      return <Payments rest={place.rest} />;
     case 'tills':
       return <TillsAndStaff rest={place.rest} />;
     case 'settings':
@@ -58,8 +60,6 @@ function PageOf({ place }: { place: Place }) {
       return <Developers rest={place.rest} />;
     case 'apps':
       return <Apps />;
-    default:
-      return <Coming title={NAV_WORDS[page]} />;
   }
 }
 

@@ -17,6 +17,15 @@ const FIELD_WORDS: Record<string, MessageKey> = {
   store: 'fieldStore',
   new_password: 'fieldNewPassword',
   current_password: 'fieldCurrentPassword',
+  amount: 'payFieldAmount',
+  phone: 'payFieldPhone',
+  'destination.phone': 'payFieldPhone',
+  created_gte: 'payFieldFrom',
+  created_lte: 'payFieldTo',
+  customer: 'payFieldCustomer',
+  unit_amount: 'payFieldUnitPrice',
+  description: 'payFieldDescription',
+  quantity: 'payFieldQuantity',
 };
 
 export function errorText(
@@ -37,13 +46,21 @@ export function errorText(
       return t('errorRateLimited', { seconds: error.retryAfter ?? 60 });
     case 'origin_not_allowed':
       return t('errorOrigin');
+    case 'insufficient_funds':
+      return t('payErrorFunds');
+    case 'state_transition_invalid':
+      return t('payErrorState');
     case 'service_unavailable':
     case 'internal_error':
       return t('errorUnavailable');
   }
   const fields = Object.entries(error.details).map(([field, reason]) => {
-    // A list entry (`stores.1`) is named by its list.
-    const key = words.fields?.[field] ?? words.fields?.[field.split('.')[0]!] ?? FIELD_WORDS[field];
+    // A list entry (`stores.1`) is named by its list; a field within one (`lines.0.unit_amount`) by its last part.
+    const key =
+      words.fields?.[field] ??
+      words.fields?.[field.split('.')[0]!] ??
+      FIELD_WORDS[field] ??
+      FIELD_WORDS[field.split('.').at(-1)!];
     const word = key ? t(key) : field;
     // The server's reason is in English: shown beside the field in English only.
     return language === 'en' ? `${word} ${reason}` : word;

@@ -6,6 +6,7 @@ export { createI18n } from '../../desktop/src/renderer/ui/i18n.tsx';
 export {
   formatDateTime,
   formatMoney,
+  parseAmount,
   formatTime,
   formatCount,
   type Language,

@@ -2,7 +2,8 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { z } from 'zod';
 
 /** Mobile money networks a number may belong to, as stored on payments and printed on receipts. */
-export type MobileNetwork = 'mpesa' | 'mixx' | 'airtel' | 'halotel' | 'ttcl';
+export const MOBILE_NETWORKS = ['mpesa', 'mixx', 'airtel', 'halotel', 'ttcl'] as const;
+export type MobileNetwork = (typeof MOBILE_NETWORKS)[number];
 
 /**
  * The network that was allocated each two-digit range after 255 (libphonenumber's

@@ -8,10 +8,11 @@ export const commonEn = {
   close: 'Close',
   loading: 'Loading…',
   retry: 'Try again',
+  save: 'Save',
+  all: 'All',
   pages: 'Pages',
   newer: 'Newer',
   older: 'Older',
-  coming: 'Coming soon: for now, the same is done through the API.',
   apiDocs: 'API reference',
 
   signInTitle: 'Sign in',

@@ -8,10 +8,11 @@ const commonSw: Record<keyof typeof commonEn, string> = {
   close: 'Funga',
   loading: 'Inapakia…',
   retry: 'Jaribu tena',
+  save: 'Hifadhi',
+  all: 'Zote',
   pages: 'Kurasa',
   newer: 'Mpya zaidi',
   older: 'Za zamani',
-  coming: 'Inakuja hivi karibuni: kwa sasa, hili hufanywa kupitia API.',
   apiDocs: 'Maelezo ya API',
 
   signInTitle: 'Ingia',

@@ -22,6 +22,19 @@ export interface ListSource {
   params: unknown[];
 }
 
+/** A list's `created_gte` / `created_lte` filter (unix seconds, both ends included) as SQL conditions. */
+export function createdWithin(
+  params: unknown[],
+  filters: { created_gte?: number | undefined; created_lte?: number | undefined },
+): string {
+  let where = '';
+  if (filters.created_gte !== undefined)
+    where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
+  if (filters.created_lte !== undefined)
+    where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
+  return where;
+}
+
 /**
  * Newest first by `seq` (exact creation order), cursor by id. `starting_after`
  * pages back in time; `ending_before` pages forward.

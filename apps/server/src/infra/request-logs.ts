@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { newId } from '@tz/core';
 import type { Database } from '../db/database.ts';
+import { createdWithin } from '../db/list-page.ts';
 import type { Actor } from '../actor.ts';
 import { unixSeconds } from './time.ts';
 
@@ -94,10 +95,7 @@ export class RequestLogs {
       where += ` AND path LIKE $${params.push(`${filters.path.replace(/[\\%_]/g, '\\$&')}%`)}`;
     if (filters.request_id) where += ` AND request_id = $${params.push(filters.request_id)}`;
     if (filters.api_key) where += ` AND api_key_id = $${params.push(filters.api_key)}`;
-    if (filters.created_gte !== undefined)
-      where += ` AND created_at >= to_timestamp($${params.push(filters.created_gte)})`;
-    if (filters.created_lte !== undefined)
-      where += ` AND created_at <= to_timestamp($${params.push(filters.created_lte)})`;
+    where += createdWithin(params, filters);
     return { table: 'request_logs', where, params };
   }
 }

@@ -132,12 +132,11 @@ interface BalanceAmount {
 
 export class LedgerService {
   /** A merchant's transaction list: a line per balance each movement moved. */
-  transactionsSource(tenant: Tenant) {
-    return {
-      table: 'balance_transaction_lines',
-      where: 'merchant_id = $1 AND livemode = $2',
-      params: [tenant.merchantId, tenant.livemode],
-    };
+  transactionsSource(tenant: Tenant, filters: { source?: string | undefined } = {}) {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.source) where += ` AND source_id = $${params.push(filters.source)}`;
+    return { table: 'balance_transaction_lines', where, params };
   }
 
   /** The balance, summed from ledger postings on the merchant's accounts. */

@@ -11,6 +11,7 @@ import {
   reversePostings,
   type Currency,
   type FeeSchedule,
+  type MobileNetwork,
   type PaymentStatus,
 } from '@tz/core';
 import type { Logger } from 'pino';
@@ -20,6 +21,7 @@ import type { OutcomeSink, PaymentProvider, ProviderOutcome } from '../providers
 import { recordEvent, recordEvents, type EventSignal } from '../infra/events.ts';
 import { assertCustomersExist } from '../customers/service.ts';
 import { findOwned } from '../infra/owned.ts';
+import { createdWithin } from '../db/list-page.ts';
 import { startAtProvider } from '../providers/start.ts';
 import { lockAvailableBalance, postLedgerEntry, refuseUnlessCovered } from '../ledger/service.ts';
 import { storedStates, transition } from '../infra/transitions.ts';
@@ -86,6 +88,16 @@ export const paymentObject = (row: PaymentRow, publicUrl: string) => ({
   refunded_at: unixOrNull(row.refunded_at),
 });
 export type PaymentObject = ReturnType<typeof paymentObject>;
+
+/** What `GET /v1/payments` narrows by; times in unix seconds, both ends included. */
+export interface PaymentFilters {
+  status?: PaymentStatus | undefined;
+  customer?: string | undefined;
+  phone?: string | undefined;
+  network?: MobileNetwork | undefined;
+  created_gte?: number | undefined;
+  created_lte?: number | undefined;
+}
 
 export interface CreatePaymentInput {
   amount: number;
@@ -259,11 +271,14 @@ export class PaymentService implements OutcomeSink {
     return this.toObject(await findOwned<PaymentRow>(db, 'payments', 'payment', actor, id));
   }
 
-  listSource(actor: Actor, filters: { status?: PaymentStatus | undefined; customer?: string | undefined }) {
+  listSource(actor: Actor, filters: PaymentFilters) {
     const params: unknown[] = [actor.merchantId, actor.livemode];
     let where = 'merchant_id = $1 AND livemode = $2';
     if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
     if (filters.customer) where += ` AND customer_id = $${params.push(filters.customer)}`;
+    if (filters.phone) where += ` AND phone = $${params.push(filters.phone)}`;
+    if (filters.network) where += ` AND network = $${params.push(filters.network)}`;
+    where += createdWithin(params, filters);
     return { table: 'payments', where, params };
   }
 

@@ -302,6 +302,9 @@ export class WebhookService {
     if (query.endpoint) where += ` AND endpoint_id = $${params.push(query.endpoint)}`;
     if (query.event) where += ` AND event_id = $${params.push(query.event)}`;
     if (query.event_type) where += ` AND event_type = $${params.push(query.event_type)}`;
+    if (query.object)
+      where += ` AND event_id IN (SELECT id FROM events WHERE merchant_id = $1 AND livemode = $2
+        AND data -> 'object' ->> 'id' = $${params.push(query.object)})`;
     if (query.status) where += ` AND status = $${params.push(query.status)}`;
     const page = await listPage(
       db,
@@ -462,5 +465,7 @@ export interface DeliveryFilters {
   endpoint?: string | undefined;
   event?: string | undefined;
   event_type?: string | undefined;
+  /** The id of the object the delivered events are about. */
+  object?: string | undefined;
   status?: WebhookDeliveryStatus | undefined;
 }

@@ -3,9 +3,7 @@ import { section } from './section.ts';
 
 export const developers = section({
   en: {
-    all: 'All',
     created: 'Created',
-    save: 'Save',
     refresh: 'Refresh',
     developersSections: 'Developer tools',
     tabKeys: 'API keys',
@@ -131,9 +129,7 @@ export const developers = section({
     testEventSent: 'Sent as {id}.',
   },
   sw: {
-    all: 'Zote',
     created: 'Imeundwa',
-    save: 'Hifadhi',
     refresh: 'Onyesha upya',
     developersSections: 'Zana za wasanidi',
     tabKeys: 'Funguo za API',

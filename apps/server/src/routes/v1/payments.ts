@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { amountSchema, currencySchema, tanzanianMobileSchema } from '@tz/core';
+import { amountSchema, currencySchema, MOBILE_NETWORKS, tanzanianMobileSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import type { PaymentRow } from '../../payments/service.ts';
 import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
-import { currencyOut, idParams, livemode, metadataSchema, unix } from './schemas.ts';
+import { currencyOut, idParams, livemode, metadataSchema, unix, unixSecondsQuery } from './schemas.ts';
 
 export const paymentSchema = z.object({
   id: z.string().describe('Begins with pay_'),
@@ -68,10 +68,16 @@ export const paymentRoutes = [
     path: '/payments',
     tag: 'Payments',
     summary: 'List payments',
+    description:
+      'Newest first. Filters combine: `status`, `customer`, the payer’s `phone` (any written form of the number), its `network` hint, and `created_gte` / `created_lte` (unix seconds, both ends included).',
     auth: 'secret',
     query: listQuery.extend({
       status: z.enum(['pending', 'paid', 'failed', 'refunded']).optional(),
       customer: z.string().max(255).optional(),
+      phone: tanzanianMobileSchema.optional(),
+      network: z.enum(MOBILE_NETWORKS).optional(),
+      created_gte: unixSecondsQuery.optional(),
+      created_lte: unixSecondsQuery.optional(),
     }),
     response: listEnvelope(paymentSchema),
     handler: ({ query, auth, db, services }) =>

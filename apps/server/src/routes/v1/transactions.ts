@@ -47,9 +47,15 @@ export const transactionRoutes = [
     description:
       'One line per balance each movement of money moves, newest first. Summing `net` per `balance` and `currency` rebuilds `GET /v1/balance` (docs/LEDGER.md).',
     auth: 'secret',
-    query: listQuery,
+    query: listQuery.extend({
+      source: z
+        .string()
+        .max(255)
+        .optional()
+        .describe('Only the lines of what this id records (pay_, po_, esc_…)'),
+    }),
     response: listEnvelope(transactionSchema),
     handler: ({ query, auth, db, services }) =>
-      listPage(db, services.ledger.transactionsSource(auth), query, transactionObject),
+      listPage(db, services.ledger.transactionsSource(auth, query), query, transactionObject),
   }),
 ];

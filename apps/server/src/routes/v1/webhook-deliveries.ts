@@ -40,6 +40,11 @@ export const webhookDeliveryRoutes = [
       endpoint: z.string().max(255).optional(),
       event: z.string().max(255).optional().describe('An event id (evt_...)'),
       event_type: z.string().max(100).optional(),
+      object: z
+        .string()
+        .max(255)
+        .optional()
+        .describe('Only the deliveries of events about this object (pay_…)'),
       status: z.enum(['pending', 'succeeded', 'failed']).optional(),
     }),
     response: listEnvelope(deliverySchema),

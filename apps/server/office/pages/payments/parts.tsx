@@ -1,0 +1,292 @@
+/** What the payments section's tabs share: the API's objects, status badges, money and times. */
+import type { ChangeEvent, ReactNode } from 'react';
+import { ApiError } from '../../api.ts';
+import { useAction } from '../../action.ts';
+import { OfficeDialog } from '../../components/OfficeDialog.tsx';
+import { useI18n, type MessageKey } from '../../i18n/index.ts';
+import { formatDateTime, formatMoney, Message, parseAmount } from '../../shared.ts';
+
+export interface Payment {
+  id: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'paid' | 'failed' | 'refunded';
+  fee: number | null;
+  net: number | null;
+  payout_status: 'not_applicable' | 'pending' | 'paid';
+  payout: string | null;
+  phone: string;
+  network: string | null;
+  description: string | null;
+  customer: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created: number;
+  paid_at: number | null;
+  refunded_at: number | null;
+}
+
+export { MOBILE_NETWORKS as NETWORKS, MOBILE_NETWORK_NAMES as NETWORK_NAMES } from '@tz/core';
+
+export const STATUS_WORDS: Record<string, MessageKey> = {
+  pending: 'payStatusPending',
+  paid: 'payStatusPaid',
+  failed: 'payStatusFailed',
+  refunded: 'payStatusRefunded',
+  succeeded: 'payStatusSucceeded',
+  draft: 'payStatusDraft',
+  open: 'payStatusOpen',
+  void: 'payStatusVoid',
+  uncollectible: 'payStatusUncollectible',
+  active: 'payStatusActive',
+  past_due: 'payStatusPastDue',
+  canceled: 'payStatusCanceled',
+  held: 'payStatusHeld',
+  released: 'payStatusReleased',
+  trialing: 'payStatusTrialing',
+  partially_released: 'payStatusPartlyReleased',
+  sending: 'payStatusSending',
+};
+
+export interface Invoice {
+  id: string;
+  number: string | null;
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+  customer: string;
+  subscription: string | null;
+  currency: string;
+  lines: Array<{ description: string; quantity: number; unit_amount: number; amount: number; tax: number }>;
+  subtotal: number;
+  tax: number;
+  total: number;
+  amount_paid: number;
+  amount_due: number;
+  memo: string | null;
+  due_date: number;
+  hosted_invoice_url: string | null;
+  created: number;
+  sent_at: number | null;
+}
+
+/** A ledger line: what moved money, and which balance it moved. */
+export interface Line {
+  id: string;
+  type: string;
+  balance: string;
+  source: string;
+  amount: number;
+  fee: number;
+  net: number;
+  currency: string;
+  description: string | null;
+  created: number;
+}
+
+const LINE_WORDS: Record<string, MessageKey> = {
+  payment: 'payLinePayment',
+  refund: 'payLineRefund',
+  payout: 'payLinePayout',
+  payout_paid: 'payLinePayoutPaid',
+  payout_reversal: 'payLinePayoutReversal',
+  escrow_hold: 'payLineEscrowHold',
+  escrow_release: 'payLineEscrowRelease',
+  escrow_refund: 'payLineEscrowRefund',
+  referral_earning: 'payLineReferral',
+  available: 'payBalanceAvailable',
+  pending: 'payBalancePending',
+  escrow: 'payBalanceEscrow',
+  referral: 'payBalanceReferral',
+};
+
+/** A line's type or balance in the page's words (the API's name when it is new to the page). */
+export function useLineWord(): (name: string) => string {
+  const { t } = useI18n();
+  return (name) => (LINE_WORDS[name] ? t(LINE_WORDS[name]) : name);
+}
+
+/** A status as a coloured badge in the page's words. */
+export function StatusBadge({ status }: { status: string }) {
+  const { t } = useI18n();
+  const word = STATUS_WORDS[status];
+  return (
+    <span className={`badge status-${status}`} data-status={status}>
+      {word ? t(word) : status}
+    </span>
+  );
+}
+
+/** An amount as `TZS 12,500`; null (not known yet) as a dash. */
+export const money = (amount: number | null, currency = 'TZS') =>
+  amount === null ? '—' : formatMoney(amount, currency);
+
+/** Unix seconds as "25/11/2026 14:03" in the shop's time; null as a dash. */
+export const when = (seconds: number | null) => (seconds === null ? '—' : formatDateTime(seconds * 1000));
+
+/** "255712345678" as people write it: "+255 712 345 678". */
+export const phoneText = (phone: string) =>
+  /^255\d{9}$/.test(phone) ? `+255 ${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}` : phone;
+
+/**
+ * What a person typed as an amount ("12,500") as the integer the API takes. A
+ * typo is refused here as the API would refuse it, so the message names the field.
+ */
+export function typedAmount(text: string, currency = 'TZS', field = 'amount'): number {
+  const amount = parseAmount(text, currency);
+  if (amount === null || amount <= 0)
+    throw new ApiError(400, 'parameter_invalid', `Invalid ${field}`, {
+      [field]: 'must be a positive amount, such as 12,500',
+    });
+  return amount;
+}
+
+/** A labelled field for a Tanzanian mobile number, written any way (the API normalises it). */
+export function PhoneField({
+  value,
+  onChange,
+  testId,
+  required = false,
+}: {
+  value: string;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  testId: string;
+  required?: boolean;
+}) {
+  const { t } = useI18n();
+  return (
+    <label>
+      {t('payPhone')}
+      <input
+        type="tel"
+        inputMode="tel"
+        autoComplete="off"
+        placeholder="0712 345 678"
+        value={value}
+        onChange={onChange}
+        required={required}
+        data-testid={testId}
+      />
+    </label>
+  );
+}
+
+/** A definition list of facts, label above value (two columns on a laptop, one on a phone). */
+export function Facts({ items }: { items: Array<[string, ReactNode, string?]> }) {
+  return (
+    <dl className="facts">
+      {items.map(([label, value, testId]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd data-testid={testId}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A column of a `Table`: its heading, its cell for a row, and whether it holds numbers (right-aligned). */
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => ReactNode;
+  num?: boolean;
+  nowrap?: boolean;
+}
+
+/**
+ * The section's tables: the first column heads each row; on a phone the table
+ * scrolls sideways in its `.table-wrap`, the page does not.
+ */
+export function Table<T extends { id: string }>({
+  rows,
+  columns,
+  testId,
+  rowTestId,
+  caption,
+  empty,
+}: {
+  rows: T[];
+  /** Said instead of an empty table. */
+  empty?: string;
+  columns: Array<Column<T>>;
+  testId: string;
+  rowTestId?: string;
+  caption?: string;
+}) {
+  const className = (column: Column<T>) =>
+    [column.num && 'num', column.nowrap && 'nowrap'].filter(Boolean).join(' ') || undefined;
+  if (rows.length === 0 && empty) return <p className="muted">{empty}</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid={testId}>
+        {caption && <caption className="sr-only">{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column.label} className={column.num ? 'num' : undefined}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id} data-testid={rowTestId} data-id={row.id}>
+              {columns.map((column, index) =>
+                index === 0 ? (
+                  <th scope="row" key={column.label} className={className(column)}>
+                    {column.cell(row)}
+                  </th>
+                ) : (
+                  <td key={column.label} className={className(column)}>
+                    {column.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Asks before an action that cannot be undone (a refund, a cancellation); its failure is said in the dialog. */
+export function ConfirmDialog({
+  title,
+  lead,
+  confirm,
+  onConfirm,
+  onClose,
+  testId,
+}: {
+  title: string;
+  lead: string;
+  /** The confirming button's words. */
+  confirm: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+  /** The dialog's test id; its confirming button's is `confirm-<testId>`. */
+  testId: string;
+}) {
+  const { t } = useI18n();
+  const { busy, error, run } = useAction();
+  return (
+    <OfficeDialog title={title} onClose={onClose} testId={`${testId}-dialog`}>
+      <p>{lead}</p>
+      <Message text={error} />
+      <div className="row">
+        <button
+          type="button"
+          className="danger"
+          onClick={() => void run(onConfirm)}
+          disabled={busy}
+          data-testid={`confirm-${testId}`}
+        >
+          {confirm}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t('cancel')}
+        </button>
+      </div>
+    </OfficeDialog>
+  );
+}
