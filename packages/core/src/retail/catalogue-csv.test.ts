@@ -99,6 +99,12 @@ describe('readCatalogueCsv', () => {
     ]);
   });
 
+  it('reads a code that only looks like a number in E notation (12E3) as a code', () => {
+    const file = readCatalogueCsv(`${HEADER}\nChai,,12E3,,500,,,,,\nSoda,,0e0,,500,,,,,\n`);
+    expect(file.errors).toEqual([]);
+    expect(file.products.map((p) => p.sku)).toEqual(['12E3', '0e0']);
+  });
+
   it('names every problem by row and column, not only the first', () => {
     const file = readCatalogueCsv(
       `${HEADER}\n` +

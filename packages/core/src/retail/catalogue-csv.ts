@@ -117,8 +117,11 @@ const TAX: Record<string, TaxClass> = {
   exempt: 'exempt',
 };
 const CODE = /^[\x21-\x7e]{1,64}$/;
-/** What Excel does to a long number typed into a General cell: 6.20123E+12. */
-const MANGLED = /^\d+(?:[.,]\d+)?e\+?\d+$/i;
+/**
+ * What Excel does to a long number typed into a General cell: 6.20123E+12. Always with the `+`:
+ * a code such as `12E3` or `0E0` is a code.
+ */
+const MANGLED = /^\d+(?:[.,]\d+)?e\+\d+$/i;
 
 /** A cell's problem, thrown by a cell's parser and caught by the row's reader. */
 class Problem extends Error {
