@@ -72,7 +72,12 @@ describe('a scan at once after a reload', () => {
       await page.keyboard.press('Delete');
       await page.waitForSelector('[data-testid=cart].empty', { timeout: 30_000 });
 
-      for (const n of [12_345, 777]) {
+      // Each reload, a scan at once: its line must come before the catalogue is back in memory. On a
+      // busy machine "at once" can fall after the read (it starts 1 s after the screen): such a
+      // reload proves nothing either way and is tried again, up to a limit.
+      const proved: number[] = [];
+      for (let attempt = 0; proved.length < 2 && attempt < 8; attempt += 1) {
+        const n = 777 + attempt * 1_579;
         await page.reload();
         // The sale screen is ready: the search box has the focus. Scan at once.
         await page.waitForFunction(
@@ -80,19 +85,31 @@ describe('a scan at once after a reload', () => {
           null,
           { timeout: 60_000, polling: 5 },
         );
-        expect(await page.evaluate(() => performance.getEntriesByName('catalogue-in-memory').length)).toBe(0);
+        await page.evaluate(() => {
+          addEventListener(
+            'keydown',
+            (event) => {
+              if (event.key === 'Enter') (window as { enterAt?: number }).enterAt = performance.now();
+            },
+            { capture: true, once: true },
+          );
+        });
         await scan(page, barcodeOf(n));
         const line = await page.waitForSelector(`[data-testid=cart] >> text=Bidhaa ${n}`, {
           timeout: 60_000,
         });
         const answered = await page.evaluate(() => ({
-          at: performance.now(),
+          enterAt: (window as { enterAt?: number }).enterAt ?? null,
           built: performance.getEntriesByName('catalogue-in-memory')[0]?.startTime ?? null,
         }));
-        // The line came while the catalogue was still being read back.
-        expect(answered.built).toBeNull();
         expect(await line.textContent()).toContain(`Bidhaa ${n}`);
         expect(await page.textContent('[data-testid=total]')).toContain((100 * n).toLocaleString('en-US'));
+        const scannedBeforeBuilt = answered.built === null || (answered.enterAt ?? Infinity) < answered.built;
+        if (scannedBeforeBuilt) {
+          // The line came while the catalogue was still being read back.
+          expect(answered.built).toBeNull();
+          proved.push(n);
+        }
         await page.waitForFunction(
           () => performance.getEntriesByName('catalogue-in-memory').length > 0,
           null,
@@ -103,6 +120,7 @@ describe('a scan at once after a reload', () => {
         await page.keyboard.press('Delete');
         await page.waitForSelector('[data-testid=cart].empty', { timeout: 30_000 });
       }
+      expect(proved).toHaveLength(2);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
