@@ -19,6 +19,7 @@ export function ConfirmDialog({
   words,
   kind = 'danger',
   testId = 'confirm-dialog',
+  confirmTestId = 'confirm',
   children,
 }: {
   title: string;
@@ -32,6 +33,8 @@ export function ConfirmDialog({
   /** `primary` for a change that keeps things working (a roll), `danger` for one that stops them. */
   kind?: 'danger' | 'primary';
   testId?: string;
+  /** The confirming button's test id. */
+  confirmTestId?: string;
   children?: ReactNode;
 }) {
   const { t } = useI18n();
@@ -48,7 +51,7 @@ export function ConfirmDialog({
             className={kind}
             onClick={() => void run(onConfirm)}
             disabled={busy}
-            data-testid="confirm"
+            data-testid={confirmTestId}
           >
             {confirm}
           </button>

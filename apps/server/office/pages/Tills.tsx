@@ -3,6 +3,7 @@
  * synced yet; a new till, or a new code for one, shown as its pairing link's
  * QR code with the link and the code; revoking a till.
  */
+import { SelectField } from '../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
 import { allPages, api } from '../api.ts';
 import { useAction } from '../action.ts';
@@ -10,6 +11,7 @@ import { useI18n, type MessageKey } from '../i18n/index.ts';
 import { useLoad } from '../load.ts';
 import { Failed, Loading } from '../components/Status.tsx';
 import { OfficeDialog } from '../components/OfficeDialog.tsx';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { formatDateTime, formatTime, formatCount, Message, QrCode } from '../shared.ts';
 
 export interface Till {
@@ -111,16 +113,13 @@ function NewTill({ stores, onCreated }: { stores: Store[]; onCreated: (till: Pai
           />
         </label>
         {stores.length > 1 && (
-          <label>
-            {t('store')}
-            <select value={store} onChange={(event) => setStore(event.target.value)} data-testid="till-store">
-              {stores.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label={t('store')}
+            value={store}
+            onChange={setStore}
+            options={stores.map((s) => [s.id, s.name] as const)}
+            testId="till-store"
+          />
         )}
         <button
           type="submit"
@@ -251,30 +250,18 @@ function RevokeDialog({
   onRevoked: () => void;
 }) {
   const { t } = useI18n();
-  const { busy, error, run } = useAction();
-  const revoke = () =>
-    void run(async () => {
-      await api.delete(`/v1/tills/${till.id}`);
-      onRevoked();
-    });
   return (
-    <OfficeDialog title={t('revokeTitle', { name: till.name })} onClose={onClose} testId="revoke-dialog">
-      <p>{t('revokeLead')}</p>
-      <Message text={error} />
-      <div className="row">
-        <button
-          type="button"
-          className="danger"
-          onClick={revoke}
-          disabled={busy}
-          data-testid="confirm-revoke"
-        >
-          {t('revokeConfirm')}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t('cancel')}
-        </button>
-      </div>
-    </OfficeDialog>
+    <ConfirmDialog
+      title={t('revokeTitle', { name: till.name })}
+      lead={t('revokeLead')}
+      confirm={t('revokeConfirm')}
+      onConfirm={async () => {
+        await api.delete(`/v1/tills/${till.id}`);
+        onRevoked();
+      }}
+      onClose={onClose}
+      testId="revoke-dialog"
+      confirmTestId="confirm-revoke"
+    />
   );
 }

@@ -8,7 +8,8 @@ import { Failed, Loading } from '../../components/Status.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
-import { money, Table, useLineWord, when, type Line } from './parts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
+import { money, useLineWord, when, type Line } from './parts.tsx';
 
 type Amounts = Array<{ amount: number; currency: string }>;
 interface Balance {
@@ -51,7 +52,7 @@ export function BalanceTab() {
         <h2 id="transactions-title">{t('payTransactions')}</h2>
         <CursorListView list={list} empty={t('payNoTransactions')}>
           {(lines) => (
-            <Table
+            <RowTable
               rows={lines}
               testId="transactions"
               rowTestId="transaction"

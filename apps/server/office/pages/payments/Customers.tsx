@@ -10,7 +10,9 @@ import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { PaymentTable } from './PaymentList.tsx';
-import { Facts, phoneText, Table, when, type Payment } from './parts.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
+import { phoneText, when, type Payment } from './parts.tsx';
 
 interface Customer {
   id: string;
@@ -56,7 +58,7 @@ export function CustomersTab() {
       </form>
       <CursorListView list={list} empty={search ? t('payNoneMatch') : t('payNoCustomers')}>
         {(customers) => (
-          <Table
+          <RowTable
             rows={customers}
             testId="customer-list"
             rowTestId="customer"
@@ -104,7 +106,7 @@ export function CustomerDetail({ id }: { id: string }) {
         <div className="card stack">
           <h2 id="customer-title">{loaded.value.name ?? loaded.value.email ?? loaded.value.id}</h2>
           <Facts
-            items={[
+            facts={[
               [t('payPhone'), loaded.value.phone ? phoneText(loaded.value.phone) : '—'],
               [t('payEmail'), loaded.value.email ?? '—'],
               [t('payCreated'), when(loaded.value.created)],

@@ -3,6 +3,7 @@
  * and totals; a draft is edited, finalised or sent, and an issued invoice has
  * its PDF (in the page's language) and the customer's page to pay it.
  */
+import { SelectField } from '../../components/SelectField.tsx';
 import { useState } from 'react';
 import { api } from '../../api.ts';
 import { useAction } from '../../action.ts';
@@ -13,7 +14,9 @@ import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { formatCount, Message } from '../../shared.ts';
 import { InvoiceForm } from './InvoiceForm.tsx';
-import { Facts, money, StatusBadge, STATUS_WORDS, Table, when, type Invoice } from './parts.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
+import { money, StatusBadge, STATUS_WORDS, when, type Invoice } from './parts.tsx';
 
 const STATUSES = ['draft', 'open', 'paid', 'void', 'uncollectible'] as const;
 
@@ -33,21 +36,13 @@ function InvoiceList() {
         {t('payTabInvoices')}
       </h2>
       <div className="row spread">
-        <label className="inline">
-          {t('payStatus')}
-          <select
-            value={status}
-            onChange={(event) => setStatus(event.target.value)}
-            data-testid="invoice-status"
-          >
-            <option value="">{t('payAll')}</option>
-            {STATUSES.map((name) => (
-              <option key={name} value={name}>
-                {t(STATUS_WORDS[name]!)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={t('payStatus')}
+          value={status}
+          onChange={setStatus}
+          options={[['', t('payAll')], ...STATUSES.map((name) => [name, t(STATUS_WORDS[name]!)] as const)]}
+          testId="invoice-status"
+        />
         <PageLink
           page="payments"
           rest={['invoices', 'new']}
@@ -59,7 +54,7 @@ function InvoiceList() {
       </div>
       <CursorListView list={list} empty={t('payNoInvoices')}>
         {(invoices) => (
-          <Table
+          <RowTable
             rows={invoices}
             testId="invoice-list"
             rowTestId="invoice"
@@ -117,7 +112,7 @@ function InvoiceDetail({ id, editing }: { id: string; editing: boolean }) {
             <StatusBadge status={loaded.value.status} />
           </div>
           <Summary invoice={loaded.value} />
-          <Table
+          <RowTable
             rows={loaded.value.lines.map((line, index) => ({ ...line, id: String(index) }))}
             testId="invoice-lines"
             caption={t('payInvoiceLines')}
@@ -190,8 +185,8 @@ function Summary({ invoice }: { invoice: Invoice }) {
   const amount = (value: number) => money(value, invoice.currency);
   return (
     <Facts
-      items={[
-        [t('payTotal'), amount(invoice.total), 'invoice-total'],
+      facts={[
+        [t('payTotal'), amount(invoice.total), { testId: 'invoice-total' }],
         [t('payVat'), amount(invoice.tax)],
         [t('payDue'), amount(invoice.amount_due)],
         [t('payDueDate'), when(invoice.due_date)],

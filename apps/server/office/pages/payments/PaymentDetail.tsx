@@ -9,14 +9,14 @@ import { Failed, Loading } from '../../components/Status.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
 import {
-  ConfirmDialog,
-  Facts,
   money,
   NETWORK_NAMES,
   phoneText,
   StatusBadge,
-  Table,
   useLineWord,
   when,
   type Line,
@@ -85,7 +85,7 @@ function Summary({ payment, onRefund }: { payment: Payment; onRefund: () => void
         <StatusBadge status={payment.status} />
       </div>
       <Facts
-        items={[
+        facts={[
           [t('payPhone'), phoneText(payment.phone)],
           [t('payNetwork'), payment.network ? NETWORK_NAMES[payment.network] : '—'],
           [t('payCreated'), when(payment.created)],
@@ -120,7 +120,7 @@ function Lines({ lines }: { lines: Line[] }) {
   return (
     <section className="stack" aria-labelledby="ledger-lines">
       <h3 id="ledger-lines">{t('payLedger')}</h3>
-      <Table
+      <RowTable
         rows={lines}
         empty={t('payNoLedger')}
         testId="ledger-lines"
@@ -143,7 +143,7 @@ function Deliveries({ deliveries }: { deliveries: Delivery[] }) {
   return (
     <section className="stack" aria-labelledby="deliveries">
       <h3 id="deliveries">{t('payDeliveries')}</h3>
-      <Table
+      <RowTable
         rows={deliveries}
         empty={t('payNoDeliveries')}
         testId="deliveries"
@@ -182,7 +182,8 @@ function RefundDialog({
         onRefunded();
       }}
       onClose={onClose}
-      testId="refund"
+      testId="refund-dialog"
+      confirmTestId="confirm-refund"
     />
   );
 }

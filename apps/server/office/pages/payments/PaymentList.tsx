@@ -2,11 +2,13 @@
  * The payments, newest first, a page at a time, narrowed by status, the days
  * they were made (in the shop's time), the payer's number and network.
  */
+import { SelectField } from '../../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
 import { eastAfricaDay } from '@tz/core/time';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { PageLink } from '../../router.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
 import {
   money,
   NETWORK_NAMES,
@@ -15,7 +17,6 @@ import {
   phoneText,
   StatusBadge,
   STATUS_WORDS,
-  Table,
   when,
   type Payment,
 } from './parts.tsx';
@@ -60,17 +61,18 @@ export function PaymentList() {
         {t('payTabPayments')}
       </h2>
       <form className="card filters" onSubmit={apply} aria-label={t('payFilters')}>
-        <label>
-          {t('payStatus')}
-          <select value={draft.status} onChange={set('status')} data-testid="filter-status">
-            <option value="">{t('payAll')}</option>
-            {(['pending', 'paid', 'failed', 'refunded'] as const).map((status) => (
-              <option key={status} value={status}>
-                {t(STATUS_WORDS[status]!)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={t('payStatus')}
+          value={draft.status}
+          onChange={(value) => set('status')({ target: { value } })}
+          options={[
+            ['', t('payAll')],
+            ...(['pending', 'paid', 'failed', 'refunded'] as const).map(
+              (status) => [status, t(STATUS_WORDS[status]!)] as const,
+            ),
+          ]}
+          testId="filter-status"
+        />
         <label>
           {t('payFrom')}
           <input type="date" value={draft.from} onChange={set('from')} data-testid="filter-from" />
@@ -80,17 +82,16 @@ export function PaymentList() {
           <input type="date" value={draft.to} onChange={set('to')} data-testid="filter-to" />
         </label>
         <PhoneField value={draft.phone} onChange={set('phone')} testId="filter-phone" />
-        <label>
-          {t('payNetwork')}
-          <select value={draft.network} onChange={set('network')} data-testid="filter-network">
-            <option value="">{t('payAll')}</option>
-            {NETWORKS.map((network) => (
-              <option key={network} value={network}>
-                {NETWORK_NAMES[network]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField
+          label={t('payNetwork')}
+          value={draft.network}
+          onChange={(value) => set('network')({ target: { value } })}
+          options={[
+            ['', t('payAll')],
+            ...NETWORKS.map((network) => [network, NETWORK_NAMES[network] ?? network] as const),
+          ]}
+          testId="filter-network"
+        />
         <div className="row filter-actions">
           <button type="submit" className="primary" data-testid="apply-filters">
             {t('payApply')}
@@ -118,7 +119,7 @@ export function PaymentList() {
 export function PaymentTable({ payments }: { payments: Payment[] }) {
   const { t } = useI18n();
   return (
-    <Table
+    <RowTable
       rows={payments}
       testId="payment-list"
       rowTestId="payment"

@@ -4,8 +4,8 @@
  * ledger lines and webhook deliveries, refunding), the balance and its
  * transactions, payouts, customers, invoices, subscriptions and escrow.
  */
+import { SubNav, tabOf } from '../../components/SubNav.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { PageLink } from '../../router.tsx';
 import { BalanceTab } from './Balance.tsx';
 import { CustomerDetail, CustomersTab } from './Customers.tsx';
 import { PaymentDetail } from './PaymentDetail.tsx';
@@ -30,29 +30,19 @@ const TAB_WORDS: Record<Tab, MessageKey> = {
 
 export function Payments({ rest }: { rest: string[] }) {
   const { t } = useI18n();
-  const [first, id, action] = rest;
-  const tab: Tab = (TABS as readonly string[]).includes(first ?? '') ? (first as Tab) : 'payments';
+  const [, id, action] = rest;
+  const tab = tabOf(TABS, rest);
   return (
     <div className="page" data-testid="payments">
       <div className="page-head">
         <h1>{t('navPayments')}</h1>
       </div>
-      <nav className="sub-nav" aria-label={t('payTabs')}>
-        <ul>
-          {TABS.map((name) => (
-            <li key={name}>
-              <PageLink
-                page="payments"
-                rest={[name]}
-                aria-current={name === tab ? 'page' : undefined}
-                data-testid={`tab-${name}`}
-              >
-                {t(TAB_WORDS[name])}
-              </PageLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SubNav
+        page="payments"
+        label={t('payTabs')}
+        current={tab}
+        tabs={TABS.map((name) => [name, t(TAB_WORDS[name])] as const)}
+      />
       <TabOf tab={tab} id={id} action={action} />
     </div>
   );

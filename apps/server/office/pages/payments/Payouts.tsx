@@ -8,16 +8,8 @@ import { useAction } from '../../action.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { Message } from '../../shared.ts';
-import {
-  money,
-  NETWORK_NAMES,
-  PhoneField,
-  phoneText,
-  StatusBadge,
-  Table,
-  typedAmount,
-  when,
-} from './parts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
+import { money, NETWORK_NAMES, PhoneField, phoneText, StatusBadge, typedAmount, when } from './parts.tsx';
 
 interface Payout {
   id: string;
@@ -121,7 +113,7 @@ function NewPayout({ onCreated }: { onCreated: () => void }) {
 function PayoutTable({ payouts }: { payouts: Payout[] }) {
   const { t } = useI18n();
   return (
-    <Table
+    <RowTable
       rows={payouts}
       testId="payout-list"
       rowTestId="payout"

@@ -11,7 +11,10 @@ import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { formatCount } from '../../shared.ts';
-import { ConfirmDialog, Facts, money, phoneText, StatusBadge, Table, when } from './parts.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { RowTable } from '../../components/DataTable.tsx';
+import { money, phoneText, StatusBadge, when } from './parts.tsx';
 
 interface Subscription {
   id: string;
@@ -66,7 +69,7 @@ function SubscriptionList() {
   return (
     <CursorListView list={list} empty={t('payNoSubscriptions')}>
       {(subscriptions) => (
-        <Table
+        <RowTable
           rows={subscriptions}
           testId="subscription-list"
           rowTestId="subscription"
@@ -109,7 +112,7 @@ function SubscriptionDetail({ id }: { id: string }) {
         <StatusBadge status={s.status} />
       </div>
       <Facts
-        items={[
+        facts={[
           [t('payPhone'), phoneText(s.phone)],
           [
             t('payCustomer'),
@@ -146,7 +149,8 @@ function SubscriptionDetail({ id }: { id: string }) {
             reload();
           }}
           onClose={() => setCanceling(false)}
-          testId="cancel"
+          testId="cancel-dialog"
+          confirmTestId="confirm-cancel"
         />
       )}
     </section>
@@ -163,7 +167,7 @@ function EscrowList() {
   return (
     <CursorListView list={list} empty={t('payNoEscrow')}>
       {(escrows) => (
-        <Table
+        <RowTable
           rows={escrows}
           testId="escrow-list"
           rowTestId="escrow"
@@ -205,7 +209,7 @@ function EscrowDetail({ id }: { id: string }) {
         <StatusBadge status={e.status} />
       </div>
       <Facts
-        items={[
+        facts={[
           [
             t('payTabPayments'),
             <PageLink page="payments" rest={['payments', e.payment]}>
@@ -218,7 +222,7 @@ function EscrowDetail({ id }: { id: string }) {
           [t('payCreated'), when(e.created)],
         ]}
       />
-      <Table
+      <RowTable
         rows={e.splits}
         testId="escrow-splits"
         caption={t('paySplits')}

@@ -1,10 +1,8 @@
 /** What the payments section's tabs share: the API's objects, status badges, money and times. */
-import type { ChangeEvent, ReactNode } from 'react';
+import type { ChangeEvent } from 'react';
 import { ApiError } from '../../api.ts';
-import { useAction } from '../../action.ts';
-import { OfficeDialog } from '../../components/OfficeDialog.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { formatDateTime, formatMoney, Message, parseAmount } from '../../shared.ts';
+import { formatDateTime, formatMoney, parseAmount } from '../../shared.ts';
 
 export interface Payment {
   id: string;
@@ -166,127 +164,5 @@ export function PhoneField({
         data-testid={testId}
       />
     </label>
-  );
-}
-
-/** A definition list of facts, label above value (two columns on a laptop, one on a phone). */
-export function Facts({ items }: { items: Array<[string, ReactNode, string?]> }) {
-  return (
-    <dl className="facts">
-      {items.map(([label, value, testId]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd data-testid={testId}>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** A column of a `Table`: its heading, its cell for a row, and whether it holds numbers (right-aligned). */
-export interface Column<T> {
-  label: string;
-  cell: (row: T) => ReactNode;
-  num?: boolean;
-  nowrap?: boolean;
-}
-
-/**
- * The section's tables: the first column heads each row; on a phone the table
- * scrolls sideways in its `.table-wrap`, the page does not.
- */
-export function Table<T extends { id: string }>({
-  rows,
-  columns,
-  testId,
-  rowTestId,
-  caption,
-  empty,
-}: {
-  rows: T[];
-  /** Said instead of an empty table. */
-  empty?: string;
-  columns: Array<Column<T>>;
-  testId: string;
-  rowTestId?: string;
-  caption?: string;
-}) {
-  const className = (column: Column<T>) =>
-    [column.num && 'num', column.nowrap && 'nowrap'].filter(Boolean).join(' ') || undefined;
-  if (rows.length === 0 && empty) return <p className="muted">{empty}</p>;
-  return (
-    <div className="table-wrap">
-      <table className="table" data-testid={testId}>
-        {caption && <caption className="sr-only">{caption}</caption>}
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th scope="col" key={column.label} className={column.num ? 'num' : undefined}>
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-testid={rowTestId} data-id={row.id}>
-              {columns.map((column, index) =>
-                index === 0 ? (
-                  <th scope="row" key={column.label} className={className(column)}>
-                    {column.cell(row)}
-                  </th>
-                ) : (
-                  <td key={column.label} className={className(column)}>
-                    {column.cell(row)}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Asks before an action that cannot be undone (a refund, a cancellation); its failure is said in the dialog. */
-export function ConfirmDialog({
-  title,
-  lead,
-  confirm,
-  onConfirm,
-  onClose,
-  testId,
-}: {
-  title: string;
-  lead: string;
-  /** The confirming button's words. */
-  confirm: string;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-  /** The dialog's test id; its confirming button's is `confirm-<testId>`. */
-  testId: string;
-}) {
-  const { t } = useI18n();
-  const { busy, error, run } = useAction();
-  return (
-    <OfficeDialog title={title} onClose={onClose} testId={`${testId}-dialog`}>
-      <p>{lead}</p>
-      <Message text={error} />
-      <div className="row">
-        <button
-          type="button"
-          className="danger"
-          onClick={() => void run(onConfirm)}
-          disabled={busy}
-          data-testid={`confirm-${testId}`}
-        >
-          {confirm}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t('cancel')}
-        </button>
-      </div>
-    </OfficeDialog>
   );
 }

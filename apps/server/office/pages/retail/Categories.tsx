@@ -5,7 +5,7 @@ import { useAction } from '../../action.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { Message } from '../../shared.ts';
-import { patch, type Category } from './model.ts';
+import { type Category } from './model.ts';
 
 export function Categories() {
   const { t } = useI18n();
@@ -41,13 +41,13 @@ function CategoryRow({ category, onChanged }: { category: Category; onChanged: (
   const rename = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await patch(`/v1/retail/categories/${category.id}`, { name });
+      await api.patch(`/v1/retail/categories/${category.id}`, { name });
       onChanged();
     });
   };
   return (
     <li className="card" data-testid="category">
-      <form className="retail-filters" onSubmit={rename}>
+      <form className="filters" onSubmit={rename}>
         <label>
           {t('categoryName')}
           <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} />
@@ -101,7 +101,7 @@ export function NameForm({
   return (
     <form className="card stack" onSubmit={submit} aria-label={title} data-testid={testId}>
       <h2>{title}</h2>
-      <div className="retail-filters">
+      <div className="filters">
         <label>
           {label}
           <input

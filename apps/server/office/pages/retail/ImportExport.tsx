@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { readCsvErrorField, readCsvProblem, type CsvProblem } from '@tz/core/retail/catalogue-csv-problems';
 import { api, ApiError } from '../../api.ts';
 import { useAction } from '../../action.ts';
-import { Head } from './Head.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { formatCount, Message } from '../../shared.ts';
 
@@ -70,7 +70,7 @@ export function ImportExport() {
       <form className="card stack" onSubmit={submit} aria-labelledby="import-title" data-testid="import">
         <h2 id="import-title">{t('importTitle')}</h2>
         <p className="muted">{t('importLead')}</p>
-        <div className="retail-filters">
+        <div className="filters">
           <label>
             {t('csvFile')}
             <input
@@ -125,23 +125,22 @@ function Problems({ problems }: { problems: Problem[] }) {
       <p className="warn strong" role="alert" data-testid="import-refused">
         {t('importRefused', { count: formatCount(problems.length) })}
       </p>
-      <div className="table-wrap import-errors" tabIndex={0} aria-labelledby="import-problems">
-        <table className="table retail-table" data-testid="import-errors">
-          <caption id="import-problems">{t('importProblems')}</caption>
-          <Head columns={[{ num: t('row') }, t('column'), t('problem')]} />
-          <tbody>
-            {problems.map((problem) => (
-              <tr key={`${problem.row} ${problem.column}`} data-testid="import-error">
-                <th scope="row" className="num">
-                  {formatCount(problem.row)}
-                </th>
-                <td>{problem.column || <span className="muted">{t('wholeRow')}</span>}</td>
-                <td className="grow">{problem.text}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t('importProblems')}
+        testId="import-errors"
+        className="retail-table"
+        columns={[{ label: t('row'), num: true }, t('column'), t('problem')]}
+      >
+        {problems.map((problem) => (
+          <tr key={`${problem.row} ${problem.column}`} data-testid="import-error">
+            <th scope="row" className="num">
+              {formatCount(problem.row)}
+            </th>
+            <td>{problem.column || <span className="muted">{t('wholeRow')}</span>}</td>
+            <td className="grow">{problem.text}</td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

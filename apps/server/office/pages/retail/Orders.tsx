@@ -1,11 +1,13 @@
 /** Orders: the sales, newest first, by store, till and cashier. */
+import { SelectField } from '../../components/SelectField.tsx';
+import { allPages } from '../../api.ts';
 import { useState } from 'react';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
-import { Head } from './Head.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { formatDateTime, formatMoney } from '../../shared.ts';
-import { firstHundred, type Store } from './model.ts';
+import { type Store } from './model.ts';
 
 interface Order {
   id: string;
@@ -32,9 +34,9 @@ export function Orders() {
   const [choices] = useLoad(
     () =>
       Promise.all([
-        firstHundred<Store>('/v1/retail/stores'),
-        firstHundred<Named>('/v1/tills'),
-        firstHundred<Named>('/v1/employees'),
+        allPages<Store>('/v1/retail/stores'),
+        allPages<Named>('/v1/tills'),
+        allPages<Named>('/v1/employees'),
       ]),
     'order-choices',
   );
@@ -50,55 +52,48 @@ export function Orders() {
     named: Named[],
     testId: string,
   ) => (
-    <label>
-      {label}
-      <select value={value} onChange={(event) => set(event.target.value)} data-testid={testId}>
-        <option value="">{all}</option>
-        {named.map((n) => (
-          <option key={n.id} value={n.id}>
-            {n.name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      label={label}
+      value={value}
+      onChange={set}
+      options={[['', all] as const, ...named.map((n) => [n.id, n.name] as const)]}
+      testId={testId}
+    />
   );
   return (
     <>
-      <div className="retail-filters">
+      <div className="filters">
         {choice(t('store'), t('allStores'), store, setStore, stores, 'orders-store')}
         {choice(t('till'), t('allTills'), till, setTill, tills, 'orders-till')}
         {choice(t('cashier'), t('allCashiers'), cashier, setCashier, cashiers, 'orders-cashier')}
       </div>
       <CursorListView list={list} empty={t('noOrders')}>
         {(rows) => (
-          <div className="table-wrap" tabIndex={0}>
-            <table className="table retail-table" data-testid="order-list">
-              <Head
-                columns={[
-                  t('receipt'),
-                  t('when'),
-                  t('store'),
-                  t('till'),
-                  t('cashier'),
-                  { num: t('total') },
-                  t('status'),
-                ]}
-              />
-              <tbody>
-                {rows.map((order) => (
-                  <tr key={order.id} data-testid="order">
-                    <th scope="row">{order.receipt_number}</th>
-                    <td>{formatDateTime((order.paid_at ?? order.created) * 1000)}</td>
-                    <td>{nameIn(stores, order.store)}</td>
-                    <td>{nameIn(tills, order.till)}</td>
-                    <td>{nameIn(cashiers, order.cashier)}</td>
-                    <td className="num">{formatMoney(order.total, order.currency)}</td>
-                    <td>{t(`order_${order.status}` as MessageKey)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="order-list"
+            className="retail-table"
+            columns={[
+              t('receipt'),
+              t('when'),
+              t('store'),
+              t('till'),
+              t('cashier'),
+              { label: t('total'), num: true },
+              t('status'),
+            ]}
+          >
+            {rows.map((order) => (
+              <tr key={order.id} data-testid="order">
+                <th scope="row">{order.receipt_number}</th>
+                <td>{formatDateTime((order.paid_at ?? order.created) * 1000)}</td>
+                <td>{nameIn(stores, order.store)}</td>
+                <td>{nameIn(tills, order.till)}</td>
+                <td>{nameIn(cashiers, order.cashier)}</td>
+                <td className="num">{formatMoney(order.total, order.currency)}</td>
+                <td>{t(`order_${order.status}` as MessageKey)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </CursorListView>
     </>

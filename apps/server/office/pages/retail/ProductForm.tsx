@@ -1,23 +1,14 @@
 /** A product's form: create, or edit with its variants and barcodes, and archive. */
 import { useState, type FormEvent } from 'react';
 import { parseCsvAmount } from '@tz/core/retail/catalogue-csv';
-import { api, ApiError } from '../../api.ts';
+import { allPages, api, ApiError } from '../../api.ts';
 import { useAction } from '../../action.ts';
-import { OfficeDialog } from '../../components/OfficeDialog.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { navigate, PageLink } from '../../router.tsx';
 import { Message } from '../../shared.ts';
-import {
-  barcodesOf,
-  firstHundred,
-  patch,
-  UNITS,
-  UNIT_WORDS,
-  type Category,
-  type Product,
-  type Unit,
-} from './model.ts';
+import { barcodesOf, UNITS, UNIT_WORDS, type Category, type Product, type Unit } from './model.ts';
 
 interface VariantDraft {
   id: string | null;
@@ -41,7 +32,7 @@ function amountIn(t: Translate, text: string, field: 'price' | 'cost'): number {
 export function ProductForm({ product }: { product: Product | null }) {
   const { t } = useI18n();
   const { busy, error, run } = useAction();
-  const [categories] = useLoad(() => firstHundred<Category>('/v1/retail/categories'), 'categories');
+  const [categories] = useLoad(() => allPages<Category>('/v1/retail/categories'), 'categories');
   const [name, setName] = useState(product?.name ?? '');
   const [sku, setSku] = useState(product?.sku ?? '');
   const [barcodes, setBarcodes] = useState(product?.barcodes.join(' ') ?? '');
@@ -102,13 +93,13 @@ export function ProductForm({ product }: { product: Product | null }) {
         navigate('retail', ['products', created.id]);
         return;
       }
-      await patch(`/v1/retail/products/${product.id}`, fields);
+      await api.patch(`/v1/retail/products/${product.id}`, fields);
       const kept = new Set(variants.map((v) => v.id));
       for (const old of product.variants)
         if (!kept.has(old.id)) await api.delete(`/v1/retail/variants/${old.id}`);
       for (const v of variants) {
         if (v.id)
-          await patch(`/v1/retail/variants/${v.id}`, { ...variantBody(v), sku: v.sku.trim() || null });
+          await api.patch(`/v1/retail/variants/${v.id}`, { ...variantBody(v), sku: v.sku.trim() || null });
         else await api.post(`/v1/retail/products/${product.id}/variants`, variantBody(v));
       }
       setSaved(true);
@@ -302,30 +293,18 @@ export function ProductForm({ product }: { product: Product | null }) {
 
 function ArchiveDialog({ product, onClose }: { product: Product; onClose: () => void }) {
   const { t } = useI18n();
-  const { busy, error, run } = useAction();
-  const archive = () =>
-    void run(async () => {
-      await api.delete(`/v1/retail/products/${product.id}`);
-      navigate('retail', ['products']);
-    });
   return (
-    <OfficeDialog title={t('archiveProduct')} onClose={onClose} testId="archive-dialog">
-      <p>{t('archiveProductLead', { name: product.name })}</p>
-      <Message text={error} />
-      <div className="row">
-        <button
-          type="button"
-          className="danger"
-          onClick={archive}
-          disabled={busy}
-          data-testid="confirm-archive"
-        >
-          {t('archive')}
-        </button>
-        <button type="button" onClick={onClose}>
-          {t('cancel')}
-        </button>
-      </div>
-    </OfficeDialog>
+    <ConfirmDialog
+      title={t('archiveProduct')}
+      lead={t('archiveProductLead', { name: product.name })}
+      confirm={t('archive')}
+      onConfirm={async () => {
+        await api.delete(`/v1/retail/products/${product.id}`);
+        navigate('retail', ['products']);
+      }}
+      onClose={onClose}
+      testId="archive-dialog"
+      confirmTestId="confirm-archive"
+    />
   );
 }

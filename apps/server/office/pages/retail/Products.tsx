@@ -4,15 +4,15 @@
  * `/office/retail/products/new`.
  */
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api.ts';
+import { allPages, api } from '../../api.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Failed, Loading } from '../../components/Status.tsx';
-import { Head } from './Head.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { formatMoney } from '../../shared.ts';
-import { firstHundred, UNIT_WORDS, type Category, type Product } from './model.ts';
+import { UNIT_WORDS, type Category, type Product } from './model.ts';
 import { ProductForm } from './ProductForm.tsx';
 
 export function Products({ id }: { id: string | undefined }) {
@@ -33,7 +33,7 @@ function ProductList() {
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const list = useCursorList<Product>('/v1/products', { q });
-  const [categories] = useLoad(() => firstHundred<Category>('/v1/retail/categories'), 'categories');
+  const [categories] = useLoad(() => allPages<Category>('/v1/retail/categories'), 'categories');
   const categoryName = (id: string | null) =>
     (categories.kind === 'done' && categories.value.find((category) => category.id === id)?.name) || '';
   const search = (event: FormEvent) => {
@@ -42,8 +42,8 @@ function ProductList() {
   };
   return (
     <>
-      <div className="retail-filters">
-        <form className="retail-filters" role="search" onSubmit={search} style={{ flex: '1 1 320px' }}>
+      <div className="filters">
+        <form className="filters" role="search" onSubmit={search} style={{ flex: '1 1 320px' }}>
           <label>
             {t('searchProducts')}
             <input
@@ -66,35 +66,40 @@ function ProductList() {
       </div>
       <CursorListView list={list} empty={t('noProducts')}>
         {(rows) => (
-          <div className="table-wrap" tabIndex={0}>
-            <table className="table retail-table" data-testid="product-list">
-              <Head columns={[t('retailName'), t('sku'), { num: t('price') }, t('category'), t('status')]} />
-              <tbody>
-                {rows.map((product) => (
-                  <tr key={product.id} data-testid="product-row" data-product={product.id}>
-                    <th scope="row" className="grow">
-                      <PageLink page="retail" rest={['products', product.id]}>
-                        {product.name}
-                      </PageLink>
-                      {product.variants.length > 0 && (
-                        <span className="muted small">
-                          {' '}
-                          · {t('variantCount', { count: product.variants.length })}
-                        </span>
-                      )}
-                    </th>
-                    <td>{product.sku ?? ''}</td>
-                    <td className="num">
-                      {formatMoney(product.price, product.currency)}
-                      {product.unit !== 'piece' && ` / ${t(UNIT_WORDS[product.unit])}`}
-                    </td>
-                    <td>{categoryName(product.category)}</td>
-                    <td>{product.active ? t('forSale') : t('notForSale')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="product-list"
+            className="retail-table"
+            columns={[
+              t('retailName'),
+              t('sku'),
+              { label: t('price'), num: true },
+              t('category'),
+              t('status'),
+            ]}
+          >
+            {rows.map((product) => (
+              <tr key={product.id} data-testid="product-row" data-product={product.id}>
+                <th scope="row" className="grow">
+                  <PageLink page="retail" rest={['products', product.id]}>
+                    {product.name}
+                  </PageLink>
+                  {product.variants.length > 0 && (
+                    <span className="muted small">
+                      {' '}
+                      · {t('variantCount', { count: product.variants.length })}
+                    </span>
+                  )}
+                </th>
+                <td>{product.sku ?? ''}</td>
+                <td className="num">
+                  {formatMoney(product.price, product.currency)}
+                  {product.unit !== 'piece' && ` / ${t(UNIT_WORDS[product.unit])}`}
+                </td>
+                <td>{categoryName(product.category)}</td>
+                <td>{product.active ? t('forSale') : t('notForSale')}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </CursorListView>
     </>

@@ -2,8 +2,8 @@
  * Retail: the catalogue, its CSV file, categories, stores, stock, orders and
  * shifts, each a tab at `/office/retail/<tab>[/<id>]`.
  */
+import { SubNav, tabOf } from '../../components/SubNav.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { PageLink } from '../../router.tsx';
 import { Categories } from './Categories.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { Orders } from './Orders.tsx';
@@ -27,29 +27,19 @@ const TAB_WORDS: Record<Tab, MessageKey> = {
 
 export function Retail({ rest }: { rest: string[] }) {
   const { t } = useI18n();
-  const [first, id] = rest;
-  const tab: Tab = (TABS as readonly string[]).includes(first ?? '') ? (first as Tab) : 'products';
+  const [, id] = rest;
+  const tab = tabOf(TABS, rest);
   return (
     <div className="page" data-testid="retail">
       <div className="page-head">
         <h1>{t('navRetail')}</h1>
       </div>
-      <nav className="retail-tabs" aria-label={t('retailTabs')}>
-        <ul>
-          {TABS.map((name) => (
-            <li key={name}>
-              <PageLink
-                page="retail"
-                rest={[name]}
-                aria-current={name === tab ? 'page' : undefined}
-                data-testid={`tab-${name}`}
-              >
-                {t(TAB_WORDS[name])}
-              </PageLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <SubNav
+        page="retail"
+        label={t('retailTabs')}
+        current={tab}
+        tabs={TABS.map((name) => [name, t(TAB_WORDS[name])] as const)}
+      />
       <section aria-label={t(TAB_WORDS[tab])} className="stack">
         <TabOf tab={tab} id={id} />
       </section>

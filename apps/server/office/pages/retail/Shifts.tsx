@@ -1,13 +1,12 @@
 /** Shifts: each till's, newest first; a shift at `/office/retail/shifts/<id>` with its Z report. */
-import { api } from '../../api.ts';
+import { allPages, api } from '../../api.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Failed, Loading } from '../../components/Status.tsx';
-import { Head } from './Head.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { formatCount, formatDateTime, formatMoney } from '../../shared.ts';
-import { firstHundred } from './model.ts';
 
 interface ReportLine {
   method: 'cash' | 'mobile_money' | 'card';
@@ -58,7 +57,7 @@ interface Named {
 
 function useNames() {
   const [names] = useLoad(
-    () => Promise.all([firstHundred<Named>('/v1/tills'), firstHundred<Named>('/v1/employees')]),
+    () => Promise.all([allPages<Named>('/v1/tills'), allPages<Named>('/v1/employees')]),
     'shift-names',
   );
   const [tills, cashiers] = names.kind === 'done' ? names.value : [[], []];
@@ -79,32 +78,35 @@ function ShiftList() {
   return (
     <CursorListView list={list} empty={t('noShifts')}>
       {(rows) => (
-        <div className="table-wrap" tabIndex={0}>
-          <table className="table retail-table" data-testid="shift-list">
-            <Head columns={[t('opened'), t('till'), t('cashier'), t('closedAt'), { num: t('difference') }]} />
-            <tbody>
-              {rows.map((shift) => (
-                <tr key={shift.id} data-testid="shift">
-                  <th scope="row">
-                    <PageLink page="retail" rest={['shifts', shift.id]}>
-                      {formatDateTime(shift.opened_at * 1000)}
-                    </PageLink>
-                  </th>
-                  <td>{names.till(shift.till)}</td>
-                  <td>{names.cashier(shift.cashier)}</td>
-                  <td>
-                    {shift.closed_at === null ? t('shiftOpen') : formatDateTime(shift.closed_at * 1000)}
-                  </td>
-                  <td className="num">
-                    {shift.report?.difference_total == null
-                      ? ''
-                      : formatMoney(shift.report.difference_total, shift.currency)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="shift-list"
+          className="retail-table"
+          columns={[
+            t('opened'),
+            t('till'),
+            t('cashier'),
+            t('closedAt'),
+            { label: t('difference'), num: true },
+          ]}
+        >
+          {rows.map((shift) => (
+            <tr key={shift.id} data-testid="shift">
+              <th scope="row">
+                <PageLink page="retail" rest={['shifts', shift.id]}>
+                  {formatDateTime(shift.opened_at * 1000)}
+                </PageLink>
+              </th>
+              <td>{names.till(shift.till)}</td>
+              <td>{names.cashier(shift.cashier)}</td>
+              <td>{shift.closed_at === null ? t('shiftOpen') : formatDateTime(shift.closed_at * 1000)}</td>
+              <td className="num">
+                {shift.report?.difference_total == null
+                  ? ''
+                  : formatMoney(shift.report.difference_total, shift.currency)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </CursorListView>
   );
@@ -165,31 +167,29 @@ function ShiftReport({ id }: { id: string }) {
               <dd>{money(report.refunds_total)}</dd>
             </div>
           </dl>
-          <div className="table-wrap" tabIndex={0}>
-            <table className="table retail-table">
-              <caption>{t('zReport')}</caption>
-              <Head columns={[t('method'), ...LINE_COLUMNS.map(([, word]) => ({ num: t(word) }))]} />
-              <tbody>
-                {report.lines.map((line) => (
-                  <tr key={line.method}>
-                    <th scope="row">{t(`method_${line.method}` as MessageKey)}</th>
-                    {LINE_COLUMNS.map(([field]) => (
-                      <td className="num" key={field}>
-                        {money(line[field])}
-                      </td>
-                    ))}
-                  </tr>
+          <DataTable
+            caption={t('zReport')}
+            className="retail-table"
+            columns={[t('method'), ...LINE_COLUMNS.map(([, word]) => ({ label: t(word), num: true }))]}
+          >
+            {report.lines.map((line) => (
+              <tr key={line.method}>
+                <th scope="row">{t(`method_${line.method}` as MessageKey)}</th>
+                {LINE_COLUMNS.map(([field]) => (
+                  <td className="num" key={field}>
+                    {money(line[field])}
+                  </td>
                 ))}
-                <tr>
-                  <th scope="row">{t('total')}</th>
-                  <td colSpan={5} />
-                  <td className="num">{money(report.expected_total)}</td>
-                  <td className="num">{money(report.counted_total)}</td>
-                  <td className="num">{money(report.difference_total)}</td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">{t('total')}</th>
+              <td colSpan={5} />
+              <td className="num">{money(report.expected_total)}</td>
+              <td className="num">{money(report.counted_total)}</td>
+              <td className="num">{money(report.difference_total)}</td>
+            </tr>
+          </DataTable>
         </>
       )}
     </div>

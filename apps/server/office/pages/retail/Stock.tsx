@@ -1,14 +1,15 @@
 /** Stock: a store's levels (or its low ones only), and changing one found by its SKU or barcode. */
+import { SelectField } from '../../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
-import { api, type List } from '../../api.ts';
+import { allPages, api, type List } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Failed, Loading } from '../../components/Status.tsx';
-import { Head } from './Head.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { formatCount, Message } from '../../shared.ts';
-import { firstHundred, formatMilli, type Product, type Store, type Unit } from './model.ts';
+import { formatMilli, type Product, type Store, type Unit } from './model.ts';
 
 interface StockLevel {
   id: string;
@@ -23,7 +24,7 @@ const REASONS = ['received', 'count', 'damaged', 'lost', 'returned', 'correction
 
 export function Stock() {
   const { t } = useI18n();
-  const [stores, reload] = useLoad(() => firstHundred<Store>('/v1/retail/stores'), 'stores');
+  const [stores, reload] = useLoad(() => allPages<Store>('/v1/retail/stores'), 'stores');
   if (stores.kind === 'loading') return <Loading />;
   if (stores.kind === 'failed') return <Failed error={stores.error} onRetry={reload} />;
   if (stores.value.length === 0) return <p className="muted">{t('noStores')}</p>;
@@ -51,17 +52,14 @@ function StoreStock({ stores }: { stores: Store[] }) {
   };
   return (
     <>
-      <div className="retail-filters">
-        <label>
-          {t('store')}
-          <select value={store} onChange={(event) => setStore(event.target.value)} data-testid="stock-store">
-            {stores.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+      <div className="filters">
+        <SelectField
+          label={t('store')}
+          value={store}
+          onChange={setStore}
+          options={stores.map((s) => [s.id, s.name] as const)}
+          testId="stock-store"
+        />
         <label className="check" style={{ flexDirection: 'row', alignItems: 'center' }}>
           <input
             type="checkbox"
@@ -75,27 +73,31 @@ function StoreStock({ stores }: { stores: Store[] }) {
       <Adjust store={store} onDone={list.reload} />
       <CursorListView list={list} empty={t('noStock')}>
         {(rows) => (
-          <div className="table-wrap" tabIndex={0}>
-            <table className="table retail-table" data-testid="stock-list">
-              <Head columns={[t('product'), { num: t('onHand') }, { num: t('reorderAt') }, t('status')]} />
-              <tbody>
-                {rows.map((level) => (
-                  <tr key={level.id} data-testid="stock-level">
-                    <th scope="row" className="grow">
-                      {nameOf(level)}
-                    </th>
-                    <td className="num">{formatMilli(level.on_hand_milli, level.unit, formatCount)}</td>
-                    <td className="num">
-                      {level.reorder_level_milli === null
-                        ? ''
-                        : formatMilli(level.reorder_level_milli, level.unit, formatCount)}
-                    </td>
-                    <td>{level.low && <span className="mark-low">{t('lowMark')}</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="stock-list"
+            className="retail-table"
+            columns={[
+              t('product'),
+              { label: t('onHand'), num: true },
+              { label: t('reorderAt'), num: true },
+              t('status'),
+            ]}
+          >
+            {rows.map((level) => (
+              <tr key={level.id} data-testid="stock-level">
+                <th scope="row" className="grow">
+                  {nameOf(level)}
+                </th>
+                <td className="num">{formatMilli(level.on_hand_milli, level.unit, formatCount)}</td>
+                <td className="num">
+                  {level.reorder_level_milli === null
+                    ? ''
+                    : formatMilli(level.reorder_level_milli, level.unit, formatCount)}
+                </td>
+                <td>{level.low && <span className="mark-low">{t('lowMark')}</span>}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </CursorListView>
     </>
@@ -144,7 +146,7 @@ function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
     <form className="card stack" onSubmit={submit} aria-labelledby="adjust-title" data-testid="adjust">
       <h2 id="adjust-title">{t('adjustStock')}</h2>
       <p className="muted">{t('adjustLead')}</p>
-      <div className="retail-filters">
+      <div className="filters">
         <label>
           {t('productCode')}
           <input

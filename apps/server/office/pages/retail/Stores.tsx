@@ -6,7 +6,7 @@ import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { Message } from '../../shared.ts';
 import { NameForm } from './Categories.tsx';
-import { patch, type Store } from './model.ts';
+import { type Store } from './model.ts';
 
 export function Stores() {
   const { t } = useI18n();
@@ -50,7 +50,7 @@ function StoreRow({ store, onChanged }: { store: Store; onChanged: () => void })
   const { busy, error, run } = useAction();
   const save = (body: Record<string, unknown>) =>
     void run(async () => {
-      await patch(`/v1/retail/stores/${store.id}`, body);
+      await api.patch(`/v1/retail/stores/${store.id}`, body);
       onChanged();
     });
   const rename = (event: FormEvent) => {
@@ -73,7 +73,7 @@ function StoreRow({ store, onChanged }: { store: Store; onChanged: () => void })
           <dd>{t(store.vat_region)}</dd>
         </div>
       </dl>
-      <form className="retail-filters" onSubmit={rename}>
+      <form className="filters" onSubmit={rename}>
         <label>
           {t('storeName')}
           <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} />

@@ -1,6 +1,4 @@
-/** The retail objects as the `/v1` API answers them, and the reads and writes the tabs share. */
-import { api, request, type List } from '../../api.ts';
-
+/** The retail objects as the `/v1` API answers them, and the helpers the tabs share. */
 export type Unit = 'piece' | 'kg' | 'litre' | 'metre';
 export const UNITS: readonly Unit[] = ['piece', 'kg', 'litre', 'metre'];
 export const UNIT_WORDS = {
@@ -47,12 +45,6 @@ export interface Store {
   receipt_prefix: string;
   currency: string;
 }
-
-/** The first hundred of a short list (stores, categories, tills): what a choice offers. */
-export const firstHundred = <T>(path: string) =>
-  api.get<List<T>>(`${path}${path.includes('?') ? '&' : '?'}limit=100`).then((page) => page.data);
-
-export const patch = <T>(path: string, body: unknown) => request<T>('PATCH', path, body);
 
 /** Barcodes as typed: apart by spaces, commas or `|`. */
 export const barcodesOf = (text: string) => text.split(/[\s,|;]+/).filter(Boolean);
