@@ -10,7 +10,8 @@ import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { navigate } from '../../router.tsx';
 import { formatCount, Message } from '../../shared.ts';
-import { typedAmount, type Invoice } from './parts.tsx';
+import { typedAmount } from '../../amount.ts';
+import { type Invoice } from './parts.tsx';
 
 interface LineDraft {
   key: number;
@@ -50,7 +51,7 @@ export function InvoiceForm({ invoice }: { invoice?: Invoice }) {
         lines: lines.map((line) => ({
           description: line.description,
           quantity: Number(line.quantity),
-          unit_amount: typedAmount(line.price, 'TZS', 'unit_amount'),
+          unit_amount: typedAmount(line.price, 'unit_amount'),
         })),
         memo,
         ...(invoice ? {} : { customer, currency: 'TZS', days_until_due: Number(days) }),

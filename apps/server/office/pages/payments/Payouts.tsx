@@ -2,6 +2,7 @@
  * Payouts: sending money from the available balance to a mobile number (the
  * amount as the person types it, "12,500"), and the payouts made, newest first.
  */
+import { typedAmount } from '../../amount.ts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api.ts';
 import { useAction } from '../../action.ts';
@@ -9,7 +10,7 @@ import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n } from '../../i18n/index.ts';
 import { Message } from '../../shared.ts';
 import { RowTable } from '../../components/DataTable.tsx';
-import { money, NETWORK_NAMES, PhoneField, phoneText, StatusBadge, typedAmount, when } from './parts.tsx';
+import { money, NETWORK_NAMES, PhoneField, phoneText, StatusBadge, when } from './parts.tsx';
 
 interface Payout {
   id: string;

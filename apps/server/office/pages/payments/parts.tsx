@@ -1,8 +1,7 @@
 /** What the payments section's tabs share: the API's objects, status badges, money and times. */
 import type { ChangeEvent } from 'react';
-import { ApiError } from '../../api.ts';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { formatDateTime, formatMoney, parseAmount } from '../../shared.ts';
+import { formatDateTime, formatMoney } from '../../shared.ts';
 
 export interface Payment {
   id: string;
@@ -123,19 +122,6 @@ export const when = (seconds: number | null) => (seconds === null ? '—' : form
 /** "255712345678" as people write it: "+255 712 345 678". */
 export const phoneText = (phone: string) =>
   /^255\d{9}$/.test(phone) ? `+255 ${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}` : phone;
-
-/**
- * What a person typed as an amount ("12,500") as the integer the API takes. A
- * typo is refused here as the API would refuse it, so the message names the field.
- */
-export function typedAmount(text: string, currency = 'TZS', field = 'amount'): number {
-  const amount = parseAmount(text, currency);
-  if (amount === null || amount <= 0)
-    throw new ApiError(400, 'parameter_invalid', `Invalid ${field}`, {
-      [field]: 'must be a positive amount, such as 12,500',
-    });
-  return amount;
-}
 
 /** A labelled field for a Tanzanian mobile number, written any way (the API normalises it). */
 export function PhoneField({

@@ -1,7 +1,7 @@
 /** A product's form: create, or edit with its variants and barcodes, and archive. */
 import { useState, type FormEvent } from 'react';
-import { parseCsvAmount } from '@tz/core/retail/catalogue-csv';
-import { allPages, api, ApiError } from '../../api.ts';
+import { typedAmount } from '../../amount.ts';
+import { allPages, api } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useI18n } from '../../i18n/index.ts';
@@ -20,13 +20,9 @@ interface VariantDraft {
 
 type Translate = ReturnType<typeof useI18n>['t'];
 
-/** An amount as typed (`12,500`), or a refusal naming the field as the API's errors do. */
+/** An amount as typed (`12,500`), or a refusal naming the field in the page's words. */
 function amountIn(t: Translate, text: string, field: 'price' | 'cost'): number {
-  try {
-    return parseCsvAmount(text.trim());
-  } catch {
-    throw new ApiError(400, 'parameter_invalid', 'amount', { [t(field)]: t('csv_amount_invalid') });
-  }
+  return typedAmount(text, t(field), { zero: true, reason: t('csv_amount_invalid') });
 }
 
 export function ProductForm({ product }: { product: Product | null }) {
