@@ -125,22 +125,25 @@ function Problems({ problems }: { problems: Problem[] }) {
       <p className="warn strong" role="alert" data-testid="import-refused">
         {t('importRefused', { count: formatCount(problems.length) })}
       </p>
-      <DataTable
-        caption={t('importProblems')}
-        testId="import-errors"
-        className="retail-table"
-        columns={[{ label: t('row'), num: true }, t('column'), t('problem')]}
-      >
-        {problems.map((problem) => (
-          <tr key={`${problem.row} ${problem.column}`} data-testid="import-error">
-            <th scope="row" className="num">
-              {formatCount(problem.row)}
-            </th>
-            <td>{problem.column || <span className="muted">{t('wholeRow')}</span>}</td>
-            <td className="grow">{problem.text}</td>
-          </tr>
-        ))}
-      </DataTable>
+      {/* A long list of problems scrolls within the page. */}
+      <div className="import-errors">
+        <DataTable
+          caption={t('importProblems')}
+          testId="import-errors"
+          className="retail-table"
+          columns={[{ label: t('row'), num: true }, t('column'), t('problem')]}
+        >
+          {problems.map((problem) => (
+            <tr key={`${problem.row} ${problem.column}`} data-testid="import-error">
+              <th scope="row" className="num">
+                {formatCount(problem.row)}
+              </th>
+              <td>{problem.column || <span className="muted">{t('wholeRow')}</span>}</td>
+              <td className="grow">{problem.text}</td>
+            </tr>
+          ))}
+        </DataTable>
+      </div>
     </div>
   );
 }
