@@ -3,6 +3,7 @@
  * language) and the account (who is signed in, a new password, signing every
  * browser out).
  */
+import { TextField } from '../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { useAction } from '../action.ts';
@@ -53,27 +54,23 @@ function ChangePassword() {
     <form className="stack" onSubmit={submit} aria-labelledby="change-password">
       <h3 id="change-password">{t('changePassword')}</h3>
       <div className="form-row">
-        <label>
-          {t('currentPassword')}
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={current}
-            onChange={(event) => setCurrent(event.target.value)}
-          />
-        </label>
-        <label>
-          {t('newPassword')}
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={10}
-            value={next}
-            onChange={(event) => setNext(event.target.value)}
-          />
-        </label>
+        <TextField
+          label={t('currentPassword')}
+          value={current}
+          onChange={setCurrent}
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <TextField
+          label={t('newPassword')}
+          value={next}
+          onChange={setNext}
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+        />
         <button type="submit" disabled={busy}>
           {t('changePassword')}
         </button>

@@ -1,4 +1,5 @@
 /** Sign-in: an email and a password; Enter signs in. The language switch is here too. */
+import { TextField } from '../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { useAction } from '../action.ts';
 import { LanguageButton } from '../components/LanguageButton.tsx';
@@ -27,31 +28,27 @@ export function SignIn({ ended }: { ended: boolean }) {
           <h1>{t('signInTitle')}</h1>
           <p className="muted">{t('signInLead')}</p>
           {ended && !error && <Message kind="info" text={t('sessionEnded')} />}
-          <label>
-            {t('email')}
-            <input
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              autoFocus
-              data-testid="email"
-            />
-          </label>
-          <label>
-            {t('password')}
-            <input
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              data-testid="password"
-            />
-          </label>
+          <TextField
+            label={t('email')}
+            value={email}
+            onChange={setEmail}
+            type="email"
+            name="email"
+            autoComplete="username"
+            required
+            autoFocus
+            testId="email"
+          />
+          <TextField
+            label={t('password')}
+            value={password}
+            onChange={setPassword}
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            testId="password"
+          />
           <Message text={error} />
           <button type="submit" className="primary big" disabled={busy} data-testid="sign-in-button">
             {busy ? t('signingIn') : t('signIn')}

@@ -3,6 +3,7 @@
  * synced yet; a new till, or a new code for one, shown as its pairing link's
  * QR code with the link and the code; revoking a till.
  */
+import { TextField } from '../components/TextField.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
 import { allPages, api } from '../api.ts';
@@ -102,16 +103,14 @@ function NewTill({ stores, onCreated }: { stores: Store[]; onCreated: (till: Pai
     <form className="card stack new-till" onSubmit={submit} aria-labelledby="new-till">
       <h2 id="new-till">{t('newTill')}</h2>
       <div className="form-row">
-        <label>
-          {t('tillName')}
-          <input
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            required
-            maxLength={100}
-            data-testid="till-name"
-          />
-        </label>
+        <TextField
+          label={t('tillName')}
+          value={name}
+          onChange={setName}
+          required
+          maxLength={100}
+          testId="till-name"
+        />
         {stores.length > 1 && (
           <SelectField
             label={t('store')}

@@ -1,4 +1,5 @@
 /** The API's request log, newest first: each request's time, method, path, status, duration, key and request id, by status, method and path. */
+import { TextField } from '../../components/TextField.tsx';
 import { useState } from 'react';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
@@ -53,16 +54,14 @@ export function Logs() {
           onChange={setMethod}
           options={[['', t('all')], ...METHODS.map((name) => [name, name] as const)]}
         />
-        <label>
-          {t('logsPath')}
-          <input
-            value={path}
-            placeholder="/v1/payments"
-            maxLength={500}
-            onChange={(event) => setPath(event.target.value)}
-            data-testid="log-path"
-          />
-        </label>
+        <TextField
+          label={t('logsPath')}
+          value={path}
+          onChange={setPath}
+          placeholder="/v1/payments"
+          maxLength={500}
+          testId="log-path"
+        />
       </div>
       <CursorListView list={list} empty={t('logsEmpty')}>
         {(logs) => (

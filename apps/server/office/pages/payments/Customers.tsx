@@ -2,6 +2,7 @@
  * Customers: the list, newest first, searched by email or phone number (as
  * `GET /v1/customers` finds them), and one customer with their payments.
  */
+import { TextField } from '../../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
@@ -42,16 +43,14 @@ export function CustomersTab() {
         {t('payTabCustomers')}
       </h2>
       <form className="card form-row" role="search" onSubmit={submit}>
-        <label>
-          {t('payCustomerSearch')}
-          <input
-            type="search"
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            placeholder="asha@example.co.tz, 0712 345 678"
-            data-testid="customer-search"
-          />
-        </label>
+        <TextField
+          label={t('payCustomerSearch')}
+          value={typed}
+          onChange={setTyped}
+          type="search"
+          placeholder="asha@example.co.tz, 0712 345 678"
+          testId="customer-search"
+        />
         <button type="submit" className="primary">
           {t('paySearch')}
         </button>

@@ -2,6 +2,7 @@
  * A new invoice, or a draft's edit: the customer, the lines (what, how many,
  * the price as people type it, VAT included), the days until due and a memo.
  */
+import { TextField } from '../../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { api, type List } from '../../api.ts';
 import { useAction } from '../../action.ts';
@@ -85,17 +86,15 @@ export function InvoiceForm({ invoice }: { invoice?: Invoice }) {
               ))}
             </select>
           </label>
-          <label>
-            {t('payDaysUntilDue')}
-            <input
-              type="number"
-              min={1}
-              max={3650}
-              value={days}
-              onChange={(event) => setDays(event.target.value)}
-              data-testid="invoice-days"
-            />
-          </label>
+          <TextField
+            label={t('payDaysUntilDue')}
+            value={days}
+            onChange={setDays}
+            type="number"
+            min={1}
+            max={3650}
+            testId="invoice-days"
+          />
         </div>
       )}
       <fieldset className="stack invoice-lines">

@@ -2,6 +2,7 @@
  * Payouts: sending money from the available balance to a mobile number (the
  * amount as the person types it, "12,500"), and the payouts made, newest first.
  */
+import { TextField } from '../../components/TextField.tsx';
 import { typedAmount } from '../../amount.ts';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api.ts';
@@ -70,33 +71,29 @@ function NewPayout({ onCreated }: { onCreated: () => void }) {
       <h2 id="new-payout">{t('payNewPayout')}</h2>
       <p className="muted">{t('payNewPayoutLead')}</p>
       <div className="form-row">
-        <label>
-          {t('payAmountTzs')}
-          <input
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="12,500"
-            value={amount}
-            onChange={(event) => setAmount(event.target.value)}
-            required
-            data-testid="payout-amount"
-          />
-        </label>
+        <TextField
+          label={t('payAmountTzs')}
+          value={amount}
+          onChange={setAmount}
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="12,500"
+          required
+          testId="payout-amount"
+        />
         <PhoneField
           value={phone}
           onChange={(event) => setPhone(event.target.value)}
           required
           testId="payout-phone"
         />
-        <label>
-          {t('payDescriptionOptional')}
-          <input
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={500}
-            data-testid="payout-description"
-          />
-        </label>
+        <TextField
+          label={t('payDescriptionOptional')}
+          value={description}
+          onChange={setDescription}
+          maxLength={500}
+          testId="payout-description"
+        />
         <button type="submit" className="primary" disabled={busy} data-testid="create-payout">
           {t('paySendPayout')}
         </button>

@@ -1,4 +1,5 @@
 /** A product's form: create, or edit with its variants and barcodes, and archive. */
+import { TextField } from '../../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { typedAmount } from '../../amount.ts';
 import { allPages, api } from '../../api.ts';
@@ -121,34 +122,22 @@ export function ProductForm({ product }: { product: Product | null }) {
             data-testid="product-name"
           />
         </label>
-        <label>
-          {t('price')}
-          <input
-            value={price}
-            onChange={(e) => setPrice(e.target.value)}
-            required
-            inputMode="numeric"
-            data-testid="product-price"
-          />
-        </label>
-        <label>
-          {t('cost')}
-          <input
-            value={cost}
-            onChange={(e) => setCost(e.target.value)}
-            inputMode="numeric"
-            data-testid="product-cost"
-          />
-        </label>
-        <label>
-          {t('sku')}
-          <input
-            value={sku}
-            onChange={(e) => setSku(e.target.value)}
-            maxLength={64}
-            data-testid="product-sku"
-          />
-        </label>
+        <TextField
+          label={t('price')}
+          value={price}
+          onChange={setPrice}
+          required
+          inputMode="numeric"
+          testId="product-price"
+        />
+        <TextField
+          label={t('cost')}
+          value={cost}
+          onChange={setCost}
+          inputMode="numeric"
+          testId="product-cost"
+        />
+        <TextField label={t('sku')} value={sku} onChange={setSku} maxLength={64} testId="product-sku" />
         <label>
           {t('barcodes')} <span className="muted small">({t('barcodesHint')})</span>
           <input
@@ -183,15 +172,13 @@ export function ProductForm({ product }: { product: Product | null }) {
             ))}
           </select>
         </label>
-        <label>
-          {t('favouritePlace')}
-          <input
-            value={favourite}
-            onChange={(e) => setFavourite(e.target.value)}
-            inputMode="numeric"
-            pattern="[0-9]{1,3}"
-          />
-        </label>
+        <TextField
+          label={t('favouritePlace')}
+          value={favourite}
+          onChange={setFavourite}
+          inputMode="numeric"
+          pattern="[0-9]{1,3}"
+        />
         <label className="check">
           <input
             type="checkbox"

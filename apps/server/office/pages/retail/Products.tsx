@@ -3,6 +3,7 @@
  * a product's form at `/office/retail/products/<id>` and a new one at
  * `/office/retail/products/new`.
  */
+import { TextField } from '../../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import { allPages, api } from '../../api.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
@@ -44,15 +45,13 @@ function ProductList() {
     <>
       <div className="filters">
         <form className="filters" role="search" onSubmit={search} style={{ flex: '1 1 320px' }}>
-          <label>
-            {t('searchProducts')}
-            <input
-              type="search"
-              value={typed}
-              onChange={(event) => setTyped(event.target.value)}
-              data-testid="product-search"
-            />
-          </label>
+          <TextField
+            label={t('searchProducts')}
+            value={typed}
+            onChange={setTyped}
+            type="search"
+            testId="product-search"
+          />
           <button type="submit">{t('search')}</button>
         </form>
         <PageLink

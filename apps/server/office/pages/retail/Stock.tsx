@@ -1,4 +1,5 @@
 /** Stock: a store's levels (or its low ones only), and changing one found by its SKU or barcode. */
+import { TextField } from '../../components/TextField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
 import { allPages, api, type List } from '../../api.ts';
@@ -147,26 +148,16 @@ function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
       <h2 id="adjust-title">{t('adjustStock')}</h2>
       <p className="muted">{t('adjustLead')}</p>
       <div className="filters">
-        <label>
-          {t('productCode')}
-          <input
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            required
-            data-testid="adjust-code"
-          />
-        </label>
-        <label>
-          {t('adjustBy')}
-          <input
-            value={by}
-            onChange={(event) => setBy(event.target.value)}
-            required
-            inputMode="numeric"
-            pattern="-?[0-9]+"
-            data-testid="adjust-by"
-          />
-        </label>
+        <TextField label={t('productCode')} value={code} onChange={setCode} required testId="adjust-code" />
+        <TextField
+          label={t('adjustBy')}
+          value={by}
+          onChange={setBy}
+          required
+          inputMode="numeric"
+          pattern="-?[0-9]+"
+          testId="adjust-by"
+        />
         <label>
           {t('reason')}
           <select

@@ -3,6 +3,7 @@
  * its till last reported; adding a network printer to a till; a test print
  * and what became of it; the print jobs, newest first, by status.
  */
+import { TextField } from '../../components/TextField.tsx';
 import { useState, type FormEvent } from 'react';
 import type { PrinterStatus, PrintJobFailureReason, PrintJobStatus } from '@tz/core';
 import { allPages, api } from '../../api.ts';
@@ -267,29 +268,25 @@ function NewPrinter({ tills, onCreated }: { tills: Till[]; onCreated: () => void
           options={tills.map((one) => [one.id, one.name] as const)}
           testId="printer-till"
         />
-        <label>
-          {t('printerName')}
-          <input
-            value={name}
-            required
-            maxLength={100}
-            onChange={(event) => setName(event.target.value)}
-            data-testid="printer-name"
-          />
-        </label>
+        <TextField
+          label={t('printerName')}
+          value={name}
+          onChange={setName}
+          required
+          maxLength={100}
+          testId="printer-name"
+        />
       </div>
       <div className="form-row">
-        <label>
-          {t('printerHost')}
-          <input
-            value={host}
-            required
-            placeholder="192.168.1.50"
-            inputMode="decimal"
-            onChange={(event) => setHost(event.target.value)}
-            data-testid="printer-host"
-          />
-        </label>
+        <TextField
+          label={t('printerHost')}
+          value={host}
+          onChange={setHost}
+          required
+          placeholder="192.168.1.50"
+          inputMode="decimal"
+          testId="printer-host"
+        />
         <label>
           {t('printerPort')}
           <input
