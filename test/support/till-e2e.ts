@@ -28,6 +28,8 @@ export interface TillShop {
   printer: VirtualPrinter;
   bridge: Bridge;
   api: Api;
+  /** The shop's owner: signs in to the back office with these. */
+  merchant: { email: string; password: string };
   store: string;
   product: string;
   close(): Promise<void>;
@@ -82,6 +84,7 @@ export async function startTillShop(
     printer,
     bridge,
     api,
+    merchant: { email: merchant.email, password: merchant.password },
     store,
     product: created.body.id,
     async close() {
@@ -107,6 +110,11 @@ export async function newTill(
     command_set: 'epson',
   });
   expect(created.status).toBe(201);
+  return { till, context: await newTillContext(shop), printer: created.body.id };
+}
+
+/** A till's browser context: through the shop's severable proxy, at a counter's screen size, knowing the printer bridge. */
+export async function newTillContext(shop: TillShop): Promise<BrowserContext> {
   const context = await shop.browser.newContext({
     proxy: { server: shop.proxy.url },
     viewport: { width: 1366, height: 768 },
@@ -115,7 +123,7 @@ export async function newTill(
     ({ url, token }) => localStorage.setItem('till.bridge', JSON.stringify({ url, token })),
     { url: shop.bridge.url, token: shop.bridge.token },
   );
-  return { till, context, printer: created.body.id };
+  return context;
 }
 
 /** Signs the cashier in with the PIN at a person's pace and counts the opening float. */

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { BarChart } from '../components/BarChart.tsx';
 import { useI18n } from '../i18n/index.ts';
-import { useLoad } from '../load.ts';
+import { useLoad, useReadAgainEvery } from '../load.ts';
 import { Failed, Loading } from '../components/Status.tsx';
 import { formatMoney, formatCount, Segmented } from '../shared.ts';
 
@@ -59,6 +59,9 @@ const sumSeries = (series: number[][]) =>
     new Array<number>(series[0]?.length ?? 0).fill(0),
   );
 
+/** How often Home reads its numbers again while it is in view (each read is two small queries' worth). */
+const HOME_READ_AGAIN_MS = 10_000;
+
 export function Home() {
   const { t } = useI18n();
   const [range, setRange] = useState<Range>('today');
@@ -67,6 +70,11 @@ export function Home() {
     () => api.get<RetailOverview>(`/v1/retail?days=${DAYS[range]}`),
     `retail ${range}`,
   );
+  // A sale at a till or a payment shows here within seconds, without reloading the page.
+  useReadAgainEvery(HOME_READ_AGAIN_MS, () => {
+    reloadOverview();
+    reloadRetail();
+  });
   return (
     <div className="page" data-testid="home">
       <div className="page-head">
