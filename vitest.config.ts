@@ -5,9 +5,15 @@ const TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/*
 /**
  * Files that need a module graph of their own: one mocks a module the server
  * imports (`vi.mock`), and the browser and end-to-end files start Chromium and
- * processes, where importing again costs little beside what they run.
+ * processes, where importing again costs little beside what they run; the PDF pool's measures the
+ * event loop, which other files' servers left running in a shared process would keep busy.
  */
-const ISOLATED = ['test/retail/receipt-page.test.ts', 'test/browser/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+const ISOLATED = [
+  'test/retail/receipt-page.test.ts',
+  'test/invoices/pdf-renderer.test.ts',
+  'test/browser/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+];
 
 const each = {
   testTimeout: 30_000,

@@ -25,15 +25,27 @@ describe('the PDF worker pool', () => {
     await Promise.all([pool.render('invoice', view, 'en'), pool.render('invoice', view, 'sw')]);
     documentPdf('invoice', view, 'en');
 
-    const inLoop = await loopBusyMs(() => {
-      for (let i = 0; i < 6; i++) documentPdf('invoice', view, i % 2 ? 'sw' : 'en');
-    });
+    // Each way three times, alternating, and each by its least: anything else the machine does
+    // only adds to a measurement, so the least of three is the nearest to the work's own cost.
+    let inLoop = Infinity;
+    let pooled = Infinity;
     let pdfs: Buffer[] = [];
-    const pooled = await loopBusyMs(async () => {
-      pdfs = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => pool.render('invoice', view, i % 2 ? 'sw' : 'en')),
+    for (let round = 0; round < 3; round += 1) {
+      inLoop = Math.min(
+        inLoop,
+        await loopBusyMs(() => {
+          for (let i = 0; i < 6; i++) documentPdf('invoice', view, i % 2 ? 'sw' : 'en');
+        }),
       );
-    });
+      pooled = Math.min(
+        pooled,
+        await loopBusyMs(async () => {
+          pdfs = await Promise.all(
+            Array.from({ length: 6 }, (_, i) => pool.render('invoice', view, i % 2 ? 'sw' : 'en')),
+          );
+        }),
+      );
+    }
     expect(pdfs[0]!.equals(documentPdf('invoice', view, 'en'))).toBe(true);
     expect(pdfs[1]!.equals(documentPdf('invoice', view, 'sw'))).toBe(true);
     // Handing a view over and taking the bytes back costs the loop a small part of laying it out
