@@ -185,12 +185,19 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
   });
 
   it(
-    'changes stock, and has no serious accessibility findings on any tab, on a laptop and a phone',
+    'changes stock and reorder levels, and has no serious accessibility findings on any tab, on a laptop and a phone',
     { timeout: 120_000 },
     async () => {
       const shop = await anotherMerchant(server, { business_name: `Duka la axe ${language}` });
       await shop.api.patch('/v1/retail/store', { name: 'Duka Kuu' });
       await shop.api.post('/v1/retail/products', { name: 'Sukari 1kg', sku: `S-${language}`, price: 3_200 });
+      await shop.api.post('/v1/retail/products', {
+        name: 'Mchele',
+        sku: `M-${language}`,
+        price: 2_800,
+        unit: 'kg',
+      });
+      const store = (await shop.api.get('/v1/retail/stores')).body.data[0];
       for (const width of [1366, 360]) {
         const { context, page } = await openOffice(browser, language, width);
         try {
@@ -204,6 +211,46 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
             await expect.poll(() => page.textContent('[data-testid=adjust-done]')).toContain('Sukari 1kg');
             await page.waitForSelector('[data-testid=stock-level] >> text=Sukari 1kg');
             expect(await page.textContent('[data-testid=stock-level]')).toContain('12');
+
+            // Reorder levels in the product's unit: 15 pieces puts 12 on hand below it; 1.5 kg does not 2 kg.
+            const reorder = async (code: string, by: string, level: string) => {
+              await page.fill('[data-testid=adjust-code]', code);
+              await page.fill('[data-testid=adjust-by]', by);
+              await page.fill('[data-testid=adjust-reorder]', level);
+              await page.click('[data-testid=adjust-submit]');
+            };
+            await reorder(`S-${language}`, '', '1.5');
+            await expect
+              .poll(() => page.locator('[role=alert], .message').allTextContents())
+              .toEqual(
+                expect.arrayContaining([
+                  expect.stringContaining(english ? 'Reorder at must be whole pieces' : 'Agiza tena ikifika'),
+                ]),
+              );
+            await reorder(`S-${language}`, '', '15');
+            await expect
+              .poll(() => page.textContent('[data-testid=adjust-done]'))
+              .toContain(english ? 'reorder at 15' : 'agiza tena ikifika 15');
+            await reorder(`M-${language}`, '2', '1.5');
+            await expect
+              .poll(() => page.textContent('[data-testid=adjust-done]'))
+              .toContain(
+                english ? 'Mchele: 2.000 on hand now, reorder at 1.500' : 'Mchele: zilizopo sasa 2.000',
+              );
+            const rows = () =>
+              page.$$eval('[data-testid=stock-level]', (found) =>
+                found.map((row) => [...row.children].map((cell) => cell.textContent)),
+              );
+            const low = english ? 'Low' : 'Ndogo';
+            await expect.poll(rows).toEqual([
+              ['Mchele', '2.000', '1.500', ''],
+              ['Sukari 1kg', '12', '15', low],
+            ]);
+            expect(
+              (await shop.api.get(`/v1/retail/stores/${store.id}/stock?low=true`)).body.data,
+            ).toMatchObject([{ reorder_level_milli: 15_000, on_hand_milli: 12_000, low: true }]);
+            await page.check('[data-testid=low-only]');
+            await expect.poll(rows).toEqual([['Sukari 1kg', '12', '15', low]]);
           }
           for (const tab of TABS) {
             await page.goto(`${server.url}/office/retail/${tab}`);

@@ -126,6 +126,9 @@ export const retail = section({
     reason_correction: 'Correction',
     noSuchProduct: 'No product has this SKU or barcode.',
     stockChanged: '{name}: {quantity} on hand now.',
+    stockChangedReorder: '{name}: {quantity} on hand now, reorder at {level}.',
+    reorderHint:
+      'Reorder at: low at or below this, in the item’s unit (5, or 1.5 kg). Leave “Add” empty to change only this.',
     // Orders
     receipt: 'Receipt',
     total: 'Total',
@@ -284,6 +287,9 @@ export const retail = section({
     reason_correction: 'Marekebisho',
     noSuchProduct: 'Hakuna bidhaa yenye SKU au msimbopau huu.',
     stockChanged: '{name}: zilizopo sasa {quantity}.',
+    stockChangedReorder: '{name}: zilizopo sasa {quantity}, agiza tena ikifika {level}.',
+    reorderHint:
+      'Agiza tena ikifika: imepungua ikifika kiwango hiki, kwa kipimo chake (5, au kilo 1.5). Acha “Ongeza” wazi kubadilisha hiki tu.',
     receipt: 'Risiti',
     total: 'Jumla',
     till: 'Kaunta',

@@ -2,7 +2,7 @@
 import { TextField } from '../../components/TextField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useState, type FormEvent } from 'react';
-import { allPages, api, type List } from '../../api.ts';
+import { allPages, api, ApiError, type List } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Failed, Loading } from '../../components/Status.tsx';
@@ -10,7 +10,7 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { formatCount, Message } from '../../shared.ts';
-import { formatMilli, type Product, type Store, type Unit } from './model.ts';
+import { formatMilli, typedMilli, type Product, type Store, type Unit } from './model.ts';
 
 interface StockLevel {
   id: string;
@@ -22,6 +22,9 @@ interface StockLevel {
   low: boolean;
 }
 const REASONS = ['received', 'count', 'damaged', 'lost', 'returned', 'correction'] as const;
+const WORDS = {
+  fields: { reorder_level: 'reorderAt', adjust_by: 'adjustBy', set_on_hand: 'adjustBy' },
+} as const;
 
 export function Stock() {
   const { t } = useI18n();
@@ -107,9 +110,10 @@ function StoreStock({ stores }: { stores: Store[] }) {
 
 function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
   const { t } = useI18n();
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction(WORDS);
   const [code, setCode] = useState('');
   const [by, setBy] = useState('');
+  const [reorder, setReorder] = useState('');
   const [reason, setReason] = useState<(typeof REASONS)[number]>('received');
   const [done, setDone] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
@@ -125,21 +129,33 @@ function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
       const variant = product.variants.find(
         (v) => v.sku?.toLowerCase() === code.trim().toLowerCase() || v.barcodes.includes(code.trim()),
       );
+      // The reorder level is typed in the product's unit; the API takes thousandths of it.
+      const reorderMilli = reorder.trim() === '' ? undefined : typedMilli(reorder, product.unit);
+      if (reorderMilli === null)
+        throw new ApiError(400, 'parameter_invalid', 'Invalid reorder_level', {
+          reorder_level: product.unit === 'piece' ? 'must be whole pieces, such as 5' : 'must be like 1.5',
+        });
       const level = await api.post<StockLevel>('/v1/retail/stock-adjustments', {
         store,
         product: product.id,
         ...(variant ? { variant: variant.id } : {}),
-        adjust_by: Number(by),
+        ...(by.trim() === '' ? {} : { adjust_by: Number(by) }),
+        ...(reorderMilli === undefined ? {} : { reorder_level_milli: reorderMilli }),
         reason,
       });
+      const quantity = formatMilli(level.on_hand_milli, level.unit, formatCount);
       setDone(
-        t('stockChanged', {
-          name: product.name,
-          quantity: formatMilli(level.on_hand_milli, level.unit, formatCount),
-        }),
+        level.reorder_level_milli === null
+          ? t('stockChanged', { name: product.name, quantity })
+          : t('stockChangedReorder', {
+              name: product.name,
+              quantity,
+              level: formatMilli(level.reorder_level_milli, level.unit, formatCount),
+            }),
       );
       setCode('');
       setBy('');
+      setReorder('');
       onDone();
     });
   };
@@ -147,16 +163,26 @@ function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
     <form className="card stack" onSubmit={submit} aria-labelledby="adjust-title" data-testid="adjust">
       <h2 id="adjust-title">{t('adjustStock')}</h2>
       <p className="muted">{t('adjustLead')}</p>
+      <p className="muted" id="reorder-hint">
+        {t('reorderHint')}
+      </p>
       <div className="filters">
         <TextField label={t('productCode')} value={code} onChange={setCode} required testId="adjust-code" />
         <TextField
           label={t('adjustBy')}
           value={by}
           onChange={setBy}
-          required
           inputMode="numeric"
           pattern="-?[0-9]+"
           testId="adjust-by"
+        />
+        <TextField
+          label={t('reorderAt')}
+          value={reorder}
+          onChange={setReorder}
+          inputMode="decimal"
+          aria-describedby="reorder-hint"
+          testId="adjust-reorder"
         />
         <label>
           {t('reason')}

@@ -46,6 +46,16 @@ export interface Store {
   currency: string;
 }
 
+/**
+ * A quantity as a person typed it in the item's unit ("12" pieces, "1.5" kg) in
+ * thousandths, or null when it is not one: pieces are whole, others have at most 3 decimals.
+ */
+export function typedMilli(text: string, unit: Unit): number | null {
+  const match = /^(\d{1,9})(?:[.,](\d{1,3}))?$/.exec(text.trim());
+  if (!match || (unit === 'piece' && match[2] !== undefined)) return null;
+  return Number(match[1]) * 1000 + Number((match[2] ?? '').padEnd(3, '0'));
+}
+
 /** Barcodes as typed: apart by spaces, commas or `|`. */
 export const barcodesOf = (text: string) => text.split(/[\s,|;]+/).filter(Boolean);
 
