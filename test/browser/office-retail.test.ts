@@ -3,36 +3,21 @@
  * and English: a store made on the page, a 2,000-product CSV imported through
  * the file input (and again, adding nothing), a file with problems refused
  * with each row and column named and nothing imported, a product made,
- * edited with a variant and barcodes, and archived, and axe-core's check of
- * every tab.
+ * edited with a variant and barcodes, and archived, stock and reorder levels
+ * changed (the low-only view following), and axe-core's check of every tab.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
-import type { RunningServer } from '../../apps/server/src/server.ts';
-import { launchChromium } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { catalogueCsv } from '../support/catalogue-csv.ts';
 import { anotherMerchant, type SignedUp } from '../support/merchant.ts';
-import { openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
-import { startTestServer } from '../support/server.ts';
+import { officeInChromium, openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureWebBuild(() => undefined, 'office');
-  server = await startTestServer();
-  browser = await launchChromium();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const office = officeInChromium();
 
 const TABS = ['products', 'import', 'categories', 'stores', 'stock', 'orders', 'shifts'] as const;
 
 const productCount = async (shop: SignedUp) => {
-  const found = await server.database.pool.query(
+  const found = await office.server.database.pool.query(
     `SELECT count(*)::int AS count FROM retail_products WHERE merchant_id = $1 AND NOT livemode AND deleted_at IS NULL`,
     [shop.merchant.id],
   );
@@ -55,10 +40,10 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
     'makes a store, imports 2,000 products from a CSV file once, and refuses a file with problems, naming rows and columns',
     { timeout: 240_000 },
     async () => {
-      const shop = await anotherMerchant(server, { business_name: `Duka la ${language}` });
-      const { context, page } = await openOffice(browser, language);
+      const shop = await anotherMerchant(office.server, { business_name: `Duka la ${language}` });
+      const { context, page } = await openOffice(office.browser, language);
       try {
-        await signInInBrowser(page, server.url, shop.merchant);
+        await signInInBrowser(page, office.server.url, shop.merchant);
         await page.click('[data-testid=nav-retail]');
         await page.waitForSelector('[data-testid=tab-products][aria-current=page]');
 
@@ -131,12 +116,12 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
   );
 
   it('creates, edits with a variant and barcodes, and archives a product', { timeout: 120_000 }, async () => {
-    const shop = await anotherMerchant(server, { business_name: `Duka la bidhaa ${language}` });
+    const shop = await anotherMerchant(office.server, { business_name: `Duka la bidhaa ${language}` });
     await shop.api.post('/v1/retail/categories', { name: 'Vinywaji' });
-    const { context, page } = await openOffice(browser, language);
+    const { context, page } = await openOffice(office.browser, language);
     try {
-      await signInInBrowser(page, server.url, shop.merchant);
-      await page.goto(`${server.url}/office/retail/products`);
+      await signInInBrowser(page, office.server.url, shop.merchant);
+      await page.goto(`${office.server.url}/office/retail/products`);
       await page.click('[data-testid=new-product]');
       await page.fill('[data-testid=product-name]', 'Juisi ya Embe');
       await page.fill('[data-testid=product-price]', '2,500');
@@ -188,7 +173,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
     'changes stock and reorder levels, and has no serious accessibility findings on any tab, on a laptop and a phone',
     { timeout: 120_000 },
     async () => {
-      const shop = await anotherMerchant(server, { business_name: `Duka la axe ${language}` });
+      const shop = await anotherMerchant(office.server, { business_name: `Duka la axe ${language}` });
       await shop.api.patch('/v1/retail/store', { name: 'Duka Kuu' });
       await shop.api.post('/v1/retail/products', { name: 'Sukari 1kg', sku: `S-${language}`, price: 3_200 });
       await shop.api.post('/v1/retail/products', {
@@ -199,12 +184,12 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
       });
       const store = (await shop.api.get('/v1/retail/stores')).body.data[0];
       for (const width of [1366, 360]) {
-        const { context, page } = await openOffice(browser, language, width);
+        const { context, page } = await openOffice(office.browser, language, width);
         try {
-          await signInInBrowser(page, server.url, shop.merchant);
+          await signInInBrowser(page, office.server.url, shop.merchant);
           if (width === 1366) {
             // Stock received for a product found by its SKU shows in the store's levels.
-            await page.goto(`${server.url}/office/retail/stock`);
+            await page.goto(`${office.server.url}/office/retail/stock`);
             await page.fill('[data-testid=adjust-code]', `S-${language}`);
             await page.fill('[data-testid=adjust-by]', '12');
             await page.click('[data-testid=adjust-submit]');
@@ -253,7 +238,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
             await expect.poll(rows).toEqual([['Sukari 1kg', '12', '15', low]]);
           }
           for (const tab of TABS) {
-            await page.goto(`${server.url}/office/retail/${tab}`);
+            await page.goto(`${office.server.url}/office/retail/${tab}`);
             await page.waitForSelector(`[data-testid=tab-${tab}][aria-current=page]`);
             await page.waitForFunction(() => !document.querySelector('[role=status].muted'));
             expect(await seriousViolations(page), `${tab} at ${width}`).toEqual([]);

@@ -1,8 +1,12 @@
 /** The back office's cookie session over real HTTP, as a browser on the server's own pages holds it. */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { client, type Merchant } from './server.ts';
+import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
+import type { RunningServer } from '../../apps/server/src/server.ts';
+import { launchChromium } from './browser.ts';
+import { client, startTestServer, type Merchant } from './server.ts';
 
 export interface OfficeCookie {
   /** `office_session=…`, as a browser sends it back. */
@@ -61,6 +65,24 @@ export async function signInInBrowser(
   await page.fill('[data-testid=password]', merchant.password);
   await page.keyboard.press('Enter');
   await page.waitForSelector('nav[aria-label] a[aria-current=page]', { timeout: 30_000 });
+}
+
+/**
+ * A test file's office in Chromium: the office built, a test server and a browser
+ * started before its tests and closed after them (read `server` and `browser` inside a test).
+ */
+export function officeInChromium() {
+  const running = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    await ensureWebBuild(() => undefined, 'office');
+    running.server = await startTestServer();
+    running.browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.server?.close();
+  });
+  return running;
 }
 
 /** A browser context in `language` at `width` (height 800), its page opened. */
