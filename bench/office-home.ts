@@ -20,7 +20,13 @@ import pg from 'pg';
 import { startServer } from '../apps/server/src/server.ts';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
-import { BENCH_PASSWORD, BENCH_SECRETS_KEY, seedProducts, signUpMerchant } from './support/harness.ts';
+import {
+  BENCH_PASSWORD,
+  BENCH_SECRETS_KEY,
+  benchDatabase,
+  seedProducts,
+  signUpMerchant,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const paymentCount = Number(process.env.BENCH_PAYMENTS ?? 100_000);
@@ -28,20 +34,9 @@ const orderCount = Number(process.env.BENCH_ORDERS ?? 50_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const loads = Number(process.env.BENCH_LOADS ?? 15);
-const databaseName = 'bench_office';
 const PRODUCTS = 2_000;
 /** Payments made through the API (and half as many orders); the rest are copies of them. */
 const MADE_BY_API = Number(process.env.BENCH_MADE_BY_API ?? 2_000);
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
@@ -82,14 +77,11 @@ const quantile = (values: number[], q: number) => {
 };
 
 await ensureWebBuild(() => undefined, 'office');
-await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-await admin(`CREATE DATABASE ${databaseName}`);
-const url = new URL(baseUrl);
-url.pathname = `/${databaseName}`;
+const database = await benchDatabase(baseUrl, 'bench_office');
 const server = await startServer({
   ...process.env,
   PORT: '0',
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: database.url,
   SECRETS_KEY: BENCH_SECRETS_KEY,
   LOG_LEVEL: 'fatal',
   RATE_LIMIT_MAX: '100000000',
@@ -98,7 +90,7 @@ const server = await startServer({
   SANDBOX_SETTLE_MS: '0',
 });
 // The bench's own connection: copying a month of rows takes longer than the server's statement timeout.
-const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 try {
   const signup = await signUpMerchant(server.url, 'Bench Duka');
   const { headers, email } = signup;
@@ -272,5 +264,5 @@ try {
 } finally {
   await pool.end();
   await server.close();
-  if (!process.env.BENCH_KEEP_DATABASE) await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+  if (!process.env.BENCH_KEEP_DATABASE) await database.drop();
 }
