@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase } from '../../apps/server/src/db/database.ts';
+import { EMBEDDED_EXTENSIONS } from '../../apps/server/src/db/embedded.ts';
 
 /**
  * With DATABASE_URL, each test run gets databases of its own, created and
@@ -61,7 +62,7 @@ async function embeddedTemplate(): Promise<() => Promise<void>> {
   // The server's lock file and socket directory are no part of the database.
   await rm(path.join(dataDir, 'server.lock'), { force: true });
   await rm(path.join(dataDir, 'socket'), { recursive: true, force: true });
-  const pglite = await PGlite.create(dataDir);
+  const pglite = await PGlite.create(dataDir, { extensions: EMBEDDED_EXTENSIONS });
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();
   const file = path.join(dir, 'migrated.tar');

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { startTestServer } from './server.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { EMBEDDED_EXTENSIONS } from '../../apps/server/src/db/embedded.ts';
 
 /**
  * A TCP proxy in front of the database that can be cut (connections reset and
@@ -72,7 +73,7 @@ export async function databaseBehindProxy() {
   let target: URL;
   if (process.env.TEST_DATABASE_URL) target = new URL(process.env.TEST_DATABASE_URL);
   else {
-    const pglite = await PGlite.create();
+    const pglite = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
     const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 4 });
     await socket.start();
     embedded = { pglite, socket };

@@ -33,6 +33,9 @@ import { RetailOverview } from './retail/overview.ts';
 import { DigitalReceipts } from './retail/receipt-links.ts';
 import { StockService } from './retail/stock.ts';
 import { StoreService } from './retail/stores.ts';
+import { PropertyService } from './hospitality/property.ts';
+import { RoomService } from './hospitality/rooms.ts';
+import { ReservationService } from './hospitality/reservations.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -119,6 +122,10 @@ export interface Services {
   catalogueFile: CatalogueFile;
   stores: StoreService;
   stock: StockService;
+  /** Hospitality: the property, room types and rates; rooms and blackouts; reservations. */
+  property: PropertyService;
+  rooms: RoomService;
+  reservations: ReservationService;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -297,6 +304,9 @@ export function createServices(
     catalog,
     catalogueFile: new CatalogueFile(catalog),
     stores: new StoreService(),
+    property: new PropertyService(),
+    rooms: new RoomService(),
+    reservations: new ReservationService(clock),
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),

@@ -48,6 +48,8 @@ export type ErrorCode =
   | 'api_key_last'
   | 'till_export_invalid'
   | 'livemode_mismatch'
+  | 'room_unavailable'
+  | 'reservations_in_the_way'
   // 408, 431 invalid_request_error: the HTTP request itself
   | 'request_timeout'
   | 'headers_too_large'
@@ -117,6 +119,8 @@ const UNAUTHENTICATED = kind('authentication_error', 401, 'UNAUTHORIZED');
 const FORBIDDEN = kind('permission_error', 403, 'FORBIDDEN');
 const NOT_FOUND = kind('not_found', 404, 'NOT_FOUND');
 const UNAVAILABLE = kind('api_error', 503, 'SERVICE_UNAVAILABLE');
+/** The request is sound but the state of things refuses it (a room already sold): 409. */
+const CONFLICT = kind('invalid_request_error', 409, 'CONFLICT');
 
 /**
  * Each code's kind, once: the REST error middleware and the tRPC error
@@ -168,6 +172,8 @@ export const ERROR_KINDS = {
   api_key_last: INVALID,
   till_export_invalid: INVALID,
   livemode_mismatch: FORBIDDEN,
+  room_unavailable: CONFLICT,
+  reservations_in_the_way: CONFLICT,
   request_timeout: kind('invalid_request_error', 408, 'TIMEOUT'),
   // tRPC has no 431; Node answers it before any handler runs, so a till never meets it.
   headers_too_large: kind('invalid_request_error', 431, 'BAD_REQUEST'),

@@ -32,6 +32,11 @@ export const ID_PREFIXES = {
   escrowSplit: 'esp',
   subscription: 'sub',
   invoice: 'in',
+  roomType: 'rt',
+  room: 'room',
+  roomRate: 'rate',
+  blackout: 'blk',
+  reservation: 'resv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

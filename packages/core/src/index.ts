@@ -23,3 +23,4 @@ export * from './sync/protocol.ts';
 export * from './sync/till-export.ts';
 export * from './sync/till-status.ts';
 export * from './invoices/index.ts';
+export * from './hospitality/index.ts';

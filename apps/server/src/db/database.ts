@@ -18,6 +18,8 @@ export function exactInteger(text: string): number {
   return value;
 }
 pg.types.setTypeParser(pg.types.builtins.INT8, exactInteger);
+// A calendar date stays the date it names (`2026-12-24`), never an instant in the process's time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (text: string) => text);
 
 /**
  * A statement's text, or a named statement, parsed and planned once per

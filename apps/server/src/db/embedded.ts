@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { lockDataDir } from './data-dir-lock.ts';
 
@@ -14,6 +15,9 @@ const OWNER_ONLY = 0o700;
 const SOCKET_PORT = 5432;
 /** The longest Unix socket path every supported system accepts (macOS: 104 bytes with the NUL). */
 const LONGEST_SOCKET_PATH = 103;
+
+/** The contrib extensions the migrations create: btree_gist for the rooms' exclusion constraint. */
+export const EMBEDDED_EXTENSIONS = { btree_gist };
 
 export interface EmbeddedDatabase {
   /** How the pool reaches the database: a socket no other local user can open, never a TCP port. */
@@ -51,6 +55,7 @@ export async function openEmbedded(dataDir: string, template?: Blob): Promise<Em
   };
   try {
     const pglite = await PGlite.create({
+      extensions: EMBEDDED_EXTENSIONS,
       ...(onDisk ? { dataDir } : {}),
       ...(template ? { loadDataDir: template } : {}),
     });

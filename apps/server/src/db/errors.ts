@@ -62,3 +62,21 @@ export function isTransientFailure(error: unknown): boolean {
   if (typeof code !== 'string') return false;
   return RACES.has(code) || code === '55P03' || /^(08|40|53|57)/.test(code);
 }
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/** A UNIQUE violation on `constraint` (any when omitted). */
+export function isUniqueViolation(error: unknown, constraint?: string): error is PgError {
+  const e = error as PgError | null;
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+/** An exclusion constraint's refusal (two stays of one room), on `constraint`. */
+export function isExclusionViolation(error: unknown, constraint: string): error is PgError {
+  const e = error as PgError | null;
+  return e?.code === '23P01' && e.constraint === constraint;
+}

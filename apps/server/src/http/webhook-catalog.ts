@@ -28,6 +28,14 @@ const DESCRIPTIONS: Record<string, string> = {
     'A print job failed; `failure_reason` says why (`offline`, `paper_out`, `cover_open`, `timeout`, `till_revoked`).',
   'shift.opened': 'A cashier opened a shift at a till with an opening cash float.',
   'shift.closed': 'A shift was closed; `report` is its Z report (expected against counted, by tender).',
+  'reservation.created':
+    'A reservation was made (`pending` when the property confirms on request, `confirmed` otherwise); its room is held.',
+  'reservation.confirmed': 'A pending reservation was accepted by the property.',
+  'reservation.checked_in': 'The guest arrived and was given the reservation’s room.',
+  'reservation.checked_out': 'The guest left; the room is free from now and marked dirty.',
+  'reservation.canceled': 'A reservation was canceled (or a request declined); its room is free again.',
+  'reservation.no_show': 'The guest of a confirmed reservation never came; its room is free again.',
+  'folio.closed': 'A stay’s folio was settled and closed at check-out.',
 };
 
 /** The API's object schema for a resource name (`payment`), found among the routes that return it. */

@@ -53,5 +53,13 @@ export const EVENT_TYPES = [
   'print_job.failed',
   'shift.opened',
   'shift.closed',
+  // hospitality
+  'reservation.created',
+  'reservation.confirmed',
+  'reservation.checked_in',
+  'reservation.checked_out',
+  'reservation.canceled',
+  'reservation.no_show',
+  'folio.closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,7 +2,7 @@
 import { AppError } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
-import { isUniqueViolation } from './shared.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 
 /** A SKU or barcode to register for an item, with the request field it came from. */
 export interface CodeClaim {

@@ -37,17 +37,5 @@ export function applyRule<T>(rule: () => T, prefix = ''): T {
   }
 }
 
-interface PgError {
-  code?: string;
-  constraint?: string;
-  detail?: string;
-}
-
-/** A UNIQUE violation on `constraint` (any when omitted). */
-export function isUniqueViolation(error: unknown, constraint?: string): error is PgError {
-  const e = error as PgError | null;
-  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
-}
-
 export const invalid = (code: ConstructorParameters<typeof AppError>[0], field: string, message: string) =>
   new AppError(code, `${field}: ${message}`, { details: { [field]: message } });

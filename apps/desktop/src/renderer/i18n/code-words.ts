@@ -61,6 +61,9 @@ export const CODE_WORDS: Words<RefusalCode> = {
     api_key_last: 'The last API key cannot be removed.',
     till_export_invalid: 'The export file was not accepted: it is damaged or from another till.',
     livemode_mismatch: 'Test and live data cannot be mixed.',
+    room_unavailable: 'That room is already taken for those dates. Choose another room or other dates.',
+    reservations_in_the_way:
+      'Guests are already booked there for those dates. Move or cancel their bookings first.',
     request_timeout: 'The server waited too long for the till.',
     headers_too_large: 'What the till sent was too large.',
     api_key_missing: 'The server asked for a key.',
@@ -165,6 +168,10 @@ export const CODE_WORDS: Words<RefusalCode> = {
     api_key_last: 'Ufunguo wa mwisho wa API hauwezi kuondolewa.',
     till_export_invalid: 'Faili la mauzo halikukubaliwa: limeharibika au ni la kaunta nyingine.',
     livemode_mismatch: 'Taarifa za majaribio na za kweli haziwezi kuchanganywa.',
+    room_unavailable:
+      'Chumba hicho kimeshachukuliwa kwa tarehe hizo. Chagua chumba kingine au tarehe nyingine.',
+    reservations_in_the_way:
+      'Tayari kuna wageni waliohifadhiwa hapo kwa tarehe hizo. Hamisha au ghairi nafasi zao kwanza.',
     request_timeout: 'Seva ilisubiri kaunta kwa muda mrefu mno.',
     headers_too_large: 'Kilichotumwa na kaunta ni kikubwa mno.',
     api_key_missing: 'Seva iliomba ufunguo.',

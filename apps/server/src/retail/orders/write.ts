@@ -8,7 +8,8 @@ import {
 } from '@tz/core';
 import type { Tenant } from '../../actor.ts';
 import type { Queryable } from '../../db/database.ts';
-import { invalid, isUniqueViolation } from '../shared.ts';
+import { invalid } from '../shared.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { stockMoveCtes, type StockPlan } from '../stock.ts';
 import type { LineRow, OrderRow, TenderRow } from './read.ts';
 import type { ResolvedSale } from './sale.ts';

@@ -1,0 +1,137 @@
+/**
+ * Where a stay sits in time, and who holds rooms there. A nightly stay runs
+ * from its arrival's check-in time to its departure's check-out time; a
+ * blackout closes its nights the same way. The property's zones all keep East
+ * Africa Time (UTC+03:00, no daylight saving), so a date and a time of day make
+ * one instant with no zone database.
+ */
+import { addDays, AppError, ROOM_HOLDING_STATUSES } from '@tz/core';
+import type { Tenant } from '../actor.ts';
+import type { Queryable } from '../db/database.ts';
+import type { PropertyRow, RoomTypeRow } from './objects.ts';
+
+export interface Stay {
+  starts_at: Date;
+  ends_at: Date;
+}
+
+const instant = (date: string, time: string): Date => new Date(`${date}T${time}:00+03:00`);
+
+/** A nightly stay's instants under the property's check-in and check-out times. */
+export const nightlyStay = (
+  property: Pick<PropertyRow, 'check_in_time' | 'check_out_time'>,
+  arrival: string,
+  departure: string,
+): Stay => ({
+  starts_at: instant(arrival, property.check_in_time),
+  ends_at: instant(departure, property.check_out_time),
+});
+
+/** The nights from `first` to `last` (both included). */
+export const nightsStay = (
+  property: Pick<PropertyRow, 'check_in_time' | 'check_out_time'>,
+  first: string,
+  last: string,
+): Stay => nightlyStay(property, first, addDays(last, 1));
+
+/** A stay as a range parameter: `$n::tstzrange`. */
+export const stayRange = (stay: Stay): string =>
+  `[${stay.starts_at.toISOString()},${stay.ends_at.toISOString()})`;
+
+export const HOLDING = `status IN (${ROOM_HOLDING_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+
+/**
+ * Takes the room types' row locks, in id order. Every write that can take or
+ * free a room of a type (a booking, a move, a blackout, a room changing type
+ * or leaving) takes its type's lock first, so the capacity check after it sees
+ * every booking of the type that committed, in any process.
+ */
+export async function lockRoomTypes(
+  db: Queryable,
+  tenant: Tenant,
+  ids: readonly string[],
+): Promise<RoomTypeRow[]> {
+  const found = await db.query<RoomTypeRow>(
+    `SELECT * FROM hospitality_room_types WHERE merchant_id = $1 AND livemode = $2 AND id = ANY($3::text[])
+     ORDER BY id FOR UPDATE`,
+    [tenant.merchantId, tenant.livemode, [...new Set(ids)]],
+  );
+  return found.rows;
+}
+
+/** Every room type of the property, locked (a blackout of the whole property). */
+export async function lockAllRoomTypes(db: Queryable, tenant: Tenant): Promise<RoomTypeRow[]> {
+  const found = await db.query<RoomTypeRow>(
+    `SELECT * FROM hospitality_room_types WHERE merchant_id = $1 AND livemode = $2 AND archived_at IS NULL
+     ORDER BY id FOR UPDATE`,
+    [tenant.merchantId, tenant.livemode],
+  );
+  return found.rows;
+}
+
+/**
+ * How many of the type's rooms are free for the whole of `stay`: its rooms,
+ * less the most that are held at any one moment of the stay by reservations
+ * (with or without a room) and blackouts of single rooms; none when the type or
+ * the property is blacked out. Holds are half-open, so the most overlapping at
+ * once is reached at the stay's start or at some hold's start inside it.
+ * `except` leaves a reservation out (the one being moved).
+ */
+export async function freeRooms(
+  db: Queryable,
+  tenant: Tenant,
+  roomTypeId: string,
+  stay: Stay,
+  except: string | null = null,
+): Promise<number> {
+  const result = await db.query<{ rooms: number; held: number; closed: boolean }>(
+    `WITH holds AS (
+       SELECT stay FROM hospitality_reservations
+        WHERE room_type_id = $3 AND ${HOLDING} AND stay && $4::tstzrange AND id IS DISTINCT FROM $5
+       UNION ALL
+       SELECT b.stay FROM hospitality_blackouts b JOIN hospitality_rooms r ON r.id = b.room_id
+        WHERE r.room_type_id = $3 AND r.archived_at IS NULL AND b.deleted_at IS NULL AND b.stay && $4::tstzrange
+     ), moments AS (
+       SELECT lower($4::tstzrange) AS at
+       UNION SELECT lower(stay) FROM holds WHERE lower(stay) > lower($4::tstzrange)
+     )
+     SELECT
+       (SELECT count(*) FROM hospitality_rooms WHERE room_type_id = $3 AND archived_at IS NULL) AS rooms,
+       (SELECT coalesce(max(held), 0) FROM (
+          SELECT count(*) AS held FROM moments m JOIN holds h ON h.stay @> m.at GROUP BY m.at) per_moment) AS held,
+       EXISTS (SELECT 1 FROM hospitality_blackouts
+                WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL AND room_id IS NULL
+                  AND (room_type_id = $3 OR room_type_id IS NULL) AND stay && $4::tstzrange) AS closed`,
+    [tenant.merchantId, tenant.livemode, roomTypeId, stayRange(stay), except],
+  );
+  const { rooms, held, closed } = result.rows[0]!;
+  return closed ? 0 : Math.max(0, Number(rooms) - Number(held));
+}
+
+/** Reservations holding a room within `stay`, for a refusal that names them. */
+export async function holdingReservations(
+  db: Queryable,
+  tenant: Tenant,
+  stay: Stay,
+  scope: { roomTypeId?: string; roomId?: string },
+): Promise<string[]> {
+  const params: unknown[] = [tenant.merchantId, tenant.livemode, stayRange(stay)];
+  let where = `merchant_id = $1 AND livemode = $2 AND ${HOLDING} AND stay && $3::tstzrange`;
+  if (scope.roomTypeId) where += ` AND room_type_id = $${params.push(scope.roomTypeId)}`;
+  if (scope.roomId) where += ` AND room_id = $${params.push(scope.roomId)}`;
+  const found = await db.query<{ id: string }>(
+    `SELECT id FROM hospitality_reservations WHERE ${where} ORDER BY lower(stay), id LIMIT 51`,
+    params,
+  );
+  return found.rows.map((row) => row.id);
+}
+
+/** 409 naming the reservations in the way (the first 50). */
+export function reservationsInTheWay(what: string, ids: string[]): AppError {
+  const shown = ids.slice(0, 50);
+  return new AppError(
+    'reservations_in_the_way',
+    `${what}: ${ids.length > 50 ? 'more than 50' : ids.length} reservation${ids.length === 1 ? '' : 's'} hold rooms there (${shown.join(', ')}${ids.length > 50 ? ', …' : ''})`,
+    { details: { reservations: shown.join(', ') } },
+  );
+}

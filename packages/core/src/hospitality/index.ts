@@ -1,0 +1,5 @@
+export * from './states.ts';
+export * from './stay.ts';
+export * from './levies.ts';
+export * from './quote.ts';
+export * from './commands.ts';
