@@ -102,7 +102,11 @@ async function saveProperty(db: Queryable, row: PropertyRow): Promise<PropertyRo
   return saved.rows[0]!;
 }
 
-async function ratesOf(db: Queryable, roomTypeIds: readonly string[]): Promise<Map<string, RateRow[]>> {
+/** Each type's rates, in the order they were made (the later of two alike wins). */
+export async function ratesOf(
+  db: Queryable,
+  roomTypeIds: readonly string[],
+): Promise<Map<string, RateRow[]>> {
   const found = await db.query<RateRow>(
     `SELECT * FROM hospitality_rates WHERE room_type_id = ANY($1::text[]) ORDER BY seq`,
     [roomTypeIds],
@@ -112,7 +116,6 @@ async function ratesOf(db: Queryable, roomTypeIds: readonly string[]): Promise<M
   return byType;
 }
 
-/** A room type's rates, in the order they were made (the later of two alike wins). */
 export const ratesOfType = async (db: Queryable, roomTypeId: string): Promise<RateRow[]> =>
   (await ratesOf(db, [roomTypeId])).get(roomTypeId)!;
 

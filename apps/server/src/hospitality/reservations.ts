@@ -33,13 +33,15 @@ import {
   pricedRoomType,
   propertyObject,
   reservationObject,
+  roomTypeObject,
   type PropertyRow,
+  type RateRow,
   type ReservationRow,
   type RoomTypeRow,
 } from './objects.ts';
-import { loadProperty, lockRoomType, ratesOfType, roomTypeObjects } from './property.ts';
+import { loadProperty, lockRoomType, ratesOf, ratesOfType } from './property.ts';
 import { findRoom } from './rooms.ts';
-import { freeRooms, nightlyStay, stayRange, type Stay } from './stays.ts';
+import { freeRooms, freeRoomsByType, nightlyStay, stayRange, type Stay } from './stays.ts';
 
 type ReservationInput = z.output<typeof reservationCreateBody>;
 export type ReservationSource = ReservationRow['source'];
@@ -73,16 +75,23 @@ function stayRequestOf(value: AvailabilityQuery | ReservationInput): StayRequest
   );
 }
 
-/** The stay's instants and its price, by the room type's booking mode; a stay of the other kind is refused. */
-async function priceStay(
-  db: Queryable,
+/** Where the stay sits in time: from the arrival's check-in to the departure's check-out, or its own instants. */
+function stayOf(property: PropertyRow, request: StayRequest): Stay {
+  return 'arrival' in request
+    ? nightlyStay(property, request.arrival, request.departure)
+    : { starts_at: new Date(request.starts_at * 1000), ends_at: new Date(request.ends_at * 1000) };
+}
+
+/** The stay's price by the room type's booking mode; a stay of the other kind is refused. */
+function priceStay(
   property: PropertyRow,
   roomType: RoomTypeRow,
+  rates: RateRow[],
   request: StayRequest,
   party: Party,
-): Promise<{ stay: Stay; quote: StayQuote; mode: BookingMode }> {
+): { quote: StayQuote; mode: BookingMode } {
   const mode = modeOf(property, roomType);
-  const priced = pricedRoomType(roomType, await ratesOfType(db, roomType.id));
+  const priced = pricedRoomType(roomType, rates);
   const settings = levySettingsOf(property);
   if ('arrival' in request) {
     if (mode !== 'nightly')
@@ -91,11 +100,7 @@ async function priceStay(
         'arrival',
         `${roomType.name} is booked for day use: give starts_at and ends_at`,
       );
-    return {
-      mode,
-      stay: nightlyStay(property, request.arrival, request.departure),
-      quote: quoteNights(priced, settings, { ...request, ...party }),
-    };
+    return { mode, quote: quoteNights(priced, settings, { ...request, ...party }) };
   }
   if (mode !== 'day_use')
     throw invalidField(
@@ -103,11 +108,7 @@ async function priceStay(
       'starts_at',
       `${roomType.name} is booked by the night: give arrival and departure`,
     );
-  return {
-    mode,
-    stay: { starts_at: new Date(request.starts_at * 1000), ends_at: new Date(request.ends_at * 1000) },
-    quote: quoteDayUse(priced, settings, { ...request, ...party }),
-  };
+  return { mode, quote: quoteDayUse(priced, settings, { ...request, ...party }) };
 }
 
 const roomTaken = (what: string) =>
@@ -118,35 +119,45 @@ const roomTaken = (what: string) =>
 export class ReservationService {
   constructor(private readonly clock: Clock) {}
 
-  /** Each room type's free rooms for the stay, and its price for the party (or why it cannot be sold). */
+  /**
+   * Each room type's free rooms for the stay, and its price for the party (or
+   * why it cannot be sold): four reads whatever the number of types.
+   */
   async availability(db: Queryable, tenant: Tenant, query: AvailabilityQuery) {
-    const property = await loadProperty(db, tenant);
     const request = stayRequestOf(query);
-    const types = await db.query<RoomTypeRow>(
-      `SELECT * FROM hospitality_room_types WHERE merchant_id = $1 AND livemode = $2 AND archived_at IS NULL
-         AND ($3::text IS NULL OR id = $3) ORDER BY base_rate, id`,
-      [tenant.merchantId, tenant.livemode, query.room_type ?? null],
-    );
+    const [property, types] = await Promise.all([
+      loadProperty(db, tenant),
+      db.query<RoomTypeRow>(
+        `SELECT * FROM hospitality_room_types WHERE merchant_id = $1 AND livemode = $2 AND archived_at IS NULL
+           AND ($3::text IS NULL OR id = $3) ORDER BY base_rate, id`,
+        [tenant.merchantId, tenant.livemode, query.room_type ?? null],
+      ),
+    ]);
     if (query.room_type !== undefined && types.rows.length === 0)
       throw notFound('room type', query.room_type);
-    const objects = await roomTypeObjects(db, types.rows);
-    const data = [];
-    for (const [index, roomType] of types.rows.entries()) {
-      let priced: Awaited<ReturnType<typeof priceStay>> | null = null;
+    const ids = types.rows.map((row) => row.id);
+    const [rates, free] = await Promise.all([
+      ratesOf(db, ids),
+      freeRoomsByType(db, tenant, ids, stayOf(property, request)),
+    ]);
+    const data = types.rows.map((roomType) => {
+      const typeRates = rates.get(roomType.id)!;
+      const { rooms, free: freeNow } = free.get(roomType.id) ?? { rooms: 0, free: 0 };
+      let quote: StayQuote | null = null;
       let reason: string | null = null;
       try {
-        priced = await priceStay(db, property, roomType, request, query);
+        quote = priceStay(property, roomType, typeRates, request, query).quote;
       } catch (error) {
         if (!(error instanceof AppError) || error.code === 'parameter_missing') throw error;
         reason = error.message;
       }
-      data.push({
-        room_type: objects[index]!,
-        free_rooms: priced ? await freeRooms(db, tenant, roomType.id, priced.stay) : 0,
-        quote: priced?.quote ?? null,
+      return {
+        room_type: roomTypeObject(roomType, typeRates, rooms),
+        free_rooms: quote ? freeNow : 0,
+        quote,
         unavailable_reason: reason,
-      });
-    }
+      };
+    });
     return {
       object: 'availability' as const,
       ...('arrival' in request ? request : { arrival: null, departure: null }),
@@ -162,7 +173,9 @@ export class ReservationService {
     const property = await loadProperty(db, tenant);
     const roomType = await lockRoomType(db, tenant, input.room_type);
     const party = { adults: input.adults ?? 1, children: input.children ?? 0 };
-    const { stay, quote, mode } = await priceStay(db, property, roomType, stayRequestOf(input), party);
+    const request = stayRequestOf(input);
+    const { quote, mode } = priceStay(property, roomType, await ratesOfType(db, roomType.id), request, party);
+    const stay = stayOf(property, request);
     if (input.room !== undefined) await this.assertRoomFree(db, tenant, input.room, roomType, stay);
     if ((await freeRooms(db, tenant, roomType.id, stay)) < 1)
       throw new AppError('room_unavailable', `No ${roomType.name} room is free for the whole stay`, {

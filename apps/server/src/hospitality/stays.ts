@@ -70,13 +70,59 @@ export async function lockAllRoomTypes(db: Queryable, tenant: Tenant): Promise<R
 }
 
 /**
- * How many of the type's rooms are free for the whole of `stay`: its rooms,
+ * How many of each type's rooms are free for the whole of `stay`: its rooms,
  * less the most that are held at any one moment of the stay by reservations
  * (with or without a room) and blackouts of single rooms; none when the type or
- * the property is blacked out. Holds are half-open, so the most overlapping at
- * once is reached at the stay's start or at some hold's start inside it.
- * `except` leaves a reservation out (the one being moved).
+ * the property is blacked out. The most held at once is found by a sweep over
+ * the holds' starts and ends in time order (an end before a start at the same
+ * instant: stays are half-open). `except` leaves a reservation out.
  */
+export async function freeRoomsByType(
+  db: Queryable,
+  tenant: Tenant,
+  roomTypeIds: readonly string[],
+  stay: Stay,
+  except: string | null = null,
+): Promise<Map<string, { rooms: number; free: number }>> {
+  const result = await db.query<{ id: string; rooms: number; held: number; closed: boolean }>(
+    `WITH types AS (SELECT unnest($3::text[]) AS id),
+     holds AS (
+       SELECT room_type_id AS type_id, stay FROM hospitality_reservations
+        WHERE room_type_id = ANY($3::text[]) AND ${HOLDING} AND stay && $4::tstzrange AND id IS DISTINCT FROM $5
+       UNION ALL
+       SELECT r.room_type_id, b.stay FROM hospitality_blackouts b JOIN hospitality_rooms r ON r.id = b.room_id
+        WHERE r.room_type_id = ANY($3::text[]) AND r.archived_at IS NULL AND b.deleted_at IS NULL
+          AND b.stay && $4::tstzrange
+     ), moves AS (
+       SELECT type_id, greatest(lower(stay), lower($4::tstzrange)) AS at, 1 AS delta FROM holds
+       UNION ALL
+       SELECT type_id, upper(stay), -1 FROM holds WHERE upper(stay) < upper($4::tstzrange)
+     ), peaks AS (
+       SELECT type_id, max(running) AS held FROM (
+         SELECT type_id, sum(delta) OVER (PARTITION BY type_id ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS running
+         FROM moves) sweep
+       GROUP BY type_id
+     ), rooms AS (
+       SELECT room_type_id AS type_id, count(*) AS rooms FROM hospitality_rooms
+        WHERE room_type_id = ANY($3::text[]) AND archived_at IS NULL GROUP BY room_type_id
+     ), closed AS (
+       SELECT DISTINCT room_type_id AS type_id FROM hospitality_blackouts
+        WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL AND room_id IS NULL AND stay && $4::tstzrange
+     )
+     SELECT t.id, coalesce(r.rooms, 0) AS rooms, coalesce(p.held, 0) AS held,
+       EXISTS (SELECT 1 FROM closed c WHERE c.type_id = t.id OR c.type_id IS NULL) AS closed
+     FROM types t LEFT JOIN rooms r ON r.type_id = t.id LEFT JOIN peaks p ON p.type_id = t.id`,
+    [tenant.merchantId, tenant.livemode, [...roomTypeIds], stayRange(stay), except],
+  );
+  return new Map(
+    result.rows.map(({ id, rooms, held, closed }) => [
+      id,
+      { rooms: Number(rooms), free: closed ? 0 : Math.max(0, Number(rooms) - Number(held)) },
+    ]),
+  );
+}
+
+/** `freeRoomsByType` for one type. */
 export async function freeRooms(
   db: Queryable,
   tenant: Tenant,
@@ -84,28 +130,7 @@ export async function freeRooms(
   stay: Stay,
   except: string | null = null,
 ): Promise<number> {
-  const result = await db.query<{ rooms: number; held: number; closed: boolean }>(
-    `WITH holds AS (
-       SELECT stay FROM hospitality_reservations
-        WHERE room_type_id = $3 AND ${HOLDING} AND stay && $4::tstzrange AND id IS DISTINCT FROM $5
-       UNION ALL
-       SELECT b.stay FROM hospitality_blackouts b JOIN hospitality_rooms r ON r.id = b.room_id
-        WHERE r.room_type_id = $3 AND r.archived_at IS NULL AND b.deleted_at IS NULL AND b.stay && $4::tstzrange
-     ), moments AS (
-       SELECT lower($4::tstzrange) AS at
-       UNION SELECT lower(stay) FROM holds WHERE lower(stay) > lower($4::tstzrange)
-     )
-     SELECT
-       (SELECT count(*) FROM hospitality_rooms WHERE room_type_id = $3 AND archived_at IS NULL) AS rooms,
-       (SELECT coalesce(max(held), 0) FROM (
-          SELECT count(*) AS held FROM moments m JOIN holds h ON h.stay @> m.at GROUP BY m.at) per_moment) AS held,
-       EXISTS (SELECT 1 FROM hospitality_blackouts
-                WHERE merchant_id = $1 AND livemode = $2 AND deleted_at IS NULL AND room_id IS NULL
-                  AND (room_type_id = $3 OR room_type_id IS NULL) AND stay && $4::tstzrange) AS closed`,
-    [tenant.merchantId, tenant.livemode, roomTypeId, stayRange(stay), except],
-  );
-  const { rooms, held, closed } = result.rows[0]!;
-  return closed ? 0 : Math.max(0, Number(rooms) - Number(held));
+  return (await freeRoomsByType(db, tenant, [roomTypeId], stay, except)).get(roomTypeId)?.free ?? 0;
 }
 
 /** Reservations holding a room within `stay`, for a refusal that names them. */
