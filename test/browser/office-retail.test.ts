@@ -124,7 +124,8 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
       await page.goto(`${office.server.url}/office/retail/products`);
       await page.click('[data-testid=new-product]');
       await page.fill('[data-testid=product-name]', 'Juisi ya Embe');
-      await page.fill('[data-testid=product-price]', '2,500');
+      // Amounts as the catalogue CSV takes them: with the currency, or with zero cents.
+      await page.fill('[data-testid=product-price]', 'TZS 2,500');
       await page.fill('[data-testid=product-sku]', `JUISI-${language}`);
       await page.fill('[data-testid=product-barcodes]', '6200000000011 6200000000012');
       await page.selectOption('[data-testid=product-category]', { label: 'Vinywaji' });
@@ -139,7 +140,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
 
       await page.waitForSelector('[data-testid=product-form]');
       await page.fill('[data-testid=product-price]', '2800');
-      await page.fill('[data-testid=product-cost]', '2,000');
+      await page.fill('[data-testid=product-cost]', '2000.00');
       await page.click('[data-testid=add-variant]');
       const variant = page.locator('[data-testid=variant]').last();
       await variant.locator('input').nth(0).fill('Lita 1');
