@@ -338,9 +338,15 @@ describe.each(LANGUAGES)('in %s', (language) => {
     const { context, page } = await openOffice(browser, language, 360);
     try {
       await signInInBrowser(page, server.url, merchant);
+      // The page reads the apps a page at a time by the API's cursors, as every list.
+      const read = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/apps');
       await page.click('[data-testid=nav-apps]');
+      expect(new URL((await read).url()).searchParams.get('limit')).toBe('25');
       const card = page.locator('[data-app=printers]');
       await card.locator('[data-testid=remove-app]').waitFor();
+      expect(await page.$$eval('[data-testid=app]', (cards) => cards.map((one) => one.dataset.app))).toEqual(
+        (await api.get('/v1/apps?limit=25')).body.data.map((app: { id: string }) => app.id),
+      );
       expect(await seriousViolations(page)).toEqual([]);
       await card.locator('[data-testid=remove-app]').click();
       await page.waitForSelector('[data-testid=confirm-dialog]');
