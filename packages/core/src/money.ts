@@ -66,7 +66,7 @@ export type AmountProblem = 'invalid' | 'negative' | 'fraction' | 'too_large' | 
 
 /** Each problem as the API says it beside a field (English; the pages have their own words). */
 export const AMOUNT_PROBLEMS: Record<AmountProblem, string> = {
-  invalid: 'must be an amount, like 12,500 or 12500',
+  invalid: 'must be written like 12,500 or 12500',
   negative: 'must not be negative',
   fraction: 'has more decimals than the currency has (TZS has none: 12,500, not 12.50)',
   too_large: `must be at most ${MAX_AMOUNT}`,
