@@ -40,6 +40,23 @@ describe('apps', () => {
     ).toBe(true);
   });
 
+  it('pages the apps by the API’s cursors, as every list does', async () => {
+    const first = await api.get('/v1/apps?limit=3');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ object: 'list', has_more: true });
+    expect(first.body.data.map((app: { id: string }) => app.id)).toEqual(APP_SLUGS.slice(0, 3));
+    const second = await api.get(`/v1/apps?limit=3&starting_after=${first.body.data[2].id}`);
+    expect(second.body.data.map((app: { id: string }) => app.id)).toEqual(APP_SLUGS.slice(3, 6));
+    const last = await api.get(`/v1/apps?limit=3&starting_after=${second.body.data[2].id}`);
+    expect(last.body).toMatchObject({ has_more: false, data: [{ id: APP_SLUGS[6], installed: true }] });
+    const back = await api.get(`/v1/apps?limit=3&ending_before=${last.body.data[0].id}`);
+    expect(back.body.data.map((app: { id: string }) => app.id)).toEqual(APP_SLUGS.slice(3, 6));
+    const unknown = await api.get('/v1/apps?starting_after=cinema');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'cursor_invalid' });
+    expect((await api.get('/v1/apps?limit=0')).status).toBe(400);
+  });
+
   it('answers 403 app_not_installed on a removed app’s routes, keeps payments working, and shows the data again on reinstall', async () => {
     const product = await makeProduct(api, { name: 'Chai ya Kilimanjaro' });
     const removed = await api.delete('/v1/apps/retail');

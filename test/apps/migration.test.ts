@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { APP_SLUGS } from '@tz/core';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
-import { AppInstallations } from '../../apps/server/src/merchants/apps.ts';
+import { listPage } from '../../apps/server/src/db/list-page.ts';
+import { AppInstallations, appListObject, type AppListRow } from '../../apps/server/src/merchants/apps.ts';
 
 let database: Database | undefined;
 afterEach(async () => {
@@ -10,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('the apps migration', () => {
-  it('gives merchants from before it a referral code each, East Africa Time and every app installed', async () => {
+  it('gives merchants from before it a referral code each, East Africa Time, every app installed and Swahili', async () => {
     database = await openDatabase({ dataDir: 'memory://', poolMax: 2 });
     await migrate(database, { upTo: '20261127000000_money_movement_ledger' });
     await database.pool.query(
@@ -31,10 +32,15 @@ describe('the apps migration', () => {
       'Africa/Dar_es_Salaam',
       'Africa/Dar_es_Salaam',
     ]);
-    const apps = await new AppInstallations(0).list(database.pool, {
-      merchantId: 'mer_old1',
-      livemode: true,
-    });
-    expect(apps.filter((app) => app.installed).map((app) => app.slug)).toEqual([...APP_SLUGS]);
+    const apps = await listPage(
+      database.pool,
+      new AppInstallations(0).listSource({ merchantId: 'mer_old1', livemode: true }),
+      { limit: 100 },
+      (row: AppListRow) => appListObject(row, true),
+    );
+    expect(apps.data.filter((app) => app.installed).map((app) => app.slug)).toEqual([...APP_SLUGS]);
+    // Merchants from before the account's language speak Swahili, as their stores' receipts did.
+    const languages = await database.pool.query(`SELECT default_language FROM merchants ORDER BY id`);
+    expect(languages.rows).toEqual([{ default_language: 'sw' }, { default_language: 'sw' }]);
   }, 120_000);
 });

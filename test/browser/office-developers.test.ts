@@ -293,6 +293,55 @@ describe.each(LANGUAGES)('in %s', (language) => {
   );
 
   it(
+    'sets the business’s default language, which a browser that chose none opens in',
+    { timeout: 120_000 },
+    async () => {
+      const other = language === 'en' ? 'sw' : 'en';
+      const { context, page } = await openOffice(browser, language);
+      try {
+        await signInInBrowser(page, server.url, merchant);
+        await page.click('[data-testid=nav-settings]');
+        await page.waitForSelector('[data-testid=business-language]');
+        expect(await page.inputValue('[data-testid=business-language]')).toBe('sw');
+        await page.selectOption('[data-testid=business-language]', other);
+        await page.click('[data-testid=save-business-name]');
+        await expect.poll(async () => (await api.get('/v1/account')).body.default_language).toBe(other);
+        // This browser chose its language: it keeps it.
+        expect(await page.getAttribute('html', 'lang')).toBe(language);
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+
+      // A browser that never chose opens in Swahili, then in the business's language once signed in.
+      const fresh = await openOffice(browser, null);
+      try {
+        await fresh.page.goto(`${server.url}/office/`);
+        await fresh.page.waitForSelector('[data-testid=sign-in]');
+        expect(await fresh.page.getAttribute('html', 'lang')).toBe('sw');
+        await signInInBrowser(fresh.page, server.url, merchant);
+        await fresh.page.waitForFunction((lang) => document.documentElement.lang === lang, other);
+        expect(await fresh.page.textContent('[data-testid=nav-settings]')).toBe(
+          other === 'en' ? 'Settings' : 'Mipangilio',
+        );
+        // Its own choice then wins over the account's, and is kept.
+        await fresh.page.click('[data-testid=language]');
+        await fresh.page.waitForFunction((lang) => document.documentElement.lang === lang, language);
+        await fresh.page.reload();
+        await fresh.page.waitForSelector('[data-testid=nav-settings]');
+        expect(await fresh.page.getAttribute('html', 'lang')).toBe(language);
+      } finally {
+        await fresh.context.close();
+      }
+      // A new store's receipts start in the business's language.
+      expect((await api.post('/v1/retail/stores', { name: `Duka la ${other}` })).body.receipt_language).toBe(
+        other,
+      );
+      await api.patch('/v1/account', { default_language: 'sw' });
+    },
+  );
+
+  it(
     'renames the business and sets its receipts, seen in the frame and by the API',
     { timeout: 120_000 },
     async () => {
@@ -338,9 +387,15 @@ describe.each(LANGUAGES)('in %s', (language) => {
     const { context, page } = await openOffice(browser, language, 360);
     try {
       await signInInBrowser(page, server.url, merchant);
+      // The page reads the apps a page at a time by the API's cursors, as every list.
+      const read = page.waitForRequest((request) => new URL(request.url()).pathname === '/v1/apps');
       await page.click('[data-testid=nav-apps]');
+      expect(new URL((await read).url()).searchParams.get('limit')).toBe('25');
       const card = page.locator('[data-app=printers]');
       await card.locator('[data-testid=remove-app]').waitFor();
+      expect(await page.$$eval('[data-testid=app]', (cards) => cards.map((one) => one.dataset.app))).toEqual(
+        (await api.get('/v1/apps?limit=25')).body.data.map((app: { id: string }) => app.id),
+      );
       expect(await seriousViolations(page)).toEqual([]);
       await card.locator('[data-testid=remove-app]').click();
       await page.waitForSelector('[data-testid=confirm-dialog]');

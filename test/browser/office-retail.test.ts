@@ -124,7 +124,8 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
       await page.goto(`${office.server.url}/office/retail/products`);
       await page.click('[data-testid=new-product]');
       await page.fill('[data-testid=product-name]', 'Juisi ya Embe');
-      await page.fill('[data-testid=product-price]', '2,500');
+      // Amounts as the catalogue CSV takes them: with the currency, or with zero cents.
+      await page.fill('[data-testid=product-price]', 'TZS 2,500');
       await page.fill('[data-testid=product-sku]', `JUISI-${language}`);
       await page.fill('[data-testid=product-barcodes]', '6200000000011 6200000000012');
       await page.selectOption('[data-testid=product-category]', { label: 'Vinywaji' });
@@ -139,7 +140,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
 
       await page.waitForSelector('[data-testid=product-form]');
       await page.fill('[data-testid=product-price]', '2800');
-      await page.fill('[data-testid=product-cost]', '2,000');
+      await page.fill('[data-testid=product-cost]', '2000.00');
       await page.click('[data-testid=add-variant]');
       const variant = page.locator('[data-testid=variant]').last();
       await variant.locator('input').nth(0).fill('Lita 1');
@@ -194,8 +195,13 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
             await page.fill('[data-testid=adjust-by]', '12');
             await page.click('[data-testid=adjust-submit]');
             await expect.poll(() => page.textContent('[data-testid=adjust-done]')).toContain('Sukari 1kg');
-            await page.waitForSelector('[data-testid=stock-level] >> text=Sukari 1kg');
-            expect(await page.textContent('[data-testid=stock-level]')).toContain('12');
+            const rows = () =>
+              page.$$eval('[data-testid=stock-level]', (found) =>
+                found.map((row) => [...row.children].map((cell) => cell.textContent)),
+              );
+            const none = english ? 'None' : 'Hakuna';
+            // No reorder level reads as none, never as an empty cell or 0.
+            await expect.poll(rows).toEqual([['Sukari 1kg', '12', none, '']]);
 
             // Reorder levels in the product's unit: 15 pieces puts 12 on hand below it; 1.5 kg does not 2 kg.
             const reorder = async (code: string, by: string, level: string) => {
@@ -222,10 +228,6 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
               .toContain(
                 english ? 'Mchele: 2.000 on hand now, reorder at 1.500' : 'Mchele: zilizopo sasa 2.000',
               );
-            const rows = () =>
-              page.$$eval('[data-testid=stock-level]', (found) =>
-                found.map((row) => [...row.children].map((cell) => cell.textContent)),
-              );
             const low = english ? 'Low' : 'Ndogo';
             await expect.poll(rows).toEqual([
               ['Mchele', '2.000', '1.500', ''],
@@ -236,6 +238,48 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
             ).toMatchObject([{ reorder_level_milli: 15_000, on_hand_milli: 12_000, low: true }]);
             await page.check('[data-testid=low-only]');
             await expect.poll(rows).toEqual([['Sukari 1kg', '12', '15', low]]);
+
+            // A reorder level cleared from the list: the field left empty is no level (null), shown as none.
+            await page.uncheck('[data-testid=low-only]');
+            await page.click('[data-testid=stock-level]:has-text("Sukari 1kg") [data-testid=reorder-change]');
+            expect(await page.inputValue('[data-testid=reorder-level]')).toBe('15');
+            expect(await seriousViolations(page)).toEqual([]);
+            await page.fill('[data-testid=reorder-level]', '');
+            await page.click('[data-testid=reorder-save]');
+            await page.waitForSelector('[data-testid=reorder-dialog]', { state: 'detached' });
+            await expect.poll(rows).toEqual([
+              ['Mchele', '2.000', '1.500', ''],
+              ['Sukari 1kg', '12', none, ''],
+            ]);
+            expect(
+              (await shop.api.get(`/v1/retail/stores/${store.id}/stock`)).body.data.map(
+                (level: { reorder_level_milli: number | null; low: boolean }) => [
+                  level.reorder_level_milli,
+                  level.low,
+                ],
+              ),
+            ).toEqual([
+              [1_500, false],
+              [null, false],
+            ]);
+
+            // Until the rows' products are read, a row shows a quiet placeholder, never the product's id.
+            let release!: () => void;
+            const held = new Promise<void>((resolve) => (release = resolve));
+            await page.route(/\/v1\/products\/prod_/, async (route) => {
+              await held;
+              await route.continue();
+            });
+            await page.reload();
+            await page.waitForSelector('[data-testid=stock-level] [data-testid=name-loading]');
+            const firstPaint = await rows();
+            expect(firstPaint.map((row) => row[0])).toEqual(['…', '…']);
+            expect(JSON.stringify(firstPaint)).not.toContain('prod_');
+            release();
+            await expect
+              .poll(async () => (await rows()).map((row) => row[0]))
+              .toEqual(['Mchele', 'Sukari 1kg']);
+            await page.unroute(/\/v1\/products\/prod_/);
           }
           for (const tab of TABS) {
             await page.goto(`${office.server.url}/office/retail/${tab}`);

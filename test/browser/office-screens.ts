@@ -102,7 +102,21 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   },
   'retail-categories': { path: '/office/retail/categories', ready: '[data-testid=new-category]' },
   'retail-stores': { path: '/office/retail/stores', ready: '[data-testid=store-list]' },
-  'retail-stock': { path: '/office/retail/stock', ready: '[data-testid=adjust]' },
+  'retail-stock': {
+    path: '/office/retail/stock',
+    ready: '[data-testid=stock-level] >> nth=1',
+    then: async (page) => {
+      await page.waitForFunction(() => !document.querySelector('[data-testid=name-loading]'));
+    },
+  },
+  'retail-reorder': {
+    path: '/office/retail/stock',
+    ready: '[data-testid=reorder-change]:not([disabled])',
+    then: async (page) => {
+      await page.click('[data-testid=reorder-change] >> nth=0');
+      await page.waitForSelector('[data-testid=reorder-dialog]');
+    },
+  },
   'retail-orders': { path: '/office/retail/orders', ready: '[data-testid=order-list]' },
   'retail-shifts': { path: '/office/retail/shifts', ready: '[data-testid=retail] [aria-current=page]' },
   payments: { path: '/office/payments', ready: '[data-testid=payment-list]' },
@@ -178,6 +192,14 @@ try {
     })
   ).body;
   await sample.api.post('/v1/print', { printer: printer.id, text: 'Jaribio' });
+  // Stock at the store: one item with a reorder level, one without.
+  const products = (await sample.api.get('/v1/products?limit=2')).body.data;
+  for (const [index, change] of [{ adjust_by: 40, reorder_level: 12 }, { adjust_by: 3 }].entries())
+    await sample.api.post('/v1/retail/stock-adjustments', {
+      product: products[index].id,
+      reason: 'received',
+      ...change,
+    });
   await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {

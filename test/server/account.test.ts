@@ -1,4 +1,7 @@
-/** GET and PATCH /v1/account: the business's name, one for both modes, the caller's own only. */
+/**
+ * GET and PATCH /v1/account: the business's name and default language, one for both modes, the
+ * caller's own only; a new store's receipts start in that language.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { officeClient, officeSignIn } from '../support/office.ts';
@@ -34,6 +37,41 @@ describe('the account', () => {
     expect((await client(server.url, other.keys.secretTest).get('/v1/account')).body.business_name).toBe(
       'Duka Jingine',
     );
+  });
+
+  it('keeps a default language, sw unless changed, that new stores’ receipts start in', async () => {
+    const merchant = await signUp(server.url);
+    const api = client(server.url, merchant.keys.secretTest);
+    expect((await api.get('/v1/account')).body.default_language).toBe('sw');
+    const first = (await api.post('/v1/retail/stores', { name: 'Duka la Kwanza' })).body;
+    expect(first.receipt_language).toBe('sw');
+
+    const changed = await client(server.url, merchant.keys.secretLive).patch('/v1/account', {
+      default_language: 'en',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ default_language: 'en', business_name: 'Duka la Mama' });
+    expect((await api.get('/v1/account')).body.default_language).toBe('en');
+    const { cookie } = await officeSignIn(server.url, merchant);
+    expect((await officeClient(server.url, cookie).get('/office/session')).body.merchant).toMatchObject({
+      default_language: 'en',
+    });
+
+    // New stores start in it, in either mode, unless they name their own; a store keeps its own.
+    expect((await api.post('/v1/retail/stores', { name: 'Duka la Pili' })).body.receipt_language).toBe('en');
+    expect(
+      (await api.post('/v1/retail/stores', { name: 'Duka la Tatu', receipt_language: 'sw' })).body
+        .receipt_language,
+    ).toBe('sw');
+    const live = client(server.url, merchant.keys.secretLive);
+    // The default store made on first use (here, live mode's) starts in it too.
+    expect((await live.patch('/v1/retail/store', { tin: null })).body.receipt_language).toBe('en');
+    expect((await api.get(`/v1/retail/stores/${first.id}`)).body.receipt_language).toBe('sw');
+
+    const refused = await api.patch('/v1/account', { default_language: 'fr' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toHaveProperty('default_language');
+    expect((await api.get('/v1/account')).body.default_language).toBe('en');
   });
 
   it('names the field of a bad name, and refuses a publishable key', async () => {

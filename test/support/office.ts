@@ -85,15 +85,18 @@ export function officeInChromium() {
   return running;
 }
 
-/** A browser context in `language` at `width` (height 800), its page opened. */
+/**
+ * A browser context in `language` at `width` (height 800), its page opened; with `null`, a browser
+ * that has chosen no language, where the office follows the account's.
+ */
 export async function openOffice(
   browser: Browser,
-  language: 'sw' | 'en',
+  language: 'sw' | 'en' | null,
   width = 1366,
 ): Promise<{ context: BrowserContext; page: Page }> {
   // The office's CSP admits its own scripts only: axe-core is injected past it.
   const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
-  await context.addInitScript(`localStorage.setItem('office.language', '${language}')`);
+  if (language) await context.addInitScript(`localStorage.setItem('office.language', '${language}')`);
   return { context, page: await context.newPage() };
 }
 

@@ -1,6 +1,6 @@
-/** The office's one reading of a typed amount of money ("12,500"). */
+/** The office's one reading of a typed amount of money ("12,500"): core's, as the catalogue CSV reads it. */
+import { AMOUNT_PROBLEMS, readAmount } from '@tz/core';
 import { ApiError } from './api.ts';
-import { parseAmount } from './shared.ts';
 
 /**
  * What a person typed as an amount as the integer the API takes. A typo is
@@ -11,18 +11,18 @@ export function typedAmount(
   field = 'amount',
   {
     zero = false,
-    reason = 'must be a positive amount, such as 12,500',
+    reason,
     currency = 'TZS',
   }: {
     /** Whether 0 is an amount (a free product's price). */
     zero?: boolean;
-    /** Said beside the field. */
+    /** Said beside the field, in place of core's reason. */
     reason?: string;
     currency?: string;
   } = {},
 ): number {
-  const amount = parseAmount(text.trim(), currency);
-  if (amount === null || amount < 0 || (amount === 0 && !zero))
-    throw new ApiError(400, 'parameter_invalid', `Invalid ${field}`, { [field]: reason });
-  return amount;
+  const read = readAmount(text, currency);
+  if ('amount' in read && (read.amount > 0 || zero)) return read.amount;
+  const why = 'problem' in read ? AMOUNT_PROBLEMS[read.problem] : 'must be more than 0';
+  throw new ApiError(400, 'parameter_invalid', `Invalid ${field}`, { [field]: reason ?? why });
 }

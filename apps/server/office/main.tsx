@@ -2,16 +2,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { I18nProvider } from './i18n/index.ts';
+import { OfficeLanguage } from './language.tsx';
 import { SessionProvider } from './session.tsx';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <I18nProvider>
-      <SessionProvider>
+    <SessionProvider>
+      <OfficeLanguage>
         <App />
-      </SessionProvider>
-    </I18nProvider>
+      </OfficeLanguage>
+    </SessionProvider>
   </StrictMode>,
 );

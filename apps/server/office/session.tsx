@@ -6,6 +6,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, ApiError, whenSignedOut } from './api.ts';
+import type { Language } from './shared.ts';
 
 export type Mode = 'test' | 'live';
 
@@ -14,7 +15,7 @@ export interface OfficeSession {
   mode: Mode;
   livemode: boolean;
   expires_at: number;
-  merchant: { id: string; business_name: string; email: string };
+  merchant: { id: string; business_name: string; email: string; default_language: Language };
 }
 
 type State =

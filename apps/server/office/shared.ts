@@ -6,7 +6,6 @@ export { createI18n } from '../../desktop/src/renderer/ui/i18n.tsx';
 export {
   formatDateTime,
   formatMoney,
-  parseAmount,
   formatTime,
   formatCount,
   type Language,

@@ -9,6 +9,7 @@ export * from './receipt.ts';
 export * from './state-machine.ts';
 export * from './ledger.ts';
 export * from './apps.ts';
+export * from './account.ts';
 export * from './referrals.ts';
 export * from './escrow.ts';
 export * from './payments/status.ts';

@@ -15,7 +15,7 @@ export interface ListEnvelope<T> {
 }
 
 export interface ListSource {
-  /** Table name (from code, never from input); it must have `id` and `seq`. */
+  /** Table name, or a subquery `(…) AS name`, from code, never from input; it must have `id` and `seq`. */
   table: string;
   /** SQL conditions using $1..$n, applied to the page and to cursor lookups. */
   where: string;

@@ -1,5 +1,6 @@
 import { APP_SLUGS, APPS, AppError, isAppSlug, type AppSlug } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
+import type { ListSource } from '../db/list-page.ts';
 import type { Tenant } from '../actor.ts';
 import { unixOrNull } from '../infra/time.ts';
 
@@ -25,6 +26,22 @@ export const appObject = (slug: AppSlug, row: AppRow | undefined, livemode: bool
 
 export type AppObject = ReturnType<typeof appObject>;
 
+/** A row of `listSource`: an app of the catalogue and its installation, null when never changed. */
+export interface AppListRow {
+  id: AppSlug;
+  installed: boolean | null;
+  updated_at: Date | null;
+}
+
+export const appListObject = (row: AppListRow, livemode: boolean): AppObject =>
+  appObject(
+    row.id,
+    row.installed === null || row.updated_at === null
+      ? undefined
+      : { slug: row.id, installed: row.installed, updated_at: row.updated_at },
+    livemode,
+  );
+
 const tenantKey = (tenant: Tenant): string => `${tenant.merchantId}:${tenant.livemode ? 'live' : 'test'}`;
 
 /**
@@ -40,15 +57,19 @@ export class AppInstallations {
 
   constructor(private readonly cacheSeconds: number) {}
 
-  async list(db: Queryable, tenant: Tenant): Promise<AppObject[]> {
-    const rows = await this.rows(db, tenant);
-    return APP_SLUGS.map((slug) =>
-      appObject(
-        slug,
-        rows.find((row) => row.slug === slug),
-        tenant.livemode,
-      ),
-    );
+  /**
+   * The apps as a list source: the catalogue's order (`APP_SLUGS`) as `seq`,
+   * counted down so the list helper's newest-first order reads it forwards,
+   * each with its installation row, if any, in the tenant's mode.
+   */
+  listSource(tenant: Tenant): ListSource {
+    return {
+      table: `(SELECT a.slug AS id, -a.ord AS seq, m.installed, m.updated_at
+        FROM unnest($3::text[]) WITH ORDINALITY AS a(slug, ord)
+        LEFT JOIN merchant_apps m ON m.merchant_id = $1 AND m.livemode = $2 AND m.slug = a.slug) AS apps`,
+      where: 'TRUE',
+      params: [tenant.merchantId, tenant.livemode, APP_SLUGS],
+    };
   }
 
   install(db: Queryable, tenant: Tenant, slug: string, afterCommit: AfterCommit): Promise<AppObject> {

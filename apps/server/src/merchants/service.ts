@@ -1,4 +1,4 @@
-import { AppError, EAST_AFRICA_TIME_ZONE, newId } from '@tz/core';
+import { AppError, EAST_AFRICA_TIME_ZONE, newId, type AccountLanguage } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, randomToken, sha256, verifyPassword } from '../infra/secrets.ts';
@@ -17,6 +17,7 @@ interface MerchantRow {
   id: string;
   business_name: string;
   email: string;
+  default_language: AccountLanguage;
   password_hash: string;
   created_at: Date;
 }
@@ -38,6 +39,7 @@ export const merchantObject = (row: Omit<MerchantRow, 'password_hash'>, livemode
   object: 'merchant' as const,
   business_name: row.business_name,
   email: row.email,
+  default_language: row.default_language,
   livemode,
   created: unixSeconds(row.created_at),
 });

@@ -5,7 +5,7 @@
  * one at a time or all together, and all but the caller's own ended when the
  * password changes. A session acts as a login (`Actor` kind `login`).
  */
-import { AppError } from '@tz/core';
+import { AppError, type AccountLanguage } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
 import type { Actor } from '../actor.ts';
 import type { LoginThrottle } from '../infra/login-throttle.ts';
@@ -20,6 +20,7 @@ interface SessionRow {
   browser: boolean;
   business_name: string;
   email: string;
+  default_language: AccountLanguage;
   merchant_id: string;
   created_at: Date;
 }
@@ -37,6 +38,7 @@ function sessionObject(row: SessionRow) {
         id: row.merchant_id,
         business_name: row.business_name,
         email: row.email,
+        default_language: row.default_language,
         created_at: row.created_at,
       },
       row.livemode,
@@ -47,7 +49,7 @@ function sessionObject(row: SessionRow) {
 export type OfficeSession = ReturnType<typeof sessionObject>;
 
 const SESSION_SQL = `SELECT s.id, s.livemode, s.expires_at, s.browser, s.merchant_id,
-   m.business_name, m.email, m.created_at
+   m.business_name, m.email, m.default_language, m.created_at
  FROM sessions s JOIN merchants m ON m.id = s.merchant_id
  WHERE s.id = $1 AND s.expires_at > now()`;
 

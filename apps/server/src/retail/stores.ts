@@ -1,6 +1,7 @@
 import {
   AppError,
   bareStore,
+  DEFAULT_ACCOUNT_LANGUAGE,
   newId,
   notFound,
   storePrefixFor,
@@ -73,19 +74,27 @@ export function receiptSequenceName(storeId: string): string {
   return `retail_receipts_${storeId}`;
 }
 
-/** Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries. */
-export async function lockMerchant(db: Queryable, tenant: Tenant): Promise<string> {
-  const found = await db.query<{ business_name: string }>(
-    `SELECT business_name FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
+/**
+ * Store creation is rare: one lock per merchant keeps prefixes and the default store unique without retries.
+ * The business's name and language, which a new store starts from.
+ */
+export async function lockMerchant(
+  db: Queryable,
+  tenant: Tenant,
+): Promise<{ business_name: string; default_language: ReceiptLanguage }> {
+  const found = await db.query<{ business_name: string; default_language: ReceiptLanguage }>(
+    `SELECT business_name, default_language FROM merchants WHERE id = $1 FOR NO KEY UPDATE`,
     [tenant.merchantId],
   );
-  return found.rows[0]?.business_name ?? 'Store';
+  return found.rows[0] ?? { business_name: 'Store', default_language: DEFAULT_ACCOUNT_LANGUAGE };
 }
 
+/** A new store, its receipts in `language` (the business's) unless the input names one. */
 async function insertStore(
   db: Queryable,
   tenant: Tenant,
   input: StoreInput & { name: string },
+  language: ReceiptLanguage,
 ): Promise<StoreRow> {
   const counts = await db.query<{ next: number; defaults: number }>(
     `SELECT coalesce(max(substring(receipt_prefix from 2)::int), 0) + 1 AS next, count(*) FILTER (WHERE is_default) AS defaults
@@ -113,7 +122,7 @@ async function insertStore(
       input.currency ?? bare.currency,
       JSON.stringify(input.receipt_header ?? bare.receipt_header),
       JSON.stringify(input.receipt_footer ?? bare.receipt_footer),
-      input.receipt_language ?? bare.receipt_language,
+      input.receipt_language ?? language,
       makeDefault,
       storePrefixFor(Number(next)),
     ],
@@ -148,8 +157,8 @@ async function clearDefault(db: Queryable, tenant: Tenant): Promise<void> {
 export class StoreService {
   /** A new store; the merchant's first store becomes the default one. */
   async create(db: Queryable, tenant: Tenant, input: StoreInput & { name: string }) {
-    await lockMerchant(db, tenant);
-    return storeObject(await insertStore(db, tenant, input));
+    const merchant = await lockMerchant(db, tenant);
+    return storeObject(await insertStore(db, tenant, input, merchant.default_language));
   }
 
   /** The default store, without creating one. */
@@ -193,12 +202,15 @@ export async function defaultStore(db: Queryable, tenant: Tenant): Promise<Store
     [tenant.merchantId, tenant.livemode],
   );
   if (found.rows[0]) return found.rows[0];
-  const businessName = await lockMerchant(db, tenant);
+  const merchant = await lockMerchant(db, tenant);
   const again = await db.query<StoreRow>(
     `SELECT * FROM retail_stores WHERE merchant_id = $1 AND livemode = $2 AND is_default`,
     [tenant.merchantId, tenant.livemode],
   );
-  return again.rows[0] ?? insertStore(db, tenant, { name: businessName.slice(0, 200) });
+  return (
+    again.rows[0] ??
+    insertStore(db, tenant, { name: merchant.business_name.slice(0, 200) }, merchant.default_language)
+  );
 }
 
 async function findStore(

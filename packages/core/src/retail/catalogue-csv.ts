@@ -4,7 +4,7 @@
  * variant's name in `variant`). Reading checks every row and names every
  * problem by row and column; nothing here touches storage.
  */
-import { MAX_AMOUNT } from '../money.ts';
+import { readAmount } from '../money.ts';
 import { CsvSyntaxError, parseCsv, unguardCell, writeCsv } from '../csv.ts';
 import type { QuantityUnit } from './pricing.ts';
 import type { TaxClass } from './tax.ts';
@@ -133,16 +133,11 @@ class Problem extends Error {
   }
 }
 
-/** `12500`, `12,500`, `12 500`, `12500.00`, `TZS 12,500`: whole amounts, never fractions. */
+/** `12500`, `12,500`, `12 500`, `12500.00`, `TZS 12,500`: whole amounts, as the office's fields read them. */
 export function parseCsvAmount(text: string): number {
-  const value = text
-    .replace(/^[A-Za-z]{3}\s*/, '')
-    .replace(/[.,]0{1,2}$/, '')
-    .trim();
-  if (!/^(\d{1,3}([,. \u00a0\u202f]\d{3})+|\d+)$/.test(value)) throw new Problem('amount_invalid');
-  const amount = Number(value.replace(/\D/g, ''));
-  if (!Number.isSafeInteger(amount) || amount > MAX_AMOUNT) throw new Problem('amount_invalid');
-  return amount;
+  const read = readAmount(text);
+  if ('problem' in read) throw new Problem('amount_invalid');
+  return read.amount;
 }
 
 function parseCode(text: string): string {

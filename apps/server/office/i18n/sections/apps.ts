@@ -5,6 +5,7 @@ export const apps = section({
   en: {
     appsLead:
       'Apps add what a kind of business needs. Installing or removing one applies to this mode; a removed app’s data is kept for when it comes back.',
+    noApps: 'No apps.',
     appInstalled: 'Installed',
     appNotInstalled: 'Not installed',
     appChanged: 'Last changed {time}',
@@ -33,6 +34,7 @@ export const apps = section({
   sw: {
     appsLead:
       'Programu huongeza kile aina ya biashara inachohitaji. Kuweka au kuondoa programu kunahusu hali hii; data ya programu iliyoondolewa inahifadhiwa hadi itakaporudi.',
+    noApps: 'Hakuna programu.',
     appInstalled: 'Imewekwa',
     appNotInstalled: 'Haijawekwa',
     appChanged: 'Ilibadilishwa {time}',

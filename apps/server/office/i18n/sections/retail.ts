@@ -128,7 +128,12 @@ export const retail = section({
     stockChanged: '{name}: {quantity} on hand now.',
     stockChangedReorder: '{name}: {quantity} on hand now, reorder at {level}.',
     reorderHint:
-      'Reorder at: low at or below this, in the item’s unit (5, or 1.5 kg). Leave “Add” empty to change only this.',
+      'Reorder at: low at or below this, in the item’s unit (5, or 1.5 kg). Leave “Add” empty to change only this. To remove a reorder level, choose it in the list below.',
+    reorderNone: 'None',
+    reorderChange: 'Reorder level of {name}: {level}. Change',
+    reorderTitle: 'Reorder level: {name}',
+    reorderLead:
+      'Low at or below this, in the item’s unit (5, or 1.5 kg). Leave it empty for no reorder level.',
     // Orders
     receipt: 'Receipt',
     total: 'Total',
@@ -289,7 +294,12 @@ export const retail = section({
     stockChanged: '{name}: zilizopo sasa {quantity}.',
     stockChangedReorder: '{name}: zilizopo sasa {quantity}, agiza tena ikifika {level}.',
     reorderHint:
-      'Agiza tena ikifika: imepungua ikifika kiwango hiki, kwa kipimo chake (5, au kilo 1.5). Acha “Ongeza” wazi kubadilisha hiki tu.',
+      'Agiza tena ikifika: imepungua ikifika kiwango hiki, kwa kipimo chake (5, au kilo 1.5). Acha “Ongeza” wazi kubadilisha hiki tu. Kuondoa kiwango cha kuagiza, kichague kwenye orodha hapa chini.',
+    reorderNone: 'Hakuna',
+    reorderChange: 'Kiwango cha kuagiza cha {name}: {level}. Badilisha',
+    reorderTitle: 'Kiwango cha kuagiza: {name}',
+    reorderLead:
+      'Imepungua ikifika kiwango hiki, kwa kipimo chake (5, au kilo 1.5). Kiache wazi kisiwe na kiwango cha kuagiza.',
     receipt: 'Risiti',
     total: 'Jumla',
     till: 'Kaunta',

@@ -5,16 +5,16 @@
  */
 import { useState } from 'react';
 import type { AppSlug } from '@tz/core';
-import { api, type List } from '../../api.ts';
+import { api } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { Actions } from '../../components/Actions.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { Failed, Loading } from '../../components/Status.tsx';
+import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
-import { useLoad } from '../../load.ts';
 import { formatDateTime, Message } from '../../shared.ts';
 
 interface App {
+  id: AppSlug;
   slug: AppSlug;
   name: string;
   installed: boolean;
@@ -33,7 +33,9 @@ const APP_WORDS: Record<AppSlug, [name: MessageKey, adds: MessageKey]> = {
 
 export function Apps() {
   const { t } = useI18n();
-  const [loaded, reload] = useLoad(() => api.get<List<App>>('/v1/apps'), 'apps');
+  // Paged like every list, though the catalogue fits on one page.
+  const list = useCursorList<App>('/v1/apps');
+  const reload = list.reload;
   const [removing, setRemoving] = useState<App | null>(null);
   const { error, run } = useAction();
   const words = (app: App) => APP_WORDS[app.slug];
@@ -44,49 +46,52 @@ export function Apps() {
       </div>
       <p className="muted">{t('appsLead')}</p>
       <Message text={error} />
-      {loaded.kind === 'loading' && <Loading />}
-      {loaded.kind === 'failed' && <Failed error={loaded.error} onRetry={reload} />}
-      {loaded.kind === 'done' && (
-        <ul className="cards" data-testid="app-list">
-          {loaded.value.data.map((app) => (
-            <li key={app.slug} className="card" data-testid="app" data-app={app.slug}>
-              <div className="card-head">
-                <h2>{t(words(app)[0])}</h2>
-                <span className={`badge ${app.installed ? 'status-installed' : ''}`} data-testid="app-state">
-                  {t(app.installed ? 'appInstalled' : 'appNotInstalled')}
-                </span>
-              </div>
-              <p>{t(words(app)[1])}</p>
-              {app.changed_at !== null && (
-                <p className="muted small">
-                  {t('appChanged', { time: formatDateTime(app.changed_at * 1000) })}
-                </p>
-              )}
-              <Actions
-                actions={[
-                  app.installed
-                    ? {
-                        label: t('appRemove'),
-                        onClick: () => setRemoving(app),
-                        testId: 'remove-app',
-                        className: 'ghost danger',
-                      }
-                    : {
-                        label: t('appInstall'),
-                        onClick: () =>
-                          void run(async () => {
-                            await api.post(`/v1/apps/${app.slug}`);
-                            reload();
-                          }),
-                        testId: 'install-app',
-                        className: 'primary',
-                      },
-                ]}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
+      <CursorListView list={list} empty={t('noApps')}>
+        {(apps) => (
+          <ul className="cards" data-testid="app-list">
+            {apps.map((app) => (
+              <li key={app.slug} className="card" data-testid="app" data-app={app.slug}>
+                <div className="card-head">
+                  <h2>{t(words(app)[0])}</h2>
+                  <span
+                    className={`badge ${app.installed ? 'status-installed' : ''}`}
+                    data-testid="app-state"
+                  >
+                    {t(app.installed ? 'appInstalled' : 'appNotInstalled')}
+                  </span>
+                </div>
+                <p>{t(words(app)[1])}</p>
+                {app.changed_at !== null && (
+                  <p className="muted small">
+                    {t('appChanged', { time: formatDateTime(app.changed_at * 1000) })}
+                  </p>
+                )}
+                <Actions
+                  actions={[
+                    app.installed
+                      ? {
+                          label: t('appRemove'),
+                          onClick: () => setRemoving(app),
+                          testId: 'remove-app',
+                          className: 'ghost danger',
+                        }
+                      : {
+                          label: t('appInstall'),
+                          onClick: () =>
+                            void run(async () => {
+                              await api.post(`/v1/apps/${app.slug}`);
+                              reload();
+                            }),
+                          testId: 'install-app',
+                          className: 'primary',
+                        },
+                  ]}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </CursorListView>
       {removing && (
         <ConfirmDialog
           title={t('appRemoveTitle', { name: t(words(removing)[0]) })}

@@ -1,8 +1,8 @@
 /** Stock: a store's levels (or its low ones only), and changing one found by its SKU or barcode. */
 import { TextField } from '../../components/TextField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { useState, type FormEvent } from 'react';
-import { allPages, api, ApiError, type List } from '../../api.ts';
+import { useRef, useState, type FormEvent } from 'react';
+import { allPages, api, type List } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { Failed, Loading } from '../../components/Status.tsx';
@@ -10,21 +10,16 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { formatCount, Message } from '../../shared.ts';
-import { formatMilli, typedMilli, type Product, type Store, type Unit } from './model.ts';
+import { formatMilli, type Product, type Store } from './model.ts';
+import {
+  ReorderDialog,
+  STOCK_WORDS,
+  typedReorder,
+  useReorderText,
+  type StockLevel,
+} from './ReorderLevel.tsx';
 
-interface StockLevel {
-  id: string;
-  product: string;
-  variant: string | null;
-  unit: Unit;
-  on_hand_milli: number;
-  reorder_level_milli: number | null;
-  low: boolean;
-}
 const REASONS = ['received', 'count', 'damaged', 'lost', 'returned', 'correction'] as const;
-const WORDS = {
-  fields: { reorder_level: 'reorderAt', adjust_by: 'adjustBy', set_on_hand: 'adjustBy' },
-} as const;
 
 export function Stock() {
   const { t } = useI18n();
@@ -42,17 +37,17 @@ function StoreStock({ stores }: { stores: Store[] }) {
   const list = useCursorList<StockLevel>(`/v1/retail/stores/${store}/stock`, {
     low: low ? 'true' : undefined,
   });
-  const ids =
-    list.loaded.kind === 'done' ? [...new Set(list.loaded.value.data.map((level) => level.product))] : [];
-  // A page's products by id, for their names (25 reads at most, side by side).
-  const [products] = useLoad(
-    () => Promise.all(ids.map((id) => api.get<Product>(`/v1/products/${id}`))),
-    ids.join(','),
+  const products = useProducts(
+    list.loaded.kind === 'done' ? list.loaded.value.data.map((level) => level.product) : [],
   );
+  const reorderText = useReorderText();
+  const [editing, setEditing] = useState<StockLevel | null>(null);
+  /** The row's name; until its product is read, a quiet placeholder rather than its id. */
   const nameOf = (level: StockLevel) => {
-    const product = products.kind === 'done' ? products.value.find((p) => p.id === level.product) : undefined;
-    const variant = product?.variants.find((v) => v.id === level.variant);
-    return product ? `${product.name}${variant ? ` · ${variant.name}` : ''}` : level.product;
+    const product = products.known.get(level.product);
+    if (!product) return products.failed ? level.product : null;
+    const variant = product.variants.find((v) => v.id === level.variant);
+    return `${product.name}${variant ? ` · ${variant.name}` : ''}`;
   };
   return (
     <>
@@ -90,13 +85,24 @@ function StoreStock({ stores }: { stores: Store[] }) {
             {rows.map((level) => (
               <tr key={level.id} data-testid="stock-level">
                 <th scope="row" className="grow">
-                  {nameOf(level)}
+                  {nameOf(level) ?? (
+                    <span className="muted" data-testid="name-loading">
+                      …
+                    </span>
+                  )}
                 </th>
                 <td className="num">{formatMilli(level.on_hand_milli, level.unit, formatCount)}</td>
                 <td className="num">
-                  {level.reorder_level_milli === null
-                    ? ''
-                    : formatMilli(level.reorder_level_milli, level.unit, formatCount)}
+                  <button
+                    type="button"
+                    className="ghost reorder-change"
+                    aria-label={t('reorderChange', { name: nameOf(level) ?? '', level: reorderText(level) })}
+                    disabled={nameOf(level) === null}
+                    onClick={() => setEditing(level)}
+                    data-testid="reorder-change"
+                  >
+                    {reorderText(level)}
+                  </button>
                 </td>
                 <td>{level.low && <span className="mark-low">{t('lowMark')}</span>}</td>
               </tr>
@@ -104,13 +110,37 @@ function StoreStock({ stores }: { stores: Store[] }) {
           </DataTable>
         )}
       </CursorListView>
+      {editing && (
+        <ReorderDialog
+          store={store}
+          level={editing}
+          name={nameOf(editing) ?? ''}
+          onClose={() => setEditing(null)}
+          onSaved={list.reload}
+        />
+      )}
     </>
   );
 }
 
+/**
+ * The products of a page's rows, read once each (25 at most, side by side) and
+ * kept across pages and reloads, so a row shows its name as soon as it can.
+ */
+function useProducts(ids: string[]): { known: Map<string, Product>; failed: boolean } {
+  const known = useRef(new Map<string, Product>());
+  const missing = [...new Set(ids)].filter((id) => !known.current.has(id));
+  const [loaded] = useLoad(async () => {
+    const found = await Promise.all(missing.map((id) => api.get<Product>(`/v1/products/${id}`)));
+    for (const product of found) known.current.set(product.id, product);
+    return found.length;
+  }, missing.join(','));
+  return { known: known.current, failed: loaded.kind === 'failed' };
+}
+
 function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
   const { t } = useI18n();
-  const { busy, error, run } = useAction(WORDS);
+  const { busy, error, run } = useAction(STOCK_WORDS);
   const [code, setCode] = useState('');
   const [by, setBy] = useState('');
   const [reorder, setReorder] = useState('');
@@ -130,11 +160,7 @@ function Adjust({ store, onDone }: { store: string; onDone: () => void }) {
         (v) => v.sku?.toLowerCase() === code.trim().toLowerCase() || v.barcodes.includes(code.trim()),
       );
       // The reorder level is typed in the product's unit; the API takes thousandths of it.
-      const reorderMilli = reorder.trim() === '' ? undefined : typedMilli(reorder, product.unit);
-      if (reorderMilli === null)
-        throw new ApiError(400, 'parameter_invalid', 'Invalid reorder_level', {
-          reorder_level: product.unit === 'piece' ? 'must be whole pieces, such as 5' : 'must be like 1.5',
-        });
+      const reorderMilli = reorder.trim() === '' ? undefined : typedReorder(reorder, product.unit);
       const level = await api.post<StockLevel>('/v1/retail/stock-adjustments', {
         store,
         product: product.id,

@@ -1,7 +1,8 @@
 /**
- * The business: its name (the account's, in both modes, shown in the frame)
- * and what its receipts carry, from the default store: TIN, VRN, header and
- * footer lines and the language receipts are printed in.
+ * The business: its name (the account's, in both modes, shown in the frame),
+ * its default language (the office's on a browser that has not chosen one, and
+ * new stores' receipts'), and what the default store's receipts carry: TIN,
+ * VRN, header and footer lines and the language they are printed in.
  */
 import { useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../api.ts';
@@ -13,7 +14,7 @@ import type { ErrorWords } from '../../errors.ts';
 import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { useSession, useSignedIn } from '../../session.tsx';
-import { Message } from '../../shared.ts';
+import { Message, type Language } from '../../shared.ts';
 
 interface ReceiptSettings {
   name: string;
@@ -21,12 +22,13 @@ interface ReceiptSettings {
   vrn: string | null;
   receipt_header: string[];
   receipt_footer: string[];
-  receipt_language: 'sw' | 'en';
+  receipt_language: Language;
 }
 
 const WORDS: ErrorWords = {
   fields: {
     business_name: 'businessName',
+    default_language: 'businessLanguage',
     tin: 'businessTin',
     vrn: 'businessVrn',
     receipt_header: 'receiptHeader',
@@ -55,23 +57,33 @@ export function Business() {
   return (
     <section className="card stack" aria-labelledby="business" data-testid="business">
       <h2 id="business">{t('businessTitle')}</h2>
-      <BusinessName />
+      <Account />
       <Receipts />
     </section>
   );
 }
 
-function BusinessName() {
+const LANGUAGE_OPTIONS = [
+  ['sw', 'Kiswahili'],
+  ['en', 'English'],
+] as const;
+
+/** The account's own fields, in both modes: the name and the default language. */
+function Account() {
   const { t } = useI18n();
   const session = useSignedIn();
   const { refresh } = useSession();
   const [name, setName] = useState(session.merchant.business_name);
+  const [language, setLanguage] = useState<Language>(session.merchant.default_language);
   const { busy, error, saved, submit } = useSave(async () => {
-    await api.patch('/v1/account', { business_name: name.trim() });
+    await api.patch('/v1/account', { business_name: name.trim(), default_language: language });
     await refresh();
   });
   return (
     <form className="stack" onSubmit={submit}>
+      <p id="business-language-hint" className="muted">
+        {t('businessLanguageHint')}
+      </p>
       <div className="form-row">
         <TextField
           label={t('businessName')}
@@ -80,6 +92,14 @@ function BusinessName() {
           required
           maxLength={200}
           testId="business-name"
+        />
+        <SelectField<Language>
+          label={t('businessLanguage')}
+          value={language}
+          onChange={setLanguage}
+          options={LANGUAGE_OPTIONS}
+          aria-describedby="business-language-hint"
+          testId="business-language"
         />
         <button type="submit" disabled={busy} data-testid="save-business-name">
           {t('save')}
@@ -118,7 +138,11 @@ function ReceiptForm({ store }: { store: ReceiptSettings | null }) {
   const [vrn, setVrn] = useState(store?.vrn ?? '');
   const [header, setHeader] = useState(store?.receipt_header.join('\n') ?? '');
   const [footer, setFooter] = useState(store?.receipt_footer.join('\n') ?? '');
-  const [language, setLanguage] = useState<'sw' | 'en'>(store?.receipt_language ?? 'sw');
+  const session = useSignedIn();
+  // A store not made yet is made in the business's language.
+  const [language, setLanguage] = useState<Language>(
+    store?.receipt_language ?? session.merchant.default_language,
+  );
   const { busy, error, saved, submit } = useSave(async () => {
     const updated = await api.patch<ReceiptSettings>('/v1/retail/store', {
       tin: tin.trim() || null,
@@ -150,14 +174,11 @@ function ReceiptForm({ store }: { store: ReceiptSettings | null }) {
           placeholder="40-012345-A"
           testId="business-vrn"
         />
-        <SelectField<'sw' | 'en'>
+        <SelectField<Language>
           label={t('receiptLanguage')}
           value={language}
           onChange={setLanguage}
-          options={[
-            ['sw', 'Kiswahili'],
-            ['en', 'English'],
-          ]}
+          options={LANGUAGE_OPTIONS}
           testId="receipt-language"
         />
       </div>

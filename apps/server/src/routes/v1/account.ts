@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { accountUpdateSchema } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { merchant } from './merchants.ts';
 
@@ -12,7 +12,7 @@ export const accountRoutes = [
     path: '/account',
     tag,
     summary: 'Retrieve the account',
-    description: 'The merchant of the key or login: its business name and email.',
+    description: 'The merchant of the key or login: its business name, email and default language.',
     auth: 'secret',
     response: merchant,
     handler: ({ auth, db, services }) => services.account.retrieve(db, auth),
@@ -23,9 +23,9 @@ export const accountRoutes = [
     tag,
     summary: 'Update the account',
     description:
-      'Changes the business name, which the back office, invoices and hosted pages show, in both modes. Receipts show each store’s own name (`PATCH /retail/stores/{id}`).',
+      'Changes the business name, which the back office, invoices and hosted pages show, and the default language (`sw` or `en`: the back office’s until a browser chooses one, and the receipt language a new store starts with), in both modes. Fields left out keep their value. Receipts show each store’s own name and language (`PATCH /retail/stores/{id}`).',
     auth: 'secret',
-    body: z.strictObject({ business_name: z.string().trim().min(1, { error: 'is required' }).max(200) }),
+    body: accountUpdateSchema,
     response: merchant,
     handler: ({ body, auth, db, services }) => services.account.update(db, auth, body),
   }),

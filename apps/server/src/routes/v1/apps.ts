@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { APP_SLUGS } from '@tz/core';
+import { listPage } from '../../db/list-page.ts';
+import { listEnvelope, listQuery } from '../../http/list.ts';
 import { defineRoute } from '../../http/route.ts';
+import { appListObject, type AppListRow } from '../../merchants/apps.ts';
 import { livemode, unix } from './schemas.ts';
 
 /** /apps: the verticals, each installed or removed, per mode. */
@@ -27,14 +30,14 @@ export const appRoutes = [
     tag,
     summary: 'List apps',
     description:
-      'Every app, installed or not, in the key’s mode. New merchants start with all installed. A removed app’s routes answer 403 `app_not_installed`; its data is kept.',
+      'Every app, installed or not, in the key’s mode, in a fixed order (retail first), paged like every list. New merchants start with all installed. A removed app’s routes answer 403 `app_not_installed`; its data is kept.',
     auth: 'secret',
-    response: z.object({ object: z.literal('list'), data: z.array(appSchema), has_more: z.literal(false) }),
-    handler: async ({ auth, db, services }) => ({
-      object: 'list' as const,
-      data: await services.apps.list(db, auth),
-      has_more: false as const,
-    }),
+    query: listQuery,
+    response: listEnvelope(appSchema),
+    handler: ({ query, auth, db, services }) =>
+      listPage(db, services.apps.listSource(auth), query, (row: AppListRow) =>
+        appListObject(row, auth.livemode),
+      ),
   }),
   defineRoute({
     method: 'POST',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EAST_AFRICA_TIME_ZONE } from '@tz/core';
+import { accountLanguageSchema, EAST_AFRICA_TIME_ZONE } from '@tz/core';
 import { defineRoute } from '../../http/route.ts';
 import { maskedSession, maskedSignUp } from '../../merchants/service.ts';
 import { livemode, unix } from './schemas.ts';
@@ -9,6 +9,9 @@ export const merchant = z.object({
   object: z.literal('merchant'),
   business_name: z.string(),
   email: z.string(),
+  default_language: accountLanguageSchema.describe(
+    'The back office’s language for a browser that has not chosen one, and the receipt language a new store starts with',
+  ),
   livemode,
   created: unix,
 });

@@ -41,7 +41,10 @@ const storeFields = {
   currency: currencySchema.optional().describe('Defaults to TZS'),
   receipt_header: lines(6).optional(),
   receipt_footer: lines(6).optional(),
-  receipt_language: z.enum(RECEIPT_LANGUAGES).optional().describe('Defaults to sw (Swahili)'),
+  receipt_language: z
+    .enum(RECEIPT_LANGUAGES)
+    .optional()
+    .describe('Defaults to the account’s default_language (sw, Swahili, unless changed)'),
   default: z.boolean().optional().describe('Makes this the default store'),
   scale_barcodes: scaleBarcodeFormat
     .optional()
