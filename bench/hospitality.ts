@@ -55,6 +55,7 @@ try {
     return answer;
   };
 
+  await call('PATCH', '/v1/hospitality/property', { name: 'Bench Lodge', star_rating: 3 });
   // The property: 10 types of 20 rooms, each type with a season and a weekend rate.
   for (let type = 0; type < TYPES; type += 1) {
     const roomType = await call('POST', '/v1/hospitality/room-types', {

@@ -14,6 +14,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+const registration = (name: string, nationality: string) => ({
+  name,
+  nationality,
+  id_type: 'passport',
+  id_number: `P${name.length}2345`,
+  id_country: nationality,
+  arriving_from: 'Dar es Salaam',
+  going_to: 'Arusha',
+});
 const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const eventTypes = async (id: string) => {
   const found = await server.database.pool.query(
@@ -96,6 +105,27 @@ describe('booking', () => {
     });
     expect(turnover.status).toBe(201);
     expect(await eventTypes(first.body.id)).toEqual(['reservation.created']);
+  });
+
+  it('counts the busiest moment of a stay, not every stay that touches it', async () => {
+    const { roomType } = await makeRoomType(api, { name: 'Sweep', rooms: 2, first: 35 });
+    // Two stays one after the other, each holding one of the two rooms.
+    expect(
+      (await book(api, { room_type: roomType.id, arrival: '2028-03-10', departure: '2028-03-12' })).status,
+    ).toBe(201);
+    expect(
+      (await book(api, { room_type: roomType.id, arrival: '2028-03-12', departure: '2028-03-14' })).status,
+    ).toBe(201);
+    // A stay over both touches two stays, yet at no moment are both rooms held: one is free throughout.
+    const long = await book(api, { room_type: roomType.id, arrival: '2028-03-10', departure: '2028-03-14' });
+    expect(long.status).toBe(201);
+    // Now both rooms are held on every night of the range.
+    expect(
+      (await book(api, { room_type: roomType.id, arrival: '2028-03-11', departure: '2028-03-12' })).status,
+    ).toBe(409);
+    expect(
+      (await book(api, { room_type: roomType.id, arrival: '2028-03-13', departure: '2028-03-14' })).status,
+    ).toBe(409);
   });
 
   it('holds a named room by the database: two stays of one room never overlap, but other rooms stay free', async () => {
@@ -276,10 +306,42 @@ describe('a stay from arrival to departure', () => {
     });
     expect(broken.status).toBe(400);
     expect(broken.body.message).toContain('out of order');
-    const checkedIn = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {
+    const unregistered = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {
       room: rooms[1],
     });
+    expect(unregistered.status).toBe(400);
+    expect(unregistered.body.details).toHaveProperty('guests');
+    const checkedIn = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {
+      room: rooms[1],
+      guests: [registration('Amina Juma', 'TZ'), registration('Peter Otieno', 'KE')],
+    });
     expect(checkedIn.body).toMatchObject({ status: 'checked_in', room: rooms[1] });
+    const register = await api.get(`/v1/hospitality/reservations/${stay.body.id}/guests`);
+    expect(
+      register.body.data.map((guest: { name: string; nationality: string }) => [
+        guest.name,
+        guest.nationality,
+      ]),
+    ).toEqual([
+      ['Amina Juma', 'TZ'],
+      ['Peter Otieno', 'KE'],
+    ]);
+    const card = await api.get(`/v1/hospitality/reservations/${stay.body.id}/registration_card?language=en`);
+    expect(card.body).toMatchObject({
+      kind: 'registration_card',
+      title: 'REGISTRATION CARD',
+      store: { name: 'Mwanza Guest House' },
+    });
+    expect(card.body.details).toContainEqual({ label: 'Room', value: { text: 'Stay-92' } });
+    expect(card.body.sections.map((section: { heading: string }) => section.heading)).toEqual([
+      'Guest 1: Amina Juma',
+      'Guest 2: Peter Otieno',
+    ]);
+    const badGuest = await api.post(`/v1/hospitality/reservations/${stay.body.id}/guests`, {
+      guests: [{ ...registration('X', 'TZ'), nationality: 'Tanzania' }],
+    });
+    expect(badGuest.status).toBe(400);
+    expect(badGuest.body.details).toHaveProperty(['guests.0.nationality']);
     const today = await api.get('/v1/hospitality');
     expect(today.body.in_house).toBeGreaterThanOrEqual(1);
     const out = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_out`);

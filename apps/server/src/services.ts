@@ -36,6 +36,8 @@ import { StoreService } from './retail/stores.ts';
 import { PropertyService } from './hospitality/property.ts';
 import { RoomService } from './hospitality/rooms.ts';
 import { ReservationService } from './hospitality/reservations.ts';
+import { AvailabilityService } from './hospitality/availability.ts';
+import { GuestRegister } from './hospitality/guests.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -126,6 +128,9 @@ export interface Services {
   property: PropertyService;
   rooms: RoomService;
   reservations: ReservationService;
+  availability: AvailabilityService;
+  /** The guest register: who stays, and the card they sign. */
+  guests: GuestRegister;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -231,6 +236,7 @@ export function createServices(
   const writes = createWritePath(database, config.IDEMPOTENCY_TTL_HOURS, events, logger);
   const apps = new AppInstallations(config.AUTH_CACHE_SECONDS);
   const catalog = new CatalogService();
+  const guests = new GuestRegister();
   const customers = new CustomerService();
   const tills = new TillService();
   const orders = new OrderService();
@@ -306,7 +312,9 @@ export function createServices(
     stores: new StoreService(),
     property: new PropertyService(),
     rooms: new RoomService(),
-    reservations: new ReservationService(clock),
+    reservations: new ReservationService(clock, guests),
+    guests,
+    availability: new AvailabilityService(),
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   roomRate: 'rate',
   blackout: 'blk',
   reservation: 'resv',
+  guestRegistration: 'greg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

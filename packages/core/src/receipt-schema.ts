@@ -4,18 +4,12 @@
  * renderer over IPC), the local printer bridge (over HTTP) and the API's
  * description of an order's receipt. Amounts are integers, text is bounded
  * (wide enough for every name the API takes), and the types are checked
- * against `ReceiptDocument` and `ZReportDocument`.
+ * against `ReceiptDocument` and `RowsDocument`.
  */
 import { z } from 'zod';
 import { MAX_AMOUNT } from './money.ts';
-import { RECEIPT_LANGUAGES } from './receipt.ts';
-import type {
-  PrintDocument,
-  ReceiptDocument,
-  ReceiptLabels,
-  ZReportDocument,
-  ZReportRow,
-} from './receipt.ts';
+import { RECEIPT_LANGUAGES, ROWS_DOCUMENT_KINDS } from './receipt.ts';
+import type { PrintDocument, ReceiptDocument, ReceiptLabels, RowsDocument, ZReportRow } from './receipt.ts';
 
 const text = (max: number) => z.string().max(max);
 const amount = z.number().int().min(0).max(MAX_AMOUNT);
@@ -107,8 +101,8 @@ const zReportRowSchema = z.object({
   strong: z.boolean().exactOptional(),
 }) satisfies z.ZodType<ZReportRow>;
 
-export const zReportDocumentSchema = z.object({
-  kind: z.literal('z_report'),
+export const rowsDocumentSchema = z.object({
+  kind: z.enum(ROWS_DOCUMENT_KINDS),
   language: z.enum(RECEIPT_LANGUAGES),
   currency: z.string().min(3).max(3),
   title: text(40),
@@ -117,10 +111,10 @@ export const zReportDocumentSchema = z.object({
   sections: z
     .array(z.object({ heading: text(100).exactOptional(), rows: z.array(zReportRowSchema).max(200) }))
     .max(20),
-}) satisfies z.ZodType<ZReportDocument>;
+}) satisfies z.ZodType<RowsDocument>;
 
-/** Whatever a till sends its receipt printer: a Z report names its kind, a receipt may not. */
+/** Whatever a till sends its receipt printer: a document by rows names its kind, a receipt may not. */
 export const printDocumentSchema = z.discriminatedUnion('kind', [
-  zReportDocumentSchema,
+  rowsDocumentSchema,
   receiptDocumentSchema,
 ]) satisfies z.ZodType<PrintDocument>;

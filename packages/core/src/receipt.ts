@@ -142,9 +142,16 @@ export interface ZReportRow {
   strong?: boolean;
 }
 
-/** A shift's Z report for the receipt printer, laid out by rows like a receipt. */
-export interface ZReportDocument {
-  kind: 'z_report';
+/** What a document laid out by rows is: a shift's Z report, a guest's registration card. */
+export type RowsDocumentKind = 'z_report' | 'registration_card';
+export const ROWS_DOCUMENT_KINDS = [
+  'z_report',
+  'registration_card',
+] as const satisfies readonly RowsDocumentKind[];
+
+/** A document for the receipt printer laid out by rows like a receipt: a title, the shop, label and value rows. */
+export interface RowsDocument {
+  kind: RowsDocumentKind;
   language: ReceiptLanguage;
   currency: string;
   /** "RIPOTI YA Z" */
@@ -155,5 +162,8 @@ export interface ZReportDocument {
   sections: Array<{ heading?: string; rows: ZReportRow[] }>;
 }
 
+/** A shift's Z report. */
+export type ZReportDocument = RowsDocument & { kind: 'z_report' };
+
 /** What a till sends its receipt printer. */
-export type PrintDocument = ReceiptDocument | ZReportDocument;
+export type PrintDocument = ReceiptDocument | RowsDocument;

@@ -5,7 +5,7 @@
  */
 export {
   renderReceipt,
-  renderZReport,
+  renderRows,
   renderPrintDocument,
   renderKitchenTicket,
   renderText,

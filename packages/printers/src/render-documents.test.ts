@@ -1,9 +1,9 @@
-import { buildRefundSlip, buildVoidSlip, receiptCopy } from '@tz/core';
+import { buildRefundSlip, buildRegistrationCard, buildVoidSlip, receiptCopy } from '@tz/core';
 import { describe, expect, it } from 'vitest';
 import { COLUMNS } from './config.ts';
 import { decodeJob, formatItems, type DecodedItem } from './decoder.ts';
 import { makeReceipt, makeZReport } from '../test/fixtures.ts';
-import { renderPrintDocument, renderReceipt, renderZReport } from './render.ts';
+import { renderPrintDocument, renderReceipt, renderRows } from './render.ts';
 import { expectSnapshot, hexDump } from '../test/snapshots.ts';
 
 function lines(items: DecodedItem[]): string[] {
@@ -25,7 +25,7 @@ describe('the Z report on paper', () => {
   ] as const)(
     'matches the byte-exact and decoded snapshots in %s on %s %imm',
     (language, commandSet, width) => {
-      const bytes = renderZReport(makeZReport(language), { commandSet, paperWidth: width });
+      const bytes = renderRows(makeZReport(language), { commandSet, paperWidth: width });
       const items = decodeJob(bytes, commandSet);
       expectSnapshot(`z-report.${language}.${commandSet}.${width}.hex`, hexDump(bytes));
       expectSnapshot(`z-report.${language}.${commandSet}.${width}.txt`, formatItems(items, COLUMNS[width]));
@@ -34,7 +34,7 @@ describe('the Z report on paper', () => {
   );
 
   it('puts each label and its value on one line, the value right-aligned and grouped', () => {
-    const items = decodeJob(renderZReport(makeZReport('sw'), { paperWidth: 58 }), 'epson');
+    const items = decodeJob(renderRows(makeZReport('sw'), { paperWidth: 58 }), 'epson');
     const text = lines(items);
     expect(text.every((line) => line.length <= 32)).toBe(true);
     expect(text).toContain(row('Mauzo (42)', '1,234,500', 32));
@@ -50,7 +50,7 @@ describe('the Z report on paper', () => {
   });
 
   it('keeps the drawer rows adding up to the expected cash', () => {
-    const text = lines(decodeJob(renderZReport(makeZReport('en')), 'epson'));
+    const text = lines(decodeJob(renderRows(makeZReport('en')), 'epson'));
     const amountOf = (label: string) => {
       const line = text.find((row) => row.startsWith(label));
       return Number(line?.slice(label.length).trim().replace(/,/g, ''));
@@ -66,8 +66,34 @@ describe('the Z report on paper', () => {
   });
 
   it('is printed by the one entry the till bridge uses, by its kind', () => {
-    expect(renderPrintDocument(makeZReport('en'))).toEqual(renderZReport(makeZReport('en')));
+    expect(renderPrintDocument(makeZReport('en'))).toEqual(renderRows(makeZReport('en')));
     expect(renderPrintDocument(makeReceipt())).toEqual(renderReceipt(makeReceipt()));
+  });
+});
+
+describe('a guest’s registration card on paper', () => {
+  it('prints the title, the stay and a signature line per guest, through the one entry', () => {
+    const card = buildRegistrationCard({
+      language: 'sw',
+      property: { name: 'Stone Town Inn', addressLines: ['Shangani'] },
+      reservation: { id: 'resv_1', room: '101', arrival: '2027-01-01', departure: '2027-01-03', nights: 2 },
+      guests: [
+        {
+          name: 'Anna Müller',
+          nationality: 'DE',
+          id_type: 'passport',
+          id_number: 'C01X00T47',
+          id_country: 'DE',
+          arriving_from: 'Arusha',
+          going_to: 'Zanzibar',
+        },
+      ],
+    });
+    const printed = lines(decodeJob(renderPrintDocument(card, { paperWidth: 58 }), 'epson'));
+    expect(printed).toContain('KADI YA USAJILI');
+    expect(printed).toContain(row('Chumba:', '101', 32));
+    expect(printed).toContain(row('Hati', 'Pasipoti C01X00T47', 32));
+    expect(printed.some((line) => line.startsWith('Sahihi') && line.endsWith('____'))).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
-import type { PrintDocument, ReceiptDocument, ZReportDocument, ZReportRow } from '@tz/core/receipt';
+import { ROWS_DOCUMENT_KINDS } from '@tz/core/receipt';
+import type { PrintDocument, ReceiptDocument, RowsDocument, ZReportRow } from '@tz/core/receipt';
 import { CURRENCIES, formatAmountDigits, isCurrency } from '@tz/core/money';
 import type { ThermalPrinter } from 'node-thermal-printer';
 import {
@@ -301,10 +302,11 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
 }
 
 /**
- * Renders a shift's Z report in the receipt's layout: the title large, the
- * shop, then label and value rows with amounts right-aligned and grouped.
+ * Renders a document by rows (a shift's Z report, a guest's registration card)
+ * in the receipt's layout: the title large, the shop, then label and value rows
+ * with amounts right-aligned and grouped.
  */
-export function renderZReport(report: ZReportDocument, options: RenderOptions = {}): Buffer {
+export function renderRows(report: RowsDocument, options: RenderOptions = {}): Buffer {
   const out = new TicketWriter(profileOf(options));
   const minorUnits = minorUnitsOf(report.currency);
   const value = (row: ZReportRow): string => {
@@ -338,9 +340,12 @@ export function renderZReport(report: ZReportDocument, options: RenderOptions = 
   return out.finish(options);
 }
 
+const isRowsDocument = (document: PrintDocument): document is RowsDocument =>
+  (ROWS_DOCUMENT_KINDS as readonly unknown[]).includes(document.kind);
+
 /** Renders whatever a till sends its receipt printer. */
 export function renderPrintDocument(document: PrintDocument, options: RenderOptions = {}): Buffer {
-  return document.kind === 'z_report' ? renderZReport(document, options) : renderReceipt(document, options);
+  return isRowsDocument(document) ? renderRows(document, options) : renderReceipt(document, options);
 }
 
 /** Renders a kitchen or bar ticket: large item lines, no prices. */

@@ -1,6 +1,6 @@
 /**
- * Reservations: availability with quotes, booking, and each step of a stay
- * through core's state table. Every step that can take a room takes the room
+ * Reservations: booking, and each step of a stay through core's state table
+ * (availability and prices are in `availability.ts` and `pricing.ts`). Every step that can take a room takes the room
  * type's lock first (`stays.ts`); the exclusion constraint on (room, stay) is
  * the last word on two stays of one room.
  */
@@ -11,10 +11,9 @@ import {
   notFound,
   newId,
   eastAfricaDate,
-  quoteDayUse,
-  quoteNights,
   RESERVATION_STATES,
   type BookingMode,
+  type GuestRegistration,
   type Party,
   type ReservationStatus,
   type StayQuote,
@@ -28,20 +27,12 @@ import type { Clock } from '../infra/clock.ts';
 import { recordEvent } from '../infra/events.ts';
 import type { EventType } from '../infra/event-types.ts';
 import { storedStates, transition, type TransitionWrite } from '../infra/transitions.ts';
-import {
-  levySettingsOf,
-  pricedRoomType,
-  propertyObject,
-  reservationObject,
-  roomTypeObject,
-  type PropertyRow,
-  type RateRow,
-  type ReservationRow,
-  type RoomTypeRow,
-} from './objects.ts';
-import { loadProperty, lockRoomType, ratesOf, ratesOfType } from './property.ts';
+import { propertyObject, reservationObject, type ReservationRow, type RoomTypeRow } from './objects.ts';
+import { findRoomType, loadProperty, lockRoomType, ratesOfType } from './property.ts';
+import { priceStay, stayOf, stayRequestOf } from './pricing.ts';
 import { findRoom } from './rooms.ts';
-import { freeRooms, freeRoomsByType, nightlyStay, stayRange, type Stay } from './stays.ts';
+import type { GuestRegister } from './guests.ts';
+import { freeRooms, stayRange, type Stay } from './stays.ts';
 
 type ReservationInput = z.output<typeof reservationCreateBody>;
 export type ReservationSource = ReservationRow['source'];
@@ -49,121 +40,16 @@ export type ReservationSource = ReservationRow['source'];
 const RESERVATIONS = storedStates(RESERVATION_STATES, 'hospitality_reservations');
 const NO_DOUBLE_BOOKING = 'hospitality_reservations_no_double_booking';
 
-/** Nightly dates, or a day-use stay's instants. */
-export type StayRequest = { arrival: string; departure: string } | { starts_at: number; ends_at: number };
-
-export interface AvailabilityQuery extends Party {
-  arrival?: string | undefined;
-  departure?: string | undefined;
-  starts_at?: number | undefined;
-  ends_at?: number | undefined;
-  room_type?: string | undefined;
-}
-
-const modeOf = (property: PropertyRow, roomType: RoomTypeRow): BookingMode =>
-  roomType.booking_mode ?? property.booking_mode;
-
-function stayRequestOf(value: AvailabilityQuery | ReservationInput): StayRequest {
-  if (value.arrival !== undefined && value.departure !== undefined)
-    return { arrival: value.arrival, departure: value.departure };
-  if (value.starts_at !== undefined && value.ends_at !== undefined)
-    return { starts_at: value.starts_at, ends_at: value.ends_at };
-  throw invalidField(
-    'parameter_missing',
-    'arrival',
-    'give arrival and departure, or starts_at and ends_at for day use',
-  );
-}
-
-/** Where the stay sits in time: from the arrival's check-in to the departure's check-out, or its own instants. */
-function stayOf(property: PropertyRow, request: StayRequest): Stay {
-  return 'arrival' in request
-    ? nightlyStay(property, request.arrival, request.departure)
-    : { starts_at: new Date(request.starts_at * 1000), ends_at: new Date(request.ends_at * 1000) };
-}
-
-/** The stay's price by the room type's booking mode; a stay of the other kind is refused. */
-function priceStay(
-  property: PropertyRow,
-  roomType: RoomTypeRow,
-  rates: RateRow[],
-  request: StayRequest,
-  party: Party,
-): { quote: StayQuote; mode: BookingMode } {
-  const mode = modeOf(property, roomType);
-  const priced = pricedRoomType(roomType, rates);
-  const settings = levySettingsOf(property);
-  if ('arrival' in request) {
-    if (mode !== 'nightly')
-      throw invalidField(
-        'parameter_invalid',
-        'arrival',
-        `${roomType.name} is booked for day use: give starts_at and ends_at`,
-      );
-    return { mode, quote: quoteNights(priced, settings, { ...request, ...party }) };
-  }
-  if (mode !== 'day_use')
-    throw invalidField(
-      'parameter_invalid',
-      'starts_at',
-      `${roomType.name} is booked by the night: give arrival and departure`,
-    );
-  return { mode, quote: quoteDayUse(priced, settings, { ...request, ...party }) };
-}
-
 const roomTaken = (what: string) =>
   new AppError('room_unavailable', `${what} is not free for the whole stay`, {
     details: { room: 'is taken for those dates' },
   });
 
 export class ReservationService {
-  constructor(private readonly clock: Clock) {}
-
-  /**
-   * Each room type's free rooms for the stay, and its price for the party (or
-   * why it cannot be sold): four reads whatever the number of types.
-   */
-  async availability(db: Queryable, tenant: Tenant, query: AvailabilityQuery) {
-    const request = stayRequestOf(query);
-    const [property, types] = await Promise.all([
-      loadProperty(db, tenant),
-      db.query<RoomTypeRow>(
-        `SELECT * FROM hospitality_room_types WHERE merchant_id = $1 AND livemode = $2 AND archived_at IS NULL
-           AND ($3::text IS NULL OR id = $3) ORDER BY base_rate, id`,
-        [tenant.merchantId, tenant.livemode, query.room_type ?? null],
-      ),
-    ]);
-    if (query.room_type !== undefined && types.rows.length === 0)
-      throw notFound('room type', query.room_type);
-    const ids = types.rows.map((row) => row.id);
-    const [rates, free] = await Promise.all([
-      ratesOf(db, ids),
-      freeRoomsByType(db, tenant, ids, stayOf(property, request)),
-    ]);
-    const data = types.rows.map((roomType) => {
-      const typeRates = rates.get(roomType.id)!;
-      const { rooms, free: freeNow } = free.get(roomType.id) ?? { rooms: 0, free: 0 };
-      let quote: StayQuote | null = null;
-      let reason: string | null = null;
-      try {
-        quote = priceStay(property, roomType, typeRates, request, query).quote;
-      } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'parameter_missing') throw error;
-        reason = error.message;
-      }
-      return {
-        room_type: roomTypeObject(roomType, typeRates, rooms),
-        free_rooms: quote ? freeNow : 0,
-        quote,
-        unavailable_reason: reason,
-      };
-    });
-    return {
-      object: 'availability' as const,
-      ...('arrival' in request ? request : { arrival: null, departure: null }),
-      data,
-    };
-  }
+  constructor(
+    private readonly clock: Clock,
+    private readonly guests: GuestRegister,
+  ) {}
 
   /**
    * Books a room of the type, and the room itself when one is named. Confirmed
@@ -171,16 +57,21 @@ export class ReservationService {
    */
   async create(db: Queryable, tenant: Tenant, input: ReservationInput, source: ReservationSource) {
     const property = await loadProperty(db, tenant);
-    const roomType = await lockRoomType(db, tenant, input.room_type);
-    const party = { adults: input.adults ?? 1, children: input.children ?? 0 };
     const request = stayRequestOf(input);
-    const { quote, mode } = priceStay(property, roomType, await ratesOfType(db, roomType.id), request, party);
     const stay = stayOf(property, request);
-    if (input.room !== undefined) await this.assertRoomFree(db, tenant, input.room, roomType, stay);
-    if ((await freeRooms(db, tenant, roomType.id, stay)) < 1)
-      throw new AppError('room_unavailable', `No ${roomType.name} room is free for the whole stay`, {
+    const fullyBooked = (name: string) =>
+      new AppError('room_unavailable', `No ${name} room is free for the whole stay`, {
         details: { room_type: 'is fully booked for those dates' },
       });
+    // A type already full is refused before queueing on its lock: a rush on the last room is
+    // answered at once. Only the check under the lock can say yes.
+    if ((await freeRooms(db, tenant, input.room_type, stay)) < 1)
+      throw fullyBooked((await findRoomType(db, tenant, input.room_type)).name);
+    const roomType = await lockRoomType(db, tenant, input.room_type);
+    const party = { adults: input.adults ?? 1, children: input.children ?? 0 };
+    const { quote, mode } = priceStay(property, roomType, await ratesOfType(db, roomType.id), request, party);
+    if (input.room !== undefined) await this.assertRoomFree(db, tenant, input.room, roomType, stay);
+    if ((await freeRooms(db, tenant, roomType.id, stay)) < 1) throw fullyBooked(roomType.name);
     if (input.customer !== undefined) {
       const owned = await db.query(
         `SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
@@ -375,9 +266,18 @@ export class ReservationService {
     return reservationObject(await this.find(db, tenant, id));
   }
 
-  /** The guest arrives: the stay needs a room (given here or before) that is not out of order. */
-  async checkIn(db: Queryable, tenant: Tenant, id: string, roomId?: string) {
-    if (roomId !== undefined) await this.assignRoom(db, tenant, id, roomId);
+  /**
+   * The guest arrives: the stay needs a room (given here or before) that is
+   * not out of order, and at least one guest in the register (given here or
+   * before), as the guest register requires.
+   */
+  async checkIn(
+    db: Queryable,
+    tenant: Tenant,
+    id: string,
+    arrival: { room?: string | undefined; guests?: readonly GuestRegistration[] | undefined } = {},
+  ) {
+    if (arrival.room !== undefined) await this.assignRoom(db, tenant, id, arrival.room);
     const row = await this.lockForChange(db, tenant, id);
     if (row.room_id === null)
       throw invalidField('parameter_missing', 'room', 'give the room the guest is checking into');
@@ -387,6 +287,13 @@ export class ReservationService {
         'parameter_invalid',
         'room',
         `room ${room.number} is out of order: move the stay to another room`,
+      );
+    if (arrival.guests?.length) await this.guests.register(db, tenant, id, arrival.guests);
+    if ((await this.guests.count(db, id)) === 0)
+      throw invalidField(
+        'parameter_missing',
+        'guests',
+        'register at least one guest (name, nationality, ID) to check in',
       );
     return this.move(db, tenant, row, 'checked_in', { set: 'checked_in_at = now(), updated_at = now()' });
   }

@@ -94,12 +94,13 @@ export async function freeRoomsByType(
         WHERE r.room_type_id = ANY($3::text[]) AND r.archived_at IS NULL AND b.deleted_at IS NULL
           AND b.stay && $4::tstzrange
      ), moves AS (
-       SELECT type_id, greatest(lower(stay), lower($4::tstzrange)) AS at, 1 AS delta FROM holds
-       UNION ALL
-       SELECT type_id, upper(stay), -1 FROM holds WHERE upper(stay) < upper($4::tstzrange)
+       SELECT h.type_id, m.at, m.delta FROM holds h,
+         LATERAL (VALUES (greatest(lower(h.stay), lower($4::tstzrange)), 1), (upper(h.stay), -1)) AS m(at, delta)
+        WHERE m.at < upper($4::tstzrange)
      ), peaks AS (
+       -- Ids compare byte by byte: a locale's collation costs the sort several times over.
        SELECT type_id, max(running) AS held FROM (
-         SELECT type_id, sum(delta) OVER (PARTITION BY type_id ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS running
+         SELECT type_id, sum(delta) OVER (PARTITION BY type_id COLLATE "C" ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS running
          FROM moves) sweep
        GROUP BY type_id
      ), rooms AS (

@@ -3,3 +3,4 @@ export * from './stay.ts';
 export * from './levies.ts';
 export * from './quote.ts';
 export * from './commands.ts';
+export * from './registration.ts';

@@ -1,10 +1,18 @@
 import { z } from 'zod';
-import { calendarDateSchema, RESERVATION_STATUSES, reservationCreateBody } from '@tz/core';
+import {
+  calendarDateSchema,
+  guestRegistrationSchema,
+  ID_DOCUMENT_TYPES,
+  RECEIPT_LANGUAGES,
+  RESERVATION_STATUSES,
+  reservationCreateBody,
+} from '@tz/core';
+import { rowsDocumentSchema } from '@tz/core/receipt-schema';
 import { defineRoute } from '../../../http/route.ts';
 import { listPage } from '../../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../../http/list.ts';
 import { reservationObject, type ReservationRow } from '../../../hospitality/objects.ts';
-import { idParams } from '../schemas.ts';
+import { idParams, livemode, unix } from '../schemas.ts';
 import { propertySchema, quoteSchema, reservationSchema, roomTypeSchema, tag } from './schemas.ts';
 
 /** /hospitality (the day at a glance), availability with quotes, and reservations through their stay. */
@@ -42,6 +50,22 @@ const availabilitySchema = z.object({
   ),
 });
 
+const registrationSchema = z.object({
+  id: z.string().describe('Begins with greg_'),
+  object: z.literal('guest_registration'),
+  reservation: z.string(),
+  name: z.string(),
+  nationality: z.string().describe('ISO 3166 two-letter code'),
+  id_type: z.enum(ID_DOCUMENT_TYPES),
+  id_number: z.string(),
+  id_country: z.string(),
+  arriving_from: z.string(),
+  going_to: z.string(),
+  phone: z.string().nullable(),
+  livemode,
+  created: unix,
+});
+
 const roomBody = z.strictObject({ room: z.string().min(1).max(255).describe('The room (room_...)') });
 const checkInBody = z.strictObject({
   room: z
@@ -50,6 +74,11 @@ const checkInBody = z.strictObject({
     .max(255)
     .optional()
     .describe('The room, when the stay has none yet or moves on arrival'),
+  guests: z
+    .array(guestRegistrationSchema)
+    .max(20)
+    .optional()
+    .describe('Guests to register now; at least one must be registered by check-in'),
 });
 
 const step = (
@@ -100,7 +129,7 @@ export const reservationRoutes = [
       room_type: z.string().max(255).optional(),
     }),
     response: availabilitySchema,
-    handler: ({ query, auth, db, services }) => services.reservations.availability(db, auth, query),
+    handler: ({ query, auth, db, services }) => services.availability.availability(db, auth, query),
   }),
   defineRoute({
     method: 'GET',
@@ -163,13 +192,67 @@ export const reservationRoutes = [
     path: '/hospitality/reservations/{id}/check_in',
     tag,
     summary: 'Check a guest in',
-    description: 'The stay needs a room (given here or before) that is not out of order.',
+    description:
+      'The stay needs a room (given here or before) that is not out of order, and at least one registered guest (given here or before).',
     auth: 'secret',
     params: idParams,
     body: checkInBody,
     response: reservationSchema,
     handler: ({ params, body, auth, db, services }) =>
-      services.reservations.checkIn(db, auth, params.id, body.room),
+      services.reservations.checkIn(db, auth, params.id, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/hospitality/reservations/{id}/guests',
+    tag,
+    summary: 'List a stay’s registered guests',
+    auth: 'secret',
+    params: idParams,
+    response: z.object({
+      object: z.literal('list'),
+      data: z.array(registrationSchema),
+      has_more: z.literal(false),
+    }),
+    handler: async ({ params, auth, db, services }) => ({
+      object: 'list' as const,
+      data: await services.guests.list(db, auth, params.id),
+      has_more: false as const,
+    }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/hospitality/reservations/{id}/guests',
+    tag,
+    summary: 'Register guests',
+    description: 'Adds guests to the stay’s register (name, nationality, identity document, from and to).',
+    auth: 'secret',
+    status: 201,
+    params: idParams,
+    body: z.strictObject({ guests: z.array(guestRegistrationSchema).min(1).max(20) }),
+    response: z.object({
+      object: z.literal('list'),
+      data: z.array(registrationSchema),
+      has_more: z.literal(false),
+    }),
+    handler: async ({ params, body, auth, db, services }) => ({
+      object: 'list' as const,
+      data: await services.guests.register(db, auth, params.id, body.guests),
+      has_more: false as const,
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/hospitality/reservations/{id}/registration_card',
+    tag,
+    summary: 'Get the registration card',
+    description:
+      'The card the stay’s guests sign, as a document for the receipt printer (rows, in `language`: sw or en).',
+    auth: 'secret',
+    params: idParams,
+    query: z.object({ language: z.enum(RECEIPT_LANGUAGES).default('sw') }),
+    response: rowsDocumentSchema,
+    handler: ({ params, query, auth, db, services }) =>
+      services.guests.card(db, auth, params.id, query.language),
   }),
   step('confirm', 'Confirm a reservation', 'Accepts a pending (on request) reservation.', 'confirm'),
   step(
