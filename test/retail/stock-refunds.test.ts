@@ -446,7 +446,7 @@ describe('the totals the retail overview reads', () => {
     const days = await db.query(
       `SELECT store_id, day, product_id, nullif(variant_id, '') AS variant_id, sum(quantity_milli)::bigint AS quantity_milli,
          sum(sales)::bigint AS sales
-       FROM retail_product_days WHERE merchant_id = $1
+       FROM retail_product_days WHERE merchant_id = $1 AND span = 1
        GROUP BY 1, 2, 3, 4 HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0 ORDER BY 1, 2, 3, 4`,
       [merchantId],
     );
@@ -462,5 +462,23 @@ describe('the totals the retail overview reads', () => {
     );
     expect(fromLines.rows.length).toBeGreaterThan(3);
     expect(days.rows).toEqual(fromLines.rows);
+    // Each block of 2 to 16 days holds what its days hold.
+    const blocks = await db.query(
+      `SELECT span, store_id, day, product_id, nullif(variant_id, '') AS variant_id,
+         sum(quantity_milli)::bigint AS quantity_milli, sum(sales)::bigint AS sales
+       FROM retail_product_days WHERE merchant_id = $1 AND span > 1
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+      [merchantId],
+    );
+    const fromDays = await db.query(
+      `SELECT s.span, d.store_id, retail_block_of(d.day, s.span) AS day, d.product_id, nullif(d.variant_id, '') AS variant_id,
+         sum(d.quantity_milli)::bigint AS quantity_milli, sum(d.sales)::bigint AS sales
+       FROM retail_product_days d CROSS JOIN (VALUES (2), (4), (8), (16)) AS s(span)
+       WHERE d.merchant_id = $1 AND d.span = 1
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(d.quantity_milli) <> 0 OR sum(d.sales) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+      [merchantId],
+    );
+    expect(fromDays.rows.length).toBeGreaterThan(3 * 4);
+    expect(blocks.rows).toEqual(fromDays.rows);
   });
 });

@@ -286,7 +286,7 @@ export function createServices(
     requestLogs: new RequestLogs(database, logger),
     customers,
     ledger,
-    overview: new OverviewService(ledger),
+    overview: new OverviewService(),
     payments,
     payouts,
     checkouts,
