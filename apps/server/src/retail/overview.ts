@@ -53,29 +53,32 @@ const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 const RETAIL_OVERVIEW_SQL = `SELECT
   (SELECT coalesce(json_agg(x ORDER BY x.seq), '[]') FROM (
      SELECT seq, id, name, currency, is_default FROM retail_stores WHERE merchant_id = $1 AND livemode = $2) x) AS stores,
+  -- Each store's sales over the window, and by day and by hour of the day, from one scan of its
+  -- quarters. East Africa Time is UTC+03:00 all year: its day and hour are the UTC ones three on.
   (SELECT coalesce(json_agg(x), '[]') FROM (
-     SELECT store_id, sum(orders)::text AS orders, sum(total)::text AS gross, sum(refunded)::text AS refunded,
-       sum(voided)::text AS voided
-     FROM retail_quarter_sales WHERE merchant_id = $1 AND livemode = $2 AND quarter >= $3 AND quarter < $4
-     GROUP BY store_id) x) AS sales,
-  -- Sales by day and by hour of the day, each over the window, from the same quarters. East Africa
-  -- Time is UTC+03:00 all year: its day and hour are the UTC ones three hours on.
-  (SELECT coalesce(json_agg(x), '[]') FROM (
-     SELECT store_id, to_char(day, 'YYYY-MM-DD') AS day, hour, sum(amount)::text AS amount FROM (
+     SELECT store_id, to_char(day, 'YYYY-MM-DD') AS day, hour, sum(orders)::text AS orders,
+       sum(total)::text AS gross, sum(refunded)::text AS refunded, sum(voided)::text AS voided
+     FROM (
        SELECT store_id, (quarter AT TIME ZONE 'UTC' + interval '3 hours')::date AS day,
-         date_part('hour', quarter AT TIME ZONE 'UTC' + interval '3 hours')::int AS hour, total - refunded AS amount
+         date_part('hour', quarter AT TIME ZONE 'UTC' + interval '3 hours')::int AS hour, orders, total, refunded, voided
        FROM retail_quarter_sales WHERE merchant_id = $1 AND livemode = $2 AND quarter >= $3 AND quarter < $4) q
-     GROUP BY GROUPING SETS ((store_id, day), (store_id, hour))) x) AS series,
-  -- The best sellers of each store, ranked in the database: a busy month sells thousands of products.
-  (SELECT coalesce(json_agg(x ORDER BY x.rank), '[]') FROM (
-     SELECT store_id, product_id, nullif(variant_id, '') AS variant_id, max(description) AS description,
-       sum(quantity_milli)::text AS quantity_milli, sum(sales)::text AS sales,
-       row_number() OVER (PARTITION BY store_id ORDER BY sum(sales) DESC, sum(quantity_milli) DESC) AS rank
+     GROUP BY GROUPING SETS ((store_id), (store_id, day), (store_id, hour))) x) AS sales,
+  -- Each store's best sellers, ranked in the database (a busy month sells thousands of products; ties
+  -- go by product), from the blocks of days that make up the window; the description of those only.
+  (SELECT coalesce(json_agg(json_build_object('store_id', st.id, 'product_id', t.product_id,
+       'variant_id', nullif(t.variant_id, ''), 'quantity_milli', t.quantity_milli::text, 'sales', t.sales::text,
+       'description', (SELECT max(d.description) FROM unnest($5::smallint[], $6::date[]) AS b(span, day)
+          JOIN retail_product_days d ON d.merchant_id = $1 AND d.livemode = $2 AND d.span = b.span AND d.day = b.day
+            AND d.store_id = st.id AND d.product_id = t.product_id AND d.variant_id = t.variant_id))
+       ORDER BY st.seq, t.sales DESC, t.quantity_milli DESC, t.product_id, t.variant_id), '[]')
+   FROM retail_stores st CROSS JOIN LATERAL (
+     SELECT p.product_id, p.variant_id, sum(p.quantity_milli) AS quantity_milli, sum(p.sales) AS sales
      FROM unnest($5::smallint[], $6::date[]) AS b(span, day)
        JOIN retail_product_days p ON p.merchant_id = $1 AND p.livemode = $2 AND p.span = b.span AND p.day = b.day
-     GROUP BY store_id, product_id, variant_id
-     HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0
-   ) x WHERE x.rank <= $7) AS top,
+         AND p.store_id = st.id
+     GROUP BY 1, 2 HAVING sum(p.quantity_milli) <> 0 OR sum(p.sales) <> 0
+     ORDER BY sum(p.sales) DESC, sum(p.quantity_milli) DESC, p.product_id, p.variant_id LIMIT $7) t
+   WHERE st.merchant_id = $1 AND st.livemode = $2) AS top,
   -- Each store's own most urgent items: one store's long list does not crowd out another's.
   (SELECT coalesce(json_agg(x ORDER BY x.rank), '[]') FROM (
      SELECT s.store_id, s.product_id, s.variant_id, p.name || coalesce(' ' || v.name, '') AS description, p.unit,
@@ -93,9 +96,16 @@ const RETAIL_OVERVIEW_SQL = `SELECT
 
 interface RetailOverviewRow {
   stores: Array<{ id: string; name: string; currency: Currency; is_default: boolean }>;
-  sales: Array<{ store_id: string; orders: string; gross: string; refunded: string; voided: string }>;
-  /** A day's sales (`hour` null) or an hour of the day's over the window (`day` null). */
-  series: Array<{ store_id: string; day: string | null; hour: number | null; amount: string }>;
+  /** A store's sums over the window (`day` and `hour` null), over a day (`hour` null) or an hour of the day (`day` null). */
+  sales: Array<{
+    store_id: string;
+    day: string | null;
+    hour: number | null;
+    orders: string;
+    gross: string;
+    refunded: string;
+    voided: string;
+  }>;
   top: Array<{
     store_id: string;
     product_id: string;
@@ -143,7 +153,7 @@ export class RetailOverview {
         LOW_STOCK_ITEMS,
       ],
     });
-    const { stores, sales, series: sums, top, low } = found.rows[0]!;
+    const { stores, sales, top, low } = found.rows[0]!;
     return {
       object: 'retail_overview' as const,
       date,
@@ -151,17 +161,14 @@ export class RetailOverview {
       time_zone: EAST_AFRICA_TIME_ZONE,
       livemode: tenant.livemode,
       stores: stores.map((store) => {
-        const day = sales.find((row) => row.store_id === store.id);
-        const gross = day ? exactInteger(day.gross) : 0;
-        const refunded = day ? exactInteger(day.refunded) : 0;
-        const own = sums.filter((row) => row.store_id === store.id);
+        const own = sales.filter((row) => row.store_id === store.id);
+        const whole = own.find((row) => row.day === null && row.hour === null);
+        const gross = whole ? exactInteger(whole.gross) : 0;
+        const refunded = whole ? exactInteger(whole.refunded) : 0;
+        const amount = (row: (typeof own)[number]) => exactInteger(row.gross) - exactInteger(row.refunded);
         const series = seriesOf(
-          own.flatMap((row) =>
-            row.day === null ? [] : [{ day: row.day, amount: exactInteger(row.amount) }],
-          ),
-          own.flatMap((row) =>
-            row.hour === null ? [] : [{ hour: row.hour, amount: exactInteger(row.amount) }],
-          ),
+          own.flatMap((row) => (row.day === null ? [] : [{ day: row.day, amount: amount(row) }])),
+          own.flatMap((row) => (row.hour === null ? [] : [{ hour: row.hour, amount: amount(row) }])),
           date,
           days,
         );
@@ -172,8 +179,8 @@ export class RetailOverview {
           currency: store.currency,
           sales: gross - refunded,
           refunds: refunded,
-          order_count: day ? exactInteger(day.orders) : 0,
-          voided_count: day ? exactInteger(day.voided) : 0,
+          order_count: whole ? exactInteger(whole.orders) : 0,
+          voided_count: whole ? exactInteger(whole.voided) : 0,
           sales_by_hour: series.by_hour,
           sales_by_day: series.by_day.map((entry) => ({ date: entry.date, sales: entry.amount })),
           top_products: top
