@@ -480,5 +480,17 @@ describe('the totals the retail overview reads', () => {
     );
     expect(fromDays.rows.length).toBeGreaterThan(3 * 4);
     expect(blocks.rows).toEqual(fromDays.rows);
+    // Any run of 1 to 31 days is its days exactly, as at most 8 aligned blocks.
+    const tilings = await db.query(
+      `SELECT f.first::date AS first, n FROM generate_series(date '2025-12-20', date '2026-03-01', interval '1 day') f(first),
+         generate_series(1, 31) n
+       WHERE (SELECT array_agg(d::date ORDER BY d) FROM retail_blocks(f.first::date, f.first::date + n) b,
+                generate_series(b.day, b.day + b.span - 1, interval '1 day') d)
+             IS DISTINCT FROM (SELECT array_agg(d::date ORDER BY d)
+               FROM generate_series(f.first, f.first + (n - 1) * interval '1 day', interval '1 day') d)
+         OR (SELECT count(*) > 8 OR bool_or(retail_block_of(b.day, b.span) <> b.day)
+             FROM retail_blocks(f.first::date, f.first::date + n) b)`,
+    );
+    expect(tilings.rows).toEqual([]);
   });
 });

@@ -24,31 +24,11 @@ function dayBounds(date: string): { start: Date; end: Date } {
   return day;
 }
 
-/** The lengths of the blocks of days the best sellers are kept in (migration `retail_product_spans`). */
-const SPANS = [16, 8, 4, 2, 1] as const;
-
-/**
- * The days from `first` up to `end` (exclusive, both days since 1970-01-01) as the fewest blocks
- * the best sellers are kept in: each the longest that starts on a multiple of its length and fits.
- */
-export function blocksOf(first: number, end: number): Array<{ span: number; day: number }> {
-  const blocks: Array<{ span: number; day: number }> = [];
-  for (let day = first; day < end;) {
-    const span = SPANS.find((n) => (((day % n) + n) % n === 0 && day + n <= end) || n === 1)!;
-    blocks.push({ span, day });
-    day += span;
-  }
-  return blocks;
-}
-
-const DAY_MS = 86_400_000;
-const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * Everything the retail overview reads, in one statement (one round trip, one plan), each part as
  * JSON with its sums as text, read exactly (`exactInteger`) or not at all: the stores; their
  * sales, by day and by East Africa Time hour of the day, from the quarter-hour totals; their best sellers, from
- * the blocks of days that make up the window; their most urgent stock.
+ * the blocks of days that make up the window (`retail_blocks`); their most urgent stock.
  */
 const RETAIL_OVERVIEW_SQL = `SELECT
   (SELECT coalesce(json_agg(x ORDER BY x.seq), '[]') FROM (
@@ -67,17 +47,17 @@ const RETAIL_OVERVIEW_SQL = `SELECT
   -- go by product), from the blocks of days that make up the window; the description of those only.
   (SELECT coalesce(json_agg(json_build_object('store_id', st.id, 'product_id', t.product_id,
        'variant_id', nullif(t.variant_id, ''), 'quantity_milli', t.quantity_milli::text, 'sales', t.sales::text,
-       'description', (SELECT max(d.description) FROM unnest($5::smallint[], $6::date[]) AS b(span, day)
+       'description', (SELECT max(d.description) FROM retail_blocks(retail_day_of($3), retail_day_of($4)) AS b
           JOIN retail_product_days d ON d.merchant_id = $1 AND d.livemode = $2 AND d.span = b.span AND d.day = b.day
             AND d.store_id = st.id AND d.product_id = t.product_id AND d.variant_id = t.variant_id))
        ORDER BY st.seq, t.sales DESC, t.quantity_milli DESC, t.product_id, t.variant_id), '[]')
    FROM retail_stores st CROSS JOIN LATERAL (
      SELECT p.product_id, p.variant_id, sum(p.quantity_milli) AS quantity_milli, sum(p.sales) AS sales
-     FROM unnest($5::smallint[], $6::date[]) AS b(span, day)
+     FROM retail_blocks(retail_day_of($3), retail_day_of($4)) AS b
        JOIN retail_product_days p ON p.merchant_id = $1 AND p.livemode = $2 AND p.span = b.span AND p.day = b.day
          AND p.store_id = st.id
      GROUP BY 1, 2 HAVING sum(p.quantity_milli) <> 0 OR sum(p.sales) <> 0
-     ORDER BY sum(p.sales) DESC, sum(p.quantity_milli) DESC, p.product_id, p.variant_id LIMIT $7) t
+     ORDER BY sum(p.sales) DESC, sum(p.quantity_milli) DESC, p.product_id, p.variant_id LIMIT $5) t
    WHERE st.merchant_id = $1 AND st.livemode = $2) AS top,
   -- Each store's own most urgent items: one store's long list does not crowd out another's.
   (SELECT coalesce(json_agg(x ORDER BY x.rank), '[]') FROM (
@@ -92,7 +72,7 @@ const RETAIL_OVERVIEW_SQL = `SELECT
      WHERE st.merchant_id = $1 AND st.livemode = $2
        AND ((s.reorder_level_milli IS NOT NULL AND s.on_hand_milli <= s.reorder_level_milli) OR s.on_hand_milli < 0)
        AND p.deleted_at IS NULL AND p.track_stock AND v.deleted_at IS NULL
-   ) x WHERE x.rank <= $8) AS low`;
+   ) x WHERE x.rank <= $6) AS low`;
 
 interface RetailOverviewRow {
   stores: Array<{ id: string; name: string; currency: Currency; is_default: boolean }>;
@@ -136,22 +116,11 @@ export class RetailOverview {
     const date = options.date ?? eastAfricaDate(options.now ?? new Date());
     const days = options.days ?? 1;
     const { end } = dayBounds(date);
-    const start = new Date(end.getTime() - days * DAY_MS);
-    const lastDay = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-    const blocks = blocksOf(lastDay + 1 - days, lastDay + 1);
+    const start = new Date(end.getTime() - days * 86_400_000);
     const found = await db.query<RetailOverviewRow>({
       name: 'retail_overview_read',
       text: RETAIL_OVERVIEW_SQL,
-      values: [
-        tenant.merchantId,
-        tenant.livemode,
-        start,
-        end,
-        blocks.map((block) => block.span),
-        blocks.map((block) => isoDay(block.day)),
-        TOP_PRODUCTS,
-        LOW_STOCK_ITEMS,
-      ],
+      values: [tenant.merchantId, tenant.livemode, start, end, TOP_PRODUCTS, LOW_STOCK_ITEMS],
     });
     const { stores, sales, top, low } = found.rows[0]!;
     return {
