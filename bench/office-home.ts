@@ -5,7 +5,8 @@
  *     at the tills on screen), beside the same browser painting the sign-in
  *     page, which reads nothing (the floor: the page's own code and a round trip);
  *   - Home's API calls (`GET /v1/overview`, `GET /v1/retail?days=30`) under
- *     autocannon, p99 beside the same run's plain payment read.
+ *     autocannon, p99 beside the same run's plain payment read and `/healthz`
+ *     (one `SELECT 1`: the least a request that reads the database costs here).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/office-home.ts
  *
@@ -192,6 +193,7 @@ try {
   await read('/v1/overview');
   const rounds: Record<string, autocannon.Result[]> = {};
   const paths = {
+    'GET /healthz (SELECT 1)': '/healthz',
     [`GET /v1/payments/{id} (baseline)`]: `/v1/payments/${onePayment.rows[0]!.id}`,
     'GET /v1/overview': '/v1/overview',
     'GET /v1/retail?days=30': '/v1/retail?days=30',

@@ -5,7 +5,9 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/report-totals.ts
  *
- * BENCH_CONNECTIONS (default 16), BENCH_SECONDS (default 8), BENCH_ROUNDS (default 3).
+ * BENCH_CONNECTIONS (default 16), BENCH_SECONDS (default 8), BENCH_ROUNDS (default 3),
+ * BENCH_TABLES (default all: the tables whose totals' triggers are switched, e.g. `ledger_postings`
+ * for the balance totals alone).
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -15,12 +17,18 @@ import { BENCH_SECRETS_KEY, benchDatabase, signUpMerchant } from './support/harn
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const TRIGGERS = [
-  ['ledger_transactions', 'ledger_quarter_totals_added'],
-  ['ledger_transactions', 'ledger_quarter_totals_changed'],
-  ['payments', 'payment_quarter_counts_added'],
-  ['payments', 'payment_quarter_counts_changed'],
-] as const;
+const tables = process.env.BENCH_TABLES?.split(',');
+const TRIGGERS = (
+  [
+    ['ledger_transactions', 'ledger_quarter_totals_added'],
+    ['ledger_transactions', 'ledger_quarter_totals_changed'],
+    ['payments', 'payment_quarter_counts_added'],
+    ['payments', 'payment_quarter_counts_changed'],
+    ['ledger_postings', 'ledger_balance_totals_added'],
+    ['ledger_postings', 'ledger_balance_totals_changed'],
+    ['ledger_postings', 'ledger_balance_totals_removed'],
+  ] as const
+).filter(([table]) => !tables || tables.includes(table));
 
 const database = await benchDatabase(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',

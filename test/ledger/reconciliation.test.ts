@@ -349,6 +349,32 @@ describe('random sequences of every kind of money movement', () => {
   }, 480_000);
 });
 
+describe('the balance totals', () => {
+  it('equal the sums of the postings after every sequence above, and rebuild to the same', async () => {
+    // Both sides in one statement, so one snapshot.
+    const sides = `SELECT
+      (SELECT json_agg(k ORDER BY k.merchant_id, k.livemode, k.account, k.currency) FROM (
+         SELECT merchant_id, livemode, account, currency, sum(postings)::int AS postings, sum(amount)::bigint AS amount
+         FROM ledger_balance_totals GROUP BY 1, 2, 3, 4 HAVING sum(postings) <> 0) k) AS kept,
+      (SELECT json_agg(p ORDER BY p.merchant_id, p.livemode, p.account, p.currency) FROM (
+         SELECT merchant_id, livemode, account, currency, count(*)::int AS postings, sum(amount)::bigint AS amount
+         FROM ledger_postings
+         WHERE account IN ('merchant_available', 'merchant_pending', 'merchant_escrow', 'merchant_referral')
+         GROUP BY 1, 2, 3, 4) p) AS posted`;
+    // Every posting of the sequences above (payments, refunds, payouts, escrow, earnings) went through the triggers.
+    const { kept, posted } = (await server.database.pool.query(sides)).rows[0]!;
+    const accounts = new Set(posted.map((row: { account: string }) => row.account));
+    expect([...accounts].sort()).toEqual(['merchant_available', 'merchant_escrow', 'merchant_referral']);
+    expect(kept).toEqual(posted);
+    await brokenThenRolledBack(async (tx) => {
+      await tx.query('SELECT ledger_balance_totals_rebuild()');
+      const rebuilt = (await tx.query(sides)).rows[0]!;
+      expect(rebuilt.kept).toEqual(rebuilt.posted);
+      expect(rebuilt.kept).toEqual(kept);
+    });
+  });
+});
+
 /** Runs `work` on rows it breaks in a transaction that is then rolled back; answers what `work` answers. */
 async function brokenThenRolledBack<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
   let result: T | undefined;
@@ -493,6 +519,23 @@ describe('the reconciliation finds a broken row', () => {
         merchant.id,
       ]);
       expect(checks(await reconcile(tx, merchant.id))).toEqual([['listing_mismatch', 'escrow']]);
+    });
+    // A balance total that no longer sums its postings, or counts one too many.
+    await brokenThenRolledBack(async (tx) => {
+      await tx.query(
+        `UPDATE ledger_balance_totals SET amount = amount + 1
+         WHERE merchant_id = $1 AND account = 'merchant_available' AND slot = (
+           SELECT min(slot) FROM ledger_balance_totals WHERE merchant_id = $1 AND account = 'merchant_available')`,
+        [merchant.id],
+      );
+      expect(checks(await reconcile(tx, merchant.id))).toEqual([['total_mismatch', 'available']]);
+    });
+    await brokenThenRolledBack(async (tx) => {
+      await tx.query(
+        `UPDATE ledger_balance_totals SET postings = postings + 1 WHERE merchant_id = $1 AND account = 'merchant_escrow'`,
+        [merchant.id],
+      );
+      expect(checks(await reconcile(tx, merchant.id))).toEqual([['total_mismatch', 'escrow postings']]);
     });
     await expectReconciled(server, merchant.id);
   });

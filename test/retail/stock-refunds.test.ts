@@ -446,7 +446,7 @@ describe('the totals the retail overview reads', () => {
     const days = await db.query(
       `SELECT store_id, day, product_id, nullif(variant_id, '') AS variant_id, sum(quantity_milli)::bigint AS quantity_milli,
          sum(sales)::bigint AS sales
-       FROM retail_product_days WHERE merchant_id = $1
+       FROM retail_product_days WHERE merchant_id = $1 AND span = 1
        GROUP BY 1, 2, 3, 4 HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0 ORDER BY 1, 2, 3, 4`,
       [merchantId],
     );
@@ -462,5 +462,35 @@ describe('the totals the retail overview reads', () => {
     );
     expect(fromLines.rows.length).toBeGreaterThan(3);
     expect(days.rows).toEqual(fromLines.rows);
+    // Each block of 2 to 16 days holds what its days hold.
+    const blocks = await db.query(
+      `SELECT span, store_id, day, product_id, nullif(variant_id, '') AS variant_id,
+         sum(quantity_milli)::bigint AS quantity_milli, sum(sales)::bigint AS sales
+       FROM retail_product_days WHERE merchant_id = $1 AND span > 1
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(quantity_milli) <> 0 OR sum(sales) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+      [merchantId],
+    );
+    const fromDays = await db.query(
+      `SELECT s.span, d.store_id, retail_block_of(d.day, s.span) AS day, d.product_id, nullif(d.variant_id, '') AS variant_id,
+         sum(d.quantity_milli)::bigint AS quantity_milli, sum(d.sales)::bigint AS sales
+       FROM retail_product_days d CROSS JOIN (VALUES (2), (4), (8), (16)) AS s(span)
+       WHERE d.merchant_id = $1 AND d.span = 1
+       GROUP BY 1, 2, 3, 4, 5 HAVING sum(d.quantity_milli) <> 0 OR sum(d.sales) <> 0 ORDER BY 1, 2, 3, 4, 5`,
+      [merchantId],
+    );
+    expect(fromDays.rows.length).toBeGreaterThan(3 * 4);
+    expect(blocks.rows).toEqual(fromDays.rows);
+    // Any run of 1 to 31 days is its days exactly, as at most 8 aligned blocks.
+    const tilings = await db.query(
+      `SELECT f.first::date AS first, n FROM generate_series(date '2025-12-20', date '2026-03-01', interval '1 day') f(first),
+         generate_series(1, 31) n
+       WHERE (SELECT array_agg(d::date ORDER BY d) FROM retail_blocks(f.first::date, f.first::date + n) b,
+                generate_series(b.day, b.day + b.span - 1, interval '1 day') d)
+             IS DISTINCT FROM (SELECT array_agg(d::date ORDER BY d)
+               FROM generate_series(f.first, f.first + (n - 1) * interval '1 day', interval '1 day') d)
+         OR (SELECT count(*) > 8 OR bool_or(retail_block_of(b.day, b.span) <> b.day)
+             FROM retail_blocks(f.first::date, f.first::date + n) b)`,
+    );
+    expect(tilings.rows).toEqual([]);
   });
 });

@@ -292,7 +292,7 @@ export function createServices(
     requestLogs: new RequestLogs(database, logger),
     customers,
     ledger,
-    overview: new OverviewService(ledger),
+    overview: new OverviewService(),
     payments,
     payouts,
     checkouts,

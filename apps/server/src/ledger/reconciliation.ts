@@ -16,7 +16,8 @@ export interface Discrepancy {
     | 'account_mismatch'
     | 'available_negative'
     | 'money_unaccounted'
-    | 'listing_mismatch';
+    | 'listing_mismatch'
+    | 'total_mismatch';
   merchant_id: string;
   livemode: boolean | null;
   currency: string | null;
@@ -31,6 +32,10 @@ type Amounts = string;
 
 const postingsOf = (account: string): Amounts =>
   `SELECT merchant_id, livemode, currency, amount FROM ledger_postings WHERE account = '${account}'`;
+
+/** The totals kept with the postings on one account (migration `balance_totals`), which the balance reads. */
+const totalsOf = (account: string, column: 'amount' | 'postings'): Amounts =>
+  `SELECT merchant_id, livemode, currency, ${column} FROM ledger_balance_totals WHERE account = '${account}'`;
 
 /** The transaction-list lines on one balance (`balance_transactions`, docs/LEDGER.md). */
 const linesOf = (balance: string): Amounts =>
@@ -258,6 +263,26 @@ export async function reconcile(db: Queryable, merchantId?: string): Promise<Dis
       scope,
     );
     keyed('listing_mismatch', balance, rows.rows);
+  }
+
+  // What GET /v1/balance reads is the postings' sum, and counts as many postings.
+  for (const balance of MERCHANT_BALANCES) {
+    const account = BALANCE_ACCOUNTS[balance];
+    const sums = await db.query<KeyedRow>(
+      compare(sumPerKey([postingsOf(account)]), sumPerKey([totalsOf(account, 'amount')])),
+      scope,
+    );
+    keyed('total_mismatch', balance, sums.rows);
+    const counts = await db.query<KeyedRow>(
+      compare(
+        sumPerKey([
+          `SELECT merchant_id, livemode, currency, 1 FROM ledger_postings WHERE account = '${account}'`,
+        ]),
+        sumPerKey([totalsOf(account, 'postings')]),
+      ),
+      scope,
+    );
+    keyed('total_mismatch', `${balance} postings`, counts.rows);
   }
   return found;
 }

@@ -130,6 +130,43 @@ interface BalanceAmount {
   currency: string;
 }
 
+/** One account's sum in one currency, as `BALANCE_SUMS` gives it. */
+export interface BalanceSum {
+  account: string;
+  currency: string;
+  total: number;
+}
+
+/**
+ * The sums of the postings on a merchant's balance accounts (`$1` merchant, `$2` livemode), read
+ * from the totals the database keeps with the postings (migration `balance_totals`): the same
+ * cost however long the history. An account and currency appear once they have postings, as a sum
+ * over the postings would show them.
+ */
+export const BALANCE_SUMS = `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_balance_totals
+  WHERE merchant_id = $1 AND livemode = $2
+    AND account IN (${Object.values(BALANCE_ACCOUNTS)
+      .map((account) => `'${account}'`)
+      .join(', ')})
+  GROUP BY account, currency HAVING sum(postings) <> 0`;
+
+/** `GET /v1/balance` from the sums `BALANCE_SUMS` gives. */
+export function balanceObject(sums: readonly BalanceSum[], livemode: boolean) {
+  const pick = (balance: MerchantBalance): BalanceAmount[] =>
+    sums
+      .filter((r) => r.account === BALANCE_ACCOUNTS[balance])
+      .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+      .map((r) => ({ amount: r.total, currency: r.currency }));
+  return {
+    object: 'balance' as const,
+    available: pick('available'),
+    pending: pick('pending'),
+    referral: pick('referral'),
+    escrow: pick('escrow'),
+    livemode,
+  };
+}
+
 export class LedgerService {
   /** A merchant's transaction list: a line per balance each movement moved. */
   transactionsSource(tenant: Tenant, filters: { source?: string | undefined } = {}) {
@@ -139,26 +176,10 @@ export class LedgerService {
     return { table: 'balance_transaction_lines', where, params };
   }
 
-  /** The balance, summed from ledger postings on the merchant's accounts. */
+  /** The balance: the sums of the postings on the merchant's accounts. */
   async balance(db: Queryable, actor: Actor) {
-    const sums = await db.query<{ account: string; currency: string; total: number }>(
-      `SELECT account, currency, sum(amount)::bigint AS total FROM ledger_postings
-       WHERE merchant_id = $1 AND livemode = $2 AND account = ANY($3)
-       GROUP BY account, currency ORDER BY currency`,
-      [actor.merchantId, actor.livemode, Object.values(BALANCE_ACCOUNTS)],
-    );
-    const pick = (balance: MerchantBalance): BalanceAmount[] =>
-      sums.rows
-        .filter((r) => r.account === BALANCE_ACCOUNTS[balance])
-        .map((r) => ({ amount: r.total, currency: r.currency }));
-    return {
-      object: 'balance' as const,
-      available: pick('available'),
-      pending: pick('pending'),
-      referral: pick('referral'),
-      escrow: pick('escrow'),
-      livemode: actor.livemode,
-    };
+    const sums = await db.query<BalanceSum>(BALANCE_SUMS, [actor.merchantId, actor.livemode]);
+    return balanceObject(sums.rows, actor.livemode);
   }
 }
 
@@ -186,6 +207,7 @@ export async function lockAvailableBalance(
   return availableBalance(db, merchantId, livemode, currency);
 }
 
+/** The available balance in one currency, from the totals kept with the postings (as `BALANCE_SUMS`). */
 export async function availableBalance(
   db: Queryable,
   merchantId: string,
@@ -193,7 +215,7 @@ export async function availableBalance(
   currency: string,
 ) {
   const found = await db.query<{ total: number | null }>(
-    `SELECT sum(amount)::bigint AS total FROM ledger_postings
+    `SELECT sum(amount)::bigint AS total FROM ledger_balance_totals
      WHERE merchant_id = $1 AND livemode = $2 AND account = 'merchant_available' AND currency = $3`,
     [merchantId, livemode, currency],
   );

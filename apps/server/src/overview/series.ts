@@ -1,13 +1,18 @@
 /**
  * What the back office draws: money by hour of the day and by calendar day,
- * in a time zone, over the last `days` days to `date`. The rows come grouped
- * by day and hour from one query; each window's series are sums of them, so a
- * window's days and its hours each add up to its total.
+ * in a time zone, over the last `days` days to `date`. A query sums the
+ * window's money once by day and once by hour of the day, from the same rows,
+ * so a window's days and its hours each add up to its total.
  */
 
-/** One group of a query: a calendar day (YYYY-MM-DD), an hour (0–23) and its sum. */
-export interface DayHourSum {
+/** A calendar day (YYYY-MM-DD) and its sum. */
+export interface DaySum {
   day: string;
+  amount: number;
+}
+
+/** An hour of the day (0–23) and its sum over the window's days. */
+export interface HourSum {
   hour: number;
   amount: number;
 }
@@ -20,16 +25,18 @@ export function daysEndingOn(date: string, days: number): string[] {
   );
 }
 
-/** Per hour of the day (24, from midnight) and per day of the window, from the rows of its days. */
-export function seriesOf(rows: readonly DayHourSum[], date: string, days: number) {
-  const dates = daysEndingOn(date, days);
-  const byHour = new Array<number>(24).fill(0);
+/**
+ * Per hour of the day (24, from midnight) and per day of the window, from its
+ * sums by hour and by day (days before the window are left out).
+ */
+export function seriesOf(days: readonly DaySum[], hours: readonly HourSum[], date: string, count: number) {
+  const dates = daysEndingOn(date, count);
   const byDay = new Map(dates.map((day) => [day, 0]));
-  for (const row of rows) {
+  for (const row of days) {
     const total = byDay.get(row.day);
-    if (total === undefined) continue; // before the window
-    byDay.set(row.day, total + row.amount);
-    byHour[row.hour]! += row.amount;
+    if (total !== undefined) byDay.set(row.day, total + row.amount);
   }
+  const byHour = new Array<number>(24).fill(0);
+  for (const row of hours) byHour[row.hour]! += row.amount;
   return { by_hour: byHour, by_day: dates.map((day) => ({ date: day, amount: byDay.get(day)! })) };
 }

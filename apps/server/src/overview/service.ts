@@ -8,186 +8,219 @@
  * quarter-hour totals the database keeps with each write (migration
  * `overview_totals`): a month is a few thousand rows however busy it was.
  */
-import type { Queryable } from '../db/database.ts';
-import type { Actor, Tenant } from '../actor.ts';
-import type { LedgerService } from '../ledger/service.ts';
+import { exactInteger, type Queryable } from '../db/database.ts';
+import type { Actor } from '../actor.ts';
+import { BALANCE_SUMS, balanceObject } from '../ledger/service.ts';
 import { unixSeconds } from '../infra/time.ts';
-import { seriesOf, type DayHourSum } from './series.ts';
+import { daysEndingOn, seriesOf } from './series.ts';
 
 export const WINDOW_NAMES = ['today', 'last_7_days', 'last_30_days'] as const;
 type WindowName = (typeof WINDOW_NAMES)[number];
 const WINDOW_DAYS: Record<WindowName, number> = { today: 1, last_7_days: 7, last_30_days: 30 };
 const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
 
-interface Bounds {
+/** The ledger's money on one local day of the month, sums as text (null where nothing fell). */
+interface LedgerDayRow {
+  currency: string;
+  day: string;
+  gross: string | null;
+  fees: string;
+  net: string;
+  refund_count: string | null;
+  refunded: string | null;
+}
+
+/** Payments' gross by hour of the local day, summed over each window. */
+interface GrossHourRow {
+  currency: string;
+  hour: number;
+  gross: Record<WindowName, string | null>;
+}
+
+/** Per window: payments by status, payouts created, paid and failed (count and amount). */
+type PerWindow = Record<WindowName, number>;
+interface StatusCount {
+  currency: string;
+  status: (typeof PAYMENT_STATUSES)[number];
+  count: PerWindow;
+}
+interface PayoutSum {
+  currency: string;
+  kind: 'created' | 'paid' | 'failed';
+  count: PerWindow;
+  amount: PerWindow;
+}
+
+/**
+ * An aggregate over each window, as text: `{ today, last_7_days, last_30_days }` (null where
+ * nothing fell), by an instant (`local`: a wall-clock time in the merchant's time zone).
+ */
+const PER_WINDOW = (column: string, aggregate: string, local = false) => {
+  const since = (days: number) =>
+    local ? `(b.day - ${days})::timestamp` : days === 0 ? 'b.today' : 'b.last_7_days';
+  return `json_build_object('today', (${aggregate} FILTER (WHERE ${column} >= ${since(0)}))::text,
+     'last_7_days', (${aggregate} FILTER (WHERE ${column} >= ${since(6)}))::text, 'last_30_days', (${aggregate})::text)`;
+};
+
+/**
+ * Everything the overview reads, in one statement (one round trip, one plan): the day and each
+ * window's start in the merchant's time zone; the ledger's money by local hour and payments'
+ * counts, from the quarter-hour totals (the money summed by local day, and payments' gross by hour
+ * of the day in each window); payouts from their rows (a merchant has few); the
+ * balance. Windows are [start of the first day, start of the day after the last), computed by
+ * PostgreSQL in the merchant's time zone, so a payment at 23:59:59 local time belongs to its own
+ * day; a local hour lies within one local day, so each window is a run of whole hours.
+ * The sums leave as text in JSON, so that each is read exactly (`exactInteger`) or not at all.
+ */
+const OVERVIEW_SQL = `WITH b AS MATERIALIZED (
+    SELECT to_char(day, 'YYYY-MM-DD') AS date, day, m.time_zone,
+      ((day + 1)::timestamp AT TIME ZONE m.time_zone) AS stop,
+      (day::timestamp AT TIME ZONE m.time_zone) AS today,
+      ((day - 6)::timestamp AT TIME ZONE m.time_zone) AS last_7_days,
+      ((day - 29)::timestamp AT TIME ZONE m.time_zone) AS last_30_days
+    FROM merchants m, LATERAL (SELECT coalesce($3::date, (now() AT TIME ZONE m.time_zone)::date) AS day) d
+    WHERE m.id = $1
+  ), ledger_hours AS MATERIALIZED (
+    -- The month's ledger money by local hour: each quarter's time zone worked out once.
+    SELECT t.currency, t.type, date_trunc('hour', t.quarter AT TIME ZONE b.time_zone) AS local_hour,
+      sum(t.count) AS count, sum(t.amount) AS amount, sum(t.fee) AS fee, sum(t.net) AS net
+    FROM b, ledger_quarter_totals t
+    WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type IN ('payment', 'refund')
+      AND t.quarter >= b.last_30_days AND t.quarter < b.stop
+    GROUP BY 1, 2, 3
+  )
+  SELECT b.date, b.time_zone, b.stop AS end, b.today, b.last_7_days, b.last_30_days,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+       SELECT currency, to_char(local_hour::date, 'YYYY-MM-DD') AS day,
+         (sum(amount) FILTER (WHERE type = 'payment'))::text AS gross, sum(fee)::text AS fees, sum(net)::text AS net,
+         (sum(count) FILTER (WHERE type = 'refund'))::text AS refund_count,
+         (0 - sum(amount) FILTER (WHERE type = 'refund'))::text AS refunded
+       FROM ledger_hours GROUP BY 1, local_hour::date) x) AS ledger_days,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+       SELECT currency, date_part('hour', local_hour)::int AS hour, ${PER_WINDOW('local_hour', 'sum(amount)', true)} AS gross
+       FROM ledger_hours WHERE type = 'payment' GROUP BY 1, 2) x) AS gross_hours,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+       SELECT p.currency, p.status, ${PER_WINDOW('p.quarter', 'sum(p.count)')} AS count
+       FROM payment_quarter_counts p
+       WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.quarter >= b.last_30_days AND p.quarter < b.stop
+       GROUP BY 1, 2) x) AS counts,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+       SELECT x.currency, x.kind, ${PER_WINDOW('x.at', 'count(*)')} AS count,
+         ${PER_WINDOW('x.at', 'sum(x.amount)')} AS amount
+       FROM (
+         SELECT currency, amount, 'created' AS kind, created_at AS at FROM payouts WHERE merchant_id = $1 AND livemode = $2
+         UNION ALL SELECT currency, amount, 'paid', paid_at FROM payouts WHERE merchant_id = $1 AND livemode = $2
+         UNION ALL SELECT currency, amount, 'failed', failed_at FROM payouts WHERE merchant_id = $1 AND livemode = $2
+       ) x
+       WHERE x.at >= b.last_30_days AND x.at < b.stop
+       GROUP BY 1, 2) x) AS payouts,
+    (SELECT coalesce(json_agg(x), '[]') FROM (SELECT account, currency, total::text FROM (${BALANCE_SUMS}) s) x) AS balance
+  FROM b`;
+
+interface OverviewRow {
   date: string;
   time_zone: string;
   end: Date;
-  starts: Record<WindowName, Date>;
+  today: Date;
+  last_7_days: Date;
+  last_30_days: Date;
+  ledger_days: LedgerDayRow[];
+  gross_hours: GrossHourRow[];
+  counts: Array<{
+    currency: string;
+    status: StatusCount['status'];
+    count: Record<WindowName, string | null>;
+  }>;
+  payouts: Array<{
+    currency: string;
+    kind: PayoutSum['kind'];
+    count: Record<WindowName, string | null>;
+    amount: Record<WindowName, string | null>;
+  }>;
+  balance: Array<{ account: string; currency: string; total: string }>;
 }
 
-/** Sums of one window in one currency, as every term below reports them. */
-interface WindowRow {
-  window: WindowName;
-  currency: string;
-}
-
-/** The day (the merchant's today unless given) and each window's start, in the merchant's time zone. */
-async function boundsOf(db: Queryable, tenant: Tenant, date: string | undefined): Promise<Bounds> {
-  const found = await db.query<{
-    date: string;
-    time_zone: string;
-    end: Date;
-    today: Date;
-    last_7_days: Date;
-    last_30_days: Date;
-  }>(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS date, m.time_zone,
-       ((day + 1)::timestamp AT TIME ZONE m.time_zone) AS end,
-       (day::timestamp AT TIME ZONE m.time_zone) AS today,
-       ((day - 6)::timestamp AT TIME ZONE m.time_zone) AS last_7_days,
-       ((day - 29)::timestamp AT TIME ZONE m.time_zone) AS last_30_days
-     FROM merchants m, LATERAL (SELECT coalesce($2::date, (now() AT TIME ZONE m.time_zone)::date) AS day) d
-     WHERE m.id = $1`,
-    [tenant.merchantId, date ?? null],
-  );
-  const row = found.rows[0]!;
-  return {
-    date: row.date,
-    time_zone: row.time_zone,
-    end: row.end,
-    starts: { today: row.today, last_7_days: row.last_7_days, last_30_days: row.last_30_days },
-  };
-}
-
-/** `t.<column> >= w.start` joined to one row per window: each row counted in every window it falls in. */
-const WINDOWS_SQL = `(VALUES ('today', $3::timestamptz), ('last_7_days', $4::timestamptz), ('last_30_days', $5::timestamptz)) AS w(name, start)`;
-
-const windowParams = (tenant: Tenant, bounds: Bounds) => [
-  tenant.merchantId,
-  tenant.livemode,
-  bounds.starts.today,
-  bounds.starts.last_7_days,
-  bounds.starts.last_30_days,
-  bounds.end,
-];
-
-/** Money moved by payments and refunds, from the ledger's quarter-hour totals, by when it moved (paid or refunded). */
-function ledgerSums(db: Queryable, params: unknown[]) {
-  return db.query<
-    WindowRow & { gross: number; fees: number; net: number; refund_count: number; refunded: number }
-  >(
-    `SELECT w.name AS window, t.currency,
-       coalesce(sum(t.amount) FILTER (WHERE t.type = 'payment'), 0)::bigint AS gross,
-       coalesce(sum(t.fee), 0)::bigint AS fees,
-       coalesce(sum(t.net), 0)::bigint AS net,
-       coalesce(sum(t.count) FILTER (WHERE t.type = 'refund'), 0)::int AS refund_count,
-       coalesce(-sum(t.amount) FILTER (WHERE t.type = 'refund'), 0)::bigint AS refunded
-     FROM ledger_quarter_totals t JOIN ${WINDOWS_SQL} ON t.quarter >= w.start
-     WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type IN ('payment', 'refund')
-       AND t.quarter >= $5 AND t.quarter < $6
-     GROUP BY w.name, t.currency`,
-    params,
-  );
-}
-
-/** Payments' gross by local day and hour over the longest window, for each window's series. */
-function grossByDayAndHour(db: Queryable, tenant: Tenant, bounds: Bounds) {
-  return db.query<DayHourSum & { currency: string }>(
-    `SELECT t.currency, to_char(t.quarter AT TIME ZONE $5, 'YYYY-MM-DD') AS day,
-       extract(hour FROM t.quarter AT TIME ZONE $5)::int AS hour, sum(t.amount)::bigint AS amount
-     FROM ledger_quarter_totals t
-     WHERE t.merchant_id = $1 AND t.livemode = $2 AND t.type = 'payment'
-       AND t.quarter >= $3 AND t.quarter < $4
-     GROUP BY 1, 2, 3`,
-    [tenant.merchantId, tenant.livemode, bounds.starts.last_30_days, bounds.end, bounds.time_zone],
-  );
-}
-
-/** Payments made in the window, by their status now (from their quarter-hour counts). */
-function paymentCounts(db: Queryable, params: unknown[]) {
-  return db.query<WindowRow & { status: (typeof PAYMENT_STATUSES)[number]; count: number }>(
-    `SELECT w.name AS window, p.currency, p.status, sum(p.count)::int AS count
-     FROM payment_quarter_counts p JOIN ${WINDOWS_SQL} ON p.quarter >= w.start
-     WHERE p.merchant_id = $1 AND p.livemode = $2 AND p.quarter >= $5 AND p.quarter < $6
-     GROUP BY w.name, p.currency, p.status`,
-    params,
-  );
-}
-
-interface PayoutRow extends WindowRow {
-  count: number;
-  amount: number;
-  paid_count: number;
-  paid_amount: number;
-  failed_count: number;
-  failed_amount: number;
-}
-
-/** Payouts created, paid and failed in the window, each by when that happened. */
-function payoutSums(db: Queryable, params: unknown[]) {
-  const at = (kind: string, column: string) =>
-    `SELECT currency, amount, '${kind}' AS kind, ${column} AS at FROM payouts
-     WHERE merchant_id = $1 AND livemode = $2 AND ${column} >= $5 AND ${column} < $6`;
-  const sums = (kind: string, prefix: string) =>
-    `count(*) FILTER (WHERE x.kind = '${kind}')::int AS ${prefix}count,
-     coalesce(sum(x.amount) FILTER (WHERE x.kind = '${kind}'), 0)::bigint AS ${prefix}amount`;
-  return db.query<PayoutRow>(
-    `SELECT w.name AS window, x.currency, ${sums('created', '')}, ${sums('paid', 'paid_')}, ${sums('failed', 'failed_')}
-     FROM (${at('created', 'created_at')} UNION ALL ${at('paid', 'paid_at')} UNION ALL ${at('failed', 'failed_at')}) x
-       JOIN ${WINDOWS_SQL} ON x.at >= w.start
-     GROUP BY w.name, x.currency`,
-    params,
-  );
-}
+const exact = (text: string | null) => (text === null ? 0 : exactInteger(text));
+const perWindow = (sums: Record<WindowName, string | null>): PerWindow => ({
+  today: exact(sums.today),
+  last_7_days: exact(sums.last_7_days),
+  last_30_days: exact(sums.last_30_days),
+});
 
 export class OverviewService {
-  constructor(private readonly ledger: LedgerService) {}
-
   async of(db: Queryable, tenant: Actor, options: { date?: string | undefined }) {
-    const bounds = await boundsOf(db, tenant, options.date);
-    const params = windowParams(tenant, bounds);
-    const [ledger, counts, payouts, balance, hourly] = await Promise.all([
-      ledgerSums(db, params),
-      paymentCounts(db, params),
-      payoutSums(db, params),
-      this.ledger.balance(db, tenant),
-      grossByDayAndHour(db, tenant, bounds),
-    ]);
+    const found = await db.query<OverviewRow>({
+      name: 'overview_read',
+      text: OVERVIEW_SQL,
+      values: [tenant.merchantId, tenant.livemode, options.date ?? null],
+    });
+    const row = found.rows[0]!;
+    const counts: StatusCount[] = row.counts.map((r) => ({ ...r, count: perWindow(r.count) }));
+    const payouts: PayoutSum[] = row.payouts.map((r) => ({
+      ...r,
+      count: perWindow(r.count),
+      amount: perWindow(r.amount),
+    }));
+    const balance = balanceObject(
+      row.balance.map((r) => ({ ...r, total: exact(r.total) })),
+      tenant.livemode,
+    );
+    const starts: Record<WindowName, Date> = {
+      today: row.today,
+      last_7_days: row.last_7_days,
+      last_30_days: row.last_30_days,
+    };
+    const days = row.ledger_days.map((r) => ({
+      currency: r.currency,
+      day: r.day,
+      gross: exact(r.gross),
+      fees: exact(r.fees),
+      net: exact(r.net),
+      refundCount: exact(r.refund_count),
+      refunded: exact(r.refunded),
+    }));
+    const grossHours = row.gross_hours.map((r) => ({
+      currency: r.currency,
+      hour: r.hour,
+      gross: perWindow(r.gross),
+    }));
+
     const currencies = new Set<string>();
-    for (const rows of [ledger.rows, counts.rows, payouts.rows])
-      for (const r of rows) currencies.add(r.currency);
+    for (const rows of [days, counts, payouts]) for (const r of rows) currencies.add(r.currency);
     for (const list of [balance.available, balance.pending, balance.referral])
       for (const r of list) currencies.add(r.currency);
     const amountIn = (list: Array<{ amount: number; currency: string }>, currency: string) =>
       list.find((r) => r.currency === currency)?.amount ?? 0;
 
     const windowOf = (name: WindowName, currency: string) => {
-      const match = (r: WindowRow) => r.window === name && r.currency === currency;
-      const sums = ledger.rows.find(match);
-      const payout = payouts.rows.find(match);
+      const first = daysEndingOn(row.date, WINDOW_DAYS[name])[0]!;
+      const inWindow = days.filter((day) => day.currency === currency && day.day >= first);
+      const sum = (pick: (day: (typeof days)[number]) => number) =>
+        inWindow.reduce((total, day) => total + pick(day), 0);
+      const payout = (kind: PayoutSum['kind']) => {
+        const found = payouts.find((r) => r.currency === currency && r.kind === kind);
+        return { count: found?.count[name] ?? 0, amount: found?.amount[name] ?? 0 };
+      };
       const statuses = Object.fromEntries(
         PAYMENT_STATUSES.map((status) => [
           status,
-          counts.rows.find((r) => match(r) && r.status === status)?.count ?? 0,
+          counts.find((r) => r.currency === currency && r.status === status)?.count[name] ?? 0,
         ]),
       ) as Record<(typeof PAYMENT_STATUSES)[number], number>;
       const series = seriesOf(
-        hourly.rows.filter((r) => r.currency === currency),
-        bounds.date,
+        inWindow.map((day) => ({ day: day.day, amount: day.gross })),
+        grossHours
+          .filter((r) => r.currency === currency)
+          .map((r) => ({ hour: r.hour, amount: r.gross[name] })),
+        row.date,
         WINDOW_DAYS[name],
       );
       return {
-        gross: sums?.gross ?? 0,
-        fees: sums?.fees ?? 0,
-        net: sums?.net ?? 0,
-        refunds: { count: sums?.refund_count ?? 0, amount: sums?.refunded ?? 0 },
-        payouts: {
-          count: payout?.count ?? 0,
-          amount: payout?.amount ?? 0,
-          paid: { count: payout?.paid_count ?? 0, amount: payout?.paid_amount ?? 0 },
-          failed: { count: payout?.failed_count ?? 0, amount: payout?.failed_amount ?? 0 },
-        },
+        gross: sum((day) => day.gross),
+        fees: sum((day) => day.fees),
+        net: sum((day) => day.net),
+        refunds: { count: sum((day) => day.refundCount), amount: sum((day) => day.refunded) },
+        payouts: { ...payout('created'), paid: payout('paid'), failed: payout('failed') },
         payments: { ...statuses, total: Object.values(statuses).reduce((a, b) => a + b, 0) },
         gross_by_hour: series.by_hour,
         gross_by_day: series.by_day.map((day) => ({ date: day.date, gross: day.amount })),
@@ -196,14 +229,11 @@ export class OverviewService {
 
     return {
       object: 'overview' as const,
-      date: bounds.date,
-      time_zone: bounds.time_zone,
+      date: row.date,
+      time_zone: row.time_zone,
       livemode: tenant.livemode,
       windows: Object.fromEntries(
-        WINDOW_NAMES.map((name) => [
-          name,
-          { from: unixSeconds(bounds.starts[name]), to: unixSeconds(bounds.end) },
-        ]),
+        WINDOW_NAMES.map((name) => [name, { from: unixSeconds(starts[name]), to: unixSeconds(row.end) }]),
       ) as Record<WindowName, { from: number; to: number }>,
       currencies: [...currencies].sort().map((currency) => ({
         currency,
