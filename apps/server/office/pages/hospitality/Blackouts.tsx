@@ -149,7 +149,7 @@ export function Blackouts() {
                     className="ghost danger"
                     disabled={busy}
                     onClick={() => remove(row.id)}
-                    aria-label={t('hospDeleteBlackout', { from: dayLabel(row.starts_on, language) })}
+                    aria-label={`${t('hospDelete')}: ${t('hospFirstNight')} ${dayLabel(row.starts_on, language)}`}
                     data-testid="delete-blackout"
                   >
                     {t('hospDelete')}

@@ -64,7 +64,8 @@ export function Calendar() {
   );
   const { error, run } = useAction(HOSPITALITY_ERRORS);
   const dragging = useRef<Dragging | null>(null);
-  const justDragged = useRef(false);
+  // When the last drag ended: the click that may follow it is no click on the stay's link.
+  const draggedAt = useRef(0);
   const [over, setOver] = useState<string | null>(null);
   const origin = dayNumber(start) ?? 0;
   // A date's place across the calendar, as a share of its width: a stay runs from midday to midday.
@@ -88,14 +89,17 @@ export function Calendar() {
       moved: false,
       bar: event.currentTarget,
     };
-    event.currentTarget.setPointerCapture(event.pointerId);
   };
   const move = (event: PointerEvent<HTMLElement>) => {
     const drag = dragging.current;
     if (!drag) return;
     const dy = event.clientY - drag.y;
     if (!drag.moved && Math.abs(dy) + Math.abs(event.clientX - drag.x) < 6) return;
-    drag.moved = true;
+    if (!drag.moved) {
+      // Captured only once it is a drag: a plain click must still reach the stay's link.
+      drag.bar.setPointerCapture(event.pointerId);
+      drag.moved = true;
+    }
     drag.bar.style.transform = `translateY(${dy}px)`;
     drag.bar.classList.add('dragging');
     const row = rowUnder(event.clientX, event.clientY);
@@ -109,7 +113,7 @@ export function Calendar() {
     drag.bar.style.transform = '';
     drag.bar.classList.remove('dragging');
     if (!drag.moved) return;
-    justDragged.current = true;
+    draggedAt.current = Date.now();
     const row = rowUnder(event.clientX, event.clientY);
     const room = row?.dataset.room;
     if (row && room && row.dataset.roomType === drag.roomType && room !== drag.room)
@@ -256,8 +260,7 @@ export function Calendar() {
                                     onPointerUp={up}
                                     onPointerCancel={cancel}
                                     onClickCapture={(event) => {
-                                      if (!justDragged.current) return;
-                                      justDragged.current = false;
+                                      if (Date.now() - draggedAt.current > 500) return;
                                       event.preventDefault();
                                       event.stopPropagation();
                                     }}

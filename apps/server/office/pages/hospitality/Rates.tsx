@@ -79,7 +79,7 @@ export function Rates({ roomType, onChanged }: { roomType: RoomType; onChanged: 
                 className="ghost danger"
                 disabled={busy}
                 onClick={() => remove(rate.id)}
-                aria-label={t('hospDeleteRate', { from: dayLabel(rate.starts_on, language) })}
+                aria-label={`${t('hospDelete')}: ${t('hospFrom')} ${dayLabel(rate.starts_on, language)}`}
                 data-testid="delete-rate"
               >
                 {t('hospDelete')}

@@ -133,7 +133,7 @@ export function ReservationDetail({ id }: { id: string }) {
       </div>
       <section className="card stack" aria-labelledby="quote-title">
         <h2 id="quote-title">{t('hospQuote')}</h2>
-        <QuoteView quote={stay.quote} />
+        <QuoteView quote={stay.quote} testId="stay-quote" />
       </section>
       {asking && (
         <ConfirmDialog

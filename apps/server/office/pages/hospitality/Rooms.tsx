@@ -69,7 +69,7 @@ export function Rooms() {
                     <button
                       type="button"
                       onClick={() => setEditing(room)}
-                      aria-label={t('hospEditRoom', { number: room.number })}
+                      aria-label={`${t('edit')}: ${t('hospRoomNamed', { number: room.number })}`}
                       data-testid="edit-room"
                     >
                       {t('edit')}
@@ -78,7 +78,7 @@ export function Rooms() {
                       type="button"
                       className="ghost danger"
                       onClick={() => setArchiving(room)}
-                      aria-label={t('hospArchiveRoom', { number: room.number })}
+                      aria-label={`${t('archive')}: ${t('hospRoomNamed', { number: room.number })}`}
                       data-testid="archive-room"
                     >
                       {t('archive')}
