@@ -6,7 +6,7 @@
  * room is moved.
  */
 import { useRef, useState, type PointerEvent } from 'react';
-import { addDays, dayNumber } from '@tz/core/hospitality/stay';
+import { addDays, dayNumber, weekdayOf } from '@tz/core/hospitality/stay';
 import { eastAfricaDate } from '@tz/core/time';
 import { allPages, api } from '../../api.ts';
 import { useAction } from '../../action.ts';
@@ -22,6 +22,7 @@ import {
   dayLabel,
   HOSPITALITY_ERRORS,
   STATUS_WORDS,
+  WEEKDAY_WORDS,
   type Blackout,
   type Reservation,
   type Room,
@@ -197,7 +198,9 @@ export function Calendar() {
                   <div className="cal-dates">
                     {dates.map((date) => (
                       <span key={date} className={date === today ? 'today' : undefined}>
-                        {dayLabel(date, language)}
+                        {t(WEEKDAY_WORDS[weekdayOf(date)]!)}
+                        <br />
+                        {dayLabel(date, language, false)}
                       </span>
                     ))}
                   </div>

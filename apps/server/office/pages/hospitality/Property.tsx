@@ -183,14 +183,13 @@ function PropertyForm({ property }: { property: PropertyObject }) {
         />
       </div>
       <fieldset className="stack">
-        <legend>{t('hospLevies')}</legend>
+        <legend className="hosp-legend">{t('hospLevies')}</legend>
         <p className="muted small">{t('hospLeviesLead')}</p>
         <div className="hosp-form">
           <TextField
             label={`${t('hospHotelLevy')} (%)`}
             value={form.hotel_levy}
             onChange={set('hotel_levy')}
-            placeholder={percentOf(defaults.hotel_levy_bps)}
             inputMode="decimal"
             testId="property-hotel-levy"
           />
@@ -198,7 +197,6 @@ function PropertyForm({ property }: { property: PropertyObject }) {
             label={`${t('hospTourismLevy')} (%)`}
             value={form.tourism_levy}
             onChange={set('tourism_levy')}
-            placeholder={percentOf(defaults.tourism_levy_bps)}
             inputMode="decimal"
             testId="property-tourism-levy"
           />
@@ -206,7 +204,6 @@ function PropertyForm({ property }: { property: PropertyObject }) {
             label={`${t('hospInfrastructureTax')} (USD)`}
             value={form.infrastructure_tax}
             onChange={set('infrastructure_tax')}
-            placeholder={String(defaults.infrastructure_tax_usd)}
             inputMode="numeric"
             testId="property-infrastructure-tax"
           />
@@ -214,7 +211,6 @@ function PropertyForm({ property }: { property: PropertyObject }) {
             label={`${t('hospVat')} (%)`}
             value={form.vat}
             onChange={set('vat')}
-            placeholder={percentOf(defaults.vat_bps)}
             inputMode="decimal"
             testId="property-vat"
           />

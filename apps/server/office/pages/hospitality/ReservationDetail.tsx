@@ -53,7 +53,7 @@ export function ReservationDetail({ id }: { id: string }) {
       <PageLink page="hospitality" rest={['reservations']}>
         ← {t('hospAllReservations')}
       </PageLink>
-      <div className="card stack" data-testid="reservation" data-id={stay.id}>
+      <div className="card stack hosp-stay" data-testid="reservation" data-id={stay.id}>
         <div className="card-head">
           <h2>{stay.guest.name}</h2>
           <StayStatus status={stay.status} />
@@ -73,7 +73,6 @@ export function ReservationDetail({ id }: { id: string }) {
             [t('hospEmail'), stay.guest.email],
             [t('hospNotes'), stay.notes],
             [t('hospBooked'), formatDateTime(stay.created * 1000)],
-            [t('hospReference'), <span className="code">{stay.id}</span>],
           ]}
         />
         {holding && rooms.length > 0 && (stay.status !== 'pending' || !stay.room) && (

@@ -64,6 +64,7 @@ export function Rooms() {
               },
               {
                 label: t('hospActions'),
+                nowrap: true,
                 cell: (room) => (
                   <div className="row-actions">
                     <button

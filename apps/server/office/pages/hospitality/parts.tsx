@@ -45,7 +45,9 @@ export function QuoteView({ quote, testId = 'quote' }: { quote: Quote; testId?: 
           </tr>
         ))}
         <tr>
-          <th scope="row">{t('hospRoomCharge', { nights: quote.nights })}</th>
+          <th scope="row">
+            {quote.nights === 1 ? t('hospRoomChargeOne') : t('hospRoomCharge', { nights: quote.nights })}
+          </th>
           <td className="num" data-testid="quote-room-charge">
             {money(quote.room_charge)}
           </td>
