@@ -14,6 +14,7 @@ import { launchChromium } from '../support/browser.ts';
 import { officeSample } from '../support/office-sample.ts';
 import { startTestServer } from '../support/server.ts';
 import { signInInBrowser } from '../support/office.ts';
+import { hospitalitySample } from '../support/hospitality-sample.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = path.resolve(process.argv[2] ?? path.join(repo, 'scratch/office-screens'));
@@ -153,6 +154,38 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   'invoice-new': { path: '/office/payments/invoices/new', ready: '[data-testid=invoice-form]' },
   subscriptions: { path: '/office/payments/subscriptions', ready: '[data-testid=tab-subscriptions]' },
   escrow: { path: '/office/payments/escrow', ready: '[data-testid=tab-escrow]' },
+  'hosp-today': { path: '/office/hospitality', ready: '[data-testid=hospitality-today]' },
+  'hosp-reservations': { path: '/office/hospitality/reservations', ready: '[data-testid=reservation-list]' },
+  'hosp-new': {
+    path: '/office/hospitality/reservations/new',
+    ready: '[data-testid=check-availability]',
+    then: async (page) => {
+      await page.click('[data-testid=check-availability]');
+      await page.click('[data-testid=choose-offer] >> nth=0');
+      await page.waitForSelector('[data-testid=guest-form]');
+    },
+  },
+  'hosp-reservation': {
+    path: '/office/hospitality/reservations',
+    ready: '[data-testid=reservation-list]',
+    then: async (page) => {
+      await page.click('[data-testid=reservation] a >> nth=0');
+      await page.waitForSelector('[data-testid=stay-quote]');
+    },
+  },
+  'hosp-calendar': { path: '/office/hospitality/calendar', ready: '[data-testid=calendar-stay]' },
+  'hosp-room-types': { path: '/office/hospitality/room-types', ready: '[data-testid=room-type-list]' },
+  'hosp-room-type': {
+    path: '/office/hospitality/room-types',
+    ready: '[data-testid=room-type-list]',
+    then: async (page) => {
+      await page.click('[data-testid=room-type] a >> nth=0');
+      await page.waitForSelector('[data-testid=rates]');
+    },
+  },
+  'hosp-rooms': { path: '/office/hospitality/rooms', ready: '[data-testid=room-list]' },
+  'hosp-blackouts': { path: '/office/hospitality/blackouts', ready: '[data-testid=blackout-list]' },
+  'hosp-property': { path: '/office/hospitality/property', ready: '[data-testid=property-form]' },
 };
 const chosen = Object.entries(SCREENS).filter(
   ([name]) => !process.env.SCREENS || process.env.SCREENS.split(',').includes(name),
@@ -201,6 +234,7 @@ try {
       ...change,
     });
   await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
+  await hospitalitySample(sample.api);
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {
     for (const size of SIZES) {

@@ -4,6 +4,7 @@
  * the sections' navigation and the page of the path.
  */
 import { useEffect, useRef } from 'react';
+import type { AppSlug } from '@tz/core';
 import { useAction } from './action.ts';
 import { LanguageButton } from './components/LanguageButton.tsx';
 import { useI18n, type MessageKey } from './i18n/index.ts';
@@ -11,18 +12,24 @@ import { PAGES, PageLink, usePlace, type Page, type Place } from './router.tsx';
 import { useSession, type Mode, type OfficeSession } from './session.tsx';
 import { Message, Segmented } from './shared.ts';
 import { Apps } from './pages/apps/Apps.tsx';
+import { InstalledAppsProvider, useInstalledApps } from './pages/apps/installed.tsx';
 import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
+import { Hospitality } from './pages/hospitality/Hospitality.tsx';
 import { Retail } from './pages/retail/Retail.tsx';
 import { Payments } from './pages/payments/Payments.tsx';
 import { Settings } from './pages/Settings.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
 
+/** The sections a vertical adds, shown only while its app is installed in this mode. */
+const PAGE_APPS: Partial<Record<Page, AppSlug>> = { hospitality: 'hospitality' };
+
 const NAV_WORDS: Record<Page, MessageKey> = {
   home: 'navHome',
   payments: 'navPayments',
   retail: 'navRetail',
+  hospitality: 'navHospitality',
   tills: 'navTills',
   developers: 'navDevelopers',
   apps: 'navApps',
@@ -39,7 +46,11 @@ export function App() {
       </p>
     );
   if (state.kind === 'signed-out') return <SignIn ended={state.ended} />;
-  return <Frame session={state.session} />;
+  return (
+    <InstalledAppsProvider mode={state.session.mode}>
+      <Frame session={state.session} />
+    </InstalledAppsProvider>
+  );
 }
 
 /** The page at the path; `place.rest` is the page's own path below it (a tab, an object's id). */
@@ -50,6 +61,8 @@ function PageOf({ place }: { place: Place }) {
       return <Home />;
     case 'retail':
       return <Retail rest={place.rest} />;
+    case 'hospitality':
+      return <Hospitality rest={place.rest} />;
     case 'payments':
       return <Payments rest={place.rest} />;
     case 'tills':
@@ -70,6 +83,11 @@ function Frame({ session }: { session: OfficeSession }) {
   const { page } = place;
   const { error, run } = useAction();
   const nav = useRef<HTMLElement>(null);
+  const { installed } = useInstalledApps();
+  const shown = PAGES.filter((name) => {
+    const app = PAGE_APPS[name];
+    return !app || installed?.has(app) === true;
+  });
   // On a phone the sections scroll sideways: the current one is brought into view.
   useEffect(() => {
     nav.current
@@ -116,7 +134,7 @@ function Frame({ session }: { session: OfficeSession }) {
       </header>
       <nav className="office-nav" aria-label={t('navigation')} ref={nav}>
         <ul>
-          {PAGES.map((name) => (
+          {shown.map((name) => (
             <li key={name}>
               <PageLink
                 page={name}

@@ -87,11 +87,15 @@ export const api = {
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
 
-/** Every page of a short list, following the API's cursor (a shop has tens of tills or stores, not thousands). */
+/**
+ * Every page of a short list, following the API's cursor (a shop has tens of tills or stores, not
+ * thousands); `path` may carry its own filters (`?status=…`).
+ */
 export async function allPages<T extends { id: string }>(path: string): Promise<T[]> {
   const all: T[] = [];
+  const joiner = path.includes('?') ? '&' : '?';
   for (let after = ''; ;) {
-    const page = await api.get<List<T>>(`${path}?limit=100${after && `&starting_after=${after}`}`);
+    const page = await api.get<List<T>>(`${path}${joiner}limit=100${after && `&starting_after=${after}`}`);
     all.push(...page.data);
     if (!page.has_more || page.data.length === 0) return all;
     after = page.data.at(-1)!.id;

@@ -48,6 +48,10 @@ export function errorText(
       return t('errorOrigin');
     case 'insufficient_funds':
       return t('payErrorFunds');
+    case 'room_unavailable':
+      return t('errorRoomUnavailable');
+    case 'reservations_in_the_way':
+      return t('errorReservationsInTheWay', { reservations: error.details.reservations ?? error.message });
     case 'state_transition_invalid':
       return t('payErrorState');
     case 'service_unavailable':

@@ -6,7 +6,16 @@
 import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 export const BASE = '/office/';
-export const PAGES = ['home', 'payments', 'retail', 'tills', 'developers', 'apps', 'settings'] as const;
+export const PAGES = [
+  'home',
+  'payments',
+  'retail',
+  'hospitality',
+  'tills',
+  'developers',
+  'apps',
+  'settings',
+] as const;
 export type Page = (typeof PAGES)[number];
 
 /** Where the office is: a page, and the page's own path below it (decoded segments). */

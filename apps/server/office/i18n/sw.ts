@@ -29,6 +29,7 @@ const commonSw: Record<keyof typeof commonEn, string> = {
   navHome: 'Mwanzo',
   navPayments: 'Malipo',
   navRetail: 'Duka',
+  navHospitality: 'Malazi',
   navTills: 'Kaunta na wafanyakazi',
   navDevelopers: 'Wasanidi',
   navApps: 'Programu',
@@ -123,6 +124,10 @@ const commonSw: Record<keyof typeof commonEn, string> = {
   errorRateLimited: 'Majaribio mengi mno. Subiri sekunde {seconds} kisha ujaribu tena.',
   errorOrigin: 'Ukurasa huu hauruhusiwi kufanya mabadiliko hapa. Fungua ofisi kupitia anwani yake yenyewe.',
   errorUnavailable: 'Seva ina kazi nyingi au inaanza. Jaribu tena baada ya muda mfupi.',
+  errorRoomUnavailable:
+    'Chumba hicho hakiko wazi kwa muda wote wa kukaa: chagua chumba kingine au tarehe nyingine.',
+  errorReservationsInTheWay:
+    'Kuna nafasi zilizohifadhiwa zinazoshikilia vyumba hapo: {reservations}. Zihamishe au uzifute kwanza.',
   errorInvalid: 'Angalia hiki: {fields}.',
   errorOther: 'Seva imekataa: {message}',
   fieldEmail: 'barua pepe',
@@ -137,6 +142,7 @@ export const sw: Messages = {
   ...commonSw,
   ...SECTIONS.payments.sw,
   ...SECTIONS.retail.sw,
+  ...SECTIONS.hospitality.sw,
   ...SECTIONS.staff.sw,
   ...SECTIONS.developers.sw,
   ...SECTIONS.apps.sw,

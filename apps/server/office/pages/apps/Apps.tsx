@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.ts';
 import { formatDateTime, Message } from '../../shared.ts';
+import { useInstalledApps } from './installed.tsx';
 
 interface App {
   id: AppSlug;
@@ -35,7 +36,12 @@ export function Apps() {
   const { t } = useI18n();
   // Paged like every list, though the catalogue fits on one page.
   const list = useCursorList<App>('/v1/apps');
-  const reload = list.reload;
+  const navigation = useInstalledApps();
+  // The frame's navigation follows: a vertical's section comes and goes with its app.
+  const reload = () => {
+    list.reload();
+    navigation.reload();
+  };
   const [removing, setRemoving] = useState<App | null>(null);
   const { error, run } = useAction();
   const words = (app: App) => APP_WORDS[app.slug];
