@@ -36,6 +36,8 @@ import { StoreService } from './retail/stores.ts';
 import { PropertyService } from './hospitality/property.ts';
 import { RoomService } from './hospitality/rooms.ts';
 import { ReservationService } from './hospitality/reservations.ts';
+import { ChannelService } from './hospitality/channels.ts';
+import { ChannelImports } from './hospitality/channels-import.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -126,6 +128,10 @@ export interface Services {
   property: PropertyService;
   rooms: RoomService;
   reservations: ReservationService;
+  /** Channels: each room type's iCal export, imported feeds and their conflicts. */
+  channels: ChannelService;
+  /** The feeds' scheduled imports (a `Poller`). */
+  channelImports: ChannelImports;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -247,6 +253,11 @@ export function createServices(
     publicUrl,
     logger,
   );
+  const reservations = new ReservationService(clock);
+  const channelImports = new ChannelImports(database, reservations, clock, events, logger, {
+    intervalSeconds: config.CHANNEL_IMPORT_INTERVAL_SECONDS,
+    allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
+  });
   const referralEarner = new ReferralEarner(database, events, logger);
   const webhookDispatcher = new WebhookDispatcher(database, config, secretBox, events, logger);
   const overdueInvoices = new OverdueInvoices(database, invoices, clock, events, logger);
@@ -306,7 +317,12 @@ export function createServices(
     stores: new StoreService(),
     property: new PropertyService(),
     rooms: new RoomService(),
-    reservations: new ReservationService(clock),
+    reservations,
+    channels: new ChannelService(reservations, clock, {
+      publicUrl,
+      allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
+    }),
+    channelImports,
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),
@@ -340,6 +356,8 @@ export function createServices(
         if (config.SUBSCRIPTION_SCHEDULER) subscriptionScheduler.start();
         // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
         reconciler?.start();
+        // Channels' iCal feeds, each fetched when due by one process (docs/HOSPITALITY.md).
+        channelImports.start();
       },
       async stop() {
         await janitor.stop();
@@ -350,6 +368,7 @@ export function createServices(
         await resumingTransfers;
         await overdueInvoices.stop();
         await webhookDispatcher.stop();
+        await channelImports.stop();
       },
     },
   };

@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   roomRate: 'rate',
   blackout: 'blk',
   reservation: 'resv',
+  channelFeed: 'chfeed',
+  channelConflict: 'chcon',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
