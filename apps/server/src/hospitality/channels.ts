@@ -160,8 +160,6 @@ export class ChannelService {
    */
   async rotateExport(db: Queryable, tenant: Tenant, roomTypeId: string) {
     const roomType = await lockRoomType(db, tenant, roomTypeId);
-    if (roomType.archived_at)
-      throw invalidField('parameter_invalid', 'room_type', 'the room type is archived');
     const token = randomBytes(32).toString('base64url');
     const saved = await db.query<{ created_at: Date }>(
       `INSERT INTO hospitality_channel_exports (room_type_id, merchant_id, livemode, token_hash, token_hint, created_at)
@@ -242,8 +240,6 @@ export class ChannelService {
       'Feed URLs',
     );
     const roomType = await lockRoomType(db, tenant, input.room_type);
-    if (roomType.archived_at)
-      throw invalidField('parameter_invalid', 'room_type', 'the room type is archived');
     const inserted = await db.query<FeedRow>(
       `INSERT INTO hospitality_channel_feeds (id, merchant_id, livemode, room_type_id, name, url, next_fetch_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
