@@ -75,6 +75,10 @@ const configSchema = z.object({
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(5_000).default(32),
   WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(20),
+  // Hospitality channels (docs/HOSPITALITY.md "Channels"): how often each iCal feed is fetched, and
+  // feeds on private or loopback addresses (local development only, as for webhooks).
+  CHANNEL_IMPORT_INTERVAL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  CHANNEL_ALLOW_PRIVATE_URLS: bool.default(false),
   // Subscriptions (docs/SUBSCRIPTIONS.md): retries of a failed charge, in days after the first failure;
   // empty: none, the first failure is the last.
   SUBSCRIPTION_RETRY_DAYS: z

@@ -38,6 +38,8 @@ import { RoomService } from './hospitality/rooms.ts';
 import { ReservationService } from './hospitality/reservations.ts';
 import { AvailabilityService } from './hospitality/availability.ts';
 import { GuestRegister } from './hospitality/guests.ts';
+import { ChannelService } from './hospitality/channels.ts';
+import { ChannelImports } from './hospitality/channels-import.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -131,6 +133,10 @@ export interface Services {
   availability: AvailabilityService;
   /** The guest register: who stays, and the card they sign. */
   guests: GuestRegister;
+  /** Channels: each room type's iCal export, imported feeds and their conflicts. */
+  channels: ChannelService;
+  /** The feeds' scheduled imports (a `Poller`). */
+  channelImports: ChannelImports;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -253,6 +259,11 @@ export function createServices(
     publicUrl,
     logger,
   );
+  const reservations = new ReservationService(clock, guests);
+  const channelImports = new ChannelImports(database, reservations, clock, events, logger, {
+    intervalSeconds: config.CHANNEL_IMPORT_INTERVAL_SECONDS,
+    allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
+  });
   const referralEarner = new ReferralEarner(database, events, logger);
   const webhookDispatcher = new WebhookDispatcher(database, config, secretBox, events, logger);
   const overdueInvoices = new OverdueInvoices(database, invoices, clock, events, logger);
@@ -312,9 +323,14 @@ export function createServices(
     stores: new StoreService(),
     property: new PropertyService(),
     rooms: new RoomService(),
-    reservations: new ReservationService(clock, guests),
+    reservations,
     guests,
     availability: new AvailabilityService(),
+    channels: new ChannelService(reservations, clock, {
+      publicUrl,
+      allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
+    }),
+    channelImports,
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),
@@ -348,6 +364,8 @@ export function createServices(
         if (config.SUBSCRIPTION_SCHEDULER) subscriptionScheduler.start();
         // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
         reconciler?.start();
+        // Channels' iCal feeds, each fetched when due by one process (docs/HOSPITALITY.md).
+        channelImports.start();
       },
       async stop() {
         await janitor.stop();
@@ -358,6 +376,7 @@ export function createServices(
         await resumingTransfers;
         await overdueInvoices.stop();
         await webhookDispatcher.stop();
+        await channelImports.stop();
       },
     },
   };

@@ -8,6 +8,7 @@ import type Router from '@koa/router';
 import type { PipelineDeps, RequestState } from '../http/pipeline.ts';
 import { clickPesaCallbackRouter } from './callbacks/clickpesa.ts';
 import { healthRoutes } from './healthz.ts';
+import { icalRoutes } from './pages/ical.ts';
 import { officeSessionRoutes } from './office/session.ts';
 import { docsRoutes } from './pages/docs.ts';
 import { invoicePageRoutes } from './pages/invoice.ts';
@@ -26,6 +27,7 @@ export function routersOutsideV1(deps: PipelineDeps): Router<RequestState>[] {
     payRoutes(deps), // /pay/{id}
     invoicePageRoutes(deps), // /invoice/{token}
     receiptPageRoutes(deps), // /receipt/{token}
+    icalRoutes(deps), // /ical/{token}.ics
     tillStaticRouter(), // /till/
     officeSessionRoutes(deps), // /office/session
     officeStaticRouter(), // /office/

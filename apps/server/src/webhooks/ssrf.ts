@@ -38,6 +38,8 @@ export async function assertWebhookUrlAllowed(
   text: string,
   policy: UrlPolicy,
   field = 'url',
+  /** What the URL is for, as the refusal names it (a channel's feed uses the same rules). */
+  noun = 'Webhook URLs',
 ): Promise<string> {
   let url: URL;
   try {
@@ -48,12 +50,12 @@ export async function assertWebhookUrlAllowed(
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AppError('url_invalid', 'Webhook URLs must be http or https', {
+    throw new AppError('url_invalid', `${noun} must be http or https`, {
       details: { [field]: 'must use https' },
     });
   }
   if (url.username || url.password) {
-    throw new AppError('url_invalid', 'Webhook URLs may not carry credentials', {
+    throw new AppError('url_invalid', `${noun} may not carry credentials`, {
       details: { [field]: 'must not contain user:password@' },
     });
   }
@@ -72,14 +74,14 @@ export async function assertWebhookUrlAllowed(
   if (blocked && !policy.allowPrivate) {
     throw new AppError(
       'url_not_allowed',
-      `Webhook URLs may not point at ${blocked[1]} addresses (${blocked[0]})`,
+      `${noun} may not point at ${blocked[1]} addresses (${blocked[0]})`,
       {
         details: { [field]: `resolves to a ${blocked[1]} address` },
       },
     );
   }
   if (policy.livemode && url.protocol !== 'https:' && !(policy.allowPrivate && blocked)) {
-    throw new AppError('url_not_allowed', 'Live-mode webhook URLs must use https', {
+    throw new AppError('url_not_allowed', `${noun} must use https in live mode`, {
       details: { [field]: 'must use https in live mode' },
     });
   }
