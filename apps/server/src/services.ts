@@ -38,6 +38,8 @@ import { RoomService } from './hospitality/rooms.ts';
 import { ReservationService } from './hospitality/reservations.ts';
 import { AvailabilityService } from './hospitality/availability.ts';
 import { GuestRegister } from './hospitality/guests.ts';
+import { FolioService } from './hospitality/folio.ts';
+import { NightAudit } from './hospitality/night-audit.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -131,6 +133,9 @@ export interface Services {
   availability: AvailabilityService;
   /** The guest register: who stays, and the card they sign. */
   guests: GuestRegister;
+  /** Each reservation's folio, and the night audit that posts its nights. */
+  folio: FolioService;
+  nightAudit: NightAudit;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -194,11 +199,14 @@ export function createServices(
     {
       checkoutPaid: (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
       invoicePayment: (db, payment) => invoiceCollection.applyPaymentOutcome(db, payment),
+      folioPayment: (db, payment) => folio.applyPaymentOutcome(db, payment),
     },
     events,
     logger,
   );
   const payouts = new PayoutService(database, providers, events, logger);
+  const folio = new FolioService(clock, payments);
+  const nightAudit = new NightAudit(database, clock, config.NIGHT_AUDIT_INTERVAL_MS, logger);
   const sandbox = new SandboxProvider(database, payments, payouts, config.SANDBOX_SETTLE_MS, logger);
   const checkouts = new CheckoutService(payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
   const escrowTransfers = new EscrowTransfers(database, events, logger, liveProvider);
@@ -312,9 +320,11 @@ export function createServices(
     stores: new StoreService(),
     property: new PropertyService(),
     rooms: new RoomService(),
-    reservations: new ReservationService(clock, guests),
+    reservations: new ReservationService(clock, guests, folio),
     guests,
     availability: new AvailabilityService(),
+    folio,
+    nightAudit,
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),
@@ -346,6 +356,8 @@ export function createServices(
         referralEarner.start();
         if (config.WEBHOOK_DISPATCH) webhookDispatcher.start();
         if (config.SUBSCRIPTION_SCHEDULER) subscriptionScheduler.start();
+        // Each stay in house charged its nights as they come (docs/HOSPITALITY.md).
+        if (config.NIGHT_AUDIT) nightAudit.start();
         // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
         reconciler?.start();
       },
@@ -353,6 +365,7 @@ export function createServices(
         await janitor.stop();
         await reconciler?.stop();
         await subscriptionScheduler.stop();
+        await nightAudit.stop();
         await sandbox.stop();
         await referralEarner.stop();
         await resumingTransfers;

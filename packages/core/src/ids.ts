@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   blackout: 'blk',
   reservation: 'resv',
   guestRegistration: 'greg',
+  folioLine: 'fol',
+  nightAudit: 'naud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

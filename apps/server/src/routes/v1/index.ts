@@ -37,6 +37,7 @@ import { webhookDeliveryRoutes } from './webhook-deliveries.ts';
 import { webhookEventRoutes } from './webhook-events.ts';
 import { hospitalitySetupRoutes } from './hospitality/setup.ts';
 import { reservationRoutes } from './hospitality/reservations.ts';
+import { folioRoutes } from './hospitality/folio.ts';
 
 /** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
 const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
@@ -73,7 +74,7 @@ export const v1Routes: AnyRoute[] = [
     ...shiftRoutes,
     ...tillRoutes,
   ]),
-  ...inApp('hospitality', [...reservationRoutes, ...hospitalitySetupRoutes]),
+  ...inApp('hospitality', [...reservationRoutes, ...folioRoutes, ...hospitalitySetupRoutes]),
   ...inApp('employees', employeeRoutes),
   ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,
