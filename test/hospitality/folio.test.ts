@@ -3,8 +3,8 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { eventually } from '../support/server.ts';
 import { withMerchant } from '../support/merchant.ts';
-import type { Api } from '../support/retail.ts';
-import { book, makeRoomType } from './support.ts';
+import { makeProduct, sell, type Api } from '../support/retail.ts';
+import { arrivingGuest, book, makeRoomType } from './support.ts';
 
 const clock = movableClock(new Date('2027-12-01T06:00:00Z'));
 let server: RunningServer;
@@ -44,7 +44,7 @@ async function checkedIn(
   const { roomType, rooms } = await makeRoomType(api, { name, rooms: 1, first: 1, ...fields });
   const stay = await book(api, { room_type: roomType.id, room: rooms[0], arrival, departure });
   expect(stay.status, JSON.stringify(stay.body)).toBe(201);
-  const checked = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {});
+  const checked = await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, arrivingGuest());
   expect(checked.body.status).toBe('checked_in');
   return stay.body as { id: string; total: number; quote: { vat: { amount: number } } };
 }
@@ -239,5 +239,71 @@ describe('mobile money at the desk', () => {
       [payment.id],
     );
     expect(ledger.rows[0].n).toBe(1);
+  });
+});
+
+describe('charge to room from the till', () => {
+  it('puts a sale tendered to a checked-in stay on its folio, in the sale’s transaction', async () => {
+    at('2028-08-01T15:00:00+03:00');
+    const stay = await checkedIn('Bar', '2028-08-01', '2028-08-03');
+    const product = await makeProduct(api, { name: 'Kilimanjaro Lager', price: 4_500 });
+    const sale = await sell(api, {
+      lines: [{ product: product.id, quantity: 2 }],
+      tenders: [
+        { method: 'room', reservation: stay.id, amount: 6_000 },
+        { method: 'cash', amount: 5_000 },
+      ],
+    });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(sale.body.tenders[0]).toMatchObject({ method: 'room', paid: 6_000, reservation: stay.id });
+    expect(sale.body.change_due).toBe(2_000);
+    expect(sale.body.receipt.tenders[0]).toMatchObject({
+      label: 'Kwenye bili ya chumba',
+      amount: 6_000,
+      reference: 'Bar-1',
+    });
+    const folio = await folioOf(stay.id);
+    expect(folio.lines).toEqual([
+      expect.objectContaining({
+        kind: 'extra',
+        amount: 6_000,
+        order: sale.body.id,
+        description: `Receipt ${sale.body.receipt_number}`,
+      }),
+    ]);
+    // Corrected on the folio, not by refunding the sale.
+    const refund = await api.post(`/v1/orders/${sale.body.id}/refund`, {});
+    expect(refund.status).toBe(400);
+    expect(refund.body.message).toContain(stay.id);
+  });
+
+  it('refuses a room charge for a stay not checked in, and one more than is due', async () => {
+    at('2028-09-01T10:00:00+03:00');
+    const { roomType } = await makeRoomType(api, { name: 'Later', rooms: 1, first: 1 });
+    const booked = await book(api, {
+      room_type: roomType.id,
+      arrival: '2028-09-10',
+      departure: '2028-09-11',
+    });
+    const product = await makeProduct(api, { price: 3_000 });
+    const refused = await sell(api, {
+      lines: [{ product: product.id, quantity: 1 }],
+      tenders: [{ method: 'room', reservation: booked.body.id, amount: 3_000 }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details['tenders.0.reservation']).toContain('confirmed');
+    const stranger = await sell(api, {
+      lines: [{ product: product.id, quantity: 1 }],
+      tenders: [{ method: 'room', reservation: 'resv_nope', amount: 3_000 }],
+    });
+    expect(stranger.status).toBe(400);
+    const stay = await checkedIn('Over', '2028-09-01', '2028-09-02');
+    const over = await sell(api, {
+      lines: [{ product: product.id, quantity: 1 }],
+      tenders: [{ method: 'room', reservation: stay.id, amount: 3_001 }],
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.code).toBe('tender_exceeds_due');
+    expect((await folioOf(stay.id)).lines).toEqual([]);
   });
 });

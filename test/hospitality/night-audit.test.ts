@@ -5,7 +5,7 @@ import { NightAudit } from '../../apps/server/src/hospitality/night-audit.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import { throwingLogger } from '../support/logger.ts';
 import type { Api } from '../support/retail.ts';
-import { book, makeRoomType } from './support.ts';
+import { arrivingGuest, book, makeRoomType } from './support.ts';
 
 const STAYS = 40;
 const clock = movableClock(new Date('2028-12-30T09:00:00+03:00'));
@@ -59,7 +59,9 @@ describe('the night audit in two processes', () => {
         adults: 1 + (index % 2),
       });
       expect(stay.status, JSON.stringify(stay.body)).toBe(201);
-      expect((await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {})).status).toBe(200);
+      expect(
+        (await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, arrivingGuest())).status,
+      ).toBe(200);
       stays.push(stay.body);
     }
     const ids = stays.map((stay) => stay.id);
@@ -132,7 +134,7 @@ describe('the night audit in two processes', () => {
     });
     expect(stay.status, JSON.stringify(stay.body)).toBe(201);
     clock.set(new Date('2029-01-05T09:00:00+03:00'));
-    await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, {});
+    await api.post(`/v1/hospitality/reservations/${stay.body.id}/check_in`, arrivingGuest());
     await auditTwiceFromBoth();
     expect((await api.get(`/v1/hospitality/reservations/${stay.body.id}/folio`)).body.lines).toEqual([]);
     clock.set(new Date('2029-01-05T10:00:00+03:00'));

@@ -239,7 +239,7 @@ export function assertFolioOpen(row: ReservationRow): void {
 /** One line on a folio: a charge (positive) or a payment (negative). */
 export async function insertFolioLine(
   db: Queryable,
-  row: ReservationRow,
+  row: Pick<ReservationRow, 'id' | 'merchant_id' | 'livemode'>,
   line: {
     kind: FolioLineKind;
     description: string | null;
