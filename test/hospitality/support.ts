@@ -36,3 +36,18 @@ export const guest = (name = 'Amina Juma') => ({ name, phone: '255712345678' });
 
 export const book = (api: Api, fields: Record<string, unknown>) =>
   api.post('/v1/hospitality/reservations', { guest: guest(), adults: 2, ...fields });
+
+/** A check-in body registering one guest, as the register asks. */
+export const arrivingGuest = () => ({
+  guests: [
+    {
+      name: 'Amina Juma',
+      nationality: 'TZ',
+      id_type: 'passport',
+      id_number: 'P1234567',
+      id_country: 'TZ',
+      arriving_from: 'Dar es Salaam',
+      going_to: 'Arusha',
+    },
+  ],
+});

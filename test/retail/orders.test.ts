@@ -75,7 +75,15 @@ describe('recording a sale', () => {
       tax_rate: 'standard',
     });
     expect(order.tenders).toEqual([
-      { method: 'cash', amount: 10_000, paid: 6_000, payment: null, network: null, reference: null },
+      {
+        method: 'cash',
+        amount: 10_000,
+        paid: 6_000,
+        payment: null,
+        reservation: null,
+        network: null,
+        reference: null,
+      },
     ]);
     expect(order.receipt).toMatchObject({
       language: 'sw',

@@ -89,6 +89,9 @@ const configSchema = z.object({
     .default([...DEFAULT_RETRY_DAYS]),
   SUBSCRIPTION_SCHEDULER: bool.default(true),
   SUBSCRIPTION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  // Hospitality's night audit (docs/HOSPITALITY.md "Folio and night audit"): run here, and how often it looks.
+  NIGHT_AUDIT: bool.default(true),
+  NIGHT_AUDIT_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
   // Invoice PDFs (docs/INVOICES.md "PDFs"): worker threads, renders that may wait for one, one render's limit.
   PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   PDF_QUEUE_MAX: z.coerce.number().int().min(0).max(1_000).default(16),

@@ -40,6 +40,8 @@ import { AvailabilityService } from './hospitality/availability.ts';
 import { GuestRegister } from './hospitality/guests.ts';
 import { ChannelService } from './hospitality/channels.ts';
 import { ChannelImports } from './hospitality/channels-import.ts';
+import { FolioService } from './hospitality/folio.ts';
+import { NightAudit } from './hospitality/night-audit.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -137,6 +139,9 @@ export interface Services {
   channels: ChannelService;
   /** The feeds' scheduled imports (a `Poller`). */
   channelImports: ChannelImports;
+  /** Each reservation's folio, and the night audit that posts its nights. */
+  folio: FolioService;
+  nightAudit: NightAudit;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -200,11 +205,14 @@ export function createServices(
     {
       checkoutPaid: (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
       invoicePayment: (db, payment) => invoiceCollection.applyPaymentOutcome(db, payment),
+      folioPayment: (db, payment) => folio.applyPaymentOutcome(db, payment),
     },
     events,
     logger,
   );
   const payouts = new PayoutService(database, providers, events, logger);
+  const folio = new FolioService(clock, payments);
+  const nightAudit = new NightAudit(database, clock, config.NIGHT_AUDIT_INTERVAL_MS, logger);
   const sandbox = new SandboxProvider(database, payments, payouts, config.SANDBOX_SETTLE_MS, logger);
   const checkouts = new CheckoutService(payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
   const escrowTransfers = new EscrowTransfers(database, events, logger, liveProvider);
@@ -259,7 +267,7 @@ export function createServices(
     publicUrl,
     logger,
   );
-  const reservations = new ReservationService(clock, guests);
+  const reservations = new ReservationService(clock, guests, folio);
   const channelImports = new ChannelImports(database, reservations, clock, events, logger, {
     intervalSeconds: config.CHANNEL_IMPORT_INTERVAL_SECONDS,
     allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
@@ -326,6 +334,8 @@ export function createServices(
     reservations,
     guests,
     availability: new AvailabilityService(),
+    folio,
+    nightAudit,
     channels: new ChannelService(reservations, clock, {
       publicUrl,
       allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
@@ -362,6 +372,8 @@ export function createServices(
         referralEarner.start();
         if (config.WEBHOOK_DISPATCH) webhookDispatcher.start();
         if (config.SUBSCRIPTION_SCHEDULER) subscriptionScheduler.start();
+        // Each stay in house charged its nights as they come (docs/HOSPITALITY.md).
+        if (config.NIGHT_AUDIT) nightAudit.start();
         // Live payments, payouts and transfers whose callback was lost (docs/PROVIDERS.md).
         reconciler?.start();
         // Channels' iCal feeds, each fetched when due by one process (docs/HOSPITALITY.md).
@@ -371,6 +383,7 @@ export function createServices(
         await janitor.stop();
         await reconciler?.stop();
         await subscriptionScheduler.stop();
+        await nightAudit.stop();
         await sandbox.stop();
         await referralEarner.stop();
         await resumingTransfers;

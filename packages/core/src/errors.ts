@@ -50,6 +50,7 @@ export type ErrorCode =
   | 'livemode_mismatch'
   | 'room_unavailable'
   | 'reservations_in_the_way'
+  | 'folio_unsettled'
   // 408, 431 invalid_request_error: the HTTP request itself
   | 'request_timeout'
   | 'headers_too_large'
@@ -174,6 +175,7 @@ export const ERROR_KINDS = {
   livemode_mismatch: FORBIDDEN,
   room_unavailable: CONFLICT,
   reservations_in_the_way: CONFLICT,
+  folio_unsettled: CONFLICT,
   request_timeout: kind('invalid_request_error', 408, 'TIMEOUT'),
   // tRPC has no 431; Node answers it before any handler runs, so a till never meets it.
   headers_too_large: kind('invalid_request_error', 431, 'BAD_REQUEST'),

@@ -40,6 +40,8 @@ export const ID_PREFIXES = {
   guestRegistration: 'greg',
   channelFeed: 'chfeed',
   channelConflict: 'chcon',
+  folioLine: 'fol',
+  nightAudit: 'naud',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

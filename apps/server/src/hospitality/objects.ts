@@ -229,6 +229,11 @@ export interface ReservationRow {
   checked_in_at: Date | null;
   checked_out_at: Date | null;
   canceled_at: Date | null;
+  /** The folio's closing at check-out: its balance then, and a manager's override when it was not zero. */
+  folio_closed_at: Date | null;
+  folio_closing_balance: number | null;
+  folio_override_reason: string | null;
+  folio_override_by: string | null;
   created_at: Date;
   updated_at: Date;
 }

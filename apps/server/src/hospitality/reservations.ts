@@ -19,7 +19,7 @@ import {
   type StayQuote,
   type reservationCreateBody,
 } from '@tz/core';
-import type { Tenant } from '../actor.ts';
+import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ListSource } from '../db/list-page.ts';
 import { isExclusionViolation } from '../db/errors.ts';
@@ -32,7 +32,8 @@ import { findRoomType, loadProperty, lockRoomType, ratesOfType } from './propert
 import { priceStay, stayOf, stayRequestOf } from './pricing.ts';
 import { findRoom } from './rooms.ts';
 import type { GuestRegister } from './guests.ts';
-import { freeRooms, stayRange, type Stay } from './stays.ts';
+import { actorName, folioBalance, type FolioService } from './folio.ts';
+import { findReservation, freeRooms, stayRange, type Stay } from './stays.ts';
 
 type ReservationInput = z.output<typeof reservationCreateBody>;
 export type ReservationSource = ReservationRow['source'];
@@ -49,6 +50,7 @@ export class ReservationService {
   constructor(
     private readonly clock: Clock,
     private readonly guests: GuestRegister,
+    private readonly folio: FolioService,
   ) {}
 
   /**
@@ -182,14 +184,8 @@ export class ReservationService {
     return reservationObject(await this.find(db, tenant, id));
   }
 
-  private async find(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<ReservationRow> {
-    const found = await db.query<ReservationRow>(
-      `SELECT * FROM hospitality_reservations WHERE id = $1 AND merchant_id = $2 AND livemode = $3
-       ${lock ? 'FOR UPDATE' : ''}`,
-      [id, tenant.merchantId, tenant.livemode],
-    );
-    if (!found.rows[0]) throw notFound('reservation', id);
-    return found.rows[0];
+  private find(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<ReservationRow> {
+    return findReservation(db, tenant, id, lock);
   }
 
   /** The reservation locked after its type: the order every write that moves rooms takes its locks in. */
@@ -298,15 +294,32 @@ export class ReservationService {
     return this.move(db, tenant, row, 'checked_in', { set: 'checked_in_at = now(), updated_at = now()' });
   }
 
-  /** The guest leaves: the room is free from now (an early departure frees its nights) and needs cleaning. */
-  async checkOut(db: Queryable, tenant: Tenant, id: string) {
-    const row = await this.lockForChange(db, tenant, id);
-    const object = await this.move(db, tenant, row, 'checked_out', {
-      set: 'checked_out_at = now(), updated_at = now()',
+  /**
+   * The guest leaves: the nights due are posted, then the folio closes at a
+   * zero balance, or at another with a manager's override (who and why are
+   * kept), and `folio.closed` is recorded. The room is free from now (an early
+   * departure frees its nights) and needs cleaning.
+   */
+  async checkOut(db: Queryable, actor: Actor, id: string, override?: { reason: string }) {
+    const row = await this.lockForChange(db, actor, id);
+    await this.folio.postDueNights(db, row);
+    const balance = await folioBalance(db, row.id);
+    if (balance !== 0 && override === undefined && row.status === 'checked_in')
+      throw new AppError(
+        'folio_unsettled',
+        `The folio's balance is ${balance} TZS ${balance > 0 ? 'owed by the guest' : 'owed to the guest'}: settle it, or check out with an override and its reason`,
+        { details: { balance: String(balance) } },
+      );
+    const object = await this.move(db, actor, row, 'checked_out', {
+      set: `checked_out_at = now(), updated_at = now(), folio_closed_at = now(), folio_closing_balance = $1,
+        folio_override_reason = $2, folio_override_by = $3`,
+      params: [balance, override?.reason ?? null, override ? actorName(actor) : null],
     });
     await db.query(`UPDATE hospitality_rooms SET housekeeping = 'dirty', updated_at = now() WHERE id = $1`, [
       row.room_id,
     ]);
+    const closed = await this.find(db, actor, id);
+    await recordEvent(db, { ...actor, type: 'folio.closed', object: await this.folio.toObject(db, closed) });
     return object;
   }
 

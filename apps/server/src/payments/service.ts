@@ -44,6 +44,8 @@ export interface PaymentRow {
   checkout_id: string | null;
   /** The invoice this payment pays, when it was asked for one. */
   invoice_id: string | null;
+  /** The reservation whose folio this payment pays, when it was asked for one at the desk. */
+  reservation_id: string | null;
   metadata: Record<string, string>;
   provider: string;
   provider_reference: string | null;
@@ -108,6 +110,7 @@ export interface CreatePaymentInput {
   metadata?: Record<string, string> | undefined;
   checkoutId?: string | undefined;
   invoiceId?: string | undefined;
+  reservationId?: string | undefined;
 }
 
 /** The provider of each mode: the sandbox in test mode, the live provider (when configured) in live mode. */
@@ -122,6 +125,8 @@ export interface ProviderDirectory {
 export interface PaymentPurposes {
   checkoutPaid(db: Queryable, checkoutId: string, payment: PaymentRow): Promise<void>;
   invoicePayment(db: Queryable, payment: PaymentRow): Promise<void>;
+  /** A paid payment asked for a reservation's folio: the folio's payment line. */
+  folioPayment(db: Queryable, payment: PaymentRow): Promise<void>;
 }
 
 export class PaymentService implements OutcomeSink {
@@ -183,14 +188,14 @@ export class PaymentService implements OutcomeSink {
       {
         name: 'insert_payments',
         text: `INSERT INTO payments (id, merchant_id, livemode, amount, currency, status, phone, network, description,
-         customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)
+         customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id, reservation_id)
        SELECT id, merchant_id, livemode, amount, currency, status, phone, network, description,
-         customer_id, checkout_id, metadata::jsonb, provider, created_at, settle_at, invoice_id
+         customer_id, checkout_id, metadata::jsonb, provider, created_at, settle_at, invoice_id, reservation_id
        FROM unnest($1::text[], $2::text[], $3::boolean[], $4::bigint[], $5::text[], $6::text[], $7::text[],
          $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::timestamptz[],
-         $15::timestamptz[], $16::text[])
+         $15::timestamptz[], $16::text[], $17::text[])
          AS p(id, merchant_id, livemode, amount, currency, status, phone, network, description,
-           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id)`,
+           customer_id, checkout_id, metadata, provider, created_at, settle_at, invoice_id, reservation_id)`,
       },
       [
         column((r) => r.id),
@@ -209,6 +214,7 @@ export class PaymentService implements OutcomeSink {
         column((r) => r.created_at),
         column((r) => r.settle_at),
         column((r) => r.invoice_id),
+        column((r) => r.reservation_id),
       ],
     );
     const objects = await recordEvents(db, 'payment.created', rows, this.toObject);
@@ -231,6 +237,7 @@ export class PaymentService implements OutcomeSink {
       customer_id: input.customer ?? null,
       checkout_id: input.checkoutId ?? null,
       invoice_id: input.invoiceId ?? null,
+      reservation_id: input.reservationId ?? null,
       metadata: input.metadata ?? {},
       provider: provider.name,
       provider_reference: null,
@@ -321,6 +328,7 @@ export class PaymentService implements OutcomeSink {
         });
         if (paid.checkout_id) await this.purposes.checkoutPaid(tx, paid.checkout_id, paid);
         if (paid.invoice_id) await this.purposes.invoicePayment(tx, paid);
+        if (paid.reservation_id) await this.purposes.folioPayment(tx, paid);
       } else {
         const failed = await transition(tx, PAYMENTS, row, 'failed', {
           set: `failure_code = $1, failure_message = $2, failed_at = now(), settle_at = NULL,

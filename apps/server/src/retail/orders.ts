@@ -31,6 +31,7 @@ import {
 import { refundOrder, voidOrder, type OrderScope, type RefundInput } from './orders/refund-void.ts';
 import { resolveSale, saleReceiptNumber, saleStoreId } from './orders/sale.ts';
 import { insertSale, saleRecords } from './orders/write.ts';
+import { actorName, insertFolioLine } from '../hospitality/folio.ts';
 
 export type { OrderFilters, OrderObject, OrderReference } from './orders/read.ts';
 export type { RefundInput } from './orders/refund-void.ts';
@@ -143,6 +144,20 @@ export class OrderService {
       { ...records.order, created_at: createdAt },
       { lines: records.lines, tenders: records.tenders, refunds: [] },
     );
+    // A sale charged to a room is an extra on the stay's folio, in the sale's transaction.
+    for (const tender of sale.allocation.tenders)
+      if (tender.method === 'room')
+        await insertFolioLine(
+          db,
+          { id: tender.reservation, merchant_id: tenant.merchantId, livemode: tenant.livemode },
+          {
+            kind: 'extra',
+            description: `Receipt ${receiptNumber}`,
+            amount: tender.paid,
+            orderId: records.order.id,
+            by: actorName(actor),
+          },
+        );
     await recordLowStock(db, tenant, stockPlan);
     await recordEvent(db, { ...tenant, type: 'order.created', object });
     await recordEvent(db, { ...tenant, type: 'order.paid', object });

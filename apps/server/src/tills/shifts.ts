@@ -184,6 +184,7 @@ async function computeReport(
   noSales: NoSaleRow[],
   counted: CountedAmount[] | undefined,
 ): Promise<ZReport> {
+  // A sale charged to a room brings no money to the drawer: the guest's folio has it.
   const orders = await db.query<{
     status: ZReportOrder['status'];
     change_due: number;
@@ -193,7 +194,7 @@ async function computeReport(
   }>(
     `SELECT o.status, o.change_due, o.refunded_amount, o.cashier,
        (SELECT coalesce(json_agg(json_build_object('method', t.method, 'amount', t.amount) ORDER BY t.position), '[]')
-          FROM retail_order_tenders t WHERE t.order_id = o.id) AS tenders
+          FROM retail_order_tenders t WHERE t.order_id = o.id AND t.method <> 'room') AS tenders
      FROM retail_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3 ORDER BY o.seq`,
     [row.id, row.merchant_id, row.livemode],
   );

@@ -4,3 +4,4 @@ export * from './levies.ts';
 export * from './quote.ts';
 export * from './commands.ts';
 export * from './registration.ts';
+export * from './folio.ts';

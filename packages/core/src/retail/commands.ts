@@ -105,6 +105,13 @@ const tenderSchema = z.discriminatedUnion('method', [
     amount: priceSchema.min(1, { error: 'must be at least 1' }),
     reference: z.string().trim().min(1, { error: 'is required' }).max(100).describe('Terminal approval code'),
   }),
+  z.strictObject({
+    method: z.literal('room'),
+    amount: priceSchema.min(1, { error: 'must be at least 1' }),
+    reservation: referenceSchema.describe(
+      'A checked-in stay (resv_...): the sale is charged to its folio as an extra',
+    ),
+  }),
 ]);
 
 export const createOrderCommand = z.strictObject({

@@ -38,6 +38,8 @@ export interface RetailReceiptText {
   cash: string;
   mobileMoney: string;
   card: string;
+  /** A sale charged to a hotel guest's room (their folio). */
+  room: string;
   /** Prefix of a tax line: "VAT 18%". */
   vat: string;
   lineDiscount: string;
@@ -59,6 +61,7 @@ export const RETAIL_RECEIPT_TEXT: Record<ReceiptLanguage, RetailReceiptText> = {
     cash: 'Cash',
     mobileMoney: 'Mobile money',
     card: 'Card',
+    room: 'Charged to room',
     vat: 'VAT',
     lineDiscount: 'Discount',
     orderDiscount: 'Order discount',
@@ -75,6 +78,7 @@ export const RETAIL_RECEIPT_TEXT: Record<ReceiptLanguage, RetailReceiptText> = {
     cash: 'Taslimu',
     mobileMoney: 'Pesa kwa simu',
     card: 'Kadi',
+    room: 'Kwenye bili ya chumba',
     vat: 'Kodi (VAT)',
     lineDiscount: 'Punguzo',
     orderDiscount: 'Punguzo la jumla',
@@ -153,6 +157,10 @@ function tenderLine(tender: AllocatedTender, text: RetailReceiptText): ReceiptTe
     }
     case 'card':
       return { label: text.card, amount: tender.paid, reference: tender.reference };
+    case 'room':
+      return tender.room === undefined
+        ? { label: text.room, amount: tender.paid }
+        : { label: text.room, amount: tender.paid, reference: tender.room };
   }
 }
 

@@ -9,6 +9,7 @@ import { hasPrefix } from '../ids.ts';
 import { MAX_AMOUNT, isCurrency } from '../money.ts';
 import type { Currency } from '../money.ts';
 
+/** The methods that bring money in at the till (a shift's Z report counts these). */
 export type TenderMethod = 'cash' | 'mobile_money' | 'card';
 
 export type TenderInput =
@@ -36,6 +37,16 @@ export type TenderInput =
       amount: number;
       /** Terminal approval or transaction reference. */
       reference: string;
+      currency?: Currency | undefined;
+    }
+  | {
+      /** Charged to a checked-in guest's folio (hospitality): no money changes hands at the till. */
+      method: 'room';
+      amount: number;
+      /** The stay (`resv_...`). */
+      reservation: string;
+      /** The room's number, for the receipt. */
+      room?: string | undefined;
       currency?: Currency | undefined;
     };
 
@@ -84,6 +95,8 @@ export function mobileMoneyTenderProblem(
   return null;
 }
 
+const NON_CASH_NAMES = { mobile_money: 'mobile money', card: 'card', room: 'a room charge' } as const;
+
 /** A tender with the part of it that went to the order; `amount` stays what was handed over. */
 export type AllocatedTender = TenderInput & { paid: number };
 
@@ -126,7 +139,7 @@ export function allocateTenders(request: TenderRequest): TenderAllocation {
       throw invalidField(
         'tender_exceeds_due',
         `tenders[${index}].amount`,
-        `is ${tender.amount} but only ${remaining} is left to pay; ${tender.method === 'card' ? 'card' : 'mobile money'} gives no change`,
+        `is ${tender.amount} but only ${remaining} is left to pay; ${NON_CASH_NAMES[tender.method]} gives no change`,
       );
     }
     paid[index] = tender.amount;
@@ -188,7 +201,15 @@ function validateTender(tender: TenderInput, index: number, currency: Currency):
       if (tender.reference.trim() === '')
         throw invalidField('parameter_missing', `${at}.reference`, 'is required');
       return;
+    case 'room':
+      if (!hasPrefix('reservation', tender.reservation))
+        throw invalidField('parameter_invalid', `${at}.reservation`, 'must be a reservation id (resv_...)');
+      return;
     default:
-      throw invalidField('parameter_invalid', `${at}.method`, "must be 'cash', 'mobile_money' or 'card'");
+      throw invalidField(
+        'parameter_invalid',
+        `${at}.method`,
+        "must be 'cash', 'mobile_money', 'card' or 'room'",
+      );
   }
 }

@@ -64,6 +64,8 @@ export const CODE_WORDS: Words<RefusalCode> = {
     room_unavailable: 'That room is already taken for those dates. Choose another room or other dates.',
     reservations_in_the_way:
       'Guests are already booked there for those dates. Move or cancel their bookings first.',
+    folio_unsettled:
+      'The guest’s bill is not settled. Take the payment first, or ask a manager to let the guest leave.',
     request_timeout: 'The server waited too long for the till.',
     headers_too_large: 'What the till sent was too large.',
     api_key_missing: 'The server asked for a key.',
@@ -172,6 +174,8 @@ export const CODE_WORDS: Words<RefusalCode> = {
       'Chumba hicho kimeshachukuliwa kwa tarehe hizo. Chagua chumba kingine au tarehe nyingine.',
     reservations_in_the_way:
       'Tayari kuna wageni waliohifadhiwa hapo kwa tarehe hizo. Hamisha au ghairi nafasi zao kwanza.',
+    folio_unsettled:
+      'Bili ya mgeni haijalipwa yote. Pokea malipo kwanza, au muombe meneja amruhusu mgeni kuondoka.',
     request_timeout: 'Seva ilisubiri kaunta kwa muda mrefu mno.',
     headers_too_large: 'Kilichotumwa na kaunta ni kikubwa mno.',
     api_key_missing: 'Seva iliomba ufunguo.',

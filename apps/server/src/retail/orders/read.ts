@@ -75,10 +75,12 @@ export interface LineRow {
 
 export interface TenderRow {
   position: number;
-  method: 'cash' | 'mobile_money' | 'card';
+  method: 'cash' | 'mobile_money' | 'card' | 'room';
   amount: number;
   paid: number;
   payment_id: string | null;
+  /** A sale charged to a room: the stay. */
+  reservation_id: string | null;
   network: string | null;
   reference: string | null;
 }
@@ -153,6 +155,7 @@ export const orderObject = (row: OrderRow, parts: OrderParts) => ({
     amount: tender.amount,
     paid: tender.paid,
     payment: tender.payment_id,
+    reservation: tender.reservation_id,
     network: tender.network,
     reference: tender.reference,
   })),

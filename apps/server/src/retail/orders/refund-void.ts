@@ -1,5 +1,6 @@
 /** After a sale: refunds (in full or in part) and same-day voids. */
 import {
+  AppError,
   newId,
   notFound,
   planRefund,
@@ -46,7 +47,23 @@ async function lockOrder(db: Queryable, scope: OrderScope, id: string): Promise<
     [id, scope.merchantId, scope.livemode, scope.storeId ?? null],
   );
   if (!found.rows[0]) throw notFound('order', id);
+  await refuseRoomCharge(db, id);
   return found.rows[0];
+}
+
+/** A sale charged to a room is on the guest's folio: it is corrected there, with an adjustment. */
+async function refuseRoomCharge(db: Queryable, orderId: string): Promise<void> {
+  const found = await db.query<{ reservation_id: string }>(
+    `SELECT reservation_id FROM retail_order_tenders WHERE order_id = $1 AND method = 'room' LIMIT 1`,
+    [orderId],
+  );
+  const stay = found.rows[0]?.reservation_id;
+  if (stay !== undefined)
+    throw new AppError(
+      'state_transition_invalid',
+      `The sale was charged to the room of ${stay}: correct it on that folio with an adjustment`,
+      { details: { id: `is charged to ${stay}` } },
+    );
 }
 
 async function linesForStock(db: Queryable, orderId: string) {

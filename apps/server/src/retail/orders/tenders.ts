@@ -1,4 +1,4 @@
-/** A sale's tenders, checked against the payments they name. */
+/** A sale's tenders, checked against the payments and the stays they name. */
 import {
   mobileMoneyTenderProblem,
   type Currency,
@@ -39,6 +39,7 @@ export async function resolveTenders(
     );
     for (const row of found.rows) payments.set(row.id, row);
   }
+  const stays = await roomsToCharge(db, tenant, tenders);
   const seen = new Map<string, number>();
   return tenders.map((tender, index): TenderInput => {
     const at = `tenders.${index}`;
@@ -47,6 +48,24 @@ export async function resolveTenders(
         return { method: 'cash', amount: tender.amount, currency };
       case 'card':
         return { method: 'card', amount: tender.amount, reference: tender.reference, currency };
+      case 'room': {
+        const stay = stays.get(tender.reservation);
+        if (!stay)
+          throw invalid('parameter_invalid', `${at}.reservation`, 'is not a reservation of this account');
+        if (stay.status !== 'checked_in' || stay.folio_closed)
+          throw invalid(
+            'parameter_invalid',
+            `${at}.reservation`,
+            `is ${stay.status.replace('_', ' ')}: only a guest checked in can charge to the room`,
+          );
+        return {
+          method: 'room',
+          amount: tender.amount,
+          reservation: tender.reservation,
+          room: stay.room ?? undefined,
+          currency,
+        };
+      }
       case 'mobile_money': {
         const payment = payments.get(tender.payment);
         if (!payment) throw invalid('parameter_invalid', `${at}.payment`, 'is not a payment of this account');
@@ -69,4 +88,22 @@ export async function resolveTenders(
       }
     }
   });
+}
+
+/**
+ * The stays a sale's room tenders name, locked (so a check-out waits for the
+ * sale's folio line), with their room numbers for the receipt.
+ */
+async function roomsToCharge(db: Queryable, tenant: Tenant, tenders: readonly OrderTenderInput[]) {
+  const ids = tenders.flatMap((tender) => (tender.method === 'room' ? [tender.reservation] : []));
+  const stays = new Map<string, { status: string; folio_closed: boolean; room: string | null }>();
+  if (ids.length === 0) return stays;
+  const found = await db.query<{ id: string; status: string; folio_closed: boolean; room: string | null }>(
+    `SELECT r.id, r.status, r.folio_closed_at IS NOT NULL AS folio_closed, m.number AS room
+     FROM hospitality_reservations r LEFT JOIN hospitality_rooms m ON m.id = r.room_id
+     WHERE r.id = ANY($1::text[]) AND r.merchant_id = $2 AND r.livemode = $3 ORDER BY r.id FOR UPDATE OF r`,
+    [ids, tenant.merchantId, tenant.livemode],
+  );
+  for (const row of found.rows) stays.set(row.id, row);
+  return stays;
 }

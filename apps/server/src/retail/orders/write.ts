@@ -56,6 +56,7 @@ export function saleRecords(
     amount: tender.amount,
     paid: tender.paid,
     payment_id: tender.method === 'mobile_money' ? tender.paymentId : null,
+    reservation_id: tender.method === 'room' ? tender.reservation : null,
     network: tender.method === 'mobile_money' ? (tender.network ?? null) : null,
     reference: tender.method === 'card' ? tender.reference : null,
   }));
@@ -172,10 +173,11 @@ export async function insertSale(
            unit_price bigint, price_override_reason text, discount_rule jsonb, gross bigint, line_discount bigint,
            order_discount bigint, total bigint, tax bigint)
        ), tenders AS (
-         INSERT INTO retail_order_tenders (order_id, position, method, amount, paid, payment_id, network, reference)
-         SELECT o.id, y.position, y.method, y.amount, y.paid, y.payment_id, y.network, y.reference
+         INSERT INTO retail_order_tenders (order_id, position, method, amount, paid, payment_id, network, reference,
+           reservation_id)
+         SELECT o.id, y.position, y.method, y.amount, y.paid, y.payment_id, y.network, y.reference, y.reservation_id
          FROM o, json_to_recordset($27::json) AS y(position int, method text, amount bigint, paid bigint,
-           payment_id text, network text, reference text)
+           payment_id text, network text, reference text, reservation_id text)
        )${stock ? `, ${stock}` : ''}
        SELECT created_at FROM o`,
       values: params,

@@ -60,6 +60,7 @@ const localDateTime = (instant: Date) => shopDateTime(formatEastAfricaTime(insta
 function tenderLabel(tender: ReceiptView['tenders'][number], t: ReceiptPageLabels): string {
   if (tender.method === 'cash') return t.cash;
   if (tender.method === 'card') return t.card;
+  if (tender.method === 'room') return t.room;
   return (tender.network ? MOBILE_NETWORK_NAMES[tender.network] : undefined) ?? t.mobileMoney;
 }
 

@@ -38,6 +38,7 @@ import { webhookEventRoutes } from './webhook-events.ts';
 import { hospitalitySetupRoutes } from './hospitality/setup.ts';
 import { reservationRoutes } from './hospitality/reservations.ts';
 import { channelRoutes } from './hospitality/channels.ts';
+import { folioRoutes } from './hospitality/folio.ts';
 
 /** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
 const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
@@ -74,7 +75,12 @@ export const v1Routes: AnyRoute[] = [
     ...shiftRoutes,
     ...tillRoutes,
   ]),
-  ...inApp('hospitality', [...reservationRoutes, ...hospitalitySetupRoutes, ...channelRoutes]),
+  ...inApp('hospitality', [
+    ...reservationRoutes,
+    ...folioRoutes,
+    ...hospitalitySetupRoutes,
+    ...channelRoutes,
+  ]),
   ...inApp('employees', employeeRoutes),
   ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,

@@ -94,10 +94,11 @@ export const orderSchema = z.object({
   tax_breakdown: z.array(z.object({ rate_basis_points: count, gross: count, net: count, tax: count })),
   tenders: z.array(
     z.object({
-      method: z.enum(['cash', 'mobile_money', 'card']),
+      method: z.enum(['cash', 'mobile_money', 'card', 'room']),
       amount: count,
       paid: count.describe('The part that went to the order; cash above it came back as change'),
       payment: z.string().nullable(),
+      reservation: z.string().nullable().describe('A sale charged to a room: the stay, whose folio has it'),
       network: z.string().nullable(),
       reference: z.string().nullable(),
     }),

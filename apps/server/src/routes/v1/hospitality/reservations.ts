@@ -85,7 +85,7 @@ const step = (
   path: string,
   summary: string,
   description: string,
-  call: 'confirm' | 'cancel' | 'markNoShow' | 'checkOut',
+  call: 'confirm' | 'cancel' | 'markNoShow',
 ) =>
   defineRoute({
     method: 'POST',
@@ -267,5 +267,4 @@ export const reservationRoutes = [
     'A confirmed guest who never came, once the stay should have begun.',
     'markNoShow',
   ),
-  step('check_out', 'Check a guest out', 'The room is free from now and marked dirty.', 'checkOut'),
 ];
