@@ -1,6 +1,7 @@
 /** An API error as a sentence in the user's language, naming the fields the server named. */
 import { ApiError, NETWORK_ERROR } from './api.ts';
 import type { MessageKey } from './i18n/index.ts';
+import { formatMoney } from './shared.ts';
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -50,6 +51,8 @@ export function errorText(
       return t('payErrorFunds');
     case 'room_unavailable':
       return t('errorRoomUnavailable');
+    case 'folio_unsettled':
+      return t('errorFolioUnsettled', { amount: formatMoney(Number(error.details.balance ?? 0)) });
     case 'reservations_in_the_way':
       return t('errorReservationsInTheWay', { reservations: error.details.reservations ?? error.message });
     case 'state_transition_invalid':

@@ -125,6 +125,8 @@ export const commonEn = {
   errorOrigin: 'This page may not make changes here. Open the back office from its own address.',
   errorUnavailable: 'The server is busy or starting. Try again in a moment.',
   errorRoomUnavailable: 'That room is not free for the whole stay: choose another room or other dates.',
+  errorFolioUnsettled:
+    'The folio is not settled: {amount} is still owed. Take it, or let the guest leave owing with a reason.',
   errorReservationsInTheWay: 'Reservations hold rooms there: {reservations}. Move or cancel them first.',
   errorInvalid: 'Check this: {fields}.',
   errorOther: 'The server refused: {message}',

@@ -126,6 +126,8 @@ const commonSw: Record<keyof typeof commonEn, string> = {
   errorUnavailable: 'Seva ina kazi nyingi au inaanza. Jaribu tena baada ya muda mfupi.',
   errorRoomUnavailable:
     'Chumba hicho hakiko wazi kwa muda wote wa kukaa: chagua chumba kingine au tarehe nyingine.',
+  errorFolioUnsettled:
+    'Bili haijalipwa: {amount} bado kinadaiwa. Kipokee, au mruhusu mgeni aondoke akidaiwa kwa sababu.',
   errorReservationsInTheWay:
     'Kuna nafasi zilizohifadhiwa zinazoshikilia vyumba hapo: {reservations}. Zihamishe au uzifute kwanza.',
   errorInvalid: 'Angalia hiki: {fields}.',

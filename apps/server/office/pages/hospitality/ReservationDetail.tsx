@@ -18,6 +18,8 @@ import { PageLink } from '../../router.tsx';
 import { formatDateTime, Message } from '../../shared.ts';
 import { HOSPITALITY_ERRORS, MODE_WORDS, type Reservation, type Room, type RoomType } from './model.ts';
 import { QuoteView, StayStatus, stayDates } from './parts.tsx';
+import { CheckInDialog } from './CheckInDialog.tsx';
+import { CheckOutDialog } from './CheckOutDialog.tsx';
 
 type Asking = 'cancel' | 'no_show' | null;
 
@@ -34,6 +36,8 @@ export function ReservationDetail({ id }: { id: string }) {
   );
   const { busy, error, run } = useAction(HOSPITALITY_ERRORS);
   const [asking, setAsking] = useState<Asking>(null);
+  const [checkingIn, setCheckingIn] = useState(false);
+  const [checkingOut, setCheckingOut] = useState(false);
   const [picked, setPicked] = useState('');
   if (loaded.kind === 'loading') return <Loading />;
   if (loaded.kind === 'failed') return <Failed error={loaded.error} onRetry={reload} />;
@@ -105,13 +109,13 @@ export function ReservationDetail({ id }: { id: string }) {
             },
             can('checked_in') && {
               label: t('hospCheckIn'),
-              onClick: () => step('check_in', stay.room ? {} : { room }),
+              onClick: () => setCheckingIn(true),
               testId: 'check-in',
               className: 'primary',
             },
             can('checked_out') && {
               label: t('hospCheckOut'),
-              onClick: () => step('check_out'),
+              onClick: () => setCheckingOut(true),
               testId: 'check-out',
               className: 'primary',
             },
@@ -134,6 +138,28 @@ export function ReservationDetail({ id }: { id: string }) {
         <h2 id="quote-title">{t('hospQuote')}</h2>
         <QuoteView quote={stay.quote} testId="stay-quote" />
       </section>
+      {checkingIn && (
+        <CheckInDialog
+          stay={stay}
+          room={stay.room ? null : room}
+          onClose={() => setCheckingIn(false)}
+          onDone={() => {
+            setCheckingIn(false);
+            setPicked('');
+            reload();
+          }}
+        />
+      )}
+      {checkingOut && (
+        <CheckOutDialog
+          stay={stay}
+          onClose={() => setCheckingOut(false)}
+          onDone={() => {
+            setCheckingOut(false);
+            reload();
+          }}
+        />
+      )}
       {asking && (
         <ConfirmDialog
           title={
