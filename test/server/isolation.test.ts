@@ -22,6 +22,28 @@ const validBodies: Record<string, unknown> = {
     body: '{}',
     signature: '0'.repeat(64),
   },
+  'POST /hospitality/reservations/{id}/assign': { room: 'room_x' },
+  'POST /hospitality/reservations/{id}/guests': {
+    guests: [
+      {
+        name: 'Asha',
+        nationality: 'TZ',
+        id_type: 'national_id',
+        id_number: '1',
+        id_country: 'TZ',
+        arriving_from: 'Dodoma',
+        going_to: 'Arusha',
+      },
+    ],
+  },
+  'POST /hospitality/reservations/{id}/folio/charges': { description: 'Soda', amount: 1_000 },
+  'POST /hospitality/reservations/{id}/folio/payments': { method: 'cash', amount: 1_000 },
+  'POST /hospitality/channels/conflicts/{id}/resolve': { action: 'dismiss' },
+};
+
+/** Lists that need a question to answer (a stay's dates). */
+const listQueries: Record<string, string> = {
+  '/hospitality/availability': '?arrival=2030-01-01&departure=2030-01-02',
 };
 
 beforeAll(async () => {
@@ -102,6 +124,30 @@ beforeAll(async () => {
   );
   for (const created of [printer, job]) expect(created.status, JSON.stringify(created.body)).toBe(201);
   ownerIds.push(till.id, employee.id, printer.body.id, job.body.id, shift);
+
+  // Hospitality: a room type, its rate and room, a blackout and a stay.
+  const roomType = await api.post('/v1/hospitality/room-types', { name: 'Double', base_rate: 100_000 });
+  const rate = await api.post('/v1/hospitality/rates', {
+    room_type: roomType.body.id,
+    starts_on: '2030-01-01',
+    ends_on: '2030-01-31',
+    rate: 120_000,
+  });
+  const room = await api.post('/v1/hospitality/rooms', { room_type: roomType.body.id, number: '101' });
+  const blackout = await api.post('/v1/hospitality/blackouts', {
+    room: room.body.id,
+    starts_on: '2030-03-01',
+    ends_on: '2030-03-02',
+  });
+  const stay = await api.post('/v1/hospitality/reservations', {
+    room_type: roomType.body.id,
+    arrival: '2030-01-10',
+    departure: '2030-01-12',
+    guest: { name: 'Asha' },
+  });
+  for (const created of [roomType, rate, room, blackout, stay])
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  ownerIds.push(roomType.body.id, rate.body.id, room.body.id, blackout.body.id, stay.body.id);
 });
 afterAll(() => server?.close());
 
@@ -127,7 +173,7 @@ describe('tenant isolation', () => {
       (route) => route.method === 'GET' && !route.path.includes('{') && route.path !== '/logs',
     );
     for (const route of lists) {
-      const response = await stranger.get(`/v1${route.path}`);
+      const response = await stranger.get(`/v1${route.path}${listQueries[route.path] ?? ''}`);
       // A singleton the stranger has not made yet (its default store, say) is a 404 of its own.
       expect([200, 404], route.path).toContain(response.status);
       const text = JSON.stringify(response.body);

@@ -53,8 +53,8 @@ async function findReservation(db: Queryable, tenant: Tenant, id: string): Promi
 export class GuestRegister {
   /** Adds guests to a stay's register, in the order given. */
   async register(db: Queryable, tenant: Tenant, reservationId: string, guests: readonly GuestRegistration[]) {
-    await findReservation(db, tenant, reservationId);
     if (guests.length === 0) return this.list(db, tenant, reservationId);
+    await findReservation(db, tenant, reservationId);
     const params: unknown[] = [tenant.merchantId, tenant.livemode, reservationId];
     const rows = guests.map((guest) => {
       const values = [
@@ -79,7 +79,9 @@ export class GuestRegister {
     return this.list(db, tenant, reservationId);
   }
 
+  /** The stay's register, in the order guests were added; another merchant's stay is a 404. */
   async list(db: Queryable, tenant: Tenant, reservationId: string) {
+    await findReservation(db, tenant, reservationId);
     const found = await db.query<RegistrationRow>(
       `SELECT * FROM hospitality_guest_registrations
         WHERE reservation_id = $1 AND merchant_id = $2 AND livemode = $3 ORDER BY seq`,
