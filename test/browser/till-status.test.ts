@@ -166,10 +166,11 @@ describe('the till status bar', () => {
         const at = Number(document.querySelector('[data-testid=last-sync]')?.getAttribute('data-at'));
         return at > before;
       }, synced);
-      const resynced = await lastSyncAt(page);
 
       // The network is up but the server is gone: the next sale's push finds it unreachable, not offline.
+      // The last sync is read once the server is closed: a pull still in flight may end as it closes.
       await shop.server.close();
+      const resynced = await lastSyncAt(page);
       await sell(page);
       await waitForUnsynced(page, 1);
       expect(await connectionShows(page, 'unreachable')).toEqual({ text: 'Seva haipatikani', onLine: true });
