@@ -4,18 +4,12 @@
  * each guest signs. Personal data: the routes are for secret keys (and the
  * front desk's till), never publishable keys.
  */
-import {
-  newId,
-  notFound,
-  buildRegistrationCard,
-  type GuestRegistration,
-  type ReceiptLanguage,
-} from '@tz/core';
+import { newId, buildRegistrationCard, type GuestRegistration, type ReceiptLanguage } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import { unixSeconds } from '../infra/time.ts';
 import { loadProperty } from './property.ts';
-import type { ReservationRow } from './objects.ts';
+import { findReservation } from './stays.ts';
 
 interface RegistrationRow extends Omit<GuestRegistration, 'phone'> {
   id: string;
@@ -40,15 +34,6 @@ export const registrationObject = (row: RegistrationRow) => ({
   livemode: row.livemode,
   created: unixSeconds(row.created_at),
 });
-
-async function findReservation(db: Queryable, tenant: Tenant, id: string): Promise<ReservationRow> {
-  const found = await db.query<ReservationRow>(
-    `SELECT * FROM hospitality_reservations WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, tenant.merchantId, tenant.livemode],
-  );
-  if (!found.rows[0]) throw notFound('reservation', id);
-  return found.rows[0];
-}
 
 export class GuestRegister {
   /** Adds guests to a stay's register, in the order given. */

@@ -16,6 +16,7 @@ import {
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
+import { findOwned } from '../infra/owned.ts';
 import type { ListSource } from '../db/list-page.ts';
 import {
   propertyObject,
@@ -134,14 +135,8 @@ export async function roomTypeObjects(db: Queryable, rows: readonly RoomTypeRow[
   return rows.map((row) => roomTypeObject(row, rates.get(row.id)!, roomCounts.get(row.id) ?? 0));
 }
 
-export async function findRoomType(db: Queryable, tenant: Tenant, id: string): Promise<RoomTypeRow> {
-  const found = await db.query<RoomTypeRow>(
-    `SELECT * FROM hospitality_room_types WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-    [id, tenant.merchantId, tenant.livemode],
-  );
-  if (!found.rows[0]) throw notFound('room type', id);
-  return found.rows[0];
-}
+export const findRoomType = (db: Queryable, tenant: Tenant, id: string) =>
+  findOwned<RoomTypeRow>(db, 'hospitality_room_types', 'room type', tenant, id);
 
 /** The type, locked (see `lockRoomTypes`); an archived one is refused for new use. */
 export async function lockRoomType(db: Queryable, tenant: Tenant, id: string, field = 'room_type') {

@@ -8,7 +8,6 @@ import type { z } from 'zod';
 import {
   AppError,
   invalidField,
-  notFound,
   newId,
   eastAfricaDate,
   RESERVATION_STATES,
@@ -31,9 +30,10 @@ import { propertyObject, reservationObject, type ReservationRow, type RoomTypeRo
 import { findRoomType, loadProperty, lockRoomType, ratesOfType } from './property.ts';
 import { priceStay, stayOf, stayRequestOf } from './pricing.ts';
 import { findRoom } from './rooms.ts';
+import { assertCustomersExist } from '../customers/service.ts';
 import type { GuestRegister } from './guests.ts';
 import { actorName, folioBalance, type FolioService } from './folio.ts';
-import { findReservation, freeRooms, stayRange, type Stay } from './stays.ts';
+import { findReservation, freeRooms, lockRoomTypes, stayRange, type Stay } from './stays.ts';
 
 type ReservationInput = z.output<typeof reservationCreateBody>;
 export type ReservationSource = ReservationRow['source'];
@@ -74,13 +74,8 @@ export class ReservationService {
     const { quote, mode } = priceStay(property, roomType, await ratesOfType(db, roomType.id), request, party);
     if (input.room !== undefined) await this.assertRoomFree(db, tenant, input.room, roomType, stay);
     if ((await freeRooms(db, tenant, roomType.id, stay)) < 1) throw fullyBooked(roomType.name);
-    if (input.customer !== undefined) {
-      const owned = await db.query(
-        `SELECT 1 FROM customers WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
-        [input.customer, tenant.merchantId, tenant.livemode],
-      );
-      if (owned.rowCount === 0) throw notFound('customer', input.customer);
-    }
+    if (input.customer !== undefined)
+      await assertCustomersExist(db, [{ ...tenant, customerId: input.customer }]);
     const confirmation = roomType.confirmation ?? property.confirmation;
     const status: ReservationStatus = confirmation === 'instant' ? 'confirmed' : 'pending';
     const row = await this.insert(db, tenant, {
@@ -191,7 +186,7 @@ export class ReservationService {
   /** The reservation locked after its type: the order every write that moves rooms takes its locks in. */
   private async lockForChange(db: Queryable, tenant: Tenant, id: string) {
     const before = await this.find(db, tenant, id);
-    await db.query(`SELECT 1 FROM hospitality_room_types WHERE id = $1 FOR UPDATE`, [before.room_type_id]);
+    await lockRoomTypes(db, tenant, [before.room_type_id]);
     return this.find(db, tenant, id, true);
   }
 

@@ -12,6 +12,7 @@ import {
 } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
+import { findOwned } from '../infra/owned.ts';
 import type { ListSource } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { blackoutObject, roomObject, type BlackoutRow, type RoomRow } from './objects.ts';
@@ -35,14 +36,8 @@ const numberTaken = (number: string) =>
     details: { number: 'is taken by another room' },
   });
 
-export async function findRoom(db: Queryable, tenant: Tenant, id: string, lock = false): Promise<RoomRow> {
-  const found = await db.query<RoomRow>(
-    `SELECT * FROM hospitality_rooms WHERE id = $1 AND merchant_id = $2 AND livemode = $3${lock ? ' FOR UPDATE' : ''}`,
-    [id, tenant.merchantId, tenant.livemode],
-  );
-  if (!found.rows[0]) throw notFound('room', id);
-  return found.rows[0];
-}
+export const findRoom = (db: Queryable, tenant: Tenant, id: string, lock = false) =>
+  findOwned<RoomRow>(db, 'hospitality_rooms', 'room', tenant, id, { lock });
 
 /** Reservations that hold the room from now on. */
 async function roomBookedAhead(db: Queryable, roomId: string): Promise<string[]> {

@@ -5,9 +5,10 @@
  * Africa Time (UTC+03:00, no daylight saving), so a date and a time of day make
  * one instant with no zone database.
  */
-import { addDays, AppError, notFound, ROOM_HOLDING_STATUSES } from '@tz/core';
+import { addDays, AppError, ROOM_HOLDING_STATUSES } from '@tz/core';
 import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
+import { findOwned } from '../infra/owned.ts';
 import type { PropertyRow, ReservationRow, RoomTypeRow } from './objects.ts';
 
 export interface Stay {
@@ -163,17 +164,5 @@ export function reservationsInTheWay(what: string, ids: string[]): AppError {
 }
 
 /** A reservation of the account, locked for the rest of the transaction when `lock` is set. */
-export async function findReservation(
-  db: Queryable,
-  tenant: Tenant,
-  id: string,
-  lock = false,
-): Promise<ReservationRow> {
-  const found = await db.query<ReservationRow>(
-    `SELECT * FROM hospitality_reservations WHERE id = $1 AND merchant_id = $2 AND livemode = $3
-     ${lock ? 'FOR UPDATE' : ''}`,
-    [id, tenant.merchantId, tenant.livemode],
-  );
-  if (!found.rows[0]) throw notFound('reservation', id);
-  return found.rows[0];
-}
+export const findReservation = (db: Queryable, tenant: Tenant, id: string, lock = false) =>
+  findOwned<ReservationRow>(db, 'hospitality_reservations', 'reservation', tenant, id, { lock });

@@ -21,7 +21,10 @@ export type OwnedTable =
   | 'shifts'
   | 'escrows'
   | 'subscriptions'
-  | 'invoices';
+  | 'invoices'
+  | 'hospitality_room_types'
+  | 'hospitality_rooms'
+  | 'hospitality_reservations';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other
