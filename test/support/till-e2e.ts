@@ -132,12 +132,31 @@ export async function signInAndOpenShift(page: Page): Promise<void> {
   await page.waitForFunction(pulledCount, 'employees', { timeout: 60_000 });
   // The pad may still be drawn again as the till settles, losing keys typed into it: the PIN is
   // typed again only into an empty pad (a refused PIN empties it too), never over one signing in.
+  // A pad left holding part of a PIN (or a PIN whose Enter was lost) and not checking it is
+  // emptied once it has stood so for a few seconds, so the PIN is typed whole again.
+  let stuckSince: number | null = null;
   await eventually(
     async () => {
-      if (await page.$('[data-testid=open-shift-screen]')) return true;
-      const pad = await page.$('[data-testid=sign-in-screen] input:focus');
+      // read in one step, since the pad may be drawn again (or signed in) between two reads
+      const state = await page.evaluate(() => {
+        if (document.querySelector('[data-testid=open-shift-screen]')) return 'signed-in';
+        const pad = document.querySelector<HTMLInputElement>('[data-testid=sign-in-screen] input');
+        if (!pad) return 'no-pad';
+        // the pad takes the focus as it is drawn; one drawn while the page was busy may not have it
+        if (document.activeElement !== pad) pad.focus();
+        return pad.readOnly ? 'checking' : pad.value === '' ? 'empty' : 'holding';
+      });
+      if (state === 'signed-in') return true;
+      if (state !== 'holding') stuckSince = null;
       // a person's pace: fast keys ended by Enter read as a scan
-      if (pad && (await pad.inputValue()) === '') await typeTimed(page, CASHIER_PIN, 150);
+      if (state === 'empty') await typeTimed(page, CASHIER_PIN, 150);
+      else if (state === 'holding') {
+        stuckSince ??= Date.now();
+        if (Date.now() - stuckSince > 3_000) {
+          stuckSince = null;
+          await page.fill('[data-testid=sign-in-screen] input', '', { timeout: 5_000 }).catch(() => {});
+        }
+      }
       return false;
     },
     60_000,
