@@ -236,6 +236,59 @@ describe('the hospitality section', () => {
   );
 
   it(
+    'books day use: a day, the time it starts and its hours, priced by the API',
+    { timeout: 120_000 },
+    async () => {
+      const shop = await anotherMerchant(office.server, { business_name: 'Mapumziko ya Mchana' });
+      const day = addDays(eastAfricaDate(new Date()), 1);
+      const { roomType } = await makeRoomType(shop.api, {
+        name: 'Mchana',
+        rooms: 1,
+        day_use_rate: 20_000,
+        day_use_block_minutes: 60,
+      });
+      const mode = await shop.api.post('/v1/hospitality/availability', {
+        room_type: roomType.id,
+        mode: 'day_use',
+      });
+      expect(mode.status, JSON.stringify(mode.body)).toBe(200);
+      const { context, page } = await openOffice(office.browser, 'en');
+      try {
+        await signInInBrowser(page, office.server.url, shop.merchant);
+        await page.goto(`${office.server.url}/office/hospitality/reservations/new`);
+        await page.selectOption('[data-testid=stay-kind]', 'day_use');
+        await page.fill('[data-testid=stay-day]', day);
+        await page.fill('[data-testid=stay-from]', '11:00');
+        await page.fill('[data-testid=stay-hours]', '3');
+        await page.click('[data-testid=check-availability]');
+        await page.waitForSelector('[data-testid=choose-offer]');
+        // 11:00 East Africa Time is 08:00 UTC.
+        const startsAt = Date.parse(`${day}T08:00:00Z`) / 1000;
+        const priced = (
+          await shop.api.get(
+            `/v1/hospitality/availability?starts_at=${startsAt}&ends_at=${startsAt + 3 * 3600}&adults=2`,
+          )
+        ).body.data[0];
+        expect(priced.quote.room_charge).toBe(60_000);
+        expect(await page.textContent('[data-testid=quote-total]')).toBe(tzs(priced.quote.total));
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.click('[data-testid=choose-offer]');
+        await page.fill('[data-testid=guest-name]', 'Baraka Mushi');
+        await page.click('[data-testid=book]');
+        await page.waitForURL(/\/office\/hospitality\/reservations\/resv_/);
+        const id = new URL(page.url()).pathname.split('/').at(-1)!;
+        expect((await shop.api.get(`/v1/hospitality/reservations/${id}`)).body).toMatchObject({
+          room_type: roomType.id,
+          mode: 'day_use',
+          total: priced.quote.total,
+        });
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it(
     'reads in Swahili on a phone, and leaves the navigation once the app is removed',
     { timeout: 120_000 },
     async () => {

@@ -1,11 +1,12 @@
 /**
- * A new reservation: the stay's dates and party, then each room type's free
- * rooms and priced quote (nights, rates, levies, VAT, total) from the API, and
- * the guest booked into the type chosen (any free room, or one named).
+ * A new reservation: the stay (nights from arrival to departure, or day use
+ * from a time for some hours) and party, then each room type's free rooms and
+ * priced quote (nights, rates, levies, VAT, total) from the API, and the guest
+ * booked into the type chosen (any free room, or one named).
  */
 import { useState, type FormEvent } from 'react';
 import { addDays } from '@tz/core/hospitality/stay';
-import { eastAfricaDate } from '@tz/core/time';
+import { eastAfricaDate, eastAfricaDay } from '@tz/core/time';
 import { allPages, api } from '../../api.ts';
 import { useAction } from '../../action.ts';
 import { SelectField } from '../../components/SelectField.tsx';
@@ -17,16 +18,41 @@ import { Message } from '../../shared.ts';
 import { HOSPITALITY_ERRORS, type Availability, type Reservation, type Room } from './model.ts';
 import { QuoteView } from './parts.tsx';
 
+interface StayForm {
+  kind: 'nightly' | 'day_use';
+  arrival: string;
+  departure: string;
+  /** Day use: the day, the time it starts (East Africa Time) and how many hours. */
+  day: string;
+  from: string;
+  hours: string;
+  adults: string;
+  children: string;
+}
+
+/** The stay as the API reads it: arrival and departure, or day use's starts_at and ends_at (unix seconds). */
+function stayOf(stay: StayForm): Record<string, string | number> {
+  const party = { adults: Number(stay.adults), children: Number(stay.children) };
+  if (stay.kind === 'nightly') return { arrival: stay.arrival, departure: stay.departure, ...party };
+  const [hour, minute] = stay.from.split(':').map(Number);
+  const start = (eastAfricaDay(stay.day)?.start.getTime() ?? Number.NaN) / 1000 + hour! * 3600 + minute! * 60;
+  return { starts_at: start, ends_at: start + Number(stay.hours) * 3600, ...party };
+}
+
 export function NewReservation() {
   const { t } = useI18n();
   const today = eastAfricaDate(new Date());
-  const [stay, setStay] = useState({
+  const [stay, setStay] = useState<StayForm>({
+    kind: 'nightly',
     arrival: today,
     departure: addDays(today, 1),
+    day: today,
+    from: '10:00',
+    hours: '3',
     adults: '2',
     children: '0',
   });
-  const [asked, setAsked] = useState<typeof stay | null>(null);
+  const [asked, setAsked] = useState<StayForm | null>(null);
   const [found, setFound] = useState<Availability | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const { busy, error, run } = useAction(HOSPITALITY_ERRORS);
@@ -34,7 +60,9 @@ export function NewReservation() {
   const check = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const query = new URLSearchParams(stay).toString();
+      const query = new URLSearchParams(
+        Object.entries(stayOf(stay)).map(([name, value]) => [name, String(value)]),
+      ).toString();
       setFound(await api.get<Availability>(`/v1/hospitality/availability?${query}`));
       setAsked(stay);
       setChosen(null);
@@ -49,22 +77,66 @@ export function NewReservation() {
       <form className="card stack" onSubmit={check} data-testid="stay-form">
         <h2>{t('hospNewReservation')}</h2>
         <div className="filters">
-          <TextField
-            label={t('hospArrival')}
-            type="date"
-            value={stay.arrival}
-            onChange={set('arrival')}
-            required
-            testId="stay-arrival"
+          <SelectField
+            label={t('hospStayKind')}
+            value={stay.kind}
+            onChange={set('kind')}
+            options={[
+              ['nightly', t('hospNightly')],
+              ['day_use', t('hospDayUse')],
+            ]}
+            testId="stay-kind"
           />
-          <TextField
-            label={t('hospDeparture')}
-            type="date"
-            value={stay.departure}
-            onChange={set('departure')}
-            required
-            testId="stay-departure"
-          />
+          {stay.kind === 'nightly' ? (
+            <>
+              <TextField
+                label={t('hospArrival')}
+                type="date"
+                value={stay.arrival}
+                onChange={set('arrival')}
+                required
+                testId="stay-arrival"
+              />
+              <TextField
+                label={t('hospDeparture')}
+                type="date"
+                value={stay.departure}
+                onChange={set('departure')}
+                required
+                testId="stay-departure"
+              />
+            </>
+          ) : (
+            <>
+              <TextField
+                label={t('hospDay')}
+                type="date"
+                value={stay.day}
+                onChange={set('day')}
+                required
+                testId="stay-day"
+              />
+              <TextField
+                label={t('hospFrom')}
+                type="time"
+                step={900}
+                value={stay.from}
+                onChange={set('from')}
+                required
+                testId="stay-from"
+              />
+              <TextField
+                label={t('hospHours')}
+                type="number"
+                min={1}
+                max={12}
+                value={stay.hours}
+                onChange={set('hours')}
+                required
+                testId="stay-hours"
+              />
+            </>
+          )}
           <TextField
             label={t('hospAdults')}
             type="number"
@@ -143,13 +215,7 @@ export function NewReservation() {
   );
 }
 
-function GuestForm({
-  roomType,
-  stay,
-}: {
-  roomType: string;
-  stay: { arrival: string; departure: string; adults: string; children: string };
-}) {
+function GuestForm({ roomType, stay }: { roomType: string; stay: StayForm }) {
   const { t } = useI18n();
   const { busy, error, run } = useAction(HOSPITALITY_ERRORS);
   const [rooms] = useLoad(() => allPages<Room>('/v1/hospitality/rooms'), 'rooms');
@@ -162,10 +228,7 @@ function GuestForm({
       const created = await api.post<Reservation>('/v1/hospitality/reservations', {
         room_type: roomType,
         ...(guest.room ? { room: guest.room } : {}),
-        arrival: stay.arrival,
-        departure: stay.departure,
-        adults: Number(stay.adults),
-        children: Number(stay.children),
+        ...stayOf(stay),
         guest: {
           name: guest.name.trim(),
           ...(guest.phone.trim() ? { phone: guest.phone.trim() } : {}),
