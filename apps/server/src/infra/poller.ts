@@ -12,8 +12,9 @@ export interface PollerOptions {
 
 /**
  * The one loop of the server's background work (sandbox settlements, webhook
- * delivery, subscription renewals, the night audit, referral earnings, overdue
- * invoices, the provider reconciler, the idempotency purge): runs `pass` every `intervalMs`
+ * delivery, subscription renewals, the night audit, channels' iCal imports,
+ * referral earnings, overdue invoices, the provider reconciler, the idempotency
+ * purge): runs `pass` every `intervalMs`
  * and whenever woken, one pass at a time (a wake during a pass runs another
  * after it), again at once while a pass says more is due. `pass` is told
  * whether the interval (or the start) asked for it, rather than a wake. A
