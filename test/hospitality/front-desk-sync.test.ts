@@ -276,6 +276,21 @@ describe('the front desk’s commands', () => {
     expect((await api.get(`/v1/hospitality/reservations/${loser}/guests`)).body.data).toEqual([]);
   });
 
+  it('moves a stay to another room of its type, not into one another stay holds', async () => {
+    const till = await pairedTill();
+    const { roomType, rooms } = await makeRoomType(api, { name: 'Moving', rooms: 3, first: 1 });
+    const stay = await stayTonight(roomType.id, rooms[0]!);
+    await stayTonight(roomType.id, rooms[2]!, false);
+    const move = (room: string) => command('reservation.move', { reservation: stay.id, room });
+    expect(applied((await till.push(move(rooms[1]!)))[0])).toEqual({
+      reservation: stay.id,
+      status: 'checked_in',
+      room: rooms[1],
+    });
+    expect(refusedWith((await till.push(move(rooms[2]!)))[0])).toBe('room_unavailable');
+    expect((await api.get(`/v1/hospitality/reservations/${stay.id}`)).body.room).toBe(rooms[1]);
+  });
+
   it('applies a command pushed twice once', async () => {
     const till = await pairedTill();
     const { roomType, rooms } = await makeRoomType(api, { name: 'Twice', rooms: 1, first: 1 });
