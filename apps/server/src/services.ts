@@ -256,18 +256,19 @@ export function createServices(
   const orders = new OrderService();
   const shifts = new ShiftService();
   const printJobs = new PrintJobService();
+  const reservations = new ReservationService(clock, guests, folio);
+  const rooms = new RoomService();
   const sync = new SyncService(
     database,
     writes,
     apps,
     tills,
     payments,
-    { orders, shifts, printJobs, customers },
+    { orders, shifts, printJobs, customers, reservations, folio, rooms },
     events,
     publicUrl,
     logger,
   );
-  const reservations = new ReservationService(clock, guests, folio);
   const channelImports = new ChannelImports(database, reservations, clock, events, logger, {
     intervalSeconds: config.CHANNEL_IMPORT_INTERVAL_SECONDS,
     allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
@@ -330,7 +331,7 @@ export function createServices(
     catalogueFile: new CatalogueFile(catalog),
     stores: new StoreService(),
     property: new PropertyService(),
-    rooms: new RoomService(),
+    rooms,
     reservations,
     guests,
     availability: new AvailabilityService(),

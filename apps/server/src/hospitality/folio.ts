@@ -61,8 +61,12 @@ export const folioLineObject = (row: FolioLineRow) => ({
 
 const PAYMENT_KINDS: readonly FolioLineKind[] = ['cash', 'mobile_money', 'deposit'];
 
-/** Who did it, as a folio line and an override record it: the credential's kind and id. */
-export const actorName = (actor: Actor): string => `${actor.kind}:${actor.credentialId}`;
+/**
+ * Who did it, as a folio line and an override record it: the credential's kind
+ * and id, and at a till the employee the command names (`till:till_…/employee:emp_…`).
+ */
+export const actorName = (actor: Actor): string =>
+  `${actor.kind}:${actor.credentialId}${actor.employeeId ? `/employee:${actor.employeeId}` : ''}`;
 
 /** The folio's balance: charges less payments, in shillings. */
 export async function folioBalance(db: Queryable, reservationId: string): Promise<number> {

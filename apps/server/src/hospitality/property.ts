@@ -103,13 +103,13 @@ async function saveProperty(db: Queryable, row: PropertyRow): Promise<PropertyRo
   return saved.rows[0]!;
 }
 
-/** Each type's rates, in the order they were made (the later of two alike wins). */
+/** Each type's rates, in the order they were made (the later of two alike wins); a deleted one is gone. */
 export async function ratesOf(
   db: Queryable,
   roomTypeIds: readonly string[],
 ): Promise<Map<string, RateRow[]>> {
   const found = await db.query<RateRow>(
-    `SELECT * FROM hospitality_rates WHERE room_type_id = ANY($1::text[]) ORDER BY seq`,
+    `SELECT * FROM hospitality_rates WHERE room_type_id = ANY($1::text[]) AND deleted_at IS NULL ORDER BY seq`,
     [roomTypeIds],
   );
   const byType = new Map<string, RateRow[]>(roomTypeIds.map((id) => [id, []]));
@@ -288,9 +288,11 @@ export class PropertyService {
     return rateObject(inserted.rows[0]!);
   }
 
+  /** Soft, so the tills' feed sends the deletion; a deleted rate is not found again. */
   async deleteRate(db: Queryable, tenant: Tenant, id: string) {
     const deleted = await db.query<RateRow>(
-      `DELETE FROM hospitality_rates WHERE id = $1 AND merchant_id = $2 AND livemode = $3 RETURNING *`,
+      `UPDATE hospitality_rates SET deleted_at = now()
+        WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND deleted_at IS NULL RETURNING *`,
       [id, tenant.merchantId, tenant.livemode],
     );
     if (!deleted.rows[0]) throw notFound('rate', id);

@@ -21,7 +21,7 @@ import {
 import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ListSource } from '../db/list-page.ts';
-import { isExclusionViolation } from '../db/errors.ts';
+import { isExclusionViolation, isUniqueViolation } from '../db/errors.ts';
 import type { Clock } from '../infra/clock.ts';
 import { recordEvent } from '../infra/events.ts';
 import type { EventType } from '../infra/event-types.ts';
@@ -41,6 +41,10 @@ export type ReservationSource = ReservationRow['source'];
 const RESERVATIONS = storedStates(RESERVATION_STATES, 'hospitality_reservations');
 const NO_DOUBLE_BOOKING = 'hospitality_reservations_no_double_booking';
 
+const idTaken = (id: string) =>
+  new AppError('parameter_invalid', `A reservation ${id} exists already: make a new id`, {
+    details: { reservation: 'is the id of another reservation' },
+  });
 const roomTaken = (what: string) =>
   new AppError('room_unavailable', `${what} is not free for the whole stay`, {
     details: { room: 'is taken for those dates' },
@@ -56,8 +60,15 @@ export class ReservationService {
   /**
    * Books a room of the type, and the room itself when one is named. Confirmed
    * at once, or pending when the type (or the property) confirms on request.
+   * `id`: the one a till made for it offline, refused when it is taken.
    */
-  async create(db: Queryable, tenant: Tenant, input: ReservationInput, source: ReservationSource) {
+  async create(
+    db: Queryable,
+    tenant: Tenant,
+    input: ReservationInput,
+    source: ReservationSource,
+    id?: string,
+  ) {
     const property = await loadProperty(db, tenant);
     const request = stayRequestOf(input);
     const stay = stayOf(property, request);
@@ -79,6 +90,7 @@ export class ReservationService {
     const confirmation = roomType.confirmation ?? property.confirmation;
     const status: ReservationStatus = confirmation === 'instant' ? 'confirmed' : 'pending';
     const row = await this.insert(db, tenant, {
+      id: id ?? newId('reservation'),
       roomType,
       room: input.room ?? null,
       status,
@@ -98,6 +110,7 @@ export class ReservationService {
     db: Queryable,
     tenant: Tenant,
     values: {
+      id: string;
       roomType: RoomTypeRow;
       room: string | null;
       status: ReservationStatus;
@@ -119,7 +132,7 @@ export class ReservationService {
            $21, CASE WHEN $6 = 'confirmed' THEN now() END)
          RETURNING *`,
         [
-          newId('reservation'),
+          values.id,
           tenant.merchantId,
           tenant.livemode,
           values.roomType.id,
@@ -146,6 +159,7 @@ export class ReservationService {
       return inserted.rows[0]!;
     } catch (error) {
       if (isExclusionViolation(error, NO_DOUBLE_BOOKING)) throw roomTaken('The room');
+      if (isUniqueViolation(error, 'hospitality_reservations_pkey')) throw idTaken(values.id);
       throw error;
     }
   }

@@ -14,6 +14,8 @@ interface CollectionSource {
   storeColumn?: 'store_id' | 'id';
   /** The column naming the till, for collections a till sees only its own rows of. */
   tillColumn?: 'till_id';
+  /** When the till is to drop a row (default: soft-deleted); rooms and room types are archived instead. */
+  deleted?: string;
   columns: readonly string[];
 }
 
@@ -168,6 +170,75 @@ const COLLECTIONS = {
       'updated_at',
     ],
   },
+  // The front desk's (hospitality app); rows exist once the property was set up, installed or not.
+  property: {
+    table: 'hospitality_properties',
+    columns: [
+      'name',
+      'address_lines',
+      'phone',
+      'time_zone',
+      'check_in_time',
+      'check_out_time',
+      'star_rating',
+      'region',
+      'usd_rate',
+      'hotel_levy_bps',
+      'tourism_levy_bps',
+      'infrastructure_tax_usd',
+      'vat_bps',
+      'booking_mode',
+      'confirmation',
+    ],
+  },
+  room_types: {
+    table: 'hospitality_room_types',
+    deleted: 'archived_at IS NOT NULL',
+    columns: [
+      'name',
+      'max_adults',
+      'max_children',
+      'base_rate',
+      'day_use_rate',
+      'day_use_block_minutes',
+      'booking_mode',
+      'confirmation',
+    ],
+  },
+  rooms: {
+    table: 'hospitality_rooms',
+    deleted: 'archived_at IS NOT NULL',
+    columns: ['room_type_id', 'number', 'floor', 'housekeeping'],
+  },
+  room_rates: {
+    table: 'hospitality_rates',
+    columns: ['room_type_id', 'starts_on', 'ends_on', 'days_of_week', 'rate'],
+  },
+  reservations: {
+    table: 'hospitality_reservations',
+    columns: [
+      'room_type_id',
+      'room_id',
+      'status',
+      'mode',
+      'arrival',
+      'departure',
+      'starts_at',
+      'ends_at',
+      'adults',
+      'children',
+      'guest_name',
+      'guest_phone',
+      'source',
+      'quote',
+      'total',
+      'folio_balance',
+      'folio_nights_posted',
+      'registered_guests',
+      'checked_in_at',
+      'checked_out_at',
+    ],
+  },
 } as const satisfies Record<string, CollectionSource>;
 
 export type Collection = keyof typeof COLLECTIONS;
@@ -226,7 +297,7 @@ function statementFor(collection: Collection): { name: string; text: string } {
     : source.tillColumn
       ? ` AND ${source.tillColumn} = $6`
       : '';
-  const text = `SELECT id, change_seq, deleted_at IS NOT NULL AS deleted, ${source.columns.join(', ')}
+  const text = `SELECT id, change_seq, ${source.deleted ?? 'deleted_at IS NOT NULL'} AS deleted, ${source.columns.join(', ')}
     FROM ${source.table}
     WHERE merchant_id = $1 AND livemode = $2${store}
       AND (change_seq, id) > ($3, $4)

@@ -19,6 +19,9 @@ const scaleBarcodes = (value: unknown) => {
 };
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const texts = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+const integer = (value: unknown): number | null => (value === null ? null : Number(value));
+const seconds = (value: unknown): number | null => (value instanceof Date ? unixSeconds(value) : null);
+type Doc<C extends PullCollection> = PullDocument<C>;
 
 const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id' | '_deleted'> } = {
   products: (row) => ({
@@ -80,6 +83,68 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
   printers: (row) => withoutKeys(printerDocument(row as unknown as PrinterRow)),
   print_jobs: (row) => withoutKeys(printJobDocument(row as unknown as PrintJobRow)),
   shifts: (row) => withoutKeys(shiftDocument(row as unknown as ShiftRow)),
+  property: (row) => ({
+    name: String(row.name),
+    address_lines: texts(row.address_lines),
+    phone: text(row.phone),
+    time_zone: String(row.time_zone),
+    check_in_time: String(row.check_in_time),
+    check_out_time: String(row.check_out_time),
+    star_rating: integer(row.star_rating),
+    region: row.region as Doc<'property'>['region'],
+    usd_rate: integer(row.usd_rate),
+    hotel_levy_bps: integer(row.hotel_levy_bps),
+    tourism_levy_bps: integer(row.tourism_levy_bps),
+    infrastructure_tax_usd: integer(row.infrastructure_tax_usd),
+    vat_bps: integer(row.vat_bps),
+    booking_mode: row.booking_mode as Doc<'property'>['booking_mode'],
+    confirmation: row.confirmation as Doc<'property'>['confirmation'],
+  }),
+  room_types: (row) => ({
+    name: String(row.name),
+    max_adults: Number(row.max_adults),
+    max_children: Number(row.max_children),
+    base_rate: Number(row.base_rate),
+    day_use_rate: integer(row.day_use_rate),
+    day_use_block_minutes: Number(row.day_use_block_minutes),
+    booking_mode: row.booking_mode as Doc<'room_types'>['booking_mode'],
+    confirmation: row.confirmation as Doc<'room_types'>['confirmation'],
+  }),
+  rooms: (row) => ({
+    room_type: String(row.room_type_id),
+    number: String(row.number),
+    floor: text(row.floor),
+    housekeeping: row.housekeeping as Doc<'rooms'>['housekeeping'],
+  }),
+  room_rates: (row) => ({
+    room_type: String(row.room_type_id),
+    starts_on: String(row.starts_on),
+    ends_on: String(row.ends_on),
+    days_of_week: Array.isArray(row.days_of_week) ? row.days_of_week.map(Number) : null,
+    rate: Number(row.rate),
+  }),
+  reservations: (row) => ({
+    room_type: String(row.room_type_id),
+    room: text(row.room_id),
+    status: row.status as Doc<'reservations'>['status'],
+    mode: row.mode as Doc<'reservations'>['mode'],
+    arrival: text(row.arrival),
+    departure: text(row.departure),
+    starts_at: unixSeconds(row.starts_at as Date),
+    ends_at: unixSeconds(row.ends_at as Date),
+    adults: Number(row.adults),
+    children: Number(row.children),
+    guest_name: String(row.guest_name),
+    guest_phone: text(row.guest_phone),
+    source: row.source as Doc<'reservations'>['source'],
+    quote: row.quote,
+    total: Number(row.total),
+    folio_balance: Number(row.folio_balance),
+    folio_nights_posted: Number(row.folio_nights_posted),
+    registered_guests: Number(row.registered_guests),
+    checked_in_at: seconds(row.checked_in_at),
+    checked_out_at: seconds(row.checked_out_at),
+  }),
 };
 
 function withoutKeys<T extends { id: string; _deleted: boolean }>(doc: T): Omit<T, 'id' | '_deleted'> {

@@ -41,12 +41,13 @@ import type { ShiftService } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
 import type { EventSignal } from '../infra/events.ts';
 import { toDocument } from './documents.ts';
+import { FRONT_DESK_APP, FRONT_DESK_APPLY, type FrontDeskServices } from './front-desk-commands.ts';
 import { isDataError, isTransientFailure } from '../db/errors.ts';
 
 type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
 
 /** The services a till's commands run through, as a REST call's would. */
-export interface CommandServices {
+export interface CommandServices extends FrontDeskServices {
   orders: OrderService;
   shifts: ShiftService;
   printJobs: PrintJobService;
@@ -61,6 +62,7 @@ const APPLY: {
     till: TillActor,
     payload: Payload<T>,
     command: Command,
+    afterCommit: (task: () => Promise<void>) => void,
   ) => Promise<Record<string, unknown>>;
 } = {
   'order.create': async ({ orders }, db, till, payload) => {
@@ -99,6 +101,7 @@ const APPLY: {
   'customer.create': async ({ customers }, db, till, payload) => ({
     ...(await customers.createForTill(db, till, payload)),
   }),
+  ...FRONT_DESK_APPLY,
 };
 
 /** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
@@ -112,6 +115,7 @@ const COMMAND_APP: Record<CommandType, AppSlug> = {
   'shift.close': 'retail',
   'print_job.result': 'printers',
   'customer.create': 'retail',
+  ...FRONT_DESK_APP,
 };
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */
@@ -127,13 +131,14 @@ const refusal = (id: string, error: AppError): CommandResult => ({
 
 /**
  * Conditions under which a command could not be tried, and is sent again
- * later: the server busy or the database out of reach. Anything else would
- * fail the same way every time, so it is a refusal: otherwise the till would
+ * later: the server busy, the database out of reach, or the same command
+ * running elsewhere. Anything else would fail the same way every time, so it
+ * is a refusal (a room given away meanwhile too): otherwise the till would
  * send it for ever and nothing behind it would ever apply.
  */
 const isTransient = (error: unknown): boolean =>
   error instanceof AppError
-    ? error.kind.status >= 500 || error.kind.status === 409 || error.kind.status === 429
+    ? error.kind.status >= 500 || error.code === 'idempotency_key_in_use' || error.kind.status === 429
     : isTransientFailure(error);
 
 /** Why a command failed, as the till is told: the database's own words stay in the log. */
@@ -245,6 +250,7 @@ export class SyncService {
       till: TillActor,
       payload: unknown,
       command: Command,
+      afterCommit: (task: () => Promise<void>) => void,
     ) => Promise<Record<string, unknown>>;
     try {
       await this.apps.assertInstalled(this.database.pool, till, COMMAND_APP[command.type]);
@@ -254,8 +260,8 @@ export class SyncService {
           body: command.payload,
         },
         token: newId('request'),
-        work: async ({ db }) => {
-          const body = await apply(this.commands, db, till, parsed.data, command);
+        work: async ({ db, afterCommit }) => {
+          const body = await apply(this.commands, db, till, parsed.data, command, afterCommit);
           await onApplied?.(db, body);
           return { status: 200, body };
         },

@@ -83,6 +83,16 @@ async function assertPinFree(
   }
 }
 
+/** What a manager approved at a till names them: an active manager of the account, or it is refused. */
+export async function assertManager(db: Queryable, tenant: Tenant, id: string, field: string): Promise<void> {
+  const found = await db.query<{ role: EmployeeRole }>(
+    `SELECT role FROM employees WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND active`,
+    [id, tenant.merchantId, tenant.livemode],
+  );
+  if (found.rows[0]?.role !== 'manager')
+    throw invalid('parameter_invalid', field, 'is not an active manager of this account');
+}
+
 /**
  * A manager's PIN approves refunds, voids and large discounts on any till of
  * the store, so it has the most digits a PIN may have: a guess at a stolen

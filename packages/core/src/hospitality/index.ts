@@ -5,3 +5,4 @@ export * from './quote.ts';
 export * from './commands.ts';
 export * from './registration.ts';
 export * from './folio.ts';
+export * from './front-desk.ts';

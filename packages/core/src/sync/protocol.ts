@@ -25,6 +25,9 @@ import { PRINT_JOB_FAILURE_REASONS, PRINT_JOB_STATUSES } from '../retail/print-j
 import { shiftIdSchema } from '../retail/shift-status.ts';
 import { scaleBarcodeFormatSchema } from '../retail/scale-barcode.ts';
 import { PRINTER_STATUSES } from '../printer-settings.ts';
+import { BOOKING_MODES, CONFIRMATION_MODES, RESERVATION_SOURCES } from '../hospitality/commands.ts';
+import { frontDeskCommands } from '../hospitality/front-desk.ts';
+import { HOUSEKEEPING_STATUSES, RESERVATION_STATUSES } from '../hospitality/states.ts';
 
 export { PRINT_JOB_FAILURE_REASONS };
 
@@ -43,6 +46,12 @@ export const PULL_COLLECTIONS = [
   'print_jobs',
   'orders',
   'shifts',
+  // The front desk's (hospitality app): the property, its room types, rooms, rates and stays.
+  'property',
+  'room_types',
+  'rooms',
+  'room_rates',
+  'reservations',
 ] as const;
 export type PullCollection = (typeof PULL_COLLECTIONS)[number];
 
@@ -188,6 +197,79 @@ export const shiftDoc = doc({
   closed_at: z.number().int().nullable(),
 });
 
+/** The hotel, one document (id `property`): what a quote and the desk's day need. */
+export const propertyDoc = doc({
+  name: z.string(),
+  address_lines: z.array(z.string()),
+  phone: z.string().nullable(),
+  time_zone: z.string(),
+  check_in_time: z.string(),
+  check_out_time: z.string(),
+  star_rating: z.number().int().nullable(),
+  region: z.enum(VAT_REGIONS),
+  usd_rate: z.number().int().nullable(),
+  hotel_levy_bps: z.number().int().nullable(),
+  tourism_levy_bps: z.number().int().nullable(),
+  infrastructure_tax_usd: z.number().int().nullable(),
+  vat_bps: z.number().int().nullable(),
+  booking_mode: z.enum(BOOKING_MODES),
+  confirmation: z.enum(CONFIRMATION_MODES),
+});
+/** A room type; an archived one is deleted. */
+export const roomTypeDoc = doc({
+  name: z.string(),
+  max_adults: z.number().int(),
+  max_children: z.number().int(),
+  base_rate: z.number().int(),
+  day_use_rate: z.number().int().nullable(),
+  day_use_block_minutes: z.number().int(),
+  booking_mode: z.enum(BOOKING_MODES).nullable(),
+  confirmation: z.enum(CONFIRMATION_MODES).nullable(),
+});
+/** A room; an archived one is deleted. */
+export const roomDoc = doc({
+  room_type: z.string(),
+  number: z.string(),
+  floor: z.string().nullable(),
+  housekeeping: z.enum(HOUSEKEEPING_STATUSES),
+});
+/** A rate by date range (and days of the week, 0 = Sunday) for a room type; a removed one is deleted. */
+export const roomRateDoc = doc({
+  room_type: z.string(),
+  starts_on: z.string(),
+  ends_on: z.string(),
+  days_of_week: z.array(z.number().int()).nullable(),
+  rate: z.number().int(),
+});
+/**
+ * A stay, with its folio's balance and the nights posted to it as the server
+ * holds them (the desk adds the nights due since and the payments it took).
+ */
+export const reservationDoc = doc({
+  room_type: z.string(),
+  room: z.string().nullable(),
+  status: z.enum(RESERVATION_STATUSES),
+  mode: z.enum(BOOKING_MODES),
+  arrival: z.string().nullable(),
+  departure: z.string().nullable(),
+  /** Unix seconds. */
+  starts_at: z.number().int(),
+  ends_at: z.number().int(),
+  adults: z.number().int(),
+  children: z.number().int(),
+  guest_name: z.string(),
+  guest_phone: z.string().nullable(),
+  source: z.enum(RESERVATION_SOURCES),
+  quote: z.unknown(),
+  total: z.number().int(),
+  folio_balance: z.number().int(),
+  folio_nights_posted: z.number().int(),
+  /** How many guests are in the register. */
+  registered_guests: z.number().int(),
+  checked_in_at: z.number().int().nullable(),
+  checked_out_at: z.number().int().nullable(),
+});
+
 export const PULL_DOCUMENTS = {
   products: productDoc,
   variants: variantDoc,
@@ -200,6 +282,11 @@ export const PULL_DOCUMENTS = {
   print_jobs: printJobDoc,
   orders: orderDoc,
   shifts: shiftDoc,
+  property: propertyDoc,
+  room_types: roomTypeDoc,
+  rooms: roomDoc,
+  room_rates: roomRateDoc,
+  reservations: reservationDoc,
 } as const satisfies Record<PullCollection, z.ZodType>;
 export type PullDocument<C extends PullCollection> = z.infer<(typeof PULL_DOCUMENTS)[C]>;
 
@@ -323,6 +410,7 @@ export const commandPayloads = {
       }
     }),
   'customer.create': createCustomerCommand,
+  ...frontDeskCommands,
 } as const;
 export type CommandType = keyof typeof commandPayloads;
 export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];
