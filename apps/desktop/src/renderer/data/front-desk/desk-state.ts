@@ -471,7 +471,11 @@ export function freeRooms(
       })
       .map((stay) => stay.room),
   );
-  const rank = (room: RoomDoc) => (room.housekeeping === 'dirty' ? 1 : 0);
+  // Rooms ready now first, then ones to clean, then ones a guest leaves today.
+  const inHouse = new Set(
+    overlaid.reservations.filter((stay) => stay.status === 'checked_in').map((stay) => stay.room),
+  );
+  const rank = (room: RoomDoc) => (inHouse.has(room.id) ? 2 : room.housekeeping === 'dirty' ? 1 : 0);
   return overlaid.rooms
     .filter(
       (room) => room.room_type === roomType && room.housekeeping !== 'out_of_order' && !held.has(room.id),
