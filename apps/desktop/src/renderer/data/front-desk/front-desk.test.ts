@@ -356,8 +356,8 @@ describe('the front desk', () => {
       [room('101'), room('102', 'out_of_order'), room('201')],
     );
     await desk(t);
-    // Its own room and the free one; never the room out of order.
-    expect(await t.store.roomsFor(id)).toEqual(['room_101', 'room_201']);
+    // The free one, then its own (a room with a guest in house comes last); never the room out of order.
+    expect(await t.store.roomsFor(id)).toEqual(['room_201', 'room_101']);
     await expect(t.store.moveStay(id, 'room_102')).rejects.toMatchObject({ code: 'room_unavailable' });
     await t.store.moveStay(id, 'room_201');
     let view = await desk(t, (v) => boardRoom(v, '201').state === 'occupied');
