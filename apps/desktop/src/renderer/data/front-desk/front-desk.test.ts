@@ -163,7 +163,10 @@ const desk = (t: TestTill, ready: (view: DeskView) => boolean = () => true) =>
   firstValueFrom(t.store.desk$.pipe(filter((view): view is DeskView => view !== null && ready(view))));
 const boardRoom = (view: DeskView, number: string) =>
   view.floors.flatMap((floor) => floor.rooms).find((one) => one.number === number)!;
-const pushed = (t: TestTill): Command[] => t.transport.pushes.flat();
+/** Each command the till pushed, once (a push the server did not answer is sent again). */
+const pushed = (t: TestTill): Command[] => [
+  ...new Map(t.transport.pushes.flat().map((command) => [command.id, command])).values(),
+];
 
 describe('the front desk', () => {
   it('shows only once the property is pulled', async () => {
@@ -368,6 +371,30 @@ describe('the front desk', () => {
     await t.store.setHousekeeping('room_101', 'out_of_order');
     view = await desk(t, (v) => boardRoom(v, '102').state === 'vacant_dirty');
     expect(boardRoom(view, '101').state).toBe('out_of_order');
+  });
+
+  it('checks a walk-in in before anything syncs, and keeps the room occupied once applied until the pull has it', async () => {
+    const t = await openDesk([]);
+    await desk(t);
+    const made = await t.store.walkIn({
+      roomType: 'rt_double',
+      nights: 1,
+      adults: 1,
+      children: 0,
+      guestName: 'Asha',
+    });
+    await t.store.checkIn({ reservation: made.reservation, guests: [{ ...GUEST, name: 'Asha' }] });
+    let view = await desk(t, (v) => v.inHouse.length === 1);
+    expect(boardRoom(view, '101').state).toBe('occupied');
+    // The server applies both; its feed has not sent the stay yet.
+    t.transport.answer = (commands) =>
+      commands.map((command) => ({ id: command.id, status: 'applied', result: {} }));
+    await t.store.syncNow();
+    await settle(async () => expect((await firstValueFrom(t.store.sync$)).unsynced).toBe(0));
+    view = await desk(t);
+    expect(boardRoom(view, '101').state).toBe('occupied');
+    expect(view.inHouse[0]).toMatchObject({ id: made.reservation, waiting: false });
+    expect(pushed(t).map((c) => c.type)).toEqual(['reservation.create', 'reservation.check_in']);
   });
 
   it('shows a step the server refused as a conflict naming the stay and room, and lays it over no more', async () => {

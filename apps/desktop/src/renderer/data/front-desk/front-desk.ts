@@ -81,7 +81,11 @@ const RECORDS = { kind: { $in: ['property', 'room_types', 'rooms', 'room_rates',
  */
 const deskQueries = (ctx: Context) => [
   ctx.db.commands.find({ selector: { status: { $in: ['pending', 'refused'] } } }),
-  ctx.db.commands.find({ selector: { status: 'applied' }, sort: [{ id: 'desc' }], limit: 200 }),
+  ctx.db.commands.find({
+    selector: { type: { $in: [...DESK_COMMAND_TYPES] }, status: 'applied' },
+    sort: [{ id: 'desc' }],
+    limit: 200,
+  }),
 ];
 
 const deskCommands = (docs: ReadonlyArray<{ toJSON(): unknown }>): DeskCommand[] =>
