@@ -146,6 +146,7 @@ export function buildFolioDocument(input: FolioDocumentInput): RowsDocument {
     title: words.title,
     store: input.property,
     details,
-    sections,
+    // Nothing paid: no empty section on paper.
+    sections: sections.filter((section) => section.rows.length > 0),
   };
 }
