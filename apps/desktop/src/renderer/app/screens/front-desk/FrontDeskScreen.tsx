@@ -153,9 +153,10 @@ export function FrontDeskScreen({ blocked }: { blocked: boolean }) {
         <WalkInDialog
           view={view}
           onClose={() => setDialog(null)}
-          onBooked={(id) => {
+          onBooked={(id, guest, number) => {
             setPicked(id);
             setDialog(null);
+            notify(t('deskBooked', { guest, room: number }), 'info');
           }}
         />
       )}

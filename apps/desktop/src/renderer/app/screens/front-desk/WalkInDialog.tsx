@@ -22,7 +22,7 @@ export function WalkInDialog({
 }: {
   view: DeskView;
   onClose: () => void;
-  onBooked: (reservation: string) => void;
+  onBooked: (reservation: string, guest: string, room: string) => void;
 }) {
   const store = useStore();
   const { t, language } = useI18n();
@@ -72,7 +72,7 @@ export function WalkInDialog({
     if (!ready || !asked) return;
     setBusy(true);
     store.walkIn({ ...asked, guestName: name, ...(phone.trim() ? { guestPhone: phone } : {}), room }).then(
-      (made) => onBooked(made.reservation),
+      (made) => onBooked(made.reservation, name.trim(), numbers.get(made.room) ?? made.room),
       (failure: unknown) => {
         setBusy(false);
         setError(refusalText(language, failure));
