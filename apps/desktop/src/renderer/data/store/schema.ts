@@ -9,15 +9,17 @@
  * `PULL_TARGETS` says where each of `PULL_COLLECTIONS` is stored.
  *
  * Pulled documents keep the server's fields; the pull modifier (`toLocal`)
- * adds lowercased search keys and flattens nullable fields that are indexed
- * (an index cannot hold null). Products and variants are stored as pages of
+ * adds lowercased search keys, flattens nullable fields that are indexed (an
+ * index cannot hold null), and gives a document stored in `records` its
+ * `kind` (the pulled collection's name; server ids are unique across kinds). Products and variants are stored as pages of
  * up to 1,000 (`catalogue-pages.ts`) with no index: catalogue search and
  * barcode lookup are answered from memory (`catalogue-index.ts`), and each
  * record is work IndexedDB does in a first sync of 100,000 products.
  *
  * A pulled collection's `version` is raised when its schema changes: the
- * stored one is then dropped and pulled again from the server, never migrated
- * (`database.ts`).
+ * stored one is then dropped and pulled again from the server, never migrated;
+ * one moved into `records` is listed in `RETIRED_COLLECTIONS` and dropped the
+ * same way (`database.ts`).
  */
 import type { RxJsonSchema } from 'rxdb';
 import { PULL_COLLECTIONS } from '@tz/core';
