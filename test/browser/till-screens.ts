@@ -38,6 +38,7 @@ const press =
 // A screenshot only: lets a transition or a focus ring finish drawing, which no selector marks.
 const settle: Step = (page) => page.waitForTimeout(250);
 const signedIn = [control(`setPairing('paired')`), control('setCashier(true)'), control('setShift(true)')];
+const desk = [...signedIn, control('setDesk(true)'), press('Alt+D')];
 
 const SCREENS: Record<string, Step[]> = {
   pair: [],
@@ -191,6 +192,43 @@ const SCREENS: Record<string, Step[]> = {
   retiring: [...signedIn, control(`setPairing('retiring')`), control('addSales(2, "pending")')],
   notice: [...signedIn, control('fillCart()'), (page) => typeTimed(page, '6209999999999', 5)],
   'unpair-confirm': [...signedIn, press('Alt+T'), (page) => page.click('[data-testid=unpair]')],
+  // The front desk: a till whose merchant has the hospitality app's property.
+  desk: [...desk],
+  'desk-walk-in': [
+    ...desk,
+    press('F2'),
+    (page) => page.fill('[data-testid=walk-in-nights]', '2'),
+    (page) => page.fill('[data-testid=walk-in-name]', 'Peter Mushi'),
+    (page) => page.waitForSelector('[data-testid=walk-in-total]').then(() => undefined),
+  ],
+  'desk-check-in': [
+    ...desk,
+    press('F3'),
+    (page) => page.fill('[data-testid=guest-0-id_number]', '19900101-12345-00001-23'),
+    (page) => page.fill('[data-testid=guest-0-arriving_from]', 'Arusha'),
+    (page) => page.fill('[data-testid=guest-0-going_to]', 'Dar es Salaam'),
+  ],
+  'desk-checked-in': [
+    ...desk,
+    press('F3'),
+    (page) => page.fill('[data-testid=guest-0-id_number]', '19900101-12345-00001-23'),
+    (page) => page.fill('[data-testid=guest-0-arriving_from]', 'Arusha'),
+    (page) => page.fill('[data-testid=guest-0-going_to]', 'Dar es Salaam'),
+    (page) => page.click('[data-testid=check-in-confirm]'),
+    (page) => page.waitForSelector('[data-room="201"][data-state=occupied]').then(() => undefined),
+  ],
+  'desk-check-out': [...desk, press('F4'), (page) => page.fill('[data-testid=check-out-cash]', '20000')],
+  'desk-housekeeping': [...desk, (page) => page.click('[data-room="102"]'), press('F7')],
+  'desk-conflict': [
+    ...desk,
+    control('refuseNextCheckIn()'),
+    press('F3'),
+    (page) => page.fill('[data-testid=guest-0-id_number]', 'AB123456'),
+    (page) => page.fill('[data-testid=guest-0-arriving_from]', 'Moshi'),
+    (page) => page.fill('[data-testid=guest-0-going_to]', 'Moshi'),
+    (page) => page.click('[data-testid=check-in-confirm]'),
+    (page) => page.waitForSelector('[data-testid=desk-conflict]').then(() => undefined),
+  ],
 };
 
 const preview = await startTillPreview();

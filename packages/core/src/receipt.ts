@@ -142,11 +142,12 @@ export interface ZReportRow {
   strong?: boolean;
 }
 
-/** What a document laid out by rows is: a shift's Z report, a guest's registration card. */
-export type RowsDocumentKind = 'z_report' | 'registration_card';
+/** What a document laid out by rows is: a shift's Z report, a guest's registration card or folio slip. */
+export type RowsDocumentKind = 'z_report' | 'registration_card' | 'folio';
 export const ROWS_DOCUMENT_KINDS = [
   'z_report',
   'registration_card',
+  'folio',
 ] as const satisfies readonly RowsDocumentKind[];
 
 /** A document for the receipt printer laid out by rows like a receipt: a title, the shop, label and value rows. */

@@ -35,6 +35,7 @@ import type {
   TillStore,
   ZReport,
 } from '../../../apps/desktop/src/renderer/data/api.ts';
+import { sampleDesk } from './sample-desk.ts';
 import {
   filterDay,
   matchSale,
@@ -188,6 +189,10 @@ export interface SampleControls {
   setSettings(patch: Partial<TillSettings>): void;
   /** Customer searches wait (a slow till) until `false` answers them all. */
   holdCustomerSearches(held: boolean): void;
+  /** The hospitality app's property pulled: the front desk shows. */
+  setDesk(shown: boolean): void;
+  /** The next check-in comes back refused (`room_unavailable`), a conflict on the desk. */
+  refuseNextCheckIn(): void;
 }
 
 /** Answers now, or, while held, when let go: a slow store's answers, in order. */
@@ -355,7 +360,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   };
 
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
+  const deskShown$ = new BehaviorSubject(false);
+  const { refuseNext, ...desk } = sampleDesk(NOW, deskShown$);
   const tillStore: TillStore = {
+    ...desk,
     pairing$,
     exportUnsynced: () => {
       const file = {
@@ -728,6 +736,8 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     setSettings: (patch) => settings$.next({ ...settings$.value, ...patch }),
     setTiles: (shelves) => tiles$.next(shelves === 'sample' ? SHELVES : []),
     holdCustomerSearches: (held) => customerSearches.hold(held),
+    setDesk: (shown) => deskShown$.next(shown),
+    refuseNextCheckIn: () => refuseNext(),
   };
   return { store: tillStore, controls };
 }

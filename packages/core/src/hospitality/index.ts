@@ -6,3 +6,4 @@ export * from './commands.ts';
 export * from './registration.ts';
 export * from './folio.ts';
 export * from './front-desk.ts';
+export * from './folio-document.ts';

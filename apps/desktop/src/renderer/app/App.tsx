@@ -1,7 +1,8 @@
 /**
  * The till: pairing, then the cashier's PIN, then the shift's float, then the
- * sale screen. The top bar and the status bar are always there; Sales, Shift,
- * Settings and Help open over whatever screen is showing.
+ * sale screen (or, on a till with the hospitality app's property, the front
+ * desk: Alt+D or the tabs switch). The top bar and the status bar are always
+ * there; Sales, Shift, Settings and Help open over whatever screen is showing.
  */
 import { useCallback, useState } from 'react';
 import type { Cashier, PairingState, TillStore, ZReport } from '../data/api.ts';
@@ -22,6 +23,7 @@ import { EndedScreen } from './screens/EndedScreen.tsx';
 import { OpenShiftScreen } from './screens/OpenShiftScreen.tsx';
 import { PairScreen } from './screens/PairScreen.tsx';
 import { SaleScreen } from './screens/SaleScreen.tsx';
+import { FrontDeskScreen } from './screens/front-desk/FrontDeskScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
@@ -49,9 +51,12 @@ function Till({ hardware }: { hardware: Hardware }) {
   const [panel, setPanel] = useState<Panel | null>(null);
   const [help, setHelp] = useState(false);
   const [zReport, setZReport] = useState<ZReport | null>(null);
+  const hasDesk = useObservable<boolean>(store.hasDesk$, false);
+  const [mode, setMode] = useState<'sale' | 'desk'>('sale');
   const bridgeKind = useBridgeKind(hardware.watch);
   const paired = pairing !== null && pairing.status !== 'unpaired';
   const selling = paired && cashier !== null;
+  const atDesk = mode === 'desk' && hasDesk;
 
   const signOut = useCallback(() => {
     store.signOut().then(
@@ -85,6 +90,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       selling,
       shiftOpen,
       paired,
+      hasDesk,
     }),
     {
       help: () => setHelp(true),
@@ -95,6 +101,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       settings: () => setPanel('settings'),
       reprint,
       signOut,
+      desk: () => setMode(atDesk ? 'sale' : 'desk'),
     },
   );
 
@@ -114,6 +121,7 @@ function Till({ hardware }: { hardware: Hardware }) {
         <SignInScreen till={pairing.till} />
       );
   else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
+  else if (atDesk) screen = <FrontDeskScreen blocked={panel !== null || help || zReport !== null} />;
   else
     screen = (
       <SaleScreen
@@ -136,7 +144,9 @@ function Till({ hardware }: { hardware: Hardware }) {
                 ? 'sign-in'
                 : !shiftOpen
                   ? 'open-shift'
-                  : 'sale'
+                  : atDesk
+                    ? 'desk'
+                    : 'sale'
       }
     >
       <header className="top-bar">
@@ -146,6 +156,24 @@ function Till({ hardware }: { hardware: Hardware }) {
           {paired && !pairing.till.livemode && <small className="test-mode">{t('testMode')}</small>}
         </span>
         {cashier && <span className="cashier">{cashier.name}</span>}
+        {selling && shiftOpen && hasDesk && (
+          <nav className="mode-tabs" role="tablist" aria-label={t('deskTab')}>
+            {(['sale', 'desk'] as const).map((one) => (
+              <button
+                key={one}
+                type="button"
+                role="tab"
+                aria-selected={(one === 'desk') === atDesk}
+                className={(one === 'desk') === atDesk ? 'on' : ''}
+                onClick={() => setMode(one)}
+                data-testid={`mode-${one}`}
+              >
+                {one === 'desk' ? t('deskTab') : t('saleTab')}
+              </button>
+            ))}
+            <kbd>Alt+D</kbd>
+          </nav>
+        )}
         <nav className="menu">
           {selling && (
             <button type="button" onClick={() => setPanel('sales')}>

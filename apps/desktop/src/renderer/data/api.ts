@@ -12,10 +12,14 @@
  */
 import type { RxStorage } from 'rxdb';
 import type { Observable } from 'rxjs';
+import type { z } from 'zod';
 import { isErrorCode } from '@tz/core';
 import type {
   Discount,
   ErrorCode,
+  guestRegistrationSchema,
+  HousekeepingStatus,
+  StayQuote,
   PricedCart,
   PullDocument,
   QuantityUnit,
@@ -26,6 +30,7 @@ import type {
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
 import type { SalesFilter } from './after-sale/sales-search.ts';
+import type { DeskView } from './front-desk/desk-state.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -413,6 +418,56 @@ export interface TillSettings {
   tilesShown: boolean;
 }
 
+// ---------------------------------------------------------------- front desk
+
+/** A walk-in as the desk takes it: arriving today unless `arrival` says otherwise. */
+export interface WalkInRequest {
+  roomType: string;
+  nights: number;
+  arrival?: string;
+  adults: number;
+  children: number;
+  guestName: string;
+  guestPhone?: string;
+  /** A room of the type chosen at the desk; the first free one otherwise. */
+  room?: string;
+}
+
+export interface WalkInQuote {
+  arrival: string;
+  departure: string;
+  quote: StayQuote;
+  /** The room the stay would get, or null when none of the type is free. */
+  room: string | null;
+  freeRooms: string[];
+}
+
+/** A guest in the register, as typed (countries as two letters). */
+export type GuestEntry = z.input<typeof guestRegistrationSchema>;
+
+export interface CheckInRequest {
+  reservation: string;
+  /** The room given now; the stay's own room when absent. */
+  room?: string;
+  guests: GuestEntry[];
+  /** Cash taken as a deposit, in shillings. */
+  deposit?: number;
+}
+
+export interface CheckOutRequest {
+  reservation: string;
+  /** Cash taken for the balance now. */
+  cash?: number;
+  /** A balance left other than zero: a manager's PIN (none when a manager is signed in) and why. */
+  managerPin?: string;
+  reason?: string;
+}
+
+/** What became of a slip sent to the receipt printer. */
+export type DeskPrint = 'printed' | 'failed' | 'no_printer';
+
+export type { BoardRoom, DeskConflict, DeskStay, DeskView, RoomTypeDoc } from './front-desk/desk-state.ts';
+
 // --------------------------------------------------------------------- store
 
 export interface TillStore {
@@ -530,6 +585,26 @@ export interface TillStore {
   noSale(request: NoSaleRequest): Promise<NoSaleOutcome>;
   /** Closes with the cash counted, prints the Z report and returns it. */
   closeShift(countedCash: number): Promise<ZReport>;
+
+  /** Whether this till has a front desk: the hospitality app's property has been pulled. */
+  readonly hasDesk$: Observable<boolean>;
+  /** The front desk's board, arrivals, departures and conflicts; null with no property pulled. */
+  readonly desk$: Observable<DeskView | null>;
+  quoteWalkIn(request: WalkInRequest): Promise<WalkInQuote>;
+  /** Queues `reservation.create` with an id made here; refused `room_unavailable` with no room free. */
+  walkIn(request: WalkInRequest): Promise<{ reservation: string; room: string }>;
+  /** The rooms a stay may be given or moved to. */
+  roomsFor(reservation: string): Promise<string[]>;
+  /** Queues the check-in (and the deposit); prints the registration card. */
+  checkIn(request: CheckInRequest): Promise<DeskPrint>;
+  moveStay(reservation: string, room: string): Promise<void>;
+  setHousekeeping(room: string, status: HousekeepingStatus): Promise<void>;
+  /** What the stay owes now (`deskBalance`). */
+  balanceOf(reservation: string): Promise<number>;
+  /** Takes the cash, queues the check-out; a balance left needs `managerPin` and `reason`. Prints the folio. */
+  checkOut(request: CheckOutRequest): Promise<{ balance: number; print: DeskPrint }>;
+  /** Takes a conflict off the desk once dealt with. */
+  dismissConflict(command: string): Promise<void>;
 
   readonly sync$: Observable<SyncStatus>;
   /** Pull and push now rather than at the next tick. */

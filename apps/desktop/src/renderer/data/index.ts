@@ -20,6 +20,7 @@ import * as catalogue from './catalogue/catalogue.ts';
 import { CatalogueIndex } from './catalogue/catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue/catalogue-snapshot.ts';
 import * as customers from './customers/customers.ts';
+import * as desk from './front-desk/front-desk.ts';
 import { ScaleFormat } from './catalogue/scale-labels.ts';
 import { hasEnded, refuseWhileUnsynced } from './store/context.ts';
 import type { Context, Device } from './store/context.ts';
@@ -251,6 +252,17 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       void printing.printZReport(report);
       return report;
     },
+    hasDesk$: desk.watchHasDesk(ctx).pipe(distinctUntilChanged()),
+    desk$: desk.watchDesk(ctx),
+    quoteWalkIn: (request) => desk.quoteWalkIn(ctx, request),
+    walkIn: (request) => desk.walkIn(ctx, request),
+    roomsFor: (reservation) => desk.roomsFor(ctx, reservation),
+    checkIn: (request) => desk.checkIn(ctx, printing, request),
+    moveStay: (reservation, room) => desk.moveStay(ctx, reservation, room),
+    setHousekeeping: (room, status) => desk.setHousekeeping(ctx, room, status),
+    balanceOf: (reservation) => desk.balanceOf(ctx, reservation),
+    checkOut: (request) => desk.checkOut(ctx, printing, request),
+    dismissConflict: (command) => desk.dismissConflict(ctx, command),
     sync$: engine.status$(),
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),

@@ -7,8 +7,8 @@
 import { useLayoutEffect } from 'react';
 import type { MessageKey } from '../../i18n/en.ts';
 
-/** Where a key is listened for: the whole till, the sale screen with nothing over it, the payment dialog. */
-export type KeyContext = 'app' | 'sale' | 'tender';
+/** Where a key is listened for: the whole till, the sale screen or front desk with nothing over it, the payment dialog. */
+export type KeyContext = 'app' | 'sale' | 'desk' | 'tender';
 
 /** What must hold for a key to act; a key that does not act is left to the page. */
 export type KeyCondition =
@@ -16,6 +16,8 @@ export type KeyCondition =
   | 'selling'
   | 'shiftOpen'
   | 'paired'
+  /** The hospitality app's property is on this till: the front desk shows. */
+  | 'hasDesk'
   /** Focus is not in a free-text field (a reason, a name): `?` is typed there. */
   | 'notFreeText'
   | 'lineSelected'
@@ -57,7 +59,13 @@ export type KeyAction =
   | 'clearSearch'
   | 'cash'
   | 'mobileMoney'
-  | 'card';
+  | 'card'
+  | 'desk'
+  | 'walkIn'
+  | 'checkIn'
+  | 'checkOut'
+  | 'moveRoom'
+  | 'housekeeping';
 
 export interface KeyBinding {
   context: KeyContext;
@@ -88,6 +96,7 @@ const binder =
 const sale = binder('sale', 'none');
 const alt = binder('app', 'alt');
 const method = binder('tender', 'altAny');
+const desk = binder('desk', 'none');
 
 export const SHORTCUTS: readonly Shortcut[] = [
   {
@@ -132,6 +141,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Alt+N', what: 'keyNoSale', bind: [alt('n', 'noSale', ['selling', 'shiftOpen'])] },
   { keys: 'Alt+T', what: 'keySettings', bind: [alt('t', 'settings', ['paired'])] },
   { keys: 'Alt+L', what: 'keyLanguage', bind: [alt('l', 'language')] },
+  { keys: 'Alt+D', what: 'keyDesk', bind: [alt('d', 'desk', ['selling', 'shiftOpen', 'hasDesk'])] },
+  { keys: 'Desk: F2', what: 'keyWalkIn', bind: [desk('F2', 'walkIn')] },
+  { keys: 'Desk: F3', what: 'keyCheckIn', bind: [desk('F3', 'checkIn')] },
+  { keys: 'Desk: F4', what: 'keyCheckOut', bind: [desk('F4', 'checkOut')] },
+  { keys: 'Desk: F6', what: 'keyMoveRoom', bind: [desk('F6', 'moveRoom')] },
+  { keys: 'Desk: F7', what: 'keyHousekeeping', bind: [desk('F7', 'housekeeping')] },
   { keys: 'Alt+O', what: 'keySignOut', bind: [alt('o', 'signOut', ['selling'])] },
   { keys: 'PIN + Enter', what: 'keyPinEnter' },
 ];

@@ -60,8 +60,8 @@ export function tileShelves(
 
 /** The shelves as they are now, again after each change to the catalogue or the categories. */
 export function watchTiles(ctx: Context): Observable<TileShelf[]> {
-  const categories$ = ctx.db.categories
-    .find()
+  const categories$ = ctx.db.records
+    .find({ selector: { kind: 'categories' } })
     .$.pipe(map((docs) => docs.map((doc) => doc.toJSON() as unknown as Category)));
   const catalogue$ = from(ctx.catalogue.ready()).pipe(
     switchMap(() => ctx.catalogue.changes$.pipe(startWith(undefined))),

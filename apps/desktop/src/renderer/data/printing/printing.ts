@@ -6,7 +6,7 @@
  */
 import { BehaviorSubject } from 'rxjs';
 import { receiptCopy } from '@tz/core';
-import type { PullDocument, ReceiptDocument } from '@tz/core';
+import type { PullDocument, ReceiptDocument, RowsDocument } from '@tz/core';
 import type { PrintOutcome, PrinterTarget } from '../../../shared/bridge.ts';
 import type { PrintState, ZReport } from '../api.ts';
 import { settings } from '../cart/cart.ts';
@@ -69,10 +69,14 @@ export class ReceiptPrinting {
 
   /** The closed shift's Z report; it is shown on screen too, so no printer is no loss. */
   async printZReport(report: ZReport): Promise<PrintOutcome | null> {
+    return this.printRows(await zReportDocument(this.ctx, report));
+  }
+
+  /** A document by rows (the Z report, a registration card, a folio slip); null when there is no printer. */
+  async printRows(document: RowsDocument): Promise<PrintOutcome | null> {
     const bridge = await this.bridge();
     const target = await receiptPrinter(this.ctx).catch(() => null);
     if (!bridge || !target) return null;
-    const document = await zReportDocument(this.ctx, report);
     return safePrint(() => bridge.printReceipt(target, document));
   }
 

@@ -1,8 +1,7 @@
 import { createRxDatabase, getAllCollectionDocuments } from 'rxdb';
-import type { RxJsonSchema } from 'rxdb';
+import type { RxCollection, RxJsonSchema } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PULL_COLLECTIONS } from '@tz/core';
 import type { TillStore } from '../api.ts';
 import { openDatabase } from './database.ts';
 import type { TillCollections } from './database.ts';
@@ -31,9 +30,12 @@ const versionOne = (extra: Record<string, unknown>): RxJsonSchema<Record<string,
   indexes: [],
 });
 
-const OLD: Record<'products' | 'variants', RxJsonSchema<Record<string, unknown>>> = {
+/** The collections the version before held: categories on their own, the front desk's not at all. */
+const OLD: Record<string, RxJsonSchema<Record<string, unknown>>> = {
+  ...Object.fromEntries(Object.entries(PULLED_SCHEMAS).filter(([name]) => name !== 'records')),
   products: versionOne({ active: { type: 'boolean' } }),
   variants: versionOne({ product: key }),
+  categories: { ...versionOne({}), version: 0 },
 };
 
 const pending: CommandDoc = makeCommand();
@@ -48,17 +50,17 @@ afterEach(async () => {
 async function oldTill(name: string, storage: ReturnType<typeof getRxStorageMemory>) {
   const db = await createRxDatabase<TillCollections>({ name, storage, multiInstance: false });
   await db.addCollections({
-    ...Object.fromEntries(
-      PULL_COLLECTIONS.map((c) => [
-        c,
-        { schema: c === 'products' || c === 'variants' ? OLD[c] : PULLED_SCHEMAS[c], autoMigrate: false },
-      ]),
-    ),
+    ...Object.fromEntries(Object.entries(OLD).map(([c, schema]) => [c, { schema, autoMigrate: false }])),
     commands: { schema: commandSchema },
     kv: { schema: kvSchema },
   });
   const old = makeProduct({ id: 'prod_old', name: 'Sukari ya zamani', barcodes: ['6200000000001'] });
   await db.products.insert(old);
+  await (db.collections as unknown as Record<string, RxCollection>)['categories']!.insert({
+    id: 'cat_old',
+    name: 'Vyakula',
+    _deleted: false,
+  });
   await db.stores.insert(STORE);
   await db.commands.insert(pending);
   const till = {
@@ -74,6 +76,7 @@ async function oldTill(name: string, storage: ReturnType<typeof getRxStorageMemo
     { id: 'credential', value: PAIRING.credential },
     { id: 'pull:products', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: 'prod_old' } } },
     { id: 'pull:stores', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: STORE.id } } },
+    { id: 'pull:categories', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: 'cat_old' } } },
   ]);
   await db.close();
 }
@@ -87,6 +90,7 @@ describe('a database made by the version before', () => {
     try {
       expect((await db.commands.find().exec()).map((doc) => doc.toJSON())).toEqual([pending]);
       expect(await db.kv.findOne('pull:products').exec()).toBeNull();
+      expect(await db.kv.findOne('pull:categories').exec()).toBeNull();
       expect((await db.kv.findOne('pull:stores').exec())?.toJSON().value).toMatchObject({
         pairing: 'pairing_1',
       });
@@ -100,6 +104,24 @@ describe('a database made by the version before', () => {
           .map((doc) => doc.key)
           .sort(),
       ).toEqual(['products-2', 'variants-2']);
+      // Categories live in `records` now; their own collection is gone from storage.
+      expect(stored.some((doc) => doc.data.name === 'categories')).toBe(false);
+      expect(Object.keys(db.collections).sort()).toEqual([
+        'commands',
+        'customers',
+        'employees',
+        'kv',
+        'orders',
+        'print_jobs',
+        'printers',
+        'products',
+        'records',
+        'shifts',
+        'stock_levels',
+        'stores',
+        'variants',
+      ]);
+      expect(await db.records.count().exec()).toBe(0);
     } finally {
       await db.close();
     }
@@ -129,6 +151,8 @@ describe('a database made by the version before', () => {
     expect(await store.findByBarcode('6200000000001')).toBeNull();
     const products = transport.pulls.filter((pull) => pull.collection === 'products');
     expect(products[0]?.checkpoint).toBeNull();
+    // Categories, retired as a collection of their own, are pulled again from the start into `records`.
+    expect(transport.pulls.find((pull) => pull.collection === 'categories')?.checkpoint).toBeNull();
     // Other collections go on from where they were.
     expect(transport.pulls.find((pull) => pull.collection === 'stores')?.checkpoint).toEqual({
       seq: 1,

@@ -15,6 +15,8 @@ export function makeIds(now: () => number) {
     clientOrder: () => source.ulid(now()),
     /** `shift_` + a lowercase ULID: `newId('shift')`'s form, which the server's shift id accepts. */
     shift: () => source.newId('shift', now()),
+    /** `resv_` + a lowercase ULID: a reservation made at the front desk, named offline by its next steps. */
+    reservation: () => source.newId('reservation', now()),
     local: () => source.ulid(now()),
   };
 }

@@ -1,21 +1,28 @@
 /**
- * The till's 13 RxDB collections (the free build's limit): the 11 pulled from
- * the server (`PULL_COLLECTIONS`), `commands` (the outbox: every sale, refund,
- * void, shift step and print result, each one document) and `kv` (the device,
- * settings, counters, the cart, parked sales, the session).
+ * The till's 13 RxDB collections (the free build's limit, which a 14th would
+ * break): 10 pulled collections stored as their own, `records` (the small
+ * reference collections pulled from the server, one document per server row
+ * with its `kind`: categories and the front desk's property, room types,
+ * rooms, rates and reservations), `commands` (the outbox: every sale, refund,
+ * void, shift step, desk step and print result, each one document) and `kv`
+ * (the device, settings, counters, the cart, parked sales, the session).
+ * `PULL_TARGETS` says where each of `PULL_COLLECTIONS` is stored.
  *
  * Pulled documents keep the server's fields; the pull modifier (`toLocal`)
- * adds lowercased search keys and flattens nullable fields that are indexed
- * (an index cannot hold null). Products and variants are stored as pages of
+ * adds lowercased search keys, flattens nullable fields that are indexed (an
+ * index cannot hold null), and gives a document stored in `records` its
+ * `kind` (the pulled collection's name; server ids are unique across kinds). Products and variants are stored as pages of
  * up to 1,000 (`catalogue-pages.ts`) with no index: catalogue search and
  * barcode lookup are answered from memory (`catalogue-index.ts`), and each
  * record is work IndexedDB does in a first sync of 100,000 products.
  *
  * A pulled collection's `version` is raised when its schema changes: the
- * stored one is then dropped and pulled again from the server, never migrated
- * (`database.ts`).
+ * stored one is then dropped and pulled again from the server, never migrated;
+ * one moved into `records` is listed in `RETIRED_COLLECTIONS` and dropped the
+ * same way (`database.ts`).
  */
 import type { RxJsonSchema } from 'rxdb';
+import { PULL_COLLECTIONS } from '@tz/core';
 import type { CommandType, PullCollection, PullDocument } from '@tz/core';
 
 const id = { type: 'string', maxLength: 128 } as const;
@@ -24,7 +31,7 @@ const any = {} as const;
 
 type Local<T> = T & Record<string, unknown>;
 
-/** A document as stored: the server's fields plus the local keys `toLocal` adds. */
+/** A document as stored: the server's fields plus the local keys `toLocal` adds (`kind` in `records`). */
 export type LocalDoc<C extends PullCollection> = Local<PullDocument<C>>;
 
 function pulled(
@@ -46,11 +53,42 @@ function pulled(
 /** A page of the catalogue: up to 1,000 products or variants as the server sent them. */
 const pages = (version: number) => pulled({ items: { type: 'array' } }, [], version);
 
-export const PULLED_SCHEMAS: Record<PullCollection, RxJsonSchema<Record<string, unknown>>> = {
+/** The pulled collections kept in `records`: few documents each, read whole by kind. */
+export const RECORD_KINDS = [
+  'categories',
+  'property',
+  'room_types',
+  'rooms',
+  'room_rates',
+  'reservations',
+] as const satisfies readonly PullCollection[];
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+/** A pulled collection stored as its own RxDB collection. */
+export type OwnPulled = Exclude<PullCollection, RecordKind>;
+/** The RxDB collections pulled documents are stored in. */
+export type PulledStorage = OwnPulled | 'records';
+
+export const isRecordKind = (collection: PullCollection): collection is RecordKind =>
+  (RECORD_KINDS as readonly string[]).includes(collection);
+
+/** The one map from a pulled collection to the RxDB collection it is stored in. */
+export const PULL_TARGETS = Object.fromEntries(
+  PULL_COLLECTIONS.map((collection) => [collection, isRecordKind(collection) ? 'records' : collection]),
+) as { [C in PullCollection]: C extends RecordKind ? 'records' : C };
+
+/**
+ * Collections a till of an earlier version stored on their own and stores no
+ * more (their documents are in `records` now): removed on open, with their
+ * pull checkpoints, so they are pulled again into their new home.
+ */
+export const RETIRED_COLLECTIONS = ['categories'] as const satisfies readonly RecordKind[];
+
+export const PULLED_SCHEMAS: Record<PulledStorage, RxJsonSchema<Record<string, unknown>>> = {
   // Version 0 indexed name, SKU and barcode keys (and variants' product); version 1 held a record per document.
   products: pages(2),
   variants: pages(2),
-  categories: pulled({}),
+  records: pulled({ kind: { type: 'string', maxLength: 32 } }, ['kind']),
   stores: pulled({}),
   stock_levels: pulled({ product: key, variant_key: key, store: key }, [['product', 'variant_key', 'store']]),
   customers: pulled({ name_key: key, phone_key: key }, ['name_key', 'phone_key']),
@@ -67,6 +105,7 @@ export const normalise = (text: string): string => text.trim().toLowerCase().sli
 /** Adds the indexed keys to a pulled document (RxDB's pull `modifier`). */
 export function toLocal(collection: PullCollection, doc: Record<string, unknown>): Record<string, unknown> {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  if (isRecordKind(collection)) return { ...doc, kind: collection };
   switch (collection) {
     case 'stock_levels':
       return { ...doc, variant_key: text(doc.variant) };

@@ -189,13 +189,15 @@ describe('pulling a collection', () => {
     feed.change(product(1, { _deleted: true }));
     await new CollectionPull({
       collection: 'categories',
-      target: db!.categories,
+      target: db!.records,
       kv,
       pairing: 'pair_1',
       pageSize: 10,
       fetch: feed.page,
     }).run();
-    expect((await db!.categories.find().exec()).map((doc) => doc.id)).toEqual(['prod_2']);
+    expect((await db!.records.find().exec()).map((doc) => [doc.id, doc.get('kind')])).toEqual([
+      ['prod_2', 'categories'],
+    ]);
   });
 
   it('resumes after a failed page from the last page written, skipping and doubling nothing', async () => {

@@ -26,6 +26,7 @@ import { KV } from '../store/kv.ts';
 import { isCatalogue } from '../catalogue/catalogue-pages.ts';
 import { CollectionPull } from './pull.ts';
 import { tellBacklog } from './till-end.ts';
+import { PULL_TARGETS } from '../store/schema.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
 
@@ -259,7 +260,7 @@ export class SyncEngine {
         collection,
         new CollectionPull({
           collection,
-          target: this.ctx.db[collection],
+          target: this.ctx.db[PULL_TARGETS[collection]],
           kv: this.ctx.kv,
           pairing: current.pairing,
           pageSize: PULL_PAGE_MAX,

@@ -1,0 +1,484 @@
+/**
+ * The front desk as this till knows it: the pulled property, rooms, rates and
+ * stays with the desk's own steps laid over them, so a check-in queued offline
+ * shows the room occupied at once. The server checks every step again when it
+ * arrives; a step it refused is not laid over (the board shows the server's
+ * state) and is listed as a conflict to resolve.
+ *
+ * Pure functions of plain documents: the store (`front-desk.ts`) feeds them.
+ */
+import {
+  addDays,
+  deskBalance,
+  eastAfricaDate,
+  nightsOf,
+  quoteNights,
+  roomBoardState,
+  shillingsOf,
+  type ForeignTender,
+  type HousekeepingStatus,
+  type LevySettings,
+  type PricedRoomType,
+  type PullDocument,
+  type RoomBoardState,
+  type StarRating,
+  type StayQuote,
+} from '@tz/core';
+import type { CommandStatus } from '../store/schema.ts';
+
+export type PropertyDoc = PullDocument<'property'>;
+export type RoomTypeDoc = PullDocument<'room_types'>;
+export type RoomDoc = PullDocument<'rooms'>;
+export type RoomRateDoc = PullDocument<'room_rates'>;
+export type ReservationDoc = PullDocument<'reservations'>;
+
+/** What the desk pulled, as stored in `records`. */
+export interface DeskData {
+  property: PropertyDoc | null;
+  roomTypes: RoomTypeDoc[];
+  rooms: RoomDoc[];
+  rates: RoomRateDoc[];
+  reservations: ReservationDoc[];
+}
+
+/** The front desk's command types: the ones laid over the board and listed as conflicts. */
+export const DESK_COMMAND_TYPES = [
+  'reservation.create',
+  'reservation.check_in',
+  'reservation.move',
+  'folio.payment',
+  'reservation.check_out',
+  'room.housekeeping',
+] as const;
+export type DeskCommandType = (typeof DESK_COMMAND_TYPES)[number];
+
+/** What the desk reads of an outbox command. */
+export interface DeskCommand {
+  id: string;
+  type: DeskCommandType;
+  status: CommandStatus;
+  payload: Record<string, unknown>;
+  error: { code: string; message: string } | null;
+  /** Unix ms, once the server answered. */
+  synced_at: number | null;
+}
+
+/** An applied step is still laid over for this long: until the pull brings the server's state back. */
+export const APPLIED_OVERLAY_MS = 10 * 60 * 1000;
+
+// --------------------------------------------------------------- pricing
+
+export const levySettingsOf = (property: PropertyDoc): LevySettings => ({
+  region: property.region,
+  star_rating: property.star_rating as StarRating | null,
+  usd_rate: property.usd_rate,
+  hotel_levy_bps: property.hotel_levy_bps,
+  tourism_levy_bps: property.tourism_levy_bps,
+  infrastructure_tax_usd: property.infrastructure_tax_usd,
+  vat_bps: property.vat_bps,
+});
+
+/** A room type with its rates in the order they were made (ids are time-ordered), as the quote takes it. */
+export function pricedRoomType(type: RoomTypeDoc, rates: readonly RoomRateDoc[]): PricedRoomType {
+  return {
+    base_rate: type.base_rate,
+    rates: rates
+      .filter((rate) => rate.room_type === type.id)
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map(({ id, starts_on, ends_on, days_of_week, rate }) => ({
+        id,
+        starts_on,
+        ends_on,
+        days_of_week,
+        rate,
+      })),
+    max_adults: type.max_adults,
+    max_children: type.max_children,
+    day_use_block_minutes: type.day_use_block_minutes,
+    day_use_rate: type.day_use_rate,
+  };
+}
+
+export interface StayAsked {
+  roomType: string;
+  arrival: string;
+  departure: string;
+  adults: number;
+  children: number;
+}
+
+/** A nightly stay's quote from the pulled property, type and rates: core's `quoteNights`, as the server prices it. */
+export function quoteStay(data: DeskData, stay: StayAsked): StayQuote {
+  const type = data.roomTypes.find((candidate) => candidate.id === stay.roomType);
+  if (!data.property || !type) throw new Error('The room type is not on this till');
+  return quoteNights(pricedRoomType(type, data.rates), levySettingsOf(data.property), stay);
+}
+
+// ---------------------------------------------------------------- dates
+
+/** The property's date now: every property keeps East Africa Time. */
+export const deskToday = (nowMs: number): string => eastAfricaDate(new Date(nowMs));
+
+/** A stay's first and last dates: a day-use stay's are its day. */
+export function stayDates(stay: ReservationDoc): { arrival: string; departure: string } {
+  return {
+    arrival: stay.arrival ?? eastAfricaDate(new Date(stay.starts_at * 1000)),
+    departure: stay.departure ?? eastAfricaDate(new Date(stay.ends_at * 1000)),
+  };
+}
+
+/** Unix ms of a date's clock time (`14:00`) at the property. */
+const atProperty = (date: string, time: string) => Date.parse(`${date}T${time}:00+03:00`);
+
+/** The nights due by `nowMs`: each at the check-in time of its date, all once the departure has come. */
+export function nightsDue(stay: ReservationDoc, property: PropertyDoc, nowMs: number): number {
+  if (stay.mode === 'day_use') return nowMs >= stay.starts_at * 1000 ? 1 : 0;
+  if (!stay.arrival || !stay.departure) return 0;
+  if (deskToday(nowMs) >= stay.departure) return nightsOf(stay.arrival, stay.departure).length;
+  return nightsOf(stay.arrival, stay.departure).filter(
+    (night) => atProperty(night, property.check_in_time) <= nowMs,
+  ).length;
+}
+
+// -------------------------------------------------------------- overlay
+
+export interface Overlaid {
+  rooms: RoomDoc[];
+  reservations: ReservationDoc[];
+  /** Shillings taken at this desk per reservation, not yet applied by the server. */
+  unsyncedPayments: Map<string, number>;
+  /** Reservations with a step still waiting to sync. */
+  waiting: Set<string>;
+}
+
+const HOLDING = new Set(['pending', 'confirmed', 'checked_in']);
+
+/** Whether a step's effect belongs on the board: waiting, or applied so lately that the pull may not have it yet. */
+function laidOver(command: DeskCommand, nowMs: number, forwardOnly: boolean): boolean {
+  if (command.status === 'pending') return true;
+  return (
+    forwardOnly &&
+    command.status === 'applied' &&
+    command.synced_at !== null &&
+    nowMs - command.synced_at < APPLIED_OVERLAY_MS
+  );
+}
+
+/** A reservation made at this desk, as the server will make it, before it comes back in a pull. */
+function createdHere(data: DeskData, payload: Record<string, unknown>): ReservationDoc {
+  const p = payload as {
+    reservation: string;
+    room_type: string;
+    room?: string;
+    arrival: string;
+    departure: string;
+    adults?: number;
+    children?: number;
+    guest: { name: string; phone?: string };
+    at: number;
+  };
+  const adults = p.adults ?? 1;
+  const children = p.children ?? 0;
+  let quote: StayQuote | null = null;
+  try {
+    quote = quoteStay(data, {
+      roomType: p.room_type,
+      arrival: p.arrival,
+      departure: p.departure,
+      adults,
+      children,
+    });
+  } catch {
+    quote = null;
+  }
+  const type = data.roomTypes.find((candidate) => candidate.id === p.room_type);
+  const onRequest = (type?.confirmation ?? data.property?.confirmation) === 'on_request';
+  const checkIn = data.property?.check_in_time ?? '14:00';
+  const checkOut = data.property?.check_out_time ?? '10:00';
+  return {
+    id: p.reservation,
+    _deleted: false,
+    room_type: p.room_type,
+    room: p.room ?? null,
+    status: onRequest ? 'pending' : 'confirmed',
+    mode: 'nightly',
+    arrival: p.arrival,
+    departure: p.departure,
+    starts_at: Math.floor(atProperty(p.arrival, checkIn) / 1000),
+    ends_at: Math.floor(atProperty(p.departure, checkOut) / 1000),
+    adults,
+    children,
+    guest_name: p.guest.name,
+    guest_phone: p.guest.phone ?? null,
+    source: 'front_desk',
+    quote,
+    total: quote?.total ?? 0,
+    folio_balance: 0,
+    folio_nights_posted: 0,
+    registered_guests: 0,
+    checked_in_at: null,
+    checked_out_at: null,
+  };
+}
+
+/** The pulled documents with the desk's own steps applied, in the order they were taken. */
+export function overlay(data: DeskData, commands: readonly DeskCommand[], nowMs: number): Overlaid {
+  const rooms = new Map(data.rooms.map((room) => [room.id, { ...room }]));
+  const stays = new Map(data.reservations.map((stay) => [stay.id, { ...stay }]));
+  const unsyncedPayments = new Map<string, number>();
+  const waiting = new Set<string>();
+  for (const command of [...commands].sort((a, b) => a.id.localeCompare(b.id))) {
+    const p = command.payload as { reservation?: string; room?: string; at?: number };
+    const stay = p.reservation ? stays.get(p.reservation) : undefined;
+    if (command.status === 'pending' && p.reservation) waiting.add(p.reservation);
+    switch (command.type) {
+      case 'reservation.create':
+        if (laidOver(command, nowMs, true) && p.reservation && !stays.has(p.reservation))
+          stays.set(p.reservation, createdHere(data, command.payload));
+        break;
+      case 'reservation.check_in':
+        if (
+          laidOver(command, nowMs, true) &&
+          stay &&
+          (stay.status === 'confirmed' || stay.status === 'pending')
+        ) {
+          stay.status = 'checked_in';
+          stay.room = p.room ?? stay.room;
+          stay.checked_in_at = p.at ?? null;
+          stay.registered_guests += ((command.payload.guests as unknown[] | undefined) ?? []).length;
+        }
+        break;
+      case 'reservation.move':
+        if (laidOver(command, nowMs, false) && stay && p.room) stay.room = p.room;
+        break;
+      case 'folio.payment':
+        if (laidOver(command, nowMs, false) && p.reservation) {
+          const paid = command.payload as { amount?: number; foreign?: ForeignTender };
+          const amount = paid.amount ?? (paid.foreign ? shillingsOf(paid.foreign) : 0);
+          unsyncedPayments.set(p.reservation, (unsyncedPayments.get(p.reservation) ?? 0) + amount);
+        }
+        break;
+      case 'reservation.check_out':
+        if (laidOver(command, nowMs, true) && stay && stay.status === 'checked_in') {
+          stay.status = 'checked_out';
+          stay.checked_out_at = p.at ?? null;
+          // The server marks the room dirty as the guest leaves.
+          const room = stay.room ? rooms.get(stay.room) : undefined;
+          if (room && room.housekeeping !== 'out_of_order' && command.status === 'pending')
+            room.housekeeping = 'dirty';
+        }
+        break;
+      case 'room.housekeeping': {
+        const room = p.room ? rooms.get(p.room) : undefined;
+        if (laidOver(command, nowMs, false) && room)
+          room.housekeeping = command.payload.housekeeping as HousekeepingStatus;
+        break;
+      }
+    }
+  }
+  return { rooms: [...rooms.values()], reservations: [...stays.values()], unsyncedPayments, waiting };
+}
+
+// --------------------------------------------------------------- the view
+
+export interface BoardRoom {
+  id: string;
+  number: string;
+  floor: string;
+  roomType: string;
+  typeName: string;
+  housekeeping: HousekeepingStatus;
+  state: RoomBoardState;
+  /** The stay in the room or arriving to it today. */
+  stay: string | null;
+}
+
+export interface DeskStay {
+  id: string;
+  guestName: string;
+  guestPhone: string | null;
+  roomType: string;
+  typeName: string;
+  room: string | null;
+  roomNumber: string | null;
+  status: ReservationDoc['status'];
+  arrival: string;
+  departure: string;
+  nights: number;
+  adults: number;
+  children: number;
+  total: number;
+  /** What the guest owes now (`deskBalance`); negative: the desk owes the guest. */
+  balance: number;
+  /** A step of this stay waits to sync. */
+  waiting: boolean;
+}
+
+export interface DeskConflict {
+  command: string;
+  type: DeskCommandType;
+  code: string;
+  message: string;
+  reservation: string | null;
+  guestName: string | null;
+  room: string | null;
+  roomNumber: string | null;
+}
+
+export interface DeskView {
+  property: PropertyDoc;
+  today: string;
+  roomTypes: RoomTypeDoc[];
+  floors: Array<{ floor: string; rooms: BoardRoom[] }>;
+  arrivals: DeskStay[];
+  departures: DeskStay[];
+  inHouse: DeskStay[];
+  conflicts: DeskConflict[];
+}
+
+const byNumber = (a: { number: string }, b: { number: string }) =>
+  a.number.localeCompare(b.number, undefined, { numeric: true });
+
+/** What a stay owes now: the server's balance, the nights due since, less the payments not yet applied. */
+export function stayBalance(
+  stay: ReservationDoc,
+  property: PropertyDoc,
+  overlaid: Overlaid,
+  nowMs: number,
+): number {
+  const unsynced = overlaid.unsyncedPayments.get(stay.id) ?? 0;
+  const quote = stay.quote as StayQuote | null;
+  if (!quote || !Array.isArray(quote.night_lines)) return stay.folio_balance - unsynced;
+  return deskBalance({
+    quote,
+    folioBalance: stay.folio_balance,
+    nightsPosted: stay.folio_nights_posted,
+    nightsDue: nightsDue(stay, property, nowMs),
+    unsyncedPayments: unsynced,
+    dayUseDate: stay.mode === 'day_use' ? stayDates(stay).arrival : null,
+  });
+}
+
+/** The desk's screen: today's arrivals and departures, the guests in house, the board by floor, the conflicts. */
+export function deskView(
+  data: DeskData,
+  commands: readonly DeskCommand[],
+  dismissed: ReadonlySet<string>,
+  nowMs: number,
+): DeskView | null {
+  const property = data.property;
+  if (!property) return null;
+  const today = deskToday(nowMs);
+  const overlaid = overlay(data, commands, nowMs);
+  const types = new Map(data.roomTypes.map((type) => [type.id, type]));
+  const roomsById = new Map(overlaid.rooms.map((room) => [room.id, room]));
+  const boardStays = overlaid.reservations.map((stay) => ({ ...stay, ...stayDates(stay) }));
+  const view = (stay: ReservationDoc): DeskStay => {
+    const dates = stayDates(stay);
+    return {
+      id: stay.id,
+      guestName: stay.guest_name,
+      guestPhone: stay.guest_phone,
+      roomType: stay.room_type,
+      typeName: types.get(stay.room_type)?.name ?? '',
+      room: stay.room,
+      roomNumber: stay.room ? (roomsById.get(stay.room)?.number ?? null) : null,
+      status: stay.status,
+      ...dates,
+      nights: stay.mode === 'day_use' ? 0 : Math.max(0, nightsOf(dates.arrival, dates.departure).length),
+      adults: stay.adults,
+      children: stay.children,
+      total: stay.total,
+      balance: stayBalance(stay, property, overlaid, nowMs),
+      waiting: overlaid.waiting.has(stay.id),
+    };
+  };
+  const rooms = [...overlaid.rooms].sort(byNumber).map((room): BoardRoom => {
+    const state = roomBoardState(room, boardStays, today);
+    const mine = boardStays.filter((stay) => stay.room === room.id);
+    const stay =
+      mine.find((candidate) => candidate.status === 'checked_in') ??
+      mine.find((candidate) => HOLDING.has(candidate.status) && candidate.arrival === today);
+    return {
+      id: room.id,
+      number: room.number,
+      floor: room.floor ?? '',
+      roomType: room.room_type,
+      typeName: types.get(room.room_type)?.name ?? '',
+      housekeeping: room.housekeeping,
+      state,
+      stay: stay?.id ?? null,
+    };
+  });
+  const floors = [...new Set(rooms.map((room) => room.floor))]
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .map((floor) => ({ floor, rooms: rooms.filter((room) => room.floor === floor) }));
+  const stays = overlaid.reservations.map(view).sort((a, b) => a.guestName.localeCompare(b.guestName));
+  const stayById = new Map(overlaid.reservations.map((stay) => [stay.id, stay]));
+  const conflicts = commands
+    .filter((command) => command.status === 'refused' && !dismissed.has(command.id))
+    .map((command): DeskConflict => {
+      const p = command.payload as { reservation?: string; room?: string };
+      const stay = p.reservation ? stayById.get(p.reservation) : undefined;
+      const room = p.room ?? stay?.room ?? null;
+      const guest = (command.payload.guest as { name?: string } | undefined)?.name;
+      return {
+        command: command.id,
+        type: command.type,
+        code: command.error?.code ?? 'unknown',
+        message: command.error?.message ?? '',
+        reservation: p.reservation ?? null,
+        guestName: stay?.guest_name ?? guest ?? null,
+        room,
+        roomNumber: room ? (roomsById.get(room)?.number ?? null) : null,
+      };
+    });
+  return {
+    property,
+    today,
+    roomTypes: [...data.roomTypes].sort((a, b) => a.name.localeCompare(b.name)),
+    floors,
+    arrivals: stays.filter(
+      (stay) => HOLDING.has(stay.status) && stay.status !== 'checked_in' && stay.arrival === today,
+    ),
+    departures: stays.filter((stay) => stay.status === 'checked_in' && stay.departure <= today),
+    inHouse: stays.filter((stay) => stay.status === 'checked_in'),
+    conflicts,
+  };
+}
+
+// ------------------------------------------------------------- free rooms
+
+/**
+ * The rooms of a type free for the whole stay on this till's knowledge: not
+ * out of order, no stay holding them on a night of it; clean ones first.
+ */
+export function freeRooms(
+  overlaid: Pick<Overlaid, 'rooms' | 'reservations'>,
+  roomType: string,
+  arrival: string,
+  departure: string,
+  except: string | null = null,
+): RoomDoc[] {
+  const held = new Set(
+    overlaid.reservations
+      .filter((stay) => stay.id !== except && stay.room !== null && HOLDING.has(stay.status))
+      .filter((stay) => {
+        const dates = stayDates(stay);
+        // A day-use stay holds its day; nights are from arrival up to the night before departure.
+        const last = dates.departure > dates.arrival ? dates.departure : addDays(dates.arrival, 1);
+        return dates.arrival < departure && arrival < last;
+      })
+      .map((stay) => stay.room),
+  );
+  // Rooms ready now first, then ones to clean, then ones a guest leaves today.
+  const inHouse = new Set(
+    overlaid.reservations.filter((stay) => stay.status === 'checked_in').map((stay) => stay.room),
+  );
+  const rank = (room: RoomDoc) => (inHouse.has(room.id) ? 2 : room.housekeeping === 'dirty' ? 1 : 0);
+  return overlaid.rooms
+    .filter(
+      (room) => room.room_type === roomType && room.housekeeping !== 'out_of_order' && !held.has(room.id),
+    )
+    .sort((a, b) => rank(a) - rank(b) || byNumber(a, b));
+}

@@ -1,0 +1,110 @@
+/**
+ * The front desk's screens in Chromium over the preview's sample guest house
+ * (the screens and the board's rules are the real ones; the store is a
+ * stand-in): shown only with a property, Alt+D and back, a walk-in, a check-in
+ * from the keyboard showing the room occupied at once, and a refused check-in
+ * on the desk as a conflict naming the guest and room.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openSaleScreen, previewInChromium } from '../support/till-preview.ts';
+
+const chromium = previewInChromium();
+let page: Page;
+
+beforeEach(async () => {
+  page = await chromium.browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await openSaleScreen(page, chromium.preview, 'en');
+});
+afterEach(async () => {
+  await page.close();
+});
+
+const roomState = (number: string) =>
+  page.getAttribute(`[data-testid=room][data-room="${number}"]`, 'data-state');
+
+async function openDesk() {
+  await page.evaluate(() => window.preview!.setDesk(true));
+  await page.waitForSelector('[data-testid=mode-desk]', { timeout: 30_000 });
+  await page.keyboard.press('Alt+D');
+  await page.waitForSelector('[data-testid=desk-screen]', { timeout: 30_000 });
+}
+
+async function register(id: string) {
+  await page.fill('[data-testid=guest-0-id_number]', id);
+  await page.fill('[data-testid=guest-0-arriving_from]', 'Arusha');
+  await page.fill('[data-testid=guest-0-going_to]', 'Dar es Salaam');
+  await page.click('[data-testid=check-in-confirm]');
+}
+
+describe('the front desk', () => {
+  it('shows only with a property, and Alt+D switches between it and the sale', async () => {
+    expect(await page.$('[data-testid=mode-desk]')).toBeNull();
+    await page.keyboard.press('Alt+D');
+    expect(await page.$('[data-testid=desk-screen]')).toBeNull();
+    await openDesk();
+    // Every room says its state in words, not by colour alone.
+    const words = await page.$$eval('[data-testid=room] .state', (states) =>
+      states.map((s) => s.textContent),
+    );
+    expect(words).toContain('→ Arriving');
+    expect(words).toContain('✕ Out of order');
+    await page.keyboard.press('Alt+D');
+    await page.waitForSelector('[data-testid=sale-screen]', { timeout: 30_000 });
+  });
+
+  it('checks in the first arrival with F3, and the room reads occupied at once', async () => {
+    await openDesk();
+    expect(await roomState('201')).toBe('arriving');
+    await page.keyboard.press('F3');
+    await page.waitForSelector('[data-testid=check-in] [data-testid=guest-0-name]', { timeout: 30_000 });
+    expect(await page.inputValue('[data-testid=guest-0-name]')).toBe('Amina Juma');
+    await register('19900101-12345-00001-23');
+    await page.waitForSelector('[data-room="201"][data-state=occupied]', { timeout: 30_000 });
+    const inHouse = await page.textContent('[data-testid=desk-in-house]');
+    expect(inHouse).toContain('Amina Juma');
+    expect(inHouse).toContain('not synced yet');
+  });
+
+  it('books a walk-in priced by the quote into the first free room', async () => {
+    await openDesk();
+    await page.keyboard.press('F2');
+    await page.fill('[data-testid=walk-in-nights]', '2');
+    await page.fill('[data-testid=walk-in-name]', 'Peter Mushi');
+    // A Double for two nights on the mainland: 140,000 + 1% tourism levy + 18% VAT.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=walk-in-total]')?.textContent === 'TZS 166,600',
+      null,
+      { timeout: 30_000 },
+    );
+    expect(
+      await page.$eval(
+        '[data-testid=walk-in-room]',
+        (s) => (s as HTMLSelectElement).selectedOptions[0]?.text,
+      ),
+    ).toBe('202');
+    await page.click('[data-testid=walk-in-book]');
+    await page.waitForSelector('[data-room="202"][data-state=arriving]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=desk-arrivals]')).toContain('Peter Mushi');
+  });
+
+  it('shows a refused check-in as a conflict naming the guest and room, resolved with another room', async () => {
+    await openDesk();
+    await page.evaluate(() => window.preview!.refuseNextCheckIn());
+    await page.keyboard.press('F3');
+    await page.waitForSelector('[data-testid=guest-0-id_number]', { timeout: 30_000 });
+    await register('AB123456');
+    const conflict = await page.waitForSelector('[data-testid=desk-conflict]', { timeout: 30_000 });
+    expect(await conflict.textContent()).toContain('Check-in for Amina Juma, room 201, was refused.');
+    expect(await roomState('201')).toBe('arriving');
+    await page.click('[data-testid=desk-conflict-resolve]');
+    // The room refused is not offered again.
+    const offered = await page.$$eval('[data-testid=check-in-room] option', (options) =>
+      options.map((o) => o.textContent),
+    );
+    expect(offered).not.toContain('201');
+    await register('AB123456');
+    await page.waitForSelector('[data-testid=desk-conflicts]', { state: 'detached', timeout: 30_000 });
+    await page.waitForSelector(`[data-room="${offered[0]}"][data-state=occupied]`, { timeout: 30_000 });
+  });
+});
