@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { SHORTCUTS } from '../../apps/desktop/src/renderer/app/keyboard/shortcuts.ts';
+import { helpShortcuts } from '../../apps/desktop/src/renderer/app/keyboard/shortcuts.ts';
 import { launchChromium } from '../support/browser.ts';
 import { typeTimed } from '../support/keyboard.ts';
 import { openSaleScreen, startTillPreview, type TillPreview } from '../support/till-preview.ts';
@@ -302,8 +302,34 @@ describe('the till keyboard', () => {
     expect(await page.textContent('[data-testid=language]')).toBe('English');
   });
 
-  it('shows every shortcut of the help without scrolling, at each counter size and in both languages', async () => {
+  it('shows every shortcut of the help without scrolling, at each counter size and in both languages, on the sale screen and the desk', async () => {
     const hidden: string[] = [];
+    /** The help's rows cut off or past a fold, after checking it shows `count` of them. */
+    const cutRows = async (sized: Page, count: number) => {
+      await sized.keyboard.press('F1');
+      await sized.waitForSelector('[data-testid=help] .shortcut', { timeout: 30_000 });
+      // Each shortcut lies wholly inside the help's visible body and the window, none cut off or past a fold.
+      const cut = await sized.$$eval('[data-testid=help] .shortcut', (rows) => {
+        const body = rows[0]!.closest('.dialog-body')!.getBoundingClientRect();
+        return rows
+          .filter((row) => {
+            const box = row.getBoundingClientRect();
+            const text = row.querySelector('dd')!;
+            return (
+              box.top < body.top ||
+              box.bottom > body.bottom + 0.5 ||
+              box.bottom > window.innerHeight ||
+              box.right > body.right + 0.5 ||
+              text.scrollWidth > text.clientWidth + 1
+            );
+          })
+          .map((row) => row.textContent ?? '');
+      });
+      expect(await sized.$$eval('[data-testid=help] .shortcut', (rows) => rows.length)).toBe(count);
+      await sized.keyboard.press('Escape');
+      await sized.waitForSelector('[data-testid=help]', { state: 'detached' });
+      return cut;
+    };
     for (const [width, height] of [
       [1366, 768],
       [1280, 800],
@@ -313,29 +339,17 @@ describe('the till keyboard', () => {
         const sized = await browser.newPage({ viewport: { width, height } });
         try {
           await openSaleScreen(sized, preview, lang);
-          await sized.keyboard.press('F1');
-          await sized.waitForSelector('[data-testid=help] .shortcut', { timeout: 30_000 });
-          // Each shortcut lies wholly inside the help's visible body and the window, none cut off or past a fold.
-          const cut = await sized.$$eval('[data-testid=help] .shortcut', (rows) => {
-            const body = rows[0]!.closest('.dialog-body')!.getBoundingClientRect();
-            return rows
-              .filter((row) => {
-                const box = row.getBoundingClientRect();
-                const text = row.querySelector('dd')!;
-                return (
-                  box.top < body.top ||
-                  box.bottom > body.bottom + 0.5 ||
-                  box.bottom > window.innerHeight ||
-                  box.right > body.right + 0.5 ||
-                  text.scrollWidth > text.clientWidth + 1
-                );
-              })
-              .map((row) => row.textContent ?? '');
-          });
-          expect(await sized.$$eval('[data-testid=help] .shortcut', (rows) => rows.length)).toBe(
-            SHORTCUTS.length,
-          );
-          hidden.push(...cut.map((row) => `${width}x${height} ${lang}: ${row}`));
+          const sale = await cutRows(sized, helpShortcuts({ atDesk: false, hasDesk: false }).length);
+          hidden.push(...sale.map((row) => `${width}x${height} ${lang}: ${row}`));
+          if (width !== 1366) continue;
+          // A guest house's till: the desk's keys on the desk, its switch on the sale screen.
+          await sized.evaluate(() => window.preview!.setDesk(true));
+          await sized.waitForSelector('[data-testid=mode-desk]', { timeout: 30_000 });
+          await cutRows(sized, helpShortcuts({ atDesk: false, hasDesk: true }).length);
+          await sized.keyboard.press('Alt+D');
+          await sized.waitForSelector('[data-testid=desk-screen]', { timeout: 30_000 });
+          const desk = await cutRows(sized, helpShortcuts({ atDesk: true, hasDesk: true }).length);
+          hidden.push(...desk.map((row) => `${width}x${height} ${lang} desk: ${row}`));
         } finally {
           await sized.close();
         }

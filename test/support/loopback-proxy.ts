@@ -14,8 +14,12 @@ export interface LoopbackProxy {
   readonly forwarded: number;
   /** Requests refused while severed. */
   readonly refused: number;
-  /** Cuts every open connection and refuses new ones until `restore()`. */
-  sever(): void;
+  /**
+   * Cuts every open connection and refuses new ones until `restore()`; with
+   * `keep`, requests to those `host:port`s still pass (the shop's internet is
+   * down, the printer bridge on the counter's own machine is not).
+   */
+  sever(options?: { keep?: readonly string[] }): void;
   /**
    * A server gone silent (its machine off, packets dropped): open connections
    * and new ones stay open but carry nothing, neither answered nor closed,
@@ -28,6 +32,7 @@ export interface LoopbackProxy {
 
 export async function startLoopbackProxy(): Promise<LoopbackProxy> {
   let severed = false;
+  let kept = new Set<string>();
   let stalled = false;
   let forwarded = 0;
   let refused = 0;
@@ -39,16 +44,16 @@ export async function startLoopbackProxy(): Promise<LoopbackProxy> {
   };
 
   const server = http.createServer((req, res) => {
-    if (severed) {
-      refused++;
-      req.socket.destroy();
-      return;
-    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');
     } catch {
       res.writeHead(400).end();
+      return;
+    }
+    if (severed && !kept.has(target.host)) {
+      refused++;
+      req.socket.destroy();
       return;
     }
     forwarded++;
@@ -72,7 +77,7 @@ export async function startLoopbackProxy(): Promise<LoopbackProxy> {
   server.on('connection', track);
   // HTTPS and WebSocket-style tunnels, for completeness.
   server.on('connect', (req: http.IncomingMessage, client: net.Socket) => {
-    if (severed) {
+    if (severed && !kept.has(req.url ?? '')) {
       refused++;
       client.destroy();
       return;
@@ -99,8 +104,9 @@ export async function startLoopbackProxy(): Promise<LoopbackProxy> {
     get refused() {
       return refused;
     },
-    sever() {
+    sever(options = {}) {
       severed = true;
+      kept = new Set(options.keep ?? []);
       for (const socket of sockets) socket.destroy();
     },
     stall() {

@@ -279,6 +279,15 @@ export async function goOffline(shop: TillShop, context: BrowserContext): Promis
   await context.setOffline(true);
 }
 
+/**
+ * The shop's internet goes down: the server is out of reach through the severed
+ * proxy, while the printer bridge on the counter's own machine still answers
+ * (the browser's offline flag would cut that too).
+ */
+export function loseInternet(shop: TillShop): void {
+  shop.proxy.sever({ keep: [new URL(shop.bridge.url).host] });
+}
+
 export async function goOnline(shop: TillShop, context: BrowserContext): Promise<void> {
   shop.proxy.restore();
   await context.setOffline(false);

@@ -228,7 +228,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       {panel === 'no-sale' && shiftOpen && <NoSaleDialog onClose={() => setPanel(null)} />}
       {panel === 'settings' && <SettingsPanel hardware={hardware} onClose={() => setPanel(null)} />}
       {zReport && <ZReportDialog report={zReport} onClose={() => setZReport(null)} />}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      {help && <HelpOverlay atDesk={atDesk} hasDesk={hasDesk} onClose={() => setHelp(false)} />}
     </div>
   );
 }

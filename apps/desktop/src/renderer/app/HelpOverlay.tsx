@@ -1,17 +1,26 @@
-/** `?` or F1: every shortcut, in the cashier's language. */
+/** `?` or F1: the shortcuts of the screen the cashier is on and the till's, in the cashier's language. */
 import { useI18n } from '../i18n/index.tsx';
 import { Dialog, Kbd } from './components/Dialog.tsx';
-import { SHORTCUTS } from './keyboard/shortcuts.ts';
+import { helpShortcuts } from './keyboard/shortcuts.ts';
 
-export function HelpOverlay({ onClose }: { onClose: () => void }) {
+export function HelpOverlay({
+  atDesk,
+  hasDesk,
+  onClose,
+}: {
+  atDesk: boolean;
+  hasDesk: boolean;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   return (
     <Dialog title={t('helpTitle')} onClose={onClose} wide testId="help">
       <dl className="shortcuts">
-        {SHORTCUTS.map((shortcut) => (
+        {helpShortcuts({ atDesk, hasDesk }).map((shortcut) => (
           <div key={shortcut.keys} className="shortcut">
             <dt>
-              <Kbd>{shortcut.keys}</Kbd>
+              {/* On the desk its keys are the screen's own: "F2", not "Desk: F2". */}
+              <Kbd>{shortcut.keys.replace(/^Desk: /, '')}</Kbd>
             </dt>
             <dd>{t(shortcut.what)}</dd>
           </div>

@@ -81,6 +81,10 @@ export interface Shortcut {
   keys: string;
   what: MessageKey;
   bind?: readonly KeyBinding[];
+  /** The screen it works on, when not found from its bindings (keys the till reads without a binding). */
+  screen?: 'sale';
+  /** Shown only on a till with the front desk. */
+  desk?: true;
 }
 
 /** The bindings of one context pressed with the same modifiers. */
@@ -107,11 +111,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
       { context: 'app', key: '?', modifiers: 'noAlt', action: 'help', when: ['notFreeText'] },
     ],
   },
-  { keys: 'Scan', what: 'keyScan' },
+  { keys: 'Scan', what: 'keyScan', screen: 'sale' },
   { keys: 'F2', what: 'keySearch', bind: [sale('F2', 'search')] },
   // The results while there are some, else the cart's lines; dialogs move through their own lists.
   { keys: '↑ ↓', what: 'keyMove', bind: [sale('ArrowUp', 'up'), sale('ArrowDown', 'down')] },
-  { keys: 'Enter', what: 'keyAdd' },
+  { keys: 'Enter', what: 'keyAdd', screen: 'sale' },
   { keys: 'F3', what: 'keyCustomer', bind: [sale('F3', 'customer')] },
   { keys: 'F4', what: 'keyQuantity', bind: [sale('F4', 'quantity', ['lineSelected'])] },
   // Always taken, tiles or not: a browser would reload the page on it.
@@ -126,7 +130,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
     what: 'keyTenderMethod',
     bind: [method('1', 'cash'), method('2', 'mobileMoney'), method('3', 'card')],
   },
-  { keys: 'Cash: ↑ ↓', what: 'keyQuickCash' },
+  { keys: 'Cash: ↑ ↓', what: 'keyQuickCash', screen: 'sale' },
   {
     keys: '+ −',
     what: 'keyPlusMinus',
@@ -141,15 +145,42 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Alt+N', what: 'keyNoSale', bind: [alt('n', 'noSale', ['selling', 'shiftOpen'])] },
   { keys: 'Alt+T', what: 'keySettings', bind: [alt('t', 'settings', ['paired'])] },
   { keys: 'Alt+L', what: 'keyLanguage', bind: [alt('l', 'language')] },
-  { keys: 'Alt+D', what: 'keyDesk', bind: [alt('d', 'desk', ['selling', 'shiftOpen', 'hasDesk'])] },
-  { keys: 'Desk: F2', what: 'keyWalkIn', bind: [desk('F2', 'walkIn')] },
-  { keys: 'Desk: F3', what: 'keyCheckIn', bind: [desk('F3', 'checkIn')] },
-  { keys: 'Desk: F4', what: 'keyCheckOut', bind: [desk('F4', 'checkOut')] },
-  { keys: 'Desk: F6', what: 'keyMoveRoom', bind: [desk('F6', 'moveRoom')] },
-  { keys: 'Desk: F7', what: 'keyHousekeeping', bind: [desk('F7', 'housekeeping')] },
+  {
+    keys: 'Alt+D',
+    what: 'keyDesk',
+    bind: [alt('d', 'desk', ['selling', 'shiftOpen', 'hasDesk'])],
+    desk: true,
+  },
+  { keys: 'Desk: F2', what: 'keyWalkIn', bind: [desk('F2', 'walkIn')], desk: true },
+  { keys: 'Desk: F3', what: 'keyCheckIn', bind: [desk('F3', 'checkIn')], desk: true },
+  { keys: 'Desk: F4', what: 'keyCheckOut', bind: [desk('F4', 'checkOut')], desk: true },
+  { keys: 'Desk: F6', what: 'keyMoveRoom', bind: [desk('F6', 'moveRoom')], desk: true },
+  { keys: 'Desk: F7', what: 'keyHousekeeping', bind: [desk('F7', 'housekeeping')], desk: true },
   { keys: 'Alt+O', what: 'keySignOut', bind: [alt('o', 'signOut', ['selling'])] },
   { keys: 'PIN + Enter', what: 'keyPinEnter' },
 ];
+
+/** Which screen a shortcut works on: the sale's, the front desk's, or any (none). */
+function screenOf(shortcut: Shortcut): 'sale' | 'desk' | null {
+  if (shortcut.screen) return shortcut.screen;
+  const contexts = new Set((shortcut.bind ?? []).map((binding) => binding.context));
+  if (contexts.size === 0 || contexts.has('app')) return null;
+  if (contexts.has('desk')) return 'desk';
+  return [...contexts].every((context) => context === 'sale' || context === 'tender') ? 'sale' : null;
+}
+
+/**
+ * The shortcuts the help shows where the cashier is: the screen's own and the
+ * till's, the front desk's only on a till that has one (the sale screen's F-keys
+ * mean other things at the desk).
+ */
+export function helpShortcuts(where: { atDesk: boolean; hasDesk: boolean }): Shortcut[] {
+  return SHORTCUTS.filter((shortcut) => {
+    if (shortcut.desk && !where.hasDesk) return false;
+    const screen = screenOf(shortcut);
+    return screen === null || screen === (where.atDesk ? 'desk' : 'sale');
+  });
+}
 
 export const KEY_BINDINGS: readonly KeyBinding[] = SHORTCUTS.flatMap((shortcut) => shortcut.bind ?? []);
 
