@@ -35,7 +35,7 @@ const updates = Number(process.env.BENCH_UPDATES ?? 10_000);
 const MERCHANT = 'mer_benchfeed';
 const NEIGHBOUR = 'mer_benchneighbour';
 const STORE = 'store_benchfeed';
-const scope = { merchantId: MERCHANT, livemode: false, storeId: STORE, tillId: 'till_none' };
+const scope = { merchantId: MERCHANT, livemode: false, storeId: STORE, tillId: 'till_none', now: new Date() };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits });

@@ -195,6 +195,28 @@ describe('the front desk’s collections', () => {
     expect((await api.delete(`/v1/hospitality/rates/${rate.body.id}`)).status).toBe(404);
   });
 
+  it('sends the stays that hold a room and those that ended within a week, not older ones', async () => {
+    const { roomType, rooms } = await makeRoomType(api, { name: 'Window', rooms: 2, first: 1 });
+    const canceled = await stayTonight(roomType.id, rooms[0]!, false);
+    expect((await api.post(`/v1/hospitality/reservations/${canceled.id}/cancel`, {})).status).toBe(200);
+    const holding = await stayTonight(roomType.id, rooms[1]!, false);
+    // Pulled from the start each time, until the stay holding its room has come (it always goes down).
+    const ids = async () => {
+      const pulled = await till.pull('reservations', (docs) => docs.some((doc) => doc.id === holding.id));
+      return new Set(pulled.map((doc) => doc.id));
+    };
+    expect([...(await ids())]).toEqual(expect.arrayContaining([canceled.id, holding.id]));
+    try {
+      // Eight days after the stay ended: the canceled one no longer goes down, the one holding its room does.
+      clock.set(new Date('2027-06-19T11:00:00+03:00'));
+      const later = await ids();
+      expect(later.has(canceled.id)).toBe(false);
+      expect(later.has(holding.id)).toBe(true);
+    } finally {
+      clock.set(new Date('2027-06-10T15:00:00+03:00'));
+    }
+  });
+
   it('moves a stay’s folio balance in the next pull once the desk takes a payment', async () => {
     const { roomType, rooms } = await makeRoomType(api, { name: 'Paid', rooms: 1, first: 1 });
     const stay = await stayTonight(roomType.id, rooms[0]!, false);

@@ -28,7 +28,13 @@ beforeAll(async () => {
   api = client(server.url, merchant.keys.secretTest);
   liveApi = client(server.url, merchant.keys.secretLive);
   const store = (await api.patch('/v1/retail/store', { name: 'Duka Kuu' })).body;
-  scope = { merchantId: merchant.id, livemode: false, storeId: store.id, tillId: 'till_none' };
+  scope = {
+    merchantId: merchant.id,
+    livemode: false,
+    storeId: store.id,
+    tillId: 'till_none',
+    now: new Date(),
+  };
 });
 afterAll(() => server?.close());
 

@@ -267,6 +267,7 @@ export function createServices(
     { orders, shifts, printJobs, customers, reservations, folio, rooms },
     events,
     publicUrl,
+    clock,
     logger,
   );
   const channelImports = new ChannelImports(database, reservations, clock, events, logger, {

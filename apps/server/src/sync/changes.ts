@@ -16,6 +16,12 @@ interface CollectionSource {
   tillColumn?: 'till_id';
   /** When the till is to drop a row (default: soft-deleted); rooms and room types are archived instead. */
   deleted?: string;
+  /**
+   * Which rows a till needs at all; the rest never go down (a stay that ended
+   * long ago). `{now}` stands for the reader's time, a parameter (the server's
+   * clock, never the database's).
+   */
+  only?: string;
   columns: readonly string[];
 }
 
@@ -214,8 +220,11 @@ const COLLECTIONS = {
     table: 'hospitality_rates',
     columns: ['room_type_id', 'starts_on', 'ends_on', 'days_of_week', 'rate'],
   },
+  // The desk's stays: those holding a room, and the rest until a week after they ended. A stay
+  // leaves that window only as time passes, never to come back, so no change is ever missed by it.
   reservations: {
     table: 'hospitality_reservations',
+    only: `(status IN ('pending', 'confirmed', 'checked_in') OR ends_at > {now}::timestamptz - interval '7 days')`,
     columns: [
       'room_type_id',
       'room_id',
@@ -253,6 +262,8 @@ export interface ChangeScope {
   livemode: boolean;
   storeId: string;
   tillId: string;
+  /** The reader's time, for collections a till needs only part of (`only`). */
+  now: Date;
 }
 
 /** Where a reader stopped: the last row it was given. Opaque to the till. */
@@ -281,6 +292,10 @@ const invalid = (
 
 const statements = new Map<Collection, { name: string; text: string }>();
 
+/** The source's `only` condition, its time the statement's parameter `now`. */
+const onlyAt = (source: CollectionSource, now: string): string =>
+  source.only ? ` AND ${source.only.replaceAll('{now}', now)}` : '';
+
 /**
  * Keyset on (change_seq, id), bounded by the oldest transaction still running:
  * no transaction below `pg_snapshot_xmin` can commit anything any more, so the
@@ -297,9 +312,11 @@ function statementFor(collection: Collection): { name: string; text: string } {
     : source.tillColumn
       ? ` AND ${source.tillColumn} = $6`
       : '';
+  // The reader's time follows the scope's parameter, when the source has one (an unused parameter has no type).
+  const now = source.storeColumn || source.tillColumn ? '$7' : '$6';
   const text = `SELECT id, change_seq, ${source.deleted ?? 'deleted_at IS NOT NULL'} AS deleted, ${source.columns.join(', ')}
     FROM ${source.table}
-    WHERE merchant_id = $1 AND livemode = $2${store}
+    WHERE merchant_id = $1 AND livemode = $2${store}${onlyAt(source, now)}
       AND (change_seq, id) > ($3, $4)
       AND change_seq < (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint)
     ORDER BY change_seq, id
@@ -334,6 +351,7 @@ export async function readChanges(
   const source: CollectionSource = COLLECTIONS[collection];
   if (source.storeColumn) params.push(scope.storeId);
   else if (source.tillColumn) params.push(scope.tillId);
+  if (source.only) params.push(scope.now);
   const { rows } = await db.query<ChangeRow>(statementFor(collection), params);
   const last = rows.at(-1);
   return { rows, checkpoint: last ? { seq: last.change_seq, id: last.id } : since };
@@ -363,7 +381,7 @@ export async function changedCollections(
             : '';
         return `SELECT '${collection}' AS collection,
           (SELECT max(change_seq) FROM ${source.table}
-           WHERE merchant_id = $1 AND livemode = $2${own} AND change_seq > $3 AND change_seq < (SELECT xmin FROM bound)) AS seq`;
+           WHERE merchant_id = $1 AND livemode = $2${own}${onlyAt(source, '$6')} AND change_seq > $3 AND change_seq < (SELECT xmin FROM bound)) AS seq`;
       }).join('\n      UNION ALL ')}`,
   };
   const { rows } = await db.query<{ collection: Collection; seq: number | null }>(changedStatement, [
@@ -372,6 +390,7 @@ export async function changedCollections(
     since,
     scope.storeId,
     scope.tillId,
+    scope.now,
   ]);
   const changed = rows.filter((row) => row.seq !== null);
   return {

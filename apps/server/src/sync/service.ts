@@ -39,6 +39,7 @@ import type { PrintJobService } from '../tills/print-jobs.ts';
 import { prepareTillEmployees } from '../tills/till-employees.ts';
 import type { ShiftService } from '../tills/shifts.ts';
 import { changedCollections, readChanges } from './changes.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { EventSignal } from '../infra/events.ts';
 import { toDocument } from './documents.ts';
 import { FRONT_DESK_APP, FRONT_DESK_APPLY, type FrontDeskServices } from './front-desk-commands.ts';
@@ -161,6 +162,7 @@ export class SyncService {
     private readonly commands: CommandServices,
     private readonly events: EventSignal,
     private readonly publicUrl: string,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
@@ -194,7 +196,13 @@ export class SyncService {
     const page = await readChanges(
       this.database.pool,
       input.collection,
-      { merchantId: till.merchantId, livemode: till.livemode, storeId: till.storeId, tillId: till.tillId },
+      {
+        merchantId: till.merchantId,
+        livemode: till.livemode,
+        storeId: till.storeId,
+        tillId: till.tillId,
+        now: this.clock.now(),
+      },
       input.checkpoint,
       input.limit,
     );
@@ -303,7 +311,7 @@ export class SyncService {
     const pool = this.database.pool;
     while (!signal.aborted) {
       const [changed] = await Promise.all([
-        changedCollections(pool, scope, last),
+        changedCollections(pool, { ...scope, now: this.clock.now() }, last),
         this.tills.assertActive(pool, till),
       ]);
       if (changed.collections.length > 0) {
