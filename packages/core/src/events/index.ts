@@ -1,0 +1,3 @@
+export * from './states.ts';
+export * from './commands.ts';
+export * from './ticket-code.ts';
