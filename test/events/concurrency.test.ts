@@ -70,6 +70,39 @@ describe('the last ten tickets, wanted by a hundred buyers at once', () => {
   }, 120_000);
 });
 
+describe('a promo with five uses, wanted by twenty orders at once', () => {
+  it('is redeemed exactly five times', async () => {
+    const { event, tiers } = await makeEvent(desks[0]!, {
+      tiers: [{ name: 'Regular', price: 20_000, quantity: 100 }],
+    });
+    const promo = await desks[0]!.post(`/v1/events/${event.id}/promos`, {
+      code: 'FIVE',
+      percent_off: 50,
+      usage_limit: 5,
+    });
+    expect(promo.status).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        order(desks[index % desks.length]!, event.id, [{ tier: tiers[0]!, quantity: 1 }], {
+          promo_code: 'FIVE',
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status !== 201).map((answer) => answer.body.code)).toEqual(
+      Array(15).fill('discount_invalid'),
+    );
+    const counted = await servers[0]!.database.pool.query(
+      `SELECT (SELECT used FROM event_promos WHERE id = $1) AS used,
+              (SELECT count(*)::int FROM event_orders WHERE promo_id = $1) AS orders,
+              (SELECT taken FROM event_tiers WHERE id = $2) AS taken`,
+      [promo.body.id, tiers[0]],
+    );
+    // The refused orders took no tickets either: their transactions rolled back whole.
+    expect(counted.rows[0]).toEqual({ used: 5, orders: 5, taken: 5 });
+  }, 60_000);
+});
+
 describe('one ticket at fifty doors at once', () => {
   it('admits it once; every other door hears already_redeemed, naming the door that admitted it', async () => {
     const { event, tiers } = await makeEvent(desks[0]!, { starts_at: inDays(0.05), ends_at: inDays(0.3) });

@@ -40,6 +40,7 @@ const validBodies: Record<string, unknown> = {
   'POST /hospitality/reservations/{id}/folio/payments': { method: 'cash', amount: 1_000 },
   'POST /hospitality/channels/conflicts/{id}/resolve': { action: 'dismiss' },
   'POST /events/{id}/tiers': { name: 'Gate', price: 1_000, quantity: 1 },
+  'POST /events/{id}/promos': { code: 'KARIBU', percent_off: 10 },
 };
 
 /** Lists that need a question to answer (a stay's dates). */
@@ -169,9 +170,10 @@ beforeAll(async () => {
     lines: [{ tier: tier.body.id, quantity: 1 }],
     buyer: { name: 'Asha', phone: '0754000111' },
   });
-  for (const created of [event, tier, ticketOrder])
+  const promo = await api.post(`/v1/events/${event.body.id}/promos`, { code: 'MWANZO', amount_off: 500 });
+  for (const created of [event, tier, ticketOrder, promo])
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-  ownerIds.push(event.body.id, tier.body.id, ticketOrder.body.id);
+  ownerIds.push(event.body.id, tier.body.id, ticketOrder.body.id, promo.body.id);
 });
 afterAll(() => server?.close());
 

@@ -47,6 +47,7 @@ import { TierService } from './events/tiers.ts';
 import { EventOrderService } from './events/orders.ts';
 import { EventHolds } from './events/holds.ts';
 import { CheckinService } from './events/checkin.ts';
+import { PromoService } from './events/promos.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -150,6 +151,7 @@ export interface Services {
   /** Ticketed events: the organizer and events, their tiers, ticket orders and their holds, check-in. */
   ticketedEvents: EventService;
   eventTiers: TierService;
+  eventPromos: PromoService;
   eventOrders: EventOrderService;
   /** Releases the tickets of holds that ran out unpaid (a `Poller`). */
   eventHolds: EventHolds;
@@ -368,6 +370,7 @@ export function createServices(
     channelImports,
     ticketedEvents: new EventService(secretBox),
     eventTiers: new TierService(),
+    eventPromos: new PromoService(),
     eventOrders,
     eventHolds,
     checkins: new CheckinService(clock),

@@ -48,6 +48,7 @@ export const ID_PREFIXES = {
   eventOrder: 'eord',
   ticket: 'tkt',
   checkin: 'chk',
+  eventPromo: 'promo',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

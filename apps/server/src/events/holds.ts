@@ -14,6 +14,7 @@ import { Poller } from '../infra/poller.ts';
 import { transition } from '../infra/transitions.ts';
 import type { EventOrderRow, TicketRow } from './objects.ts';
 import { EVENT_ORDERS, TICKETS, type EventOrderService } from './orders.ts';
+import { releasePromos } from './promos.ts';
 import { releaseTickets } from './stock.ts';
 
 /** Orders per transaction; a pass that fills one runs again at once. */
@@ -70,6 +71,7 @@ export class EventHolds {
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
     await releaseTickets(tx, ids);
+    await releasePromos(tx, ids);
     const tickets = await tx.query<TicketRow>(
       `SELECT * FROM event_tickets WHERE order_id = ANY($1::text[]) AND status = 'held' ORDER BY id FOR UPDATE`,
       [ids],

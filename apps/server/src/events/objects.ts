@@ -123,6 +123,8 @@ export interface EventOrderRow {
   currency: 'TZS';
   checkout_id: string | null;
   payment_id: string | null;
+  promo_id: string | null;
+  discount: number;
   held_until: Date;
   metadata: Record<string, string>;
   paid_at: Date | null;
@@ -192,6 +194,8 @@ export const eventOrderObject = (
     unit_price: line.unit_price,
     amount: line.unit_price * line.quantity,
   })),
+  promo: row.promo_id,
+  discount: row.discount,
   amount: row.amount,
   currency: row.currency,
   checkout: row.checkout_id,

@@ -34,6 +34,7 @@ import {
   type TicketRow,
   type TierRow,
 } from './objects.ts';
+import { redeemPromo, retakePromo } from './promos.ts';
 import { takeTickets, ticketsFit } from './stock.ts';
 
 export const EVENT_ORDERS = storedStates(EVENT_ORDER_STATES, 'event_orders');
@@ -123,12 +124,23 @@ export class EventOrderService {
       event.id,
       input.lines.map((line) => ({ tierId: line.tier, quantity: line.quantity })),
     );
+    const promo =
+      input.promo_code === undefined
+        ? { promoId: null, discount: 0 }
+        : await redeemPromo(
+            db,
+            event.id,
+            input.promo_code,
+            input.lines.map((line) => ({ ...line, unit_price: byId.get(line.tier)!.price })),
+            now,
+          );
+    amount -= promo.discount;
     const id = newId('eventOrder');
     const heldUntil = new Date(now.getTime() + this.holdMinutes * 60_000);
     const inserted = await db.query<EventOrderRow>(
       `INSERT INTO event_orders (id, merchant_id, livemode, event_id, status, buyer_name, buyer_phone, buyer_email,
-         amount, held_until, metadata)
-       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10) RETURNING *`,
+         amount, held_until, metadata, promo_id, discount)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
       [
         id,
         actor.merchantId,
@@ -140,6 +152,8 @@ export class EventOrderService {
         amount,
         heldUntil,
         JSON.stringify(input.metadata ?? {}),
+        promo.promoId,
+        promo.discount,
       ],
     );
     await db.query(
@@ -171,13 +185,15 @@ export class EventOrderService {
       row = await this.issue(db, row, event, null);
     } else {
       const checkout = await this.checkouts.create(db, actor, {
+        amount,
         currency: 'TZS',
         line_items: input.lines.map((line) => ({
           name: `${event.name}: ${byId.get(line.tier)!.name}`.slice(0, 200),
           amount: byId.get(line.tier)!.price,
           quantity: line.quantity,
         })),
-        description: `${event.name}, ${event.venue}`.slice(0, 200),
+        description:
+          `${event.name}, ${event.venue}${promo.promoId ? `, promo ${input.promo_code}` : ''}`.slice(0, 200),
         metadata: { event_order: id, event: event.id },
         success_url: input.success_url,
         cancel_url: input.cancel_url,
@@ -225,7 +241,10 @@ export class EventOrderService {
         row.id,
       ]);
       const takings = lines.rows.map((line) => ({ tierId: line.tier_id, quantity: line.quantity }));
-      if (!(await ticketsFit(tx, row.event_id, takings))) {
+      const fits =
+        (await ticketsFit(tx, row.event_id, takings)) &&
+        (row.promo_id === null || (await retakePromo(tx, row.promo_id)));
+      if (!fits) {
         await tx.query(`UPDATE event_orders SET payment_id = $2, updated_at = now() WHERE id = $1`, [
           row.id,
           payment.id,

@@ -45,6 +45,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'event_tier.updated':
     'A tier’s name, price, quantity, sale window or limit changed; tickets sold keep their price.',
   'event_tier.deleted': 'A tier without tickets held or sold was deleted.',
+  'event_promo.created': 'A promo code was added to an event.',
+  'event_promo.deleted': 'A promo code was deleted; orders that used it keep their discount.',
   'event_order.created':
     'A ticket order took its tickets and holds them until `held_until` while the buyer pays.',
   'event_order.paid': 'A ticket order was paid; its tickets are `valid`, each with its signed code.',

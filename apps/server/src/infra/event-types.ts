@@ -70,6 +70,8 @@ export const EVENT_TYPES = [
   'event_tier.created',
   'event_tier.updated',
   'event_tier.deleted',
+  'event_promo.created',
+  'event_promo.deleted',
   'event_order.created',
   'event_order.paid',
   'event_order.expired',

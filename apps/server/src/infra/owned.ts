@@ -27,7 +27,8 @@ export type OwnedTable =
   | 'hospitality_reservations'
   | 'ticketed_events'
   | 'event_tiers'
-  | 'event_orders';
+  | 'event_orders'
+  | 'event_promos';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

@@ -115,6 +115,7 @@ export const eventOrderCreateBody = z.strictObject({
     phone: tanzanianMobileSchema,
     email: email.optional(),
   }),
+  promo_code: z.string().trim().min(1).max(32).optional().describe('A promo code of the event, applied once'),
   success_url: z.url().max(2000).optional(),
   cancel_url: z.url().max(2000).optional(),
   metadata: metadataSchema.optional(),

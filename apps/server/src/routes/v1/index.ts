@@ -41,6 +41,7 @@ import { channelRoutes } from './hospitality/channels.ts';
 import { folioRoutes } from './hospitality/folio.ts';
 import { eventSetupRoutes } from './events/setup.ts';
 import { eventOrderRoutes } from './events/orders.ts';
+import { eventPromoRoutes } from './events/promos.ts';
 
 /** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
 const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
@@ -84,7 +85,7 @@ export const v1Routes: AnyRoute[] = [
     ...channelRoutes,
   ]),
   // The orders' fixed paths before the events' `/events/{id}`.
-  ...inApp('events', [...eventOrderRoutes, ...eventSetupRoutes]),
+  ...inApp('events', [...eventOrderRoutes, ...eventPromoRoutes, ...eventSetupRoutes]),
   ...inApp('employees', employeeRoutes),
   ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,
