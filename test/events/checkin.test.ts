@@ -127,6 +127,29 @@ describe('check-in', () => {
     );
   });
 
+  it('answers canceled for a refunded order’s tickets, and gives their seats back', async () => {
+    const { event, paid, codes } = await openDoorsAndTickets(2);
+    expect((await checkin({ event: event.id, code: codes[0] })).body.verdict).toBe('ok');
+    const refunded = await api.post(`/v1/events/orders/${paid.id}/refund`);
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    expect(refunded.body).toMatchObject({ status: 'refunded', refunded: expect.any(Number) });
+    expect(refunded.body.tickets.map((ticket: { status: string }) => ticket.status)).toEqual([
+      'void',
+      'void',
+    ]);
+    expect((await api.get(`/v1/payments/${paid.payment}`)).body.status).toBe('refunded');
+    for (const code of codes)
+      expect((await checkin({ event: event.id, code })).body.verdict).toBe('canceled');
+    expect((await api.get(`/v1/events/${event.id}`)).body.taken).toBe(0);
+    const again = await api.post(`/v1/events/orders/${paid.id}/refund`);
+    expect([again.status, again.body.code]).toEqual([400, 'state_transition_invalid']);
+    const recorded = await server.database.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'event_order.refunded' AND data->'object'->>'id' = $1`,
+      [paid.id],
+    );
+    expect(recorded.rows[0].n).toBe(1);
+  });
+
   it('refuses bad input with 400 and the field named', async () => {
     const { event } = await openDoorsAndTickets();
     expectBadRequest(await checkin({ event: event.id }), 'code');

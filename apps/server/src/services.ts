@@ -237,6 +237,7 @@ export function createServices(
   const eventOrders = new EventOrderService(
     clock,
     checkouts,
+    payments,
     secretBox,
     config.EVENT_HOLD_MINUTES,
     publicUrl,

@@ -129,6 +129,7 @@ export interface EventOrderRow {
   metadata: Record<string, string>;
   paid_at: Date | null;
   expired_at: Date | null;
+  refunded_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -206,6 +207,7 @@ export const eventOrderObject = (
   metadata: row.metadata,
   paid: unixOrNull(row.paid_at),
   expired: unixOrNull(row.expired_at),
+  refunded: unixOrNull(row.refunded_at),
   livemode: row.livemode,
   created: unixSeconds(row.created_at),
 });

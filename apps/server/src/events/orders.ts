@@ -6,6 +6,7 @@
  */
 import {
   AppError,
+  assertTransition,
   EVENT_ORDER_STATES,
   MAX_AMOUNT,
   newId,
@@ -23,7 +24,7 @@ import { recordEvent } from '../infra/events.ts';
 import { findOwned } from '../infra/owned.ts';
 import type { SecretBox } from '../infra/secrets-at-rest.ts';
 import { storedStates, transition } from '../infra/transitions.ts';
-import type { PaymentRow } from '../payments/service.ts';
+import type { PaymentRow, PaymentService } from '../payments/service.ts';
 import { signTicketCodes } from './door-keys.ts';
 import { findEvent } from './events.ts';
 import {
@@ -35,7 +36,7 @@ import {
   type TierRow,
 } from './objects.ts';
 import { redeemPromo, retakePromo } from './promos.ts';
-import { takeTickets, ticketsFit } from './stock.ts';
+import { releaseTickets, takeTickets, ticketsFit } from './stock.ts';
 
 export const EVENT_ORDERS = storedStates(EVENT_ORDER_STATES, 'event_orders');
 export const TICKETS = storedStates(TICKET_STATES, 'event_tickets');
@@ -50,6 +51,7 @@ export class EventOrderService {
   constructor(
     private readonly clock: Clock,
     private readonly checkouts: CheckoutService,
+    private readonly payments: PaymentService,
     private readonly secretBox: SecretBox,
     private readonly holdMinutes: number,
     private readonly publicUrl: string,
@@ -259,6 +261,30 @@ export class EventOrderService {
     }
     const event = await tx.query<EventRow>(`SELECT * FROM ticketed_events WHERE id = $1`, [row.event_id]);
     await this.issue(tx, row, event.rows[0]!, payment.id);
+  }
+
+  /**
+   * A paid order refunded: its payment through the payments' refund (the
+   * ledger, `payment.refunded`), its tickets void (their codes answer
+   * `canceled` at the door, admitted or not), their seats back on sale, and
+   * `event_order.refunded`. The promo's use stays spent.
+   */
+  async refund(db: Queryable, actor: Actor, id: string) {
+    const row = await findOwned<EventOrderRow>(db, 'event_orders', 'event order', actor, id, { lock: true });
+    assertTransition(EVENT_ORDER_STATES, row.status, 'refunded');
+    if (row.payment_id !== null) await this.payments.refund(db, actor, row.payment_id);
+    const tickets = await db.query<TicketRow>(
+      `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
+      [row.id],
+    );
+    await releaseTickets(db, [row.id]);
+    await transition(db, TICKETS, tickets.rows, 'void', { set: 'updated_at = now()' });
+    const refunded = await transition(db, EVENT_ORDERS, row, 'refunded', {
+      set: 'refunded_at = now(), updated_at = now()',
+    });
+    const object = await this.toObject(db, refunded);
+    await recordEvent(db, { ...actor, type: 'event_order.refunded', object });
+    return object;
   }
 
   /** Marks the order paid and its tickets valid, each with its signed code; records `event_order.paid`. */

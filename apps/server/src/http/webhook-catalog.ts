@@ -51,6 +51,8 @@ const DESCRIPTIONS: Record<string, string> = {
     'A ticket order took its tickets and holds them until `held_until` while the buyer pays.',
   'event_order.paid': 'A ticket order was paid; its tickets are `valid`, each with its signed code.',
   'event_order.expired': 'A ticket order’s hold ran out unpaid; its tickets were given back.',
+  'event_order.refunded':
+    'A paid ticket order was refunded; its tickets are void and their seats back on sale.',
   'ticket.checked_in': 'A ticket was admitted at a door (`checked_in`: when and which door), once.',
 };
 

@@ -75,6 +75,7 @@ export const EVENT_TYPES = [
   'event_order.created',
   'event_order.paid',
   'event_order.expired',
+  'event_order.refunded',
   'ticket.checked_in',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -58,6 +58,18 @@ export const eventOrderRoutes = [
   }),
   defineRoute({
     method: 'POST',
+    path: '/events/orders/{id}/refund',
+    tag,
+    summary: 'Refund a ticket order',
+    description:
+      'A paid order: its payment refunded in full (as `POST /v1/payments/{id}/refund`, with its balance check), its tickets `void` (their codes answer `canceled` at the door) and their seats back on sale. Records `event_order.refunded`.',
+    auth: 'secret',
+    params: idParams,
+    response: eventOrderSchema,
+    handler: ({ params, auth, db, services }) => services.eventOrders.refund(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'POST',
     path: '/events/checkin',
     tag,
     summary: 'Check in a ticket',

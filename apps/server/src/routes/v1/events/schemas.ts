@@ -115,6 +115,7 @@ export const eventOrderSchema = z.object({
   metadata: z.record(z.string(), z.string()),
   paid: unix.nullable(),
   expired: unix.nullable(),
+  refunded: unix.nullable(),
   livemode,
   created: unix,
 });
