@@ -50,6 +50,11 @@ describe('check-in', () => {
       door: 'South gate',
       checked_in: { at: first.body.checked_in.at, door: 'North gate' },
     });
+    expect((await api.get(`/v1/events/tickets/${paid.tickets[0].id}`)).body).toMatchObject({
+      status: 'valid',
+      code: codes[0],
+      checked_in: { at: first.body.checked_in.at, door: 'North gate' },
+    });
     const recorded = await server.database.pool.query(
       `SELECT count(*)::int AS n FROM events WHERE type = 'ticket.checked_in' AND data->'object'->>'id' = $1`,
       [paid.tickets[0].id],

@@ -173,7 +173,13 @@ beforeAll(async () => {
   const promo = await api.post(`/v1/events/${event.body.id}/promos`, { code: 'MWANZO', amount_off: 500 });
   for (const created of [event, tier, ticketOrder, promo])
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-  ownerIds.push(event.body.id, tier.body.id, ticketOrder.body.id, promo.body.id);
+  ownerIds.push(
+    event.body.id,
+    tier.body.id,
+    ticketOrder.body.id,
+    ticketOrder.body.tickets[0].id,
+    promo.body.id,
+  );
 });
 afterAll(() => server?.close());
 

@@ -18,12 +18,20 @@ import type { Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Clock } from '../infra/clock.ts';
 import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
 import { unixSeconds } from '../infra/time.ts';
 import { findEvent } from './events.ts';
 import { ticketObject, type CheckinRow, type EventRow, type TicketRow } from './objects.ts';
 
 export class CheckinService {
   constructor(private readonly clock: Clock) {}
+
+  /** A ticket with its admission, if it has one. */
+  async ticket(db: Queryable, tenant: Tenant, id: string) {
+    const row = await findOwned<TicketRow>(db, 'event_tickets', 'ticket', tenant, id);
+    const checkin = await db.query<CheckinRow>(`SELECT * FROM event_checkins WHERE ticket_id = $1`, [id]);
+    return ticketObject(row, checkin.rows[0] ?? null);
+  }
 
   async checkin(db: Queryable, tenant: Tenant, input: CheckinInput) {
     const at = this.clock.now();

@@ -28,7 +28,8 @@ export type OwnedTable =
   | 'ticketed_events'
   | 'event_tiers'
   | 'event_orders'
-  | 'event_promos';
+  | 'event_promos'
+  | 'event_tickets';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

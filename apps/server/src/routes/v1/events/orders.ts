@@ -5,7 +5,7 @@ import { listPage } from '../../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../../http/list.ts';
 import type { EventOrderRow } from '../../../events/objects.ts';
 import { idParams } from '../schemas.ts';
-import { checkinSchema, eventOrderSchema, tag } from './schemas.ts';
+import { checkinSchema, eventOrderSchema, tag, ticketSchema } from './schemas.ts';
 
 /** Ticket orders and check-in. Before `/events/{id}`, whose `{id}` would take these paths. */
 export const eventOrderRoutes = [
@@ -67,6 +67,17 @@ export const eventOrderRoutes = [
     params: idParams,
     response: eventOrderSchema,
     handler: ({ params, auth, db, services }) => services.eventOrders.refund(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/events/tickets/{id}',
+    tag,
+    summary: 'Retrieve a ticket',
+    description: 'Its status, holder, code (once paid) and admission (`checked_in`: when and at which door).',
+    auth: 'secret',
+    params: idParams,
+    response: ticketSchema,
+    handler: ({ params, auth, db, services }) => services.checkins.ticket(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
