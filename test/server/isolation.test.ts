@@ -39,6 +39,8 @@ const validBodies: Record<string, unknown> = {
   'POST /hospitality/reservations/{id}/folio/charges': { description: 'Soda', amount: 1_000 },
   'POST /hospitality/reservations/{id}/folio/payments': { method: 'cash', amount: 1_000 },
   'POST /hospitality/channels/conflicts/{id}/resolve': { action: 'dismiss' },
+  'POST /events/{id}/tiers': { name: 'Gate', price: 1_000, quantity: 1 },
+  'POST /events/{id}/promos': { code: 'KARIBU', percent_off: 10 },
 };
 
 /** Lists that need a question to answer (a stay's dates). */
@@ -148,6 +150,36 @@ beforeAll(async () => {
   for (const created of [roomType, rate, room, blackout, stay])
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   ownerIds.push(roomType.body.id, rate.body.id, room.body.id, blackout.body.id, stay.body.id);
+
+  // Events: an event, its tier and a ticket order.
+  const event = await api.post('/v1/events', {
+    name: 'Usiku wa Taarab',
+    venue: 'Ngome Kongwe',
+    starts_at: 1_900_000_000,
+    ends_at: 1_900_010_000,
+    capacity: 50,
+  });
+  const tier = await api.post(`/v1/events/${event.body.id}/tiers`, {
+    name: 'Kawaida',
+    price: 5_000,
+    quantity: 50,
+  });
+  await api.patch(`/v1/events/${event.body.id}`, { status: 'published' });
+  const ticketOrder = await api.post('/v1/events/orders', {
+    event: event.body.id,
+    lines: [{ tier: tier.body.id, quantity: 1 }],
+    buyer: { name: 'Asha', phone: '0754000111' },
+  });
+  const promo = await api.post(`/v1/events/${event.body.id}/promos`, { code: 'MWANZO', amount_off: 500 });
+  for (const created of [event, tier, ticketOrder, promo])
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  ownerIds.push(
+    event.body.id,
+    tier.body.id,
+    ticketOrder.body.id,
+    ticketOrder.body.tickets[0].id,
+    promo.body.id,
+  );
 });
 afterAll(() => server?.close());
 

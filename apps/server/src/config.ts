@@ -92,6 +92,10 @@ const configSchema = z.object({
   // Hospitality's night audit (docs/HOSPITALITY.md "Folio and night audit"): run here, and how often it looks.
   NIGHT_AUDIT: bool.default(true),
   NIGHT_AUDIT_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  // Ticket orders (docs/EVENTS.md "Holds"): how long an order holds its tickets, and how often expired holds are released.
+  EVENT_HOLD_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+  EVENT_HOLD_RELEASE: bool.default(true),
+  EVENT_HOLD_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(15_000),
   // Invoice PDFs (docs/INVOICES.md "PDFs"): worker threads, renders that may wait for one, one render's limit.
   PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   PDF_QUEUE_MAX: z.coerce.number().int().min(0).max(1_000).default(16),

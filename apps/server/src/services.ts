@@ -42,6 +42,12 @@ import { ChannelService } from './hospitality/channels.ts';
 import { ChannelImports } from './hospitality/channels-import.ts';
 import { FolioService } from './hospitality/folio.ts';
 import { NightAudit } from './hospitality/night-audit.ts';
+import { EventService } from './events/events.ts';
+import { TierService } from './events/tiers.ts';
+import { EventOrderService } from './events/orders.ts';
+import { EventHolds } from './events/holds.ts';
+import { CheckinService } from './events/checkin.ts';
+import { PromoService } from './events/promos.ts';
 import { PdfRenderer } from './invoices/renderer.ts';
 import { InvoiceDocuments } from './invoices/stored-documents.ts';
 import { ReferralEarner } from './referrals/earner.ts';
@@ -142,6 +148,14 @@ export interface Services {
   /** Each reservation's folio, and the night audit that posts its nights. */
   folio: FolioService;
   nightAudit: NightAudit;
+  /** Ticketed events: the organizer and events, their tiers, ticket orders and their holds, check-in. */
+  ticketedEvents: EventService;
+  eventTiers: TierService;
+  eventPromos: PromoService;
+  eventOrders: EventOrderService;
+  /** Releases the tickets of holds that ran out unpaid (a `Poller`). */
+  eventHolds: EventHolds;
+  checkins: CheckinService;
   orders: OrderService;
   retailOverview: RetailOverview;
   /** Sales' receipt pages, by the till's token. */
@@ -203,7 +217,11 @@ export function createServices(
     { basisPoints: config.FEE_BASIS_POINTS, fixed: config.FEE_FIXED },
     publicUrl,
     {
-      checkoutPaid: (db, checkoutId, payment) => checkouts.completeWithPayment(db, checkoutId, payment),
+      // A checkout paid, then the ticket order it was opened for (when it was): in the outcome's transaction.
+      checkoutPaid: async (db, checkoutId, payment) => {
+        await checkouts.completeWithPayment(db, checkoutId, payment);
+        await eventOrders.checkoutPaid(db, checkoutId, payment);
+      },
       invoicePayment: (db, payment) => invoiceCollection.applyPaymentOutcome(db, payment),
       folioPayment: (db, payment) => folio.applyPaymentOutcome(db, payment),
     },
@@ -216,6 +234,16 @@ export function createServices(
   const sandbox = new SandboxProvider(database, payments, payouts, config.SANDBOX_SETTLE_MS, logger);
   const checkouts = new CheckoutService(payments, publicUrl, config.CHECKOUT_TTL_MINUTES);
   const escrowTransfers = new EscrowTransfers(database, events, logger, liveProvider);
+  const eventOrders = new EventOrderService(
+    clock,
+    checkouts,
+    payments,
+    secretBox,
+    config.EVENT_HOLD_MINUTES,
+    publicUrl,
+    logger,
+  );
+  const eventHolds = new EventHolds(database, eventOrders, clock, config.EVENT_HOLD_INTERVAL_MS, logger);
 
   const pdfRenderer = new PdfRenderer({
     workers: config.PDF_WORKERS,
@@ -343,6 +371,12 @@ export function createServices(
       allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
     }),
     channelImports,
+    ticketedEvents: new EventService(secretBox),
+    eventTiers: new TierService(),
+    eventPromos: new PromoService(),
+    eventOrders,
+    eventHolds,
+    checkins: new CheckinService(clock),
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),
@@ -380,6 +414,8 @@ export function createServices(
         reconciler?.start();
         // Channels' iCal feeds, each fetched when due by one process (docs/HOSPITALITY.md).
         channelImports.start();
+        // Ticket holds that ran out unpaid give their tickets back (docs/EVENTS.md).
+        if (config.EVENT_HOLD_RELEASE) eventHolds.start();
       },
       async stop() {
         await janitor.stop();
@@ -392,6 +428,7 @@ export function createServices(
         await overdueInvoices.stop();
         await webhookDispatcher.stop();
         await channelImports.stop();
+        await eventHolds.stop();
       },
     },
   };

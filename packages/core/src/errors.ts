@@ -51,6 +51,9 @@ export type ErrorCode =
   | 'room_unavailable'
   | 'reservations_in_the_way'
   | 'folio_unsettled'
+  | 'sold_out'
+  | 'sales_closed'
+  | 'tickets_sold'
   // 408, 431 invalid_request_error: the HTTP request itself
   | 'request_timeout'
   | 'headers_too_large'
@@ -176,6 +179,9 @@ export const ERROR_KINDS = {
   room_unavailable: CONFLICT,
   reservations_in_the_way: CONFLICT,
   folio_unsettled: CONFLICT,
+  sold_out: CONFLICT,
+  sales_closed: CONFLICT,
+  tickets_sold: CONFLICT,
   request_timeout: kind('invalid_request_error', 408, 'TIMEOUT'),
   // tRPC has no 431; Node answers it before any handler runs, so a till never meets it.
   headers_too_large: kind('invalid_request_error', 431, 'BAD_REQUEST'),

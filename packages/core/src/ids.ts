@@ -42,6 +42,13 @@ export const ID_PREFIXES = {
   channelConflict: 'chcon',
   folioLine: 'fol',
   nightAudit: 'naud',
+  // ticketed events (`evt_` is a webhook event's)
+  ticketedEvent: 'tev',
+  eventTier: 'tier',
+  eventOrder: 'eord',
+  ticket: 'tkt',
+  checkin: 'chk',
+  eventPromo: 'promo',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

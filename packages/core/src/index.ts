@@ -25,3 +25,4 @@ export * from './sync/till-export.ts';
 export * from './sync/till-status.ts';
 export * from './invoices/index.ts';
 export * from './hospitality/index.ts';
+export * from './events/index.ts';

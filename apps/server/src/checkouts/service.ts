@@ -53,6 +53,8 @@ export interface CreateCheckoutInput {
   metadata?: Record<string, string> | undefined;
   success_url?: string | undefined;
   cancel_url?: string | undefined;
+  /** When it stops taking payment, if sooner than the default: a ticket order's hold. */
+  expires_at?: Date | undefined;
 }
 
 export class CheckoutService {
@@ -99,7 +101,8 @@ export class CheckoutService {
     const inserted = await db.query<CheckoutRow>(
       `INSERT INTO checkouts (id, merchant_id, livemode, created_by_key, amount, currency, line_items, description,
          customer_id, metadata, success_url, cancel_url, status, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', now() + make_interval(mins => $13))
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open',
+         coalesce($14, now() + make_interval(mins => $13)))
        RETURNING *`,
       [
         newId('checkout'),
@@ -115,6 +118,7 @@ export class CheckoutService {
         input.success_url ?? null,
         input.cancel_url ?? null,
         this.ttlMinutes,
+        input.expires_at ?? null,
       ],
     );
     return this.toObject(inserted.rows[0]!);

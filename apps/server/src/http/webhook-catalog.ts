@@ -36,6 +36,24 @@ const DESCRIPTIONS: Record<string, string> = {
   'reservation.canceled': 'A reservation was canceled (or a request declined); its room is free again.',
   'reservation.no_show': 'The guest of a confirmed reservation never came; its room is free again.',
   'folio.closed': 'A stay’s folio was settled and closed at check-out.',
+  'event_organizer.updated': 'The organizer’s name, contact, payout phone or refund policy changed.',
+  'ticketed_event.created': 'An event was created, as a `draft`, with its door key.',
+  'ticketed_event.updated': 'An event was changed or moved on (`published`, `ended`).',
+  'ticketed_event.canceled': 'An event was canceled: its tickets no longer admit anyone.',
+  'ticketed_event.deleted': 'An event without paid orders was deleted.',
+  'event_tier.created': 'A tier of tickets was added to an event.',
+  'event_tier.updated':
+    'A tier’s name, price, quantity, sale window or limit changed; tickets sold keep their price.',
+  'event_tier.deleted': 'A tier without tickets held or sold was deleted.',
+  'event_promo.created': 'A promo code was added to an event.',
+  'event_promo.deleted': 'A promo code was deleted; orders that used it keep their discount.',
+  'event_order.created':
+    'A ticket order took its tickets and holds them until `held_until` while the buyer pays.',
+  'event_order.paid': 'A ticket order was paid; its tickets are `valid`, each with its signed code.',
+  'event_order.expired': 'A ticket order’s hold ran out unpaid; its tickets were given back.',
+  'event_order.refunded':
+    'A paid ticket order was refunded; its tickets are void and their seats back on sale.',
+  'ticket.checked_in': 'A ticket was admitted at a door (`checked_in`: when and which door), once.',
 };
 
 /** The API's object schema for a resource name (`payment`), found among the routes that return it. */

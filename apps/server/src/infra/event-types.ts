@@ -61,5 +61,21 @@ export const EVENT_TYPES = [
   'reservation.canceled',
   'reservation.no_show',
   'folio.closed',
+  // ticketed events
+  'event_organizer.updated',
+  'ticketed_event.created',
+  'ticketed_event.updated',
+  'ticketed_event.canceled',
+  'ticketed_event.deleted',
+  'event_tier.created',
+  'event_tier.updated',
+  'event_tier.deleted',
+  'event_promo.created',
+  'event_promo.deleted',
+  'event_order.created',
+  'event_order.paid',
+  'event_order.expired',
+  'event_order.refunded',
+  'ticket.checked_in',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

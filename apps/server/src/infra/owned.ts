@@ -24,7 +24,12 @@ export type OwnedTable =
   | 'invoices'
   | 'hospitality_room_types'
   | 'hospitality_rooms'
-  | 'hospitality_reservations';
+  | 'hospitality_reservations'
+  | 'ticketed_events'
+  | 'event_tiers'
+  | 'event_orders'
+  | 'event_promos'
+  | 'event_tickets';
 
 /**
  * The caller's own row, or a 404 naming `what`: another merchant's or the other

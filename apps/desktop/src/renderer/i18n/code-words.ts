@@ -66,6 +66,9 @@ export const CODE_WORDS: Words<RefusalCode> = {
       'Guests are already booked there for those dates. Move or cancel their bookings first.',
     folio_unsettled:
       'The guest’s bill is not settled. Take the payment first, or ask a manager to let the guest leave.',
+    sold_out: 'Not enough tickets are left for that.',
+    sales_closed: 'Tickets for that are not on sale now.',
+    tickets_sold: 'Tickets have been sold for that. Cancel the event instead.',
     request_timeout: 'The server waited too long for the till.',
     headers_too_large: 'What the till sent was too large.',
     api_key_missing: 'The server asked for a key.',
@@ -176,6 +179,9 @@ export const CODE_WORDS: Words<RefusalCode> = {
       'Tayari kuna wageni waliohifadhiwa hapo kwa tarehe hizo. Hamisha au ghairi nafasi zao kwanza.',
     folio_unsettled:
       'Bili ya mgeni haijalipwa yote. Pokea malipo kwanza, au muombe meneja amruhusu mgeni kuondoka.',
+    sold_out: 'Tiketi zilizobaki hazitoshi.',
+    sales_closed: 'Tiketi hizo haziuzwi kwa sasa.',
+    tickets_sold: 'Tiketi zimeshauzwa kwa hilo. Ghairi tukio badala yake.',
     request_timeout: 'Seva ilisubiri kaunta kwa muda mrefu mno.',
     headers_too_large: 'Kilichotumwa na kaunta ni kikubwa mno.',
     api_key_missing: 'Seva iliomba ufunguo.',

@@ -39,6 +39,9 @@ import { hospitalitySetupRoutes } from './hospitality/setup.ts';
 import { reservationRoutes } from './hospitality/reservations.ts';
 import { channelRoutes } from './hospitality/channels.ts';
 import { folioRoutes } from './hospitality/folio.ts';
+import { eventSetupRoutes } from './events/setup.ts';
+import { eventOrderRoutes } from './events/orders.ts';
+import { eventPromoRoutes } from './events/promos.ts';
 
 /** Routes of an app: while a merchant has it removed, they answer 403 `app_not_installed`. */
 const inApp = (app: AppSlug, routes: AnyRoute[]): AnyRoute[] => routes.map((route) => ({ ...route, app }));
@@ -81,6 +84,8 @@ export const v1Routes: AnyRoute[] = [
     ...hospitalitySetupRoutes,
     ...channelRoutes,
   ]),
+  // The orders' fixed paths before the events' `/events/{id}`.
+  ...inApp('events', [...eventOrderRoutes, ...eventPromoRoutes, ...eventSetupRoutes]),
   ...inApp('employees', employeeRoutes),
   ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,

@@ -1,0 +1,322 @@
+/**
+ * Ticket orders: a buyer's tiers and quantities, held for `EVENT_HOLD_MINUTES`
+ * while they pay on the hosted checkout. The checkout's paid payment issues
+ * the tickets (`checkoutPaid`, in the payment outcome's transaction); a hold
+ * that runs out unpaid gives its tickets back (`holds.ts`).
+ */
+import {
+  AppError,
+  assertTransition,
+  EVENT_ORDER_STATES,
+  MAX_AMOUNT,
+  newId,
+  TICKET_STATES,
+  type EventOrderInput,
+  type EventOrderStatus,
+} from '@tz/core';
+import type { Logger } from 'pino';
+import type { Actor, Tenant } from '../actor.ts';
+import type { CheckoutService } from '../checkouts/service.ts';
+import type { Queryable } from '../db/database.ts';
+import type { ListSource } from '../db/list-page.ts';
+import type { Clock } from '../infra/clock.ts';
+import { recordEvent } from '../infra/events.ts';
+import { findOwned } from '../infra/owned.ts';
+import type { SecretBox } from '../infra/secrets-at-rest.ts';
+import { storedStates, transition } from '../infra/transitions.ts';
+import type { PaymentRow, PaymentService } from '../payments/service.ts';
+import { signTicketCodes } from './door-keys.ts';
+import { findEvent } from './events.ts';
+import {
+  eventOrderObject,
+  type EventOrderRow,
+  type EventRow,
+  type OrderLineRow,
+  type TicketRow,
+  type TierRow,
+} from './objects.ts';
+import { redeemPromo, retakePromo } from './promos.ts';
+import { releaseTickets, takeTickets, ticketsFit } from './stock.ts';
+
+export const EVENT_ORDERS = storedStates(EVENT_ORDER_STATES, 'event_orders');
+export const TICKETS = storedStates(TICKET_STATES, 'event_tickets');
+
+export interface EventOrderFilters {
+  event?: string | undefined;
+  status?: EventOrderStatus | undefined;
+  phone?: string | undefined;
+}
+
+export class EventOrderService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly checkouts: CheckoutService,
+    private readonly payments: PaymentService,
+    private readonly secretBox: SecretBox,
+    private readonly holdMinutes: number,
+    private readonly publicUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Orders as the API shows them, with their lines and tickets. */
+  async toObjects(db: Queryable, rows: readonly EventOrderRow[]) {
+    const ids = rows.map((row) => row.id);
+    const [lines, tickets] = await Promise.all([
+      db.query<OrderLineRow>(
+        `SELECT * FROM event_order_lines WHERE order_id = ANY($1::text[]) ORDER BY tier_id`,
+        [ids],
+      ),
+      db.query<TicketRow>(`SELECT * FROM event_tickets WHERE order_id = ANY($1::text[]) ORDER BY seq`, [ids]),
+    ]);
+    return rows.map((row) =>
+      eventOrderObject(
+        row,
+        lines.rows.filter((line) => line.order_id === row.id),
+        tickets.rows.filter((ticket) => ticket.order_id === row.id),
+        row.checkout_id ? `${this.publicUrl}/pay/${row.checkout_id}` : null,
+      ),
+    );
+  }
+
+  private async toObject(db: Queryable, row: EventOrderRow) {
+    return (await this.toObjects(db, [row]))[0]!;
+  }
+
+  /**
+   * Takes the tickets (or refuses with `sold_out`), holds them and opens a
+   * checkout for the total that stops taking payment when the hold ends. A
+   * free order is paid at once.
+   */
+  async create(db: Queryable, actor: Actor, input: EventOrderInput) {
+    const now = this.clock.now();
+    const event = await findEvent(db, actor, input.event);
+    if (event.status !== 'published' || now >= event.ends_at)
+      throw new AppError('sales_closed', `The event ${event.id} is not on sale`, {
+        details: { event: event.status === 'published' ? 'has ended' : `is '${event.status}'` },
+      });
+    const tiers = await db.query<TierRow>(
+      `SELECT * FROM event_tiers WHERE id = ANY($1::text[]) AND event_id = $2 AND deleted_at IS NULL`,
+      [input.lines.map((line) => line.tier), event.id],
+    );
+    const byId = new Map(tiers.rows.map((tier) => [tier.id, tier]));
+    let amount = 0;
+    input.lines.forEach((line, index) => {
+      const tier = byId.get(line.tier);
+      if (!tier)
+        throw new AppError('parameter_invalid', `The event has no tier ${line.tier}`, {
+          details: { [`lines.${index}.tier`]: 'is not a tier of the event' },
+        });
+      if ((tier.sales_start && now < tier.sales_start) || (tier.sales_end && now >= tier.sales_end))
+        throw new AppError('sales_closed', `The tier ${tier.id} is not on sale now`, {
+          details: { [`lines.${index}.tier`]: 'is outside its sale window' },
+        });
+      if (line.quantity > tier.per_order_limit)
+        throw new AppError('quantity_invalid', `At most ${tier.per_order_limit} of ${tier.name} per order`, {
+          details: { [`lines.${index}.quantity`]: `must be at most ${tier.per_order_limit}` },
+        });
+      amount += tier.price * line.quantity;
+    });
+    if (amount > MAX_AMOUNT)
+      throw new AppError('amount_invalid', 'The order’s total is too large', {
+        details: { lines: 'total too large' },
+      });
+
+    await takeTickets(
+      db,
+      event.id,
+      input.lines.map((line) => ({ tierId: line.tier, quantity: line.quantity })),
+    );
+    const promo =
+      input.promo_code === undefined
+        ? { promoId: null, discount: 0 }
+        : await redeemPromo(
+            db,
+            event.id,
+            input.promo_code,
+            input.lines.map((line) => ({ ...line, unit_price: byId.get(line.tier)!.price })),
+            now,
+          );
+    amount -= promo.discount;
+    const id = newId('eventOrder');
+    const heldUntil = new Date(now.getTime() + this.holdMinutes * 60_000);
+    const inserted = await db.query<EventOrderRow>(
+      `INSERT INTO event_orders (id, merchant_id, livemode, event_id, status, buyer_name, buyer_phone, buyer_email,
+         amount, held_until, metadata, promo_id, discount)
+       VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+      [
+        id,
+        actor.merchantId,
+        actor.livemode,
+        event.id,
+        input.buyer.name,
+        input.buyer.phone,
+        input.buyer.email ?? null,
+        amount,
+        heldUntil,
+        JSON.stringify(input.metadata ?? {}),
+        promo.promoId,
+        promo.discount,
+      ],
+    );
+    await db.query(
+      `INSERT INTO event_order_lines (order_id, tier_id, quantity, unit_price)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::bigint[])`,
+      [
+        id,
+        input.lines.map((line) => line.tier),
+        input.lines.map((line) => line.quantity),
+        input.lines.map((line) => byId.get(line.tier)!.price),
+      ],
+    );
+    const ticketTiers = input.lines.flatMap((line) => Array<string>(line.quantity).fill(line.tier));
+    await db.query(
+      `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
+       SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
+      [
+        actor.merchantId,
+        actor.livemode,
+        event.id,
+        id,
+        input.buyer.name,
+        ticketTiers.map(() => newId('ticket')),
+        ticketTiers,
+      ],
+    );
+    let row = inserted.rows[0]!;
+    if (amount === 0) {
+      row = await this.issue(db, row, event, null);
+    } else {
+      const checkout = await this.checkouts.create(db, actor, {
+        amount,
+        currency: 'TZS',
+        line_items: input.lines.map((line) => ({
+          name: `${event.name}: ${byId.get(line.tier)!.name}`.slice(0, 200),
+          amount: byId.get(line.tier)!.price,
+          quantity: line.quantity,
+        })),
+        description:
+          `${event.name}, ${event.venue}${promo.promoId ? `, promo ${input.promo_code}` : ''}`.slice(0, 200),
+        metadata: { event_order: id, event: event.id },
+        success_url: input.success_url,
+        cancel_url: input.cancel_url,
+        expires_at: heldUntil,
+      });
+      const updated = await db.query<EventOrderRow>(
+        `UPDATE event_orders SET checkout_id = $2 WHERE id = $1 RETURNING *`,
+        [id, checkout.id],
+      );
+      row = updated.rows[0]!;
+    }
+    const object = await this.toObject(db, row);
+    await recordEvent(db, { ...actor, type: 'event_order.created', object });
+    return object;
+  }
+
+  async retrieve(db: Queryable, tenant: Tenant, id: string) {
+    return this.toObject(db, await findOwned<EventOrderRow>(db, 'event_orders', 'event order', tenant, id));
+  }
+
+  ordersSource(tenant: Tenant, filters: EventOrderFilters): ListSource {
+    const params: unknown[] = [tenant.merchantId, tenant.livemode];
+    let where = 'merchant_id = $1 AND livemode = $2';
+    if (filters.event) where += ` AND event_id = $${params.push(filters.event)}`;
+    if (filters.status) where += ` AND status = $${params.push(filters.status)}`;
+    if (filters.phone) where += ` AND buyer_phone = $${params.push(filters.phone)}`;
+    return { table: 'event_orders', where, params };
+  }
+
+  /**
+   * In the payment outcome's transaction, for a paid checkout: the order it
+   * pays is paid and its tickets issued. A payment that arrives after the hold
+   * ran out takes the tickets again if they are still there; if not, the order
+   * stays expired with its payment named, for the organizer to refund.
+   */
+  async checkoutPaid(tx: Queryable, checkoutId: string, payment: PaymentRow): Promise<void> {
+    const found = await tx.query<EventOrderRow>(
+      `SELECT * FROM event_orders WHERE checkout_id = $1 FOR UPDATE`,
+      [checkoutId],
+    );
+    const row = found.rows[0];
+    if (!row || row.status === 'paid' || row.status === 'refunded') return;
+    if (row.status === 'expired') {
+      const lines = await tx.query<OrderLineRow>(`SELECT * FROM event_order_lines WHERE order_id = $1`, [
+        row.id,
+      ]);
+      const takings = lines.rows.map((line) => ({ tierId: line.tier_id, quantity: line.quantity }));
+      const fits =
+        (await ticketsFit(tx, row.event_id, takings)) &&
+        (row.promo_id === null || (await retakePromo(tx, row.promo_id)));
+      if (!fits) {
+        await tx.query(`UPDATE event_orders SET payment_id = $2, updated_at = now() WHERE id = $1`, [
+          row.id,
+          payment.id,
+        ]);
+        this.logger.warn(
+          { order: row.id, payment: payment.id },
+          'a ticket order was paid after its tickets went',
+        );
+        return;
+      }
+      await takeTickets(tx, row.event_id, takings);
+    }
+    const event = await tx.query<EventRow>(`SELECT * FROM ticketed_events WHERE id = $1`, [row.event_id]);
+    await this.issue(tx, row, event.rows[0]!, payment.id);
+  }
+
+  /**
+   * A paid order refunded: its payment through the payments' refund (the
+   * ledger, `payment.refunded`), its tickets void (their codes answer
+   * `canceled` at the door, admitted or not), their seats back on sale, and
+   * `event_order.refunded`. The promo's use stays spent.
+   */
+  async refund(db: Queryable, actor: Actor, id: string) {
+    const row = await findOwned<EventOrderRow>(db, 'event_orders', 'event order', actor, id, { lock: true });
+    assertTransition(EVENT_ORDER_STATES, row.status, 'refunded');
+    if (row.payment_id !== null) await this.payments.refund(db, actor, row.payment_id);
+    const tickets = await db.query<TicketRow>(
+      `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
+      [row.id],
+    );
+    await releaseTickets(db, [row.id]);
+    await transition(db, TICKETS, tickets.rows, 'void', { set: 'updated_at = now()' });
+    const refunded = await transition(db, EVENT_ORDERS, row, 'refunded', {
+      set: 'refunded_at = now(), updated_at = now()',
+    });
+    const object = await this.toObject(db, refunded);
+    await recordEvent(db, { ...actor, type: 'event_order.refunded', object });
+    return object;
+  }
+
+  /** Marks the order paid and its tickets valid, each with its signed code; records `event_order.paid`. */
+  private async issue(
+    db: Queryable,
+    row: EventOrderRow,
+    event: EventRow,
+    paymentId: string | null,
+  ): Promise<EventOrderRow> {
+    const tickets = await db.query<TicketRow>(
+      `SELECT * FROM event_tickets WHERE order_id = $1 ORDER BY seq FOR UPDATE`,
+      [row.id],
+    );
+    const codes = signTicketCodes(
+      this.secretBox,
+      event,
+      tickets.rows.map((ticket) => ({ event: event.id, ticket: ticket.id, tier: ticket.tier_id })),
+    );
+    await transition(db, TICKETS, tickets.rows, 'valid', {
+      set: 'code = m.code, updated_at = now()',
+      perRow: { code: ['text', codes] },
+    });
+    const paid = await transition(db, EVENT_ORDERS, row, 'paid', {
+      set: 'payment_id = $1, paid_at = now(), updated_at = now()',
+      params: [paymentId],
+    });
+    await recordEvent(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'event_order.paid',
+      object: await this.toObject(db, paid),
+    });
+    return paid;
+  }
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import {
+  CHECKIN_VERDICTS,
+  EVENT_ORDER_STATUSES,
+  EVENT_STATUSES,
+  EVENT_TIME_ZONES,
+  TICKET_STATUSES,
+} from '@tz/core';
+import { livemode, unix } from '../schemas.ts';
+
+/** The events objects as the API shows them. */
+
+export const tag = 'Events';
+
+export const organizerSchema = z.object({
+  object: z.literal('event_organizer'),
+  display_name: z.string(),
+  contact_email: z.string().nullable(),
+  contact_phone: z.string().nullable(),
+  payout_phone: z.string().nullable().describe('Normalised to 255XXXXXXXXX'),
+  refund_policy: z.string().nullable(),
+  livemode,
+  updated: unix,
+});
+
+export const tierSchema = z.object({
+  id: z.string().describe('Begins with tier_'),
+  object: z.literal('event_tier'),
+  event: z.string(),
+  name: z.string(),
+  price: z.number().int().describe('Whole shillings; tickets sold keep the price they were sold at'),
+  currency: z.literal('TZS'),
+  quantity: z.number().int(),
+  taken: z.number().int().describe('Tickets held or sold'),
+  available: z.number().int(),
+  sales_start: unix.nullable(),
+  sales_end: unix.nullable(),
+  per_order_limit: z.number().int(),
+  livemode,
+  created: unix,
+  updated: unix,
+});
+
+export const eventSchema = z.object({
+  id: z.string().describe('Begins with tev_'),
+  object: z.literal('ticketed_event'),
+  name: z.string(),
+  venue: z.string(),
+  description: z.string().nullable(),
+  starts_at: unix,
+  ends_at: unix,
+  doors_open_at: unix.nullable().describe('null: six hours before starts_at'),
+  time_zone: z.enum(EVENT_TIME_ZONES),
+  capacity: z.number().int(),
+  taken: z.number().int().describe('Tickets held or sold, across tiers'),
+  available: z.number().int(),
+  status: z.enum(EVENT_STATUSES),
+  tiers: z.array(tierSchema),
+  metadata: z.record(z.string(), z.string()),
+  published: unix.nullable(),
+  canceled: unix.nullable(),
+  livemode,
+  created: unix,
+  updated: unix,
+});
+
+export const doorKeySchema = z.object({
+  object: z.literal('door_key'),
+  event: z.string(),
+  algorithm: z.literal('Ed25519'),
+  public_key: z.string().describe('The raw 32-byte public key, base64url'),
+  code_version: z.literal(1).describe('The ticket code format it verifies (docs/EVENTS.md)'),
+  livemode,
+});
+
+const checkedIn = z.object({ at: unix, door: z.string() });
+
+export const ticketSchema = z.object({
+  id: z.string().describe('Begins with tkt_'),
+  object: z.literal('ticket'),
+  event: z.string(),
+  tier: z.string(),
+  order: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  holder: z.string(),
+  code: z.string().nullable().describe('The signed QR payload, once the ticket is paid (base64url)'),
+  checked_in: checkedIn.nullable(),
+  livemode,
+  created: unix,
+});
+
+export const eventOrderSchema = z.object({
+  id: z.string().describe('Begins with eord_'),
+  object: z.literal('event_order'),
+  event: z.string(),
+  status: z.enum(EVENT_ORDER_STATUSES),
+  buyer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
+  lines: z.array(
+    z.object({
+      tier: z.string(),
+      quantity: z.number().int(),
+      unit_price: z.number().int(),
+      amount: z.number().int(),
+    }),
+  ),
+  promo: z.string().nullable().describe('The promo applied, once'),
+  discount: z.number().int().describe('What the promo took off the lines’ sum'),
+  amount: z.number().int().describe('What the buyer pays: the lines’ sum less the discount'),
+  currency: z.literal('TZS'),
+  checkout: z.string().nullable(),
+  checkout_url: z.string().nullable().describe('The hosted page where the buyer pays by mobile money'),
+  payment: z.string().nullable(),
+  held_until: unix.describe('When an unpaid order gives its tickets back'),
+  tickets: z.array(ticketSchema),
+  metadata: z.record(z.string(), z.string()),
+  paid: unix.nullable(),
+  expired: unix.nullable(),
+  refunded: unix.nullable(),
+  livemode,
+  created: unix,
+});
+
+export const promoSchema = z.object({
+  id: z.string().describe('Begins with promo_'),
+  object: z.literal('event_promo'),
+  event: z.string(),
+  tier: z.string().nullable().describe('null: the whole event'),
+  code: z.string(),
+  percent_off: z.number().int().nullable(),
+  amount_off: z.number().int().nullable(),
+  usage_limit: z.number().int().nullable(),
+  used: z.number().int().describe('Orders holding or having paid with it'),
+  valid_from: unix.nullable(),
+  valid_until: unix.nullable(),
+  deleted: z.boolean(),
+  livemode,
+  created: unix,
+});
+
+export const checkinSchema = z.object({
+  object: z.literal('checkin'),
+  verdict: z.enum(CHECKIN_VERDICTS),
+  event: z.string(),
+  door: z.string(),
+  ticket: z.string().nullable(),
+  order: z.string().nullable(),
+  tier: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
+  holder: z.string().nullable(),
+  checked_in: checkedIn
+    .nullable()
+    .describe('`ok`: this admission; `already_redeemed`: the first one, when and at which door'),
+  livemode,
+});

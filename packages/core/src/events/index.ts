@@ -1,0 +1,4 @@
+export * from './states.ts';
+export * from './commands.ts';
+export * from './ticket-code.ts';
+export * from './promos.ts';
