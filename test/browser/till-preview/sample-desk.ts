@@ -8,18 +8,20 @@ import { addDays, quoteNights, type StayQuote } from '@tz/core';
 import type { TillStore } from '../../../apps/desktop/src/renderer/data/api.ts';
 import {
   deskToday,
-  deskView,
-  freeRooms,
   levySettingsOf,
   overlay,
   pricedRoomType,
   quoteStay,
-  stayBalance,
   stayDates,
   type DeskCommand,
   type DeskData,
   type ReservationDoc,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-state.ts';
+import {
+  deskView,
+  freeRooms,
+  stayBalance,
+} from '../../../apps/desktop/src/renderer/data/front-desk/desk-view.ts';
 
 type DeskPart = Pick<
   TillStore,

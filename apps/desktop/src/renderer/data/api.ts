@@ -30,7 +30,7 @@ import type {
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
 import type { SalesFilter } from './after-sale/sales-search.ts';
-import type { DeskView } from './front-desk/desk-state.ts';
+import type { DeskView } from './front-desk/desk-view.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -466,7 +466,8 @@ export interface CheckOutRequest {
 /** What became of a slip sent to the receipt printer. */
 export type DeskPrint = 'printed' | 'failed' | 'no_printer';
 
-export type { BoardRoom, DeskConflict, DeskStay, DeskView, RoomTypeDoc } from './front-desk/desk-state.ts';
+export type { BoardRoom, DeskConflict, DeskStay, DeskView } from './front-desk/desk-view.ts';
+export type { RoomTypeDoc } from './front-desk/desk-state.ts';
 
 // --------------------------------------------------------------------- store
 

@@ -5,14 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
-import {
-  APPLIED_OVERLAY_MS,
-  deskView,
-  nightsDue,
-  overlay,
-  type DeskCommand,
-  type DeskData,
-} from './desk-state.ts';
+import { APPLIED_OVERLAY_MS, nightsDue, overlay, type DeskCommand, type DeskData } from './desk-state.ts';
+import { deskView } from './desk-view.ts';
 
 const NOW = Date.parse('2026-11-26T12:00:00+03:00');
 const property = {

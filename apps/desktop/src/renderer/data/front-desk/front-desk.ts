@@ -33,18 +33,15 @@ import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
 import {
   DESK_COMMAND_TYPES,
   deskToday,
-  deskView,
-  freeRooms,
   nightsDue,
   overlay,
   quoteStay,
   stayDates,
-  stayBalance,
   type DeskCommand,
   type DeskData,
-  type DeskView,
   type ReservationDoc,
 } from './desk-state.ts';
+import { deskView, freeRooms, stayBalance, type DeskView } from './desk-view.ts';
 
 const DISMISSED = 'desk:dismissed';
 /** The board is read again each minute: the day turns, and nights fall due at the check-in time. */

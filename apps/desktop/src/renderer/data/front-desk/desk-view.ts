@@ -1,0 +1,232 @@
+/**
+ * The desk's screen from the state `desk-state.ts` lays over the pulled
+ * documents: today's arrivals and departures, the guests in house, the board
+ * by floor with each room's state (core's `roomBoardState`), what each stay
+ * owes, the conflicts to resolve, and the free rooms a stay can be given.
+ */
+import {
+  addDays,
+  deskBalance,
+  nightsOf,
+  roomBoardState,
+  type HousekeepingStatus,
+  type RoomBoardState,
+  type StayQuote,
+} from '@tz/core';
+import {
+  deskToday,
+  nightsDue,
+  overlay,
+  stayDates,
+  type DeskCommand,
+  type DeskCommandType,
+  type DeskData,
+  type Overlaid,
+  type PropertyDoc,
+  type ReservationDoc,
+  type RoomDoc,
+  type RoomTypeDoc,
+  HOLDING,
+} from './desk-state.ts';
+
+export interface BoardRoom {
+  id: string;
+  number: string;
+  floor: string;
+  roomType: string;
+  typeName: string;
+  housekeeping: HousekeepingStatus;
+  state: RoomBoardState;
+  /** The stay in the room or arriving to it today. */
+  stay: string | null;
+}
+
+export interface DeskStay {
+  id: string;
+  guestName: string;
+  guestPhone: string | null;
+  roomType: string;
+  typeName: string;
+  room: string | null;
+  roomNumber: string | null;
+  status: ReservationDoc['status'];
+  arrival: string;
+  departure: string;
+  nights: number;
+  adults: number;
+  children: number;
+  total: number;
+  /** What the guest owes now (`deskBalance`); negative: the desk owes the guest. */
+  balance: number;
+  /** A step of this stay waits to sync. */
+  waiting: boolean;
+}
+
+export interface DeskConflict {
+  command: string;
+  type: DeskCommandType;
+  code: string;
+  message: string;
+  reservation: string | null;
+  guestName: string | null;
+  room: string | null;
+  roomNumber: string | null;
+}
+
+export interface DeskView {
+  property: PropertyDoc;
+  today: string;
+  roomTypes: RoomTypeDoc[];
+  floors: Array<{ floor: string; rooms: BoardRoom[] }>;
+  arrivals: DeskStay[];
+  departures: DeskStay[];
+  inHouse: DeskStay[];
+  conflicts: DeskConflict[];
+}
+
+const byNumber = (a: { number: string }, b: { number: string }) =>
+  a.number.localeCompare(b.number, undefined, { numeric: true });
+
+/** What a stay owes now: the server's balance, the nights due since, less the payments not yet applied. */
+export function stayBalance(
+  stay: ReservationDoc,
+  property: PropertyDoc,
+  overlaid: Overlaid,
+  nowMs: number,
+): number {
+  const unsynced = overlaid.unsyncedPayments.get(stay.id) ?? 0;
+  const quote = stay.quote as StayQuote | null;
+  if (!quote || !Array.isArray(quote.night_lines)) return stay.folio_balance - unsynced;
+  return deskBalance({
+    quote,
+    folioBalance: stay.folio_balance,
+    nightsPosted: stay.folio_nights_posted,
+    nightsDue: nightsDue(stay, property, nowMs),
+    unsyncedPayments: unsynced,
+    dayUseDate: stay.mode === 'day_use' ? stayDates(stay).arrival : null,
+  });
+}
+
+/** The desk's screen: today's arrivals and departures, the guests in house, the board by floor, the conflicts. */
+export function deskView(
+  data: DeskData,
+  commands: readonly DeskCommand[],
+  dismissed: ReadonlySet<string>,
+  nowMs: number,
+): DeskView | null {
+  const property = data.property;
+  if (!property) return null;
+  const today = deskToday(nowMs);
+  const overlaid = overlay(data, commands, nowMs);
+  const types = new Map(data.roomTypes.map((type) => [type.id, type]));
+  const roomsById = new Map(overlaid.rooms.map((room) => [room.id, room]));
+  const boardStays = overlaid.reservations.map((stay) => ({ ...stay, ...stayDates(stay) }));
+  const view = (stay: ReservationDoc): DeskStay => {
+    const dates = stayDates(stay);
+    return {
+      id: stay.id,
+      guestName: stay.guest_name,
+      guestPhone: stay.guest_phone,
+      roomType: stay.room_type,
+      typeName: types.get(stay.room_type)?.name ?? '',
+      room: stay.room,
+      roomNumber: stay.room ? (roomsById.get(stay.room)?.number ?? null) : null,
+      status: stay.status,
+      ...dates,
+      nights: stay.mode === 'day_use' ? 0 : Math.max(0, nightsOf(dates.arrival, dates.departure).length),
+      adults: stay.adults,
+      children: stay.children,
+      total: stay.total,
+      balance: stayBalance(stay, property, overlaid, nowMs),
+      waiting: overlaid.waiting.has(stay.id),
+    };
+  };
+  const rooms = [...overlaid.rooms].sort(byNumber).map((room): BoardRoom => {
+    const state = roomBoardState(room, boardStays, today);
+    const mine = boardStays.filter((stay) => stay.room === room.id);
+    const stay =
+      mine.find((candidate) => candidate.status === 'checked_in') ??
+      mine.find((candidate) => HOLDING.has(candidate.status) && candidate.arrival === today);
+    return {
+      id: room.id,
+      number: room.number,
+      floor: room.floor ?? '',
+      roomType: room.room_type,
+      typeName: types.get(room.room_type)?.name ?? '',
+      housekeeping: room.housekeeping,
+      state,
+      stay: stay?.id ?? null,
+    };
+  });
+  const floors = [...new Set(rooms.map((room) => room.floor))]
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .map((floor) => ({ floor, rooms: rooms.filter((room) => room.floor === floor) }));
+  const stays = overlaid.reservations.map(view).sort((a, b) => a.guestName.localeCompare(b.guestName));
+  const stayById = new Map(overlaid.reservations.map((stay) => [stay.id, stay]));
+  const conflicts = commands
+    .filter((command) => command.status === 'refused' && !dismissed.has(command.id))
+    .map((command): DeskConflict => {
+      const p = command.payload as { reservation?: string; room?: string };
+      const stay = p.reservation ? stayById.get(p.reservation) : undefined;
+      const room = p.room ?? stay?.room ?? null;
+      const guest = (command.payload.guest as { name?: string } | undefined)?.name;
+      return {
+        command: command.id,
+        type: command.type,
+        code: command.error?.code ?? 'unknown',
+        message: command.error?.message ?? '',
+        reservation: p.reservation ?? null,
+        guestName: stay?.guest_name ?? guest ?? null,
+        room,
+        roomNumber: room ? (roomsById.get(room)?.number ?? null) : null,
+      };
+    });
+  return {
+    property,
+    today,
+    roomTypes: [...data.roomTypes].sort((a, b) => a.name.localeCompare(b.name)),
+    floors,
+    arrivals: stays.filter(
+      (stay) => HOLDING.has(stay.status) && stay.status !== 'checked_in' && stay.arrival === today,
+    ),
+    departures: stays.filter((stay) => stay.status === 'checked_in' && stay.departure <= today),
+    inHouse: stays.filter((stay) => stay.status === 'checked_in'),
+    conflicts,
+  };
+}
+
+// ------------------------------------------------------------- free rooms
+
+/**
+ * The rooms of a type free for the whole stay on this till's knowledge: not
+ * out of order, no stay holding them on a night of it; clean ones first.
+ */
+export function freeRooms(
+  overlaid: Pick<Overlaid, 'rooms' | 'reservations'>,
+  roomType: string,
+  arrival: string,
+  departure: string,
+  except: string | null = null,
+): RoomDoc[] {
+  const held = new Set(
+    overlaid.reservations
+      .filter((stay) => stay.id !== except && stay.room !== null && HOLDING.has(stay.status))
+      .filter((stay) => {
+        const dates = stayDates(stay);
+        // A day-use stay holds its day; nights are from arrival up to the night before departure.
+        const last = dates.departure > dates.arrival ? dates.departure : addDays(dates.arrival, 1);
+        return dates.arrival < departure && arrival < last;
+      })
+      .map((stay) => stay.room),
+  );
+  // Rooms ready now first, then ones to clean, then ones a guest leaves today.
+  const inHouse = new Set(
+    overlaid.reservations.filter((stay) => stay.status === 'checked_in').map((stay) => stay.room),
+  );
+  const rank = (room: RoomDoc) => (inHouse.has(room.id) ? 2 : room.housekeeping === 'dirty' ? 1 : 0);
+  return overlaid.rooms
+    .filter(
+      (room) => room.room_type === roomType && room.housekeeping !== 'out_of_order' && !held.has(room.id),
+    )
+    .sort((a, b) => rank(a) - rank(b) || byNumber(a, b));
+}
