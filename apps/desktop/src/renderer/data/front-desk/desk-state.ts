@@ -220,17 +220,29 @@ function createdHere(data: DeskData, payload: Record<string, unknown>): Reservat
 /** The pulled documents with the desk's own steps applied, in the order they were taken. */
 export function overlay(data: DeskData, commands: readonly DeskCommand[], nowMs: number): Overlaid {
   const rooms = new Map(data.rooms.map((room) => [room.id, { ...room }]));
-  const stays = new Map(data.reservations.map((stay) => [stay.id, { ...stay }]));
+  // A stay is copied only when a step changes it: a hotel's till holds thousands.
+  const stays = new Map(data.reservations.map((stay) => [stay.id, stay]));
+  const copied = new Set<string>();
+  const ownCopy = (id: string): ReservationDoc | undefined => {
+    const stay = stays.get(id);
+    if (!stay || copied.has(id)) return stay;
+    const copy = { ...stay };
+    stays.set(id, copy);
+    copied.add(id);
+    return copy;
+  };
   const unsyncedPayments = new Map<string, number>();
   const waiting = new Set<string>();
   for (const command of [...commands].sort((a, b) => a.id.localeCompare(b.id))) {
     const p = command.payload as { reservation?: string; room?: string; at?: number };
-    const stay = p.reservation ? stays.get(p.reservation) : undefined;
+    const stay = p.reservation ? ownCopy(p.reservation) : undefined;
     if (command.status === 'pending' && p.reservation) waiting.add(p.reservation);
     switch (command.type) {
       case 'reservation.create':
-        if (laidOver(command, nowMs, true) && p.reservation && !stays.has(p.reservation))
+        if (laidOver(command, nowMs, true) && p.reservation && !stays.has(p.reservation)) {
           stays.set(p.reservation, createdHere(data, command.payload));
+          copied.add(p.reservation);
+        }
         break;
       case 'reservation.check_in':
         if (

@@ -120,7 +120,19 @@ export function deskView(
   const overlaid = overlay(data, commands, nowMs);
   const types = new Map(data.roomTypes.map((type) => [type.id, type]));
   const roomsById = new Map(overlaid.rooms.map((room) => [room.id, room]));
-  const boardStays = overlaid.reservations.map((stay) => ({ ...stay, ...stayDates(stay) }));
+  // Today's stays: the guests in house and those arriving today. The board, the lists and the
+  // balances read only these; a hotel holds thousands of stays to come.
+  const todays = overlaid.reservations.filter(
+    (stay) => stay.status === 'checked_in' || (HOLDING.has(stay.status) && stayDates(stay).arrival === today),
+  );
+  const boardStays = todays.map((stay) => ({ ...stay, ...stayDates(stay) }));
+  const staysByRoom = new Map<string, typeof boardStays>();
+  for (const stay of boardStays) {
+    if (stay.room === null) continue;
+    const mine = staysByRoom.get(stay.room);
+    if (mine) mine.push(stay);
+    else staysByRoom.set(stay.room, [stay]);
+  }
   const view = (stay: ReservationDoc): DeskStay => {
     const dates = stayDates(stay);
     return {
@@ -142,8 +154,8 @@ export function deskView(
     };
   };
   const rooms = [...overlaid.rooms].sort(byNumber).map((room): BoardRoom => {
-    const state = roomBoardState(room, boardStays, today);
-    const mine = boardStays.filter((stay) => stay.room === room.id);
+    const mine = staysByRoom.get(room.id) ?? [];
+    const state = roomBoardState(room, mine, today);
     const stay =
       mine.find((candidate) => candidate.status === 'checked_in') ??
       mine.find((candidate) => HOLDING.has(candidate.status) && candidate.arrival === today);
@@ -161,7 +173,7 @@ export function deskView(
   const floors = [...new Set(rooms.map((room) => room.floor))]
     .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
     .map((floor) => ({ floor, rooms: rooms.filter((room) => room.floor === floor) }));
-  const stays = overlaid.reservations.map(view).sort((a, b) => a.guestName.localeCompare(b.guestName));
+  const stays = todays.map(view).sort((a, b) => a.guestName.localeCompare(b.guestName));
   const stayById = new Map(overlaid.reservations.map((stay) => [stay.id, stay]));
   const conflicts = commands
     .filter((command) => command.status === 'refused' && !dismissed.has(command.id))

@@ -5,7 +5,7 @@
  * room free on its board, the party fitting the type, the balance settled or
  * overridden by a manager); the server checks everything again at sync.
  */
-import { combineLatest, map, startWith, timer } from 'rxjs';
+import { combineLatest, firstValueFrom, map, shareReplay, startWith, timer } from 'rxjs';
 import type { Observable } from 'rxjs';
 import {
   addDays,
@@ -91,31 +91,44 @@ const deskCommands = (docs: ReadonlyArray<{ toJSON(): unknown }>): DeskCommand[]
     .filter((doc) => isDeskType(doc.type))
     .map(deskCommand);
 
+/**
+ * What the desk pulled, as plain data: made again only when the records change
+ * (a hotel's stays are thousands of documents), and shared by the board and
+ * the desk's steps for as long as the till runs.
+ */
+const deskDataOf = new WeakMap<Context, Observable<DeskData>>();
+function deskData$(ctx: Context): Observable<DeskData> {
+  let data = deskDataOf.get(ctx);
+  if (!data) {
+    data = ctx.db.records.find({ selector: RECORDS }).$.pipe(
+      map((records) => deskData(records.map((doc) => doc.toJSON()))),
+      shareReplay(1),
+    );
+    deskDataOf.set(ctx, data);
+  }
+  return data;
+}
+
 async function readDesk(ctx: Context): Promise<{ data: DeskData; commands: DeskCommand[] }> {
-  const [records, ...commands] = await Promise.all([
-    ctx.db.records.find({ selector: RECORDS }).exec(),
+  const [data, ...commands] = await Promise.all([
+    firstValueFrom(deskData$(ctx)),
     ...deskQueries(ctx).map((query) => query.exec()),
   ]);
-  return { data: deskData(records.map((doc) => doc.toJSON())), commands: deskCommands(commands.flat()) };
+  return { data, commands: deskCommands(commands.flat()) };
 }
 
 /** The desk's screen, again at each change to what was pulled or queued; null with no property pulled. */
 export function watchDesk(ctx: Context): Observable<DeskView | null> {
   const [waiting$, applied$] = deskQueries(ctx).map((query) => query.$);
   return combineLatest([
-    ctx.db.records.find({ selector: RECORDS }).$,
+    deskData$(ctx),
     waiting$!,
     applied$!,
     ctx.kv.watch<string[]>(DISMISSED),
     timer(TICK_MS, TICK_MS).pipe(startWith(0)),
   ]).pipe(
-    map(([records, waiting, applied, dismissed]) =>
-      deskView(
-        deskData(records.map((doc) => doc.toJSON())),
-        deskCommands([...waiting, ...applied]),
-        new Set(dismissed ?? []),
-        ctx.now(),
-      ),
+    map(([data, waiting, applied, dismissed]) =>
+      deskView(data, deskCommands([...waiting, ...applied]), new Set(dismissed ?? []), ctx.now()),
     ),
   );
 }
