@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import type { DeskView } from '../../data/api.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { Kbd } from '../components/Dialog.tsx';
 import { useObservable, useStore } from '../store.tsx';
 import { PartAmount, partAmount, type TenderFormProps } from './TenderParts.tsx';
 
@@ -74,6 +75,9 @@ export function RoomChargeForm({ remaining, currency, busy, onTake }: TenderForm
           ))}
         </ul>
       )}
+      <button type="submit" className="primary huge" disabled={!valid || guests[index] === undefined}>
+        {t('roomCharge')} <Kbd>Enter</Kbd>
+      </button>
     </form>
   );
 }

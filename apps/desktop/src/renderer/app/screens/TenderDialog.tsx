@@ -84,7 +84,10 @@ export function TenderDialog({
           <ul className="tender-entries">
             {entries.map((entry, index) => (
               <li key={index}>
-                <span>{label(entry.method)}</span>
+                <span>
+                  {label(entry.method)}
+                  {entry.method === 'room' && ` · ${entry.room}`}
+                </span>
                 <strong>{formatMoney(entry.amount, currency)}</strong>
                 {entry.method !== 'mobile_money' && (
                   <button
