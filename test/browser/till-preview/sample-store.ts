@@ -182,6 +182,8 @@ export interface SampleControls {
   addHistory(): void;
   /** The client order ids reprinted from the Sales list, in order. */
   reprinted(): string[];
+  /** The tenders of each sale completed, in order. */
+  tendered(): TenderEntry[][];
   setPrint(state: PrintState): void;
   setFirstSync(patch: Partial<FirstSync>): void;
   /** The tiles' shelves; none, as a store that sells by barcode only. */
@@ -247,6 +249,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   let lineCounter = 0;
   let receiptCounter = 120;
   const reprinted: string[] = [];
+  const tendered: TenderEntry[][] = [];
 
   const reprice = (lines: CartLine[], orderDiscount: Discount | null, customer: Cart['customer']) => {
     const priced = priceCart({
@@ -533,6 +536,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       const taken = tenders.reduce((sum, one) => sum + one.amount, 0);
       if (taken < total) throw refusal('tender_insufficient', 'short');
       const sale = makeSale(total, 'pending', NOW);
+      tendered.push(tenders);
       const phone = cart$.value.customer?.phone ?? null;
       sales$.next([sale, ...sales$.value]);
       sync$.next({ ...sync$.value, unsynced: sync$.value.unsynced + 1 });
@@ -731,6 +735,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
       sales$.next([...made, ...sales$.value]);
     },
     reprinted: () => [...reprinted],
+    tendered: () => [...tendered],
     setPrint: (state) => lastPrint$.next(state),
     setFirstSync: (patch) => firstSync$.next({ ...firstSync$.value, ...patch }),
     setSettings: (patch) => settings$.next({ ...settings$.value, ...patch }),

@@ -248,7 +248,9 @@ export type TenderEntry =
   | { method: 'cash'; amount: number }
   | { method: 'card'; amount: number; reference: string }
   /** A payment started with `startMobileMoney` and seen `paid`. */
-  | { method: 'mobile_money'; payment: string; amount: number; network?: string };
+  | { method: 'mobile_money'; payment: string; amount: number; network?: string }
+  /** Charged to a checked-in stay's folio (`resv_...`); the room's number is for the receipt. */
+  | { method: 'room'; amount: number; reservation: string; room: string };
 
 export interface MobileMoneyRequest {
   amount: number;

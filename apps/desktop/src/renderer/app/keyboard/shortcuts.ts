@@ -60,6 +60,7 @@ export type KeyAction =
   | 'cash'
   | 'mobileMoney'
   | 'card'
+  | 'roomCharge'
   | 'desk'
   | 'walkIn'
   | 'checkIn'
@@ -129,6 +130,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
     keys: 'Alt+1 / 2 / 3',
     what: 'keyTenderMethod',
     bind: [method('1', 'cash'), method('2', 'mobileMoney'), method('3', 'card')],
+  },
+  {
+    keys: 'Alt+4',
+    what: 'keyRoomCharge',
+    bind: [method('4', 'roomCharge', ['hasDesk'])],
+    desk: true,
   },
   { keys: 'Cash: ↑ ↓', what: 'keyQuickCash', screen: 'sale' },
   {

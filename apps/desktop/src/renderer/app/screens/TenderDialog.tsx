@@ -1,23 +1,26 @@
 /**
  * F10: take payment. Cash (amount given, change due, with quick-cash buttons
  * for the exact amount and the next round sums), mobile money (a USSD push to
- * the customer's phone; the dialog waits for `paid`; online only) and card,
- * one after another for a split tender. The sale completes when what was
+ * the customer's phone; the dialog waits for `paid`; online only), card and,
+ * on a till with the front desk, charge to a guest's room, one after another
+ * for a split tender. The sale completes when what was
  * taken covers the total.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent as KeyEvent } from 'react';
 import { isCurrency, quickCashAmounts, type TillPayment } from '@tz/core';
 import type { Cart, CompletedSale, PrintState, SyncStatus, TenderEntry } from '../../data/api.ts';
-import { formatMoney, parseAmount, useI18n } from '../../i18n/index.tsx';
+import { formatMoney, useI18n } from '../../i18n/index.tsx';
 import { Dialog, Kbd, Message } from '../components/Dialog.tsx';
 import { AmountInput } from '../components/inputs.tsx';
 import { DigitalReceipt } from './DigitalReceipt.tsx';
+import { RoomChargeForm } from './RoomChargeForm.tsx';
+import { PartAmount, partAmount, type TenderFormProps } from './TenderParts.tsx';
 import { useShortcuts } from '../keyboard/shortcuts.ts';
 import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 
 type Method = TenderEntry['method'];
-const METHODS: Method[] = ['cash', 'mobile_money', 'card'];
+const METHODS: Method[] = ['cash', 'mobile_money', 'card', 'room'];
 
 export function TenderDialog({
   cart,
@@ -31,6 +34,8 @@ export function TenderDialog({
   const store = useStore();
   const { t, language } = useI18n();
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
+  const hasDesk = useObservable<boolean>(store.hasDesk$, false);
+  const methods = hasDesk ? METHODS : METHODS.filter((m) => m !== 'room');
   const currency = cart.priced.currency;
   const due = cart.priced.total;
   const [entries, setEntries] = useState<TenderEntry[]>([]);
@@ -55,7 +60,8 @@ export function TenderDialog({
     else setEntries(all);
   };
   const formProps: TenderFormProps = { remaining, currency, busy, onTake: take };
-  const label = (m: Method) => ({ cash: t('cash'), mobile_money: t('mobileMoney'), card: t('card') })[m];
+  const label = (m: Method) =>
+    ({ cash: t('cash'), mobile_money: t('mobileMoney'), card: t('card'), room: t('roomCharge') })[m];
 
   return (
     <Dialog title={t('tenderTitle')} onClose={busy ? () => undefined : onClose} wide testId="tender-dialog">
@@ -78,7 +84,10 @@ export function TenderDialog({
           <ul className="tender-entries">
             {entries.map((entry, index) => (
               <li key={index}>
-                <span>{label(entry.method)}</span>
+                <span>
+                  {label(entry.method)}
+                  {entry.method === 'room' && ` · ${entry.room}`}
+                </span>
                 <strong>{formatMoney(entry.amount, currency)}</strong>
                 {entry.method !== 'mobile_money' && (
                   <button
@@ -94,7 +103,7 @@ export function TenderDialog({
           </ul>
         )}
         <div className="segmented" role="tablist">
-          {METHODS.map((m, index) => (
+          {methods.map((m, index) => (
             <button
               key={m}
               type="button"
@@ -107,67 +116,26 @@ export function TenderDialog({
             </button>
           ))}
         </div>
-        <MethodKeys onPick={(index) => setMethod(METHODS[index] ?? method)} />
+        <MethodKeys hasDesk={hasDesk} onPick={(index) => setMethod(methods[index] ?? method)} />
         {method === 'cash' && <CashForm key={entries.length} {...formProps} />}
         {method === 'mobile_money' && <MobileMoneyForm key={entries.length} {...formProps} online={online} />}
         {method === 'card' && <CardForm key={entries.length} {...formProps} />}
+        {method === 'room' && hasDesk && <RoomChargeForm key={entries.length} {...formProps} />}
         <Message text={error} />
       </div>
     </Dialog>
   );
 }
 
-/** Alt+1/2/3 pick cash, mobile money, card. */
-function MethodKeys({ onPick }: { onPick: (index: number) => void }) {
-  useShortcuts('tender', true, () => ({}), {
+/** Alt+1/2/3 pick cash, mobile money, card; Alt+4 charge to room on a till with the front desk. */
+function MethodKeys({ hasDesk, onPick }: { hasDesk: boolean; onPick: (index: number) => void }) {
+  useShortcuts('tender', true, () => ({ hasDesk }), {
     cash: () => onPick(0),
     mobileMoney: () => onPick(1),
     card: () => onPick(2),
+    roomCharge: () => onPick(3),
   });
   return null;
-}
-
-/** What each method's form is given: what is left to pay, and where a taken tender goes. */
-interface TenderFormProps {
-  remaining: number;
-  currency: string;
-  busy: boolean;
-  onTake: (entry: TenderEntry) => void;
-}
-
-/** An empty amount field means "what is left to pay". */
-function partAmount(text: string, remaining: number, currency: string): number | null {
-  return text.trim() === '' ? remaining : parseAmount(text, currency);
-}
-
-/** The amount of a card or mobile money part of the payment; empty takes what is left. */
-function PartAmount({
-  text,
-  onChange,
-  remaining,
-  currency,
-  disabled = false,
-}: {
-  text: string;
-  onChange: (text: string) => void;
-  remaining: number;
-  currency: string;
-  disabled?: boolean;
-}) {
-  const { t } = useI18n();
-  return (
-    <label>
-      {t('amount')}
-      <AmountInput
-        value={text}
-        onChange={onChange}
-        currency={currency}
-        placeholder={String(remaining)}
-        className="big-input"
-        disabled={disabled}
-      />
-    </label>
-  );
 }
 
 function CashForm({ remaining, currency, busy, onTake }: TenderFormProps) {

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandPayloads, priceCart } from '@tz/core';
+import {
+  allocateTenders,
+  buildRetailReceipt,
+  commandPayloads,
+  priceCart,
+  storeReceiptSettings,
+} from '@tz/core';
 import type { CartLineInput, Discount, ProductId, VariantId } from '@tz/core';
-import type { CartLine, CatalogueItem } from '../api.ts';
-import { fromWireDiscount, toCartInput, toOrderPayload } from './order-mapping.ts';
+import type { CartLine, CatalogueItem, TenderEntry } from '../api.ts';
+import { fromWireDiscount, toCartInput, toOrderPayload, toTenderInputs } from './order-mapping.ts';
 import type { StoredCart } from './order-mapping.ts';
 import { STORE } from '../../../../test/till-data.ts';
 
@@ -135,5 +141,77 @@ describe('the order.create payload', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('a sale charged to a guest room', () => {
+  const soda: CatalogueItem = {
+    productId: 'prod_soda',
+    variantId: null,
+    name: 'Soda',
+    sku: null,
+    barcodes: [],
+    price: 12_000,
+    currency: 'TZS',
+    unit: 'piece',
+    taxClass: 'standard',
+    category: null,
+    trackStock: false,
+    onHandMilli: null,
+  };
+  const stored: StoredCart = {
+    saleId: '01JDTESTCLIENTORDER0000000',
+    lines: [{ key: 'l1', item: soda, quantityMilli: 2000, priceOverride: null, discount: null }],
+    orderDiscount: null,
+    customer: null,
+    discountApprovedBy: null,
+  };
+  const total = priceCart(toCartInput(stored, STORE)).total;
+  const tenders: TenderEntry[] = [
+    { method: 'cash', amount: 4_000 },
+    { method: 'room', amount: total - 4_000, reservation: 'resv_01JDROOMSTAY0000000000000', room: '101' },
+  ];
+
+  it('carries the stay in the order command, for the server to post to its folio', () => {
+    const payload = toOrderPayload(stored, {
+      clientOrderId: '01JDTESTCLIENTORDER0000000',
+      store: 'store_1',
+      till: { id: 'till_1', name: 'Counter 1' },
+      cashier: { id: 'emp_1', name: 'Neema' },
+      receiptNumber: 'T01-000001',
+      currency: 'TZS',
+      soldAt: 1_764_147_600,
+      tenders,
+    });
+    expect(payload.tenders).toEqual([
+      { method: 'cash', amount: 4_000 },
+      { method: 'room', amount: total - 4_000, reservation: 'resv_01JDROOMSTAY0000000000000' },
+    ]);
+    expect(commandPayloads['order.create'].safeParse(payload).success).toBe(true);
+  });
+
+  it('prints a receipt line naming the room, in English and Swahili', () => {
+    const priced = priceCart(toCartInput(stored, STORE));
+    const allocation = allocateTenders({
+      currency: priced.currency,
+      amountDue: priced.total,
+      tenders: toTenderInputs(tenders),
+    });
+    const lines = (['en', 'sw'] as const).map((language) => {
+      const receipt = buildRetailReceipt({
+        order: priced,
+        tenders: allocation,
+        store: { ...storeReceiptSettings(STORE), receiptLanguage: language },
+        receiptNumber: 'T01-000001',
+        issuedAt: new Date(1_764_147_600_000),
+        cashier: 'Neema',
+        till: 'Counter 1',
+      });
+      return receipt.tenders.at(-1);
+    });
+    expect(lines).toEqual([
+      { label: 'Charged to room', amount: total - 4_000, reference: '101' },
+      { label: 'Kwenye bili ya chumba', amount: total - 4_000, reference: '101' },
+    ]);
   });
 });

@@ -89,6 +89,8 @@ export function toTenderInputs(tenders: readonly TenderEntry[]): TenderInput[] {
         if (tender.network !== undefined) input.network = tender.network;
         return input;
       }
+      case 'room':
+        return { method: 'room', amount: tender.amount, reservation: tender.reservation, room: tender.room };
     }
   });
 }
@@ -143,6 +145,8 @@ export function toOrderPayload(cart: StoredCart, facts: SaleFacts): TillOrderWir
           return { method: 'card', amount: tender.amount, reference: tender.reference };
         case 'mobile_money':
           return { method: 'mobile_money', payment: tender.payment, amount: tender.amount };
+        case 'room':
+          return { method: 'room', amount: tender.amount, reservation: tender.reservation };
       }
     }),
   };
