@@ -218,6 +218,7 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.waitForSelector('[data-room="201"][data-state=occupied]').then(() => undefined),
   ],
   'desk-check-out': [...desk, press('F4'), (page) => page.fill('[data-testid=check-out-cash]', '20000')],
+  'tender-room': [...desk, press('Alt+D'), control('fillCart()'), press('F10'), press('Alt+4')],
   'desk-housekeeping': [...desk, (page) => page.click('[data-room="102"]'), press('F7')],
   'desk-conflict': [
     ...desk,
