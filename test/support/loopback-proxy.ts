@@ -38,6 +38,8 @@ export async function startLoopbackProxy(): Promise<LoopbackProxy> {
   let refused = 0;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
+    // A kept-alive upstream socket comes back for each request: tracked (and listened to) once.
+    if (sockets.has(socket)) return;
     sockets.add(socket);
     if (stalled) socket.pause();
     socket.on('close', () => sockets.delete(socket));

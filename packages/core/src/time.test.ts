@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eastAfricaDate, eastAfricaDay, formatEastAfricaTime, shopDateTime } from './time.ts';
+import { eastAfricaDate, eastAfricaDay, formatEastAfricaTime, shopDate, shopDateTime } from './time.ts';
 
 describe('East Africa Time', () => {
   it('writes an instant at +03:00 and its calendar day', () => {
@@ -20,5 +20,10 @@ describe('East Africa Time', () => {
   it('reads a time as the shop reads it, from the digits written with their offset', () => {
     expect(shopDateTime('2026-11-25T23:59:00+03:00')).toEqual({ date: '25/11/2026', time: '23:59' });
     expect(shopDateTime('yesterday')).toBeNull();
+  });
+
+  it('writes a calendar date as a shop reads it, and leaves anything else as it came', () => {
+    expect(shopDate('2026-11-05')).toBe('05/11/2026');
+    expect(shopDate('2026-11-05T10:00')).toBe('2026-11-05T10:00');
   });
 });

@@ -33,6 +33,12 @@ export function eastAfricaDay(day: string): { start: Date; end: Date } | null {
   return { start, end: new Date(start.getTime() + DAY_MS) };
 }
 
+/** A calendar date (`2026-11-25`) as a shop reads it: "25/11/2026"; anything else as it came. */
+export function shopDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+}
+
 /**
  * "25/11/2026" and "14:03", as a shop reads a time: read from an ISO time's
  * own digits (a receipt's `issuedAt` keeps its offset), so whatever the

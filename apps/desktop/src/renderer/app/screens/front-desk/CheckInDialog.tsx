@@ -5,7 +5,7 @@
  * The registration card prints for the guest to sign.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { ID_DOCUMENT_TYPES } from '@tz/core';
+import { ID_DOCUMENT_TYPES, shopDate } from '@tz/core';
 import type { DeskConflict, DeskStay, DeskView, GuestEntry } from '../../../data/api.ts';
 import { parseAmount, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
@@ -106,7 +106,8 @@ export function CheckInDialog({
       <form className="desk-form" onSubmit={submit}>
         <div className="stack">
           <p className="muted">
-            {stay.typeName} · {t('deskStayDates', { arrival: stay.arrival, departure: stay.departure })}
+            {stay.typeName} ·{' '}
+            {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
           </p>
           <label>
             {t('deskRoom')}

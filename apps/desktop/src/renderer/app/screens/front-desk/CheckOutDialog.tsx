@@ -5,6 +5,7 @@
  * PIN and a reason, as the no-sale's approval does. The folio slip prints.
  */
 import { useEffect, useState, type FormEvent } from 'react';
+import { shopDate } from '@tz/core';
 import type { Cashier, DeskStay, DeskView } from '../../../data/api.ts';
 import { formatMoney, parseAmount, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
@@ -92,7 +93,7 @@ export function CheckOutDialog({
       <form className="stack" onSubmit={submit}>
         <p className="muted">
           {roomNumber ? t('deskRoomNumber', { room: roomNumber }) : t('deskNoRoom')} ·{' '}
-          {t('deskStayDates', { arrival: stay.arrival, departure: stay.departure })}
+          {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
         </p>
         <p className="echo" data-testid="check-out-balance">
           {t('deskBalance')}: {balance === null ? '…' : formatMoney(balance, 'TZS')}

@@ -5,6 +5,7 @@
  * Tab and Enter); the F-keys act on what is picked, on the first arrival or
  * departure when nothing is. Every step is queued like a sale and shows at once.
  */
+import { shopDate } from '@tz/core';
 import { useState } from 'react';
 import type { DeskConflict, DeskStay, DeskView } from '../../../data/api.ts';
 import { formatMoney, useI18n } from '../../../i18n/index.tsx';
@@ -219,7 +220,11 @@ function StayList({
                   {stay.roomNumber ? t('deskRoomNumber', { room: stay.roomNumber }) : t('deskNoRoom')}
                 </span>
                 <span className="muted">
-                  {stay.typeName} · {t('deskStayDates', { arrival: stay.arrival, departure: stay.departure })}
+                  {stay.typeName} ·{' '}
+                  {t('deskStayDates', {
+                    arrival: shopDate(stay.arrival),
+                    departure: shopDate(stay.departure),
+                  })}
                 </span>
                 {stay.status === 'checked_in' && stay.balance !== 0 && (
                   <span className={stay.balance > 0 ? 'owes' : 'muted'}>

@@ -2,6 +2,7 @@
  * The room board: each room's number, type and state by floor. A state is a
  * colour and always its word too (a mark for each, so no one reads colour alone).
  */
+import { shopDate } from '@tz/core';
 import type { DeskView } from '../../../data/api.ts';
 import { useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
@@ -29,7 +30,7 @@ export function RoomBoard({
   return (
     <section className="room-board" data-testid="room-board" aria-label={t('deskRooms')}>
       <h3>
-        {t('deskRooms')} <span className="muted">{t('deskToday', { date: view.today })}</span>
+        {t('deskRooms')} <span className="muted">{t('deskToday', { date: shopDate(view.today) })}</span>
       </h3>
       {view.floors.map((floor) => (
         <div key={floor.floor} className="floor">

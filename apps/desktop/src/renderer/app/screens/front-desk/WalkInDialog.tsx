@@ -5,6 +5,7 @@
  * (another may be picked). Booking queues `reservation.create`.
  */
 import { useEffect, useState, type FormEvent } from 'react';
+import { shopDate } from '@tz/core';
 import type { DeskView, WalkInQuote } from '../../../data/api.ts';
 import { formatMoney, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
@@ -153,7 +154,10 @@ export function WalkInDialog({
           {quote && (
             <>
               <p className="muted">
-                {t('deskStayDates', { arrival: quote.arrival, departure: quote.departure })}
+                {t('deskStayDates', {
+                  arrival: shopDate(quote.arrival),
+                  departure: shopDate(quote.departure),
+                })}
               </p>
               <dl className="desk-quote" data-testid="walk-in-quote">
                 {[
