@@ -53,7 +53,8 @@ const squeezed = (text: string) => text.replace(/\s+/g, '');
 /** The text of the first job the virtual printer received holding `words` (spaces aside: titles print spaced out). */
 const printedWith = (words: string) =>
   eventually(
-    async () => shop.printer.jobs.find((job) => squeezed(job.text).includes(squeezed(words)))?.text,
+    () =>
+      Promise.resolve(shop.printer.jobs.find((job) => squeezed(job.text).includes(squeezed(words)))?.text),
     30_000,
     `a printed job with ${words}`,
   );
