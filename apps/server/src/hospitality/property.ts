@@ -34,7 +34,8 @@ type RoomTypeInput = z.output<typeof roomTypeCreateBody>;
 type RoomTypePatch = z.output<typeof roomTypePatchBody>;
 type RateInput = z.output<typeof rateCreateBody>;
 
-const PROPERTY_COLUMNS = [
+/** The property's own columns: what a change writes, and what the tills' feed sends. */
+export const PROPERTY_COLUMNS = [
   'name',
   'address_lines',
   'phone',

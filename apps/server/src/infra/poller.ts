@@ -90,6 +90,15 @@ export class Poller {
     while (this.running) await this.running;
   }
 
+  /**
+   * Runs passes now, one after another, until one says nothing more is due
+   * (after the pass under way): for tests that move the clock.
+   */
+  async drain(): Promise<void> {
+    await this.idle();
+    while (await this.pass(false));
+  }
+
   private poll(): void {
     this.polled = true;
     this.wake();

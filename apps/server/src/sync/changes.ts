@@ -1,5 +1,6 @@
 import { AppError } from '@tz/core';
 import { isTransaction, type Queryable } from '../db/database.ts';
+import { PROPERTY_COLUMNS } from '../hospitality/property.ts';
 
 /**
  * The change feed tills pull reference data from (docs/SYNC.md, "Change feed").
@@ -179,23 +180,7 @@ const COLLECTIONS = {
   // The front desk's (hospitality app); rows exist once the property was set up, installed or not.
   property: {
     table: 'hospitality_properties',
-    columns: [
-      'name',
-      'address_lines',
-      'phone',
-      'time_zone',
-      'check_in_time',
-      'check_out_time',
-      'star_rating',
-      'region',
-      'usd_rate',
-      'hotel_levy_bps',
-      'tourism_levy_bps',
-      'infrastructure_tax_usd',
-      'vat_bps',
-      'booking_mode',
-      'confirmation',
-    ],
+    columns: PROPERTY_COLUMNS,
   },
   room_types: {
     table: 'hospitality_room_types',
