@@ -109,6 +109,20 @@ describe('the front desk', () => {
     await page.waitForSelector(`[data-room="${offered[0]}"][data-state=occupied]`, { timeout: 30_000 });
   });
 
+  it('shows a clash another desk had over a room a guest here holds, with only "Dealt with"', async () => {
+    await openDesk();
+    await page.evaluate(() => window.preview!.clashElsewhere());
+    const clash = await page.waitForSelector('[data-testid=desk-conflict][data-mine=no]', {
+      timeout: 30_000,
+    });
+    const text = await clash.textContent();
+    expect(text).toContain('Room 203 was given twice: Booking for Baraka Mushi at Reception 2 was refused.');
+    expect(text).toContain('Hassan Ali holds the room.');
+    expect(await clash.$('[data-testid=desk-conflict-resolve]')).toBeNull();
+    await page.click('[data-testid=desk-conflict-done]');
+    await page.waitForSelector('[data-testid=desk-conflicts]', { state: 'detached', timeout: 30_000 });
+  });
+
   it('charges a sale to the room of a guest checked in here, found by room number (Alt+4)', async () => {
     await openDesk();
     await page.keyboard.press('F3');

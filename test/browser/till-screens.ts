@@ -230,6 +230,11 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.click('[data-testid=check-in-confirm]'),
     (page) => page.waitForSelector('[data-testid=desk-conflict]').then(() => undefined),
   ],
+  'desk-clash': [
+    ...desk,
+    control('clashElsewhere()'),
+    (page) => page.waitForSelector('[data-testid=desk-conflict][data-mine=no]').then(() => undefined),
+  ],
 };
 
 const preview = await startTillPreview();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTRPCUntypedClient, httpLink } from '@trpc/client';
 import {
+  deskConflictDoc,
   PULL_DOCUMENTS,
   newId,
   type Command,
@@ -296,6 +297,44 @@ describe('the front desk’s commands', () => {
     const left = (await api.get(`/v1/hospitality/reservations/${loser}`)).body;
     expect(left).toMatchObject({ status: 'confirmed', room: null });
     expect((await api.get(`/v1/hospitality/reservations/${loser}/guests`)).body.data).toEqual([]);
+
+    // Both desks see the clash: the one whose step stood too, naming both guests and the refused desk.
+    const winner = lost === a ? two.body.id : one.body.id;
+    const loserTill = lost === a ? first : second;
+    const seen = await Promise.all(
+      [first, second].map((till) =>
+        till.pull('desk_conflicts', (docs) => docs.some((doc) => doc.command === lost.id)),
+      ),
+    );
+    for (const docs of seen) {
+      const clash = docs.find((doc) => doc.command === lost.id)!;
+      expect(deskConflictDoc.parse(clash)).toMatchObject({
+        _deleted: false,
+        command_type: 'reservation.check_in',
+        till: loserTill.id,
+        reservation: loser,
+        room: rooms[0],
+        room_number: 'Contested-1',
+        holder_reservation: winner,
+        code: 'room_unavailable',
+      });
+      expect(clash.guest_name).toBe(lost === a ? one.body.guest.name : two.body.guest.name);
+    }
+    // Pushed again, the refusal records nothing new; resolved from the other desk, it leaves both.
+    expect(refusedWith((await loserTill.push(checkIn(loser)))[0])).toBe('room_unavailable');
+    const clashId = seen[0]!.find((doc) => doc.command === lost.id)!.id;
+    const otherTill = loserTill === first ? second : first;
+    const resolve = command('desk_conflict.resolve', { conflict: clashId });
+    expect(applied((await otherTill.push(resolve))[0])).toEqual({ conflict: clashId });
+    expect(applied((await otherTill.push(resolve))[0])).toEqual({ conflict: clashId });
+    for (const till of [first, second]) {
+      const docs = await till.pull('desk_conflicts', (all) =>
+        all.some((doc) => doc.id === clashId && doc._deleted),
+      );
+      expect(docs.filter((doc) => doc.id === clashId).map((doc) => doc._deleted)).toEqual([true]);
+    }
+    const unknown = command('desk_conflict.resolve', { conflict: 'dcon_01kb00000000000000000000zz' });
+    expect(refusedWith((await otherTill.push(unknown))[0])).toBe('resource_missing');
   });
 
   it('moves a stay to another room of its type, not into one another stay holds', async () => {

@@ -35,6 +35,7 @@ import { StockService } from './retail/stock.ts';
 import { StoreService } from './retail/stores.ts';
 import { PropertyService } from './hospitality/property.ts';
 import { RoomService } from './hospitality/rooms.ts';
+import { DeskConflicts } from './hospitality/desk-conflicts.ts';
 import { ReservationService } from './hospitality/reservations.ts';
 import { AvailabilityService } from './hospitality/availability.ts';
 import { GuestRegister } from './hospitality/guests.ts';
@@ -292,7 +293,16 @@ export function createServices(
     apps,
     tills,
     payments,
-    { orders, shifts, printJobs, customers, reservations, folio, rooms },
+    {
+      orders,
+      shifts,
+      printJobs,
+      customers,
+      reservations,
+      folio,
+      rooms,
+      deskConflicts: new DeskConflicts(clock),
+    },
     events,
     publicUrl,
     clock,

@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   guestRegistration: 'greg',
   channelFeed: 'chfeed',
   channelConflict: 'chcon',
+  deskConflict: 'dcon',
   folioLine: 'fol',
   nightAudit: 'naud',
   // ticketed events (`evt_` is a webhook event's)

@@ -43,6 +43,7 @@ export function sampleDesk(
   enabled$: BehaviorSubject<boolean>,
 ): DeskPart & {
   refuseNext: () => void;
+  clashElsewhere: () => void;
 } {
   const today = deskToday(now);
   const property: DeskData['property'] = {
@@ -99,7 +100,7 @@ export function sampleDesk(
     room('202', '2', 'rt_double', 'clean'),
     room('203', '2', 'rt_single', 'clean'),
   ];
-  const data0: DeskData = { property, roomTypes, rooms, rates: [], reservations: [] };
+  const data0: DeskData = { property, roomTypes, rooms, rates: [], reservations: [], conflicts: [] };
   const stay = (
     id: string,
     guest: string,
@@ -175,6 +176,7 @@ export function sampleDesk(
   };
   const commands$ = new BehaviorSubject<DeskCommand[]>([]);
   const dismissed$ = new BehaviorSubject<Set<string>>(new Set());
+  const conflicts$ = new BehaviorSubject<DeskData['conflicts']>([]);
   let refuse = false;
   let seq = 0;
   const queue = (type: DeskCommand['type'], payload: Record<string, unknown>) => {
@@ -201,13 +203,36 @@ export function sampleDesk(
     return freeRooms(overlaid(), one.room_type, dates.arrival, dates.departure, id).map((r) => r.id);
   };
   const at = Math.floor(now / 1000);
-  const desk: DeskPart & { refuseNext: () => void } = {
+  const desk: DeskPart & { refuseNext: () => void; clashElsewhere: () => void } = {
     refuseNext: () => {
       refuse = true;
     },
+    // Another desk's walk-in, refused over room 203 that this desk's guest holds.
+    clashElsewhere: () =>
+      conflicts$.next([
+        {
+          id: 'dcon_sample1',
+          _deleted: false,
+          command: 'cmd_elsewhere1',
+          command_type: 'reservation.create',
+          till: 'till_reception2',
+          till_name: 'Reception 2',
+          reservation: null,
+          guest_name: 'Baraka Mushi',
+          room: 'room_203',
+          room_number: '203',
+          holder_reservation: 'resv_stay1',
+          holder_guest_name: 'Hassan Ali',
+          code: 'room_unavailable',
+          message: 'Room 203 is not free for the whole stay',
+          created_at: Math.floor(now / 1000),
+        },
+      ]),
     hasDesk$: enabled$.asObservable(),
-    desk$: combineLatest([enabled$, commands$, dismissed$]).pipe(
-      map(([enabled, commands, dismissed]) => (enabled ? deskView(data, commands, dismissed, now) : null)),
+    desk$: combineLatest([enabled$, commands$, dismissed$, conflicts$]).pipe(
+      map(([enabled, commands, dismissed, conflicts]) =>
+        enabled ? deskView({ ...data, conflicts }, commands, dismissed, now) : null,
+      ),
     ),
     quoteWalkIn: (request) => {
       const arrival = request.arrival ?? today;
@@ -273,7 +298,8 @@ export function sampleDesk(
       queue('reservation.check_out', { reservation: request.reservation, at });
       return Promise.resolve({ balance: owed - (request.cash ?? 0), print: 'no_printer' as const });
     },
-    dismissConflict: (command) => Promise.resolve(dismissed$.next(new Set([...dismissed$.value, command]))),
+    dismissConflict: ({ command }) =>
+      Promise.resolve(dismissed$.next(new Set([...dismissed$.value, command]))),
   };
   return desk;
 }

@@ -195,6 +195,8 @@ export interface SampleControls {
   setDesk(shown: boolean): void;
   /** The next check-in comes back refused (`room_unavailable`), a conflict on the desk. */
   refuseNextCheckIn(): void;
+  /** Another desk's step refused over a room this desk's guest holds, as the server records it. */
+  clashElsewhere(): void;
 }
 
 /** Answers now, or, while held, when let go: a slow store's answers, in order. */
@@ -364,7 +366,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
 
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
-  const { refuseNext, ...desk } = sampleDesk(NOW, deskShown$);
+  const { refuseNext, clashElsewhere, ...desk } = sampleDesk(NOW, deskShown$);
   const tillStore: TillStore = {
     ...desk,
     pairing$,
@@ -743,6 +745,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     holdCustomerSearches: (held) => customerSearches.hold(held),
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
+    clashElsewhere: () => clashElsewhere(),
   };
   return { store: tillStore, controls };
 }

@@ -233,6 +233,26 @@ const COLLECTIONS = {
       'checked_out_at',
     ],
   },
+  // Clashes between desks, every one (a handful): a resolved one goes down deleted.
+  desk_conflicts: {
+    table: 'hospitality_desk_conflicts',
+    deleted: 'resolved_at IS NOT NULL',
+    columns: [
+      'command_id',
+      'command_type',
+      'till_id',
+      'till_name',
+      'reservation_id',
+      'guest_name',
+      'room_id',
+      'room_number',
+      'holder_reservation_id',
+      'holder_guest_name',
+      'code',
+      'message',
+      'created_at',
+    ],
+  },
 } as const satisfies Record<string, CollectionSource>;
 
 export type Collection = keyof typeof COLLECTIONS;

@@ -145,6 +145,21 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     checked_in_at: seconds(row.checked_in_at),
     checked_out_at: seconds(row.checked_out_at),
   }),
+  desk_conflicts: (row) => ({
+    command: String(row.command_id),
+    command_type: String(row.command_type),
+    till: String(row.till_id),
+    till_name: String(row.till_name),
+    reservation: text(row.reservation_id),
+    guest_name: text(row.guest_name),
+    room: text(row.room_id),
+    room_number: text(row.room_number),
+    holder_reservation: text(row.holder_reservation_id),
+    holder_guest_name: text(row.holder_guest_name),
+    code: String(row.code),
+    message: String(row.message),
+    created_at: unixSeconds(row.created_at as Date),
+  }),
 };
 
 function withoutKeys<T extends { id: string; _deleted: boolean }>(doc: T): Omit<T, 'id' | '_deleted'> {

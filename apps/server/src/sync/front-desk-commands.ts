@@ -12,11 +12,13 @@ import type { FolioService } from '../hospitality/folio.ts';
 import type { ReservationService } from '../hospitality/reservations.ts';
 import type { RoomService } from '../hospitality/rooms.ts';
 import { assertManager } from '../tills/employees.ts';
+import type { DeskConflicts } from '../hospitality/desk-conflicts.ts';
 
 export interface FrontDeskServices {
   reservations: ReservationService;
   folio: FolioService;
   rooms: RoomService;
+  deskConflicts: DeskConflicts;
 }
 
 type Payload<T extends FrontDeskCommandType> = z.output<(typeof commandPayloads)[T]>;
@@ -30,6 +32,7 @@ export const FRONT_DESK_APP = {
   'folio.payment': 'hospitality',
   'reservation.check_out': 'hospitality',
   'room.housekeeping': 'hospitality',
+  'desk_conflict.resolve': 'hospitality',
 } as const satisfies Record<FrontDeskCommandType, AppSlug>;
 
 /** What the desk is told of a stay a command changed. */
@@ -74,4 +77,6 @@ export const FRONT_DESK_APPLY: {
     const updated = await rooms.updateRoom(db, till, room, { housekeeping });
     return { room: updated.id, housekeeping: updated.housekeeping };
   },
+  'desk_conflict.resolve': ({ deskConflicts }, db, till, { conflict }) =>
+    deskConflicts.resolve(db, till, conflict),
 };

@@ -42,6 +42,7 @@ import { changedCollections, readChanges } from './changes.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { EventSignal } from '../infra/events.ts';
 import { toDocument } from './documents.ts';
+import { isDeskConflict } from '../hospitality/desk-conflicts.ts';
 import { FRONT_DESK_APP, FRONT_DESK_APPLY, type FrontDeskServices } from './front-desk-commands.ts';
 import { isDataError, isTransientFailure } from '../db/errors.ts';
 
@@ -279,11 +280,25 @@ export class SyncService {
       if (!isTransient(error)) {
         if (!(error instanceof AppError))
           this.logger.error({ err: error }, `till command ${command.id} refused`);
+        // A room clash between desks is shown on every desk: refused only once it is recorded.
+        if (isDeskConflict(command.type, error) && !(await this.recordConflict(till, command, error)))
+          return null;
         return refusal(command.id, failureOf(command, error));
       }
       // The push stops here and the till sends the rest again; nobody else would see why.
       this.logger.error({ err: error }, `till push stopped at command ${command.id} (${command.type})`);
       return null;
+    }
+  }
+
+  private async recordConflict(till: TillActor, command: Command, error: AppError): Promise<boolean> {
+    try {
+      const step = { id: command.id, type: command.type, payload: command.payload as never };
+      await this.commands.deskConflicts.record(this.database.pool, till, step, error);
+      return true;
+    } catch (failure) {
+      this.logger.error({ err: failure }, `desk conflict of command ${command.id} not recorded`);
+      return false;
     }
   }
 

@@ -67,6 +67,11 @@ export const frontDeskCommands = {
     housekeeping: z.enum(HOUSEKEEPING_STATUSES),
     at,
   }),
+  /** A clash between desks (`desk_conflicts`) dealt with, from either desk: gone from every desk. */
+  'desk_conflict.resolve': z.strictObject({
+    conflict: referenceSchema.describe('The conflict (dcon_…)'),
+    at,
+  }),
 } as const;
 export type FrontDeskCommandType = keyof typeof frontDeskCommands;
 export type FrontDeskPayload<T extends FrontDeskCommandType> = z.input<(typeof frontDeskCommands)[T]>;

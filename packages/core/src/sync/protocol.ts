@@ -52,6 +52,7 @@ export const PULL_COLLECTIONS = [
   'rooms',
   'room_rates',
   'reservations',
+  'desk_conflicts',
 ] as const;
 export type PullCollection = (typeof PULL_COLLECTIONS)[number];
 
@@ -270,6 +271,30 @@ export const reservationDoc = doc({
   checked_out_at: z.number().int().nullable(),
 });
 
+/**
+ * A desk's step the server refused because the room was taken first (by
+ * another desk or the API), for every desk to see until one resolves it
+ * (`desk_conflict.resolve`; a resolved one arrives deleted). `command` is the
+ * refused command's id, `till_name` the desk that sent it; `holder_*` the stay
+ * that holds the room.
+ */
+export const deskConflictDoc = doc({
+  command: z.string(),
+  command_type: z.string(),
+  till: z.string(),
+  till_name: z.string(),
+  reservation: z.string().nullable(),
+  guest_name: z.string().nullable(),
+  room: z.string().nullable(),
+  room_number: z.string().nullable(),
+  holder_reservation: z.string().nullable(),
+  holder_guest_name: z.string().nullable(),
+  code: z.string(),
+  message: z.string(),
+  /** Unix seconds. */
+  created_at: z.number().int(),
+});
+
 export const PULL_DOCUMENTS = {
   products: productDoc,
   variants: variantDoc,
@@ -287,6 +312,7 @@ export const PULL_DOCUMENTS = {
   rooms: roomDoc,
   room_rates: roomRateDoc,
   reservations: reservationDoc,
+  desk_conflicts: deskConflictDoc,
 } as const satisfies Record<PullCollection, z.ZodType>;
 export type PullDocument<C extends PullCollection> = z.infer<(typeof PULL_DOCUMENTS)[C]>;
 

@@ -30,7 +30,7 @@ import type {
 import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
 import type { SalesFilter } from './after-sale/sales-search.ts';
-import type { DeskView } from './front-desk/desk-view.ts';
+import type { DeskConflict, DeskView } from './front-desk/desk-view.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -607,7 +607,7 @@ export interface TillStore {
   /** Takes the cash, queues the check-out; a balance left needs `managerPin` and `reason`. Prints the folio. */
   checkOut(request: CheckOutRequest): Promise<{ balance: number; print: DeskPrint }>;
   /** Takes a conflict off the desk once dealt with. */
-  dismissConflict(command: string): Promise<void>;
+  dismissConflict(conflict: Pick<DeskConflict, 'command' | 'id'>): Promise<void>;
 
   readonly sync$: Observable<SyncStatus>;
   /** Pull and push now rather than at the next tick. */

@@ -262,7 +262,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     setHousekeeping: (room, status) => desk.setHousekeeping(ctx, room, status),
     balanceOf: (reservation) => desk.balanceOf(ctx, reservation),
     checkOut: (request) => desk.checkOut(ctx, printing, request),
-    dismissConflict: (command) => desk.dismissConflict(ctx, command),
+    dismissConflict: (conflict) => desk.dismissConflict(ctx, conflict),
     sync$: engine.status$(),
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),

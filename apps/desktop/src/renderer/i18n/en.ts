@@ -420,6 +420,8 @@ export const en = {
   deskHousekeepingSet: 'Room {room}: {status}.',
   deskConflicts: 'Conflicts to resolve',
   deskConflict: '{step} for {guest}, room {room}, was refused.',
+  deskConflictElsewhere: 'Room {room} was given twice: {step} for {guest} at {till} was refused.',
+  deskConflictHolder: '{holder} holds the room.',
   deskConflictResolve: 'Give another room',
   deskConflictDone: 'Dealt with',
   deskWaiting: 'not synced yet',

@@ -410,6 +410,8 @@ export const sw = {
   deskHousekeepingSet: 'Chumba {room}: {status}.',
   deskConflicts: 'Migongano ya kutatua',
   deskConflict: '{step} ya {guest}, chumba {room}, imekataliwa.',
+  deskConflictElsewhere: 'Chumba {room} kimetolewa mara mbili: {step} ya {guest} kwenye {till} imekataliwa.',
+  deskConflictHolder: '{holder} ndiye mwenye chumba.',
   deskConflictResolve: 'Mpe chumba kingine',
   deskConflictDone: 'Imeshughulikiwa',
   deskWaiting: 'bado haijatumwa',

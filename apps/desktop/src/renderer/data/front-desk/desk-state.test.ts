@@ -67,6 +67,7 @@ const data = (reservations: Array<PullDocument<'reservations'>>): DeskData => ({
   rooms: [room('1'), room('2')],
   rates: [],
   reservations,
+  conflicts: [],
 });
 const command = (
   id: string,
@@ -147,7 +148,11 @@ describe('the desk overlay', () => {
     const view = deskView(data([stay({ status: 'checked_in' })]), [refused], new Set(), NOW)!;
     expect(view.conflicts).toEqual([
       {
+        id: null,
         command: 'cmd_9',
+        mine: true,
+        tillName: null,
+        holderName: null,
         type: 'reservation.move',
         code: 'room_unavailable',
         message: 'taken',

@@ -27,6 +27,7 @@ export type RoomTypeDoc = PullDocument<'room_types'>;
 export type RoomDoc = PullDocument<'rooms'>;
 export type RoomRateDoc = PullDocument<'room_rates'>;
 export type ReservationDoc = PullDocument<'reservations'>;
+export type DeskConflictDoc = PullDocument<'desk_conflicts'>;
 
 /** What the desk pulled, as stored in `records`. */
 export interface DeskData {
@@ -35,6 +36,8 @@ export interface DeskData {
   rooms: RoomDoc[];
   rates: RoomRateDoc[];
   reservations: ReservationDoc[];
+  /** Clashes between desks the server recorded, unresolved. */
+  conflicts: DeskConflictDoc[];
 }
 
 /** The front desk's command types: the ones laid over the board and listed as conflicts. */

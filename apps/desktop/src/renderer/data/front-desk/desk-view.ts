@@ -62,8 +62,19 @@ export interface DeskStay {
   waiting: boolean;
 }
 
+/**
+ * A clash to resolve: this desk's refused step (`mine`), or another desk's
+ * refused over a room this desk's step (or the API) took. `id` is the server's
+ * record of it once pulled (resolving it clears it on every desk).
+ */
 export interface DeskConflict {
+  id: string | null;
   command: string;
+  mine: boolean;
+  /** The desk whose step was refused, when the server named it. */
+  tillName: string | null;
+  /** The guest holding the room, when known. */
+  holderName: string | null;
   type: DeskCommandType;
   code: string;
   message: string;
@@ -175,24 +186,7 @@ export function deskView(
     .map((floor) => ({ floor, rooms: rooms.filter((room) => room.floor === floor) }));
   const stays = todays.map(view).sort((a, b) => a.guestName.localeCompare(b.guestName));
   const stayById = new Map(overlaid.reservations.map((stay) => [stay.id, stay]));
-  const conflicts = commands
-    .filter((command) => command.status === 'refused' && !dismissed.has(command.id))
-    .map((command): DeskConflict => {
-      const p = command.payload as { reservation?: string; room?: string };
-      const stay = p.reservation ? stayById.get(p.reservation) : undefined;
-      const room = p.room ?? stay?.room ?? null;
-      const guest = (command.payload.guest as { name?: string } | undefined)?.name;
-      return {
-        command: command.id,
-        type: command.type,
-        code: command.error?.code ?? 'unknown',
-        message: command.error?.message ?? '',
-        reservation: p.reservation ?? null,
-        guestName: stay?.guest_name ?? guest ?? null,
-        room,
-        roomNumber: room ? (roomsById.get(room)?.number ?? null) : null,
-      };
-    });
+  const conflicts = deskConflicts(data, commands, dismissed, stayById, roomsById);
   return {
     property,
     today,
@@ -205,6 +199,62 @@ export function deskView(
     inHouse: stays.filter((stay) => stay.status === 'checked_in'),
     conflicts,
   };
+}
+
+/**
+ * This desk's refused steps and the clashes the server recorded, once each (a
+ * refused step of this desk is also recorded: the record adds the holder), and
+ * none this desk dealt with.
+ */
+function deskConflicts(
+  data: DeskData,
+  commands: readonly DeskCommand[],
+  dismissed: ReadonlySet<string>,
+  stayById: ReadonlyMap<string, ReservationDoc>,
+  roomsById: ReadonlyMap<string, RoomDoc>,
+): DeskConflict[] {
+  const recorded = new Map(data.conflicts.map((conflict) => [conflict.command, conflict]));
+  const refused = commands.filter((command) => command.status === 'refused');
+  const mine = refused.map((command): DeskConflict => {
+    const p = command.payload as { reservation?: string; room?: string };
+    const stay = p.reservation ? stayById.get(p.reservation) : undefined;
+    const room = p.room ?? stay?.room ?? null;
+    const guest = (command.payload.guest as { name?: string } | undefined)?.name;
+    const record = recorded.get(command.id);
+    return {
+      id: record?.id ?? null,
+      command: command.id,
+      mine: true,
+      tillName: record?.till_name ?? null,
+      holderName: record?.holder_guest_name ?? null,
+      type: command.type,
+      code: command.error?.code ?? 'unknown',
+      message: command.error?.message ?? '',
+      reservation: p.reservation ?? null,
+      guestName: stay?.guest_name ?? guest ?? null,
+      room,
+      roomNumber: room ? (roomsById.get(room)?.number ?? null) : null,
+    };
+  });
+  const ours = new Set(refused.map((command) => command.id));
+  const theirs = data.conflicts
+    .filter((conflict) => !ours.has(conflict.command))
+    .map((conflict): DeskConflict => ({
+      id: conflict.id,
+      command: conflict.command,
+      mine: false,
+      tillName: conflict.till_name,
+      holderName: conflict.holder_guest_name,
+      type: conflict.command_type as DeskCommandType,
+      code: conflict.code,
+      message: conflict.message,
+      reservation: conflict.reservation,
+      guestName: conflict.guest_name,
+      room: conflict.room,
+      roomNumber:
+        conflict.room_number ?? (conflict.room ? (roomsById.get(conflict.room)?.number ?? null) : null),
+    }));
+  return [...mine, ...theirs].filter((conflict) => !dismissed.has(conflict.command));
 }
 
 // ------------------------------------------------------------- free rooms

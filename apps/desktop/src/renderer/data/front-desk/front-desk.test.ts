@@ -136,6 +136,7 @@ const GUEST = {
 async function openDesk(
   reservations: Array<PullDocument<'reservations'>>,
   rooms = [room('101'), room('102'), room('201')],
+  conflicts: Array<PullDocument<'desk_conflicts'>> = [],
 ) {
   const employees = [
     await makeEmployee(),
@@ -149,9 +150,17 @@ async function openDesk(
     rooms,
     room_rates: [weekend],
     reservations,
+    desk_conflicts: conflicts,
   });
   till = t;
-  for (const collection of ['employees', 'printers', 'property', 'rooms', 'reservations'] as const)
+  for (const collection of [
+    'employees',
+    'printers',
+    'property',
+    'rooms',
+    'reservations',
+    'desk_conflicts',
+  ] as const)
     await pulled(t, collection);
   await t.store.signIn('1234');
   // Offline as far as pushes go: the server never answers, so every step waits.
@@ -426,7 +435,49 @@ describe('the front desk', () => {
     });
     // The board shows the server's state: still arriving.
     expect(boardRoom(view, '201').state).toBe('arriving');
-    await t.store.dismissConflict(view.conflicts[0]!.command);
+    await t.store.dismissConflict(view.conflicts[0]!);
     expect((await desk(t, (v) => v.conflicts.length === 0)).conflicts).toEqual([]);
+  });
+
+  it('shows a clash another desk had over a room this desk gave, and resolving it tells the server', async () => {
+    const id = 'resv_01kb00000000000000000000a7';
+    const clash: PullDocument<'desk_conflicts'> = {
+      id: 'dcon_01kb00000000000000000000c1',
+      _deleted: false,
+      command: 'cmd_01kb00000000000000000000c1',
+      command_type: 'reservation.create',
+      till: 'till_other',
+      till_name: 'Reception 2',
+      reservation: null,
+      guest_name: 'Baraka Mushi',
+      room: 'room_201',
+      room_number: '201',
+      holder_reservation: id,
+      holder_guest_name: 'Grace Mollel',
+      code: 'room_unavailable',
+      message: 'Room 201 is not free for the whole stay',
+      created_at: 1_795_000_000,
+    };
+    const t = await openDesk(
+      [stay(id, { arrival: TODAY, departure: addDays(TODAY, 1), room: 'room_201', status: 'checked_in' })],
+      undefined,
+      [clash],
+    );
+    const view = await desk(t, (v) => v.conflicts.length === 1);
+    expect(view.conflicts[0]).toMatchObject({
+      id: clash.id,
+      mine: false,
+      tillName: 'Reception 2',
+      guestName: 'Baraka Mushi',
+      holderName: 'Grace Mollel',
+      roomNumber: '201',
+    });
+    await t.store.dismissConflict(view.conflicts[0]!);
+    expect((await desk(t, (v) => v.conflicts.length === 0)).conflicts).toEqual([]);
+    t.transport.answer = (commands) =>
+      commands.map((command) => ({ id: command.id, status: 'applied', result: {} }));
+    await t.store.syncNow();
+    const resolve = pushed(t).find((command) => command.type === 'desk_conflict.resolve');
+    expect(resolve?.payload).toMatchObject({ conflict: clash.id });
   });
 });

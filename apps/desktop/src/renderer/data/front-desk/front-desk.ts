@@ -58,6 +58,7 @@ function deskData(docs: ReadonlyArray<Record<string, unknown>>): DeskData {
     rooms: of('rooms'),
     rates: of('room_rates'),
     reservations: of('reservations'),
+    conflicts: of('desk_conflicts'),
   };
 }
 
@@ -70,7 +71,9 @@ const deskCommand = (doc: CommandDoc): DeskCommand => ({
   synced_at: doc.synced_at,
 });
 
-const RECORDS = { kind: { $in: ['property', 'room_types', 'rooms', 'room_rates', 'reservations'] } };
+const RECORDS = {
+  kind: { $in: ['property', 'room_types', 'rooms', 'room_rates', 'reservations', 'desk_conflicts'] },
+};
 
 /**
  * The outbox's commands the desk reads: the waiting and refused ones, and the
@@ -411,7 +414,16 @@ export async function checkOut(
   return { balance: left, print: await printed(printing.printRows(slip)) };
 }
 
-/** A conflict the desk has dealt with (the refused step stays in the outbox and its export). */
-export async function dismissConflict(ctx: Context, command: string): Promise<void> {
-  await ctx.kv.update<string[]>(DISMISSED, [], (current) => [...new Set([...current, command])]);
+/**
+ * A conflict the desk has dealt with: gone from this desk at once, and from
+ * every desk once the server has the resolution (a conflict it recorded). The
+ * refused step stays in the outbox and its export.
+ */
+export async function dismissConflict(
+  ctx: Context,
+  conflict: { command: string; id: string | null },
+): Promise<void> {
+  await ctx.kv.update<string[]>(DISMISSED, [], (current) => [...new Set([...current, conflict.command])]);
+  if (conflict.id !== null)
+    await queueCommand(ctx, 'desk_conflict.resolve', { conflict: conflict.id, at: unixSeconds(ctx.now()) });
 }

@@ -3,7 +3,7 @@
  * break): 10 pulled collections stored as their own, `records` (the small
  * reference collections pulled from the server, one document per server row
  * with its `kind`: categories and the front desk's property, room types,
- * rooms, rates and reservations), `commands` (the outbox: every sale, refund,
+ * rooms, rates, reservations and conflicts), `commands` (the outbox: every sale, refund,
  * void, shift step, desk step and print result, each one document) and `kv`
  * (the device, settings, counters, the cart, parked sales, the session).
  * `PULL_TARGETS` says where each of `PULL_COLLECTIONS` is stored.
@@ -61,6 +61,7 @@ export const RECORD_KINDS = [
   'rooms',
   'room_rates',
   'reservations',
+  'desk_conflicts',
 ] as const satisfies readonly PullCollection[];
 export type RecordKind = (typeof RECORD_KINDS)[number];
 

@@ -83,7 +83,7 @@ export function CheckInDialog({
       })
       .then(
         async (printed) => {
-          if (conflict) await store.dismissConflict(conflict.command);
+          if (conflict) await store.dismissConflict(conflict);
           notify(t('deskCheckedIn', { guest: stay.guestName, room: numbers.get(room) ?? room }), 'info');
           const card: MessageKey =
             printed === 'printed'

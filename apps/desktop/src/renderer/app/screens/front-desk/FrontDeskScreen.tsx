@@ -63,9 +63,7 @@ export function FrontDeskScreen({ blocked }: { blocked: boolean }) {
       setDialog({ kind: 'checkIn', stay: refused, reason: conflict });
     else if (refused?.status === 'checked_in') setDialog({ kind: 'move', stay: refused });
     else
-      void store
-        .dismissConflict(conflict.command)
-        .catch((e: unknown) => notify(refusalText(language, e), 'error'));
+      void store.dismissConflict(conflict).catch((e: unknown) => notify(refusalText(language, e), 'error'));
   };
 
   return (
@@ -96,27 +94,38 @@ export function FrontDeskScreen({ blocked }: { blocked: boolean }) {
                 <li
                   key={conflict.command}
                   data-testid="desk-conflict"
+                  data-mine={conflict.mine ? 'yes' : 'no'}
                   data-reservation={conflict.reservation ?? ''}
                 >
                   <strong>
-                    {t('deskConflict', {
+                    {t(conflict.mine ? 'deskConflict' : 'deskConflictElsewhere', {
                       step: t(`command_${conflict.type.replace('.', '_')}` as MessageKey),
                       guest: conflict.guestName ?? conflict.reservation ?? '',
                       room: conflict.roomNumber ?? '—',
+                      till: conflict.tillName ?? '',
                     })}
                   </strong>
-                  <ServerRefusal refusal={{ code: conflict.code, message: conflict.message }} />
+                  {conflict.holderName && <p>{t('deskConflictHolder', { holder: conflict.holderName })}</p>}
+                  {conflict.mine && (
+                    <ServerRefusal refusal={{ code: conflict.code, message: conflict.message }} />
+                  )}
                   <div className="row">
+                    {conflict.mine && (
+                      <button
+                        type="button"
+                        onClick={() => resolve(conflict)}
+                        data-testid="desk-conflict-resolve"
+                      >
+                        {t('deskConflictResolve')}
+                      </button>
+                    )}
                     <button
                       type="button"
-                      onClick={() => resolve(conflict)}
-                      data-testid="desk-conflict-resolve"
-                    >
-                      {t('deskConflictResolve')}
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => void store.dismissConflict(conflict.command)}
+                      onClick={() =>
+                        void store
+                          .dismissConflict(conflict)
+                          .catch((e: unknown) => notify(refusalText(language, e), 'error'))
+                      }
                       data-testid="desk-conflict-done"
                     >
                       {t('deskConflictDone')}
