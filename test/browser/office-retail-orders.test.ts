@@ -141,6 +141,7 @@ describe.each(['sw', 'en'] as const)('in %s', (language) => {
           'refunds',
           'pay_ins',
           'pay_outs',
+          'desk',
           'expected',
           'counted',
           'difference',

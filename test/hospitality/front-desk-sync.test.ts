@@ -337,6 +337,56 @@ describe('the front desk’s commands', () => {
     expect(refusedWith((await otherTill.push(unknown))[0])).toBe('resource_missing');
   });
 
+  it('counts the cash a desk takes in its till’s shift: the Z report expects it, foreign cash apart', async () => {
+    const till = await pairedTill();
+    const cashier = await makeEmployee(api, [till.store]);
+    const { roomType, rooms } = await makeRoomType(api, { name: 'Drawer', rooms: 1, first: 1 });
+    const stay = await stayTonight(roomType.id, rooms[0]!);
+    const shift = newId('shift');
+    const pay = (payload: Record<string, unknown>) =>
+      command('folio.payment', {
+        reservation: stay.id,
+        method: 'cash',
+        shift,
+        cashier: cashier.id,
+        ...payload,
+      });
+    // The shift's own commands carry their times by other names.
+    const shiftCommand = (type: Command['type'], payload: Record<string, unknown>): Command => ({
+      ...command(type, {}),
+      payload,
+    });
+    const results = await till.push(
+      shiftCommand('shift.open', { shift, cashier: cashier.id, opening_float: 20_000, opened_at: at() }),
+      pay({ method: 'deposit', amount: 30_000 }),
+      pay({ amount: 12_500 }),
+      pay({ foreign: { currency: 'USD', amount: 2_000, rate: 2_600 } }), // USD 20.00
+      shiftCommand('shift.close', { shift, counted: [{ method: 'cash', amount: 62_500 }], closed_at: at() }),
+    );
+    expect(
+      results.map((result) => (result.status === 'refused' ? result.error.code : result.status)),
+    ).toEqual(Array(5).fill('applied'));
+    const closed = (await api.get(`/v1/retail/shifts/${shift}`)).body;
+    expect(closed.report.lines.find((line: { method: string }) => line.method === 'cash')).toMatchObject({
+      float: 20_000,
+      desk: 42_500,
+      expected: 62_500,
+      difference: 0,
+    });
+    expect(closed.report.cashiers).toEqual([
+      expect.objectContaining({ cashier: cashier.id, desk_cash: 42_500 }),
+    ]);
+    // The folio has all three; the drawer only the shillings.
+    expect((await folioOf(stay.id)).payments).toBe(42_500 + 52_000);
+
+    // Another till's shift is not this till's drawer.
+    const other = await pairedTill();
+    const refused = await other.push(
+      command('folio.payment', { reservation: stay.id, method: 'cash', amount: 1_000, shift }),
+    );
+    expect(refusedWith(refused[0])).toBe('resource_missing');
+  });
+
   it('moves a stay to another room of its type, not into one another stay holds', async () => {
     const till = await pairedTill();
     const { roomType, rooms } = await makeRoomType(api, { name: 'Moving', rooms: 3, first: 1 });

@@ -67,7 +67,7 @@ describe('a no-sale pushed by a till', () => {
     expect(open.cash_movements).toEqual([]);
     expect(open.report).toMatchObject({ no_sale_count: 1, expected_total: 20_000 });
     expect(open.report.cashiers).toEqual([
-      { cashier: cashier.id, order_count: 0, sales: 0, refunds: 0, no_sales: 1 },
+      { cashier: cashier.id, order_count: 0, sales: 0, refunds: 0, no_sales: 1, desk_cash: 0 },
     ]);
 
     const approved = noSale(shift, { reason: 'Counting the float', approved_by: manager.id });
@@ -92,7 +92,7 @@ describe('a no-sale pushed by a till', () => {
     // Kept at close: no money moved, the drawer holds the float, two no-sales by the one cashier.
     expect(closed.report).toMatchObject({ no_sale_count: 2, difference_total: 0 });
     expect(closed.report.cashiers).toEqual([
-      { cashier: cashier.id, order_count: 0, sales: 0, refunds: 0, no_sales: 2 },
+      { cashier: cashier.id, order_count: 0, sales: 0, refunds: 0, no_sales: 2, desk_cash: 0 },
     ]);
     const listed = await api.get('/v1/retail/shifts?status=closed&limit=100');
     const inList = listed.body.data.find((one: { id: string }) => one.id === shift);

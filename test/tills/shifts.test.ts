@@ -156,6 +156,7 @@ describe('a shift from open to Z report', () => {
           float: 50_000,
           pay_ins: 5_000,
           pay_outs: 2_000,
+          desk: 0,
           expected: 65_000,
           counted: 64_500,
           difference: -500,
@@ -169,6 +170,7 @@ describe('a shift from open to Z report', () => {
           float: 0,
           pay_ins: 0,
           pay_outs: 0,
+          desk: 0,
           expected: 4_000,
           counted: null,
           difference: null,
@@ -182,14 +184,15 @@ describe('a shift from open to Z report', () => {
           float: 0,
           pay_ins: 0,
           pay_outs: 0,
+          desk: 0,
           expected: 12_000,
           counted: 12_000,
           difference: 0,
         },
       ],
       cashiers: [
-        { cashier: cashier.id, order_count: 2, sales: 16_000, refunds: 4_000, no_sales: 0 },
-        { cashier: null, order_count: 2, sales: 16_000, refunds: 0, no_sales: 0 },
+        { cashier: cashier.id, order_count: 2, sales: 16_000, refunds: 4_000, no_sales: 0, desk_cash: 0 },
+        { cashier: null, order_count: 2, sales: 16_000, refunds: 0, no_sales: 0, desk_cash: 0 },
       ],
     });
     const retrieved = (await api.get(`/v1/retail/shifts/${shift}`)).body;

@@ -146,6 +146,7 @@ export function makeZReportFigures(overrides: Partial<ZReportFigures> = {}): ZRe
     openingFloat: 50_000,
     payIns: 20_000,
     payOuts: 15_000,
+    deskCash: 0,
     expectedCash: 851_500,
     countedCash: 851_000,
     difference: -500,

@@ -617,6 +617,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         openedAt: NOW - 3 * 3_600_000,
         payIns: 0,
         payOuts: 0,
+        deskCash: 0,
         expectedCash: openingFloat,
         noSales: 0,
       };
@@ -670,6 +671,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
         openingFloat: shift.openingFloat,
         payIns: shift.payIns,
         payOuts: shift.payOuts,
+        deskCash: shift.deskCash,
         expectedCash: shift.expectedCash + 909_100,
         countedCash,
         difference: countedCash - (shift.expectedCash + 909_100),

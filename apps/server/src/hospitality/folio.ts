@@ -157,6 +157,7 @@ export class FolioService {
     id: string,
     input: FolioPaymentInput,
     afterCommit: (task: () => Promise<void>) => void,
+    drawer?: { shiftId: string; cashierId: string | null },
   ): Promise<FolioObject> {
     const row = await this.openFolio(db, actor, id);
     if (input.method === 'mobile_money') {
@@ -188,6 +189,7 @@ export class FolioService {
         amount: -(input.amount ?? worth!),
         foreign: input.foreign,
         by: actorName(actor),
+        drawer,
       });
     }
     return folioObject(db, row, this.payments.toObject);
@@ -252,12 +254,14 @@ export async function insertFolioLine(
     orderId?: string;
     paymentId?: string;
     foreign?: { currency: string; amount: number; rate: number } | undefined;
+    /** Cash taken at a till's desk: the shift whose drawer holds it, and who took it. */
+    drawer?: { shiftId: string; cashierId: string | null } | undefined;
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO hospitality_folio_lines (id, merchant_id, livemode, reservation_id, kind, description, amount,
-       order_id, payment_id, foreign_currency, foreign_amount, exchange_rate, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       order_id, payment_id, foreign_currency, foreign_amount, exchange_rate, created_by, shift_id, cashier_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (payment_id) WHERE payment_id IS NOT NULL DO NOTHING`,
     [
       newId('folioLine'),
@@ -273,6 +277,8 @@ export async function insertFolioLine(
       line.foreign?.amount ?? null,
       line.foreign?.rate ?? null,
       line.by,
+      line.drawer?.shiftId ?? null,
+      line.drawer?.cashierId ?? null,
     ],
   );
 }

@@ -12,6 +12,7 @@ import type { FolioService } from '../hospitality/folio.ts';
 import type { ReservationService } from '../hospitality/reservations.ts';
 import type { RoomService } from '../hospitality/rooms.ts';
 import { assertManager } from '../tills/employees.ts';
+import { lockTillShift } from '../tills/shifts.ts';
 import type { DeskConflicts } from '../hospitality/desk-conflicts.ts';
 
 export interface FrontDeskServices {
@@ -61,9 +62,12 @@ export const FRONT_DESK_APPLY: {
     stay(await reservations.checkIn(db, till, reservation, { room, guests })),
   'reservation.move': async ({ reservations }, db, till, { reservation, room }) =>
     stay(await reservations.assignRoom(db, till, reservation, room)),
+  // Cash into a shift's drawer is the till's own shift's, counted in its Z report.
   'folio.payment': async ({ folio }, db, till, payload, _command, afterCommit) => {
-    const { reservation, at: _at, ...payment } = payload;
-    const object = await folio.pay(db, till, reservation, payment, afterCommit);
+    const { reservation, at: _at, shift, cashier, ...payment } = payload;
+    if (shift !== undefined) await lockTillShift(db, till, shift);
+    const drawer = shift === undefined ? undefined : { shiftId: shift, cashierId: cashier ?? null };
+    const object = await folio.pay(db, till, reservation, payment, afterCommit, drawer);
     return { reservation, balance: object.balance };
   },
   // An override is the approving manager's: recorded as the till and that manager.

@@ -82,6 +82,7 @@ export const zReportObject = (report: ZReport) => ({
     float: line.float,
     pay_ins: line.payIns,
     pay_outs: line.payOuts,
+    desk: line.desk,
     expected: line.expected,
     counted: line.counted,
     difference: line.difference,
@@ -92,6 +93,7 @@ export const zReportObject = (report: ZReport) => ({
     sales: part.sales,
     refunds: part.refunds,
     no_sales: part.noSales,
+    desk_cash: part.deskCash,
   })),
 });
 export type ZReportObject = ReturnType<typeof zReportObject>;
@@ -104,7 +106,12 @@ const keptReport = (report: ZReportObject | null): ZReportObject | null =>
   report && {
     ...report,
     no_sale_count: report.no_sale_count ?? 0,
-    cashiers: (report.cashiers ?? []).map((part) => ({ ...part, no_sales: part.no_sales ?? 0 })),
+    lines: report.lines.map((line) => ({ ...line, desk: line.desk ?? 0 })),
+    cashiers: (report.cashiers ?? []).map((part) => ({
+      ...part,
+      no_sales: part.no_sales ?? 0,
+      desk_cash: part.desk_cash ?? 0,
+    })),
   };
 
 export const shiftObject = (
@@ -198,6 +205,12 @@ async function computeReport(
      FROM retail_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3 ORDER BY o.seq`,
     [row.id, row.merchant_id, row.livemode],
   );
+  // Cash in shillings a front desk took into this drawer (a payment is a negative folio line).
+  const desk = await db.query<{ amount: string; cashier_id: string | null }>(
+    `SELECT -amount AS amount, cashier_id FROM hospitality_folio_lines
+      WHERE shift_id = $1 AND kind IN ('cash', 'deposit') AND foreign_currency IS NULL ORDER BY seq`,
+    [row.id],
+  );
   return zReport({
     openingFloat: row.opening_float,
     orders: orders.rows.map((order) => ({
@@ -210,11 +223,12 @@ async function computeReport(
     cashMovements: movements,
     counted,
     noSales: noSales.map((noSale) => ({ cashier: noSale.cashier_id })),
+    deskCash: desk.rows.map((line) => ({ amount: Number(line.amount), cashier: line.cashier_id })),
   });
 }
 
 /** The till's own shift, locked; another till's or another account's is not found. */
-async function lockTillShift(db: Queryable, till: TillActor, id: string): Promise<ShiftRow> {
+export async function lockTillShift(db: Queryable, till: TillActor, id: string): Promise<ShiftRow> {
   const found = await db.query<ShiftRow>(
     `SELECT * FROM shifts WHERE id = $1 AND merchant_id = $2 AND livemode = $3 AND till_id = $4 FOR UPDATE`,
     [id, till.merchantId, till.livemode, till.tillId],

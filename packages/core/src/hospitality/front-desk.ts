@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { idPattern } from '../ids.ts';
 import { MAX_UNIX_SECONDS, referenceSchema, textSchema } from '../retail/commands.ts';
+import { shiftIdSchema } from '../retail/shift-status.ts';
 import { reservationCreateBody } from './commands.ts';
 import { foreignTenderSchema, nightCharges } from './folio.ts';
 import { guestRegistrationSchema } from './registration.ts';
@@ -47,6 +48,8 @@ export const frontDeskCommands = {
       method: z.enum(['cash', 'deposit']),
       amount: z.number().int().min(1).max(999_999_999_999).optional(),
       foreign: foreignTenderSchema.optional(),
+      shift: shiftIdSchema.optional().describe('The till’s open shift: the drawer the cash went into'),
+      cashier: referenceSchema.optional().describe('The employee (emp_…) who took it'),
       at,
     })
     .superRefine((value, ctx) => {

@@ -14,6 +14,7 @@ const figures = (overrides: Partial<ZReportFigures> = {}): ZReportFigures => ({
   openingFloat: 10_000,
   payIns: 0,
   payOuts: 0,
+  deskCash: 0,
   expectedCash: 22_000,
   countedCash: 22_000,
   difference: 0,
@@ -89,5 +90,23 @@ describe('Z report document', () => {
         { label: 'Bila jina (mauzo 1)', value: { amount: 5_000 } },
       ],
     });
+  });
+
+  it('prints the front desk’s cash in the drawer only when there was some, and the drawer still adds up', () => {
+    const rows = (document: ReturnType<typeof buildZReportDocument>) =>
+      document.sections.flatMap((section) => section.rows.map((row) => row.label));
+    const store = { name: 'Mwambao', addressLines: [] };
+    const none = buildZReportDocument({ report: figures(), language: 'en', store });
+    expect(rows(none)).not.toContain('Front desk cash');
+    const desk = buildZReportDocument({
+      report: figures({ deskCash: 30_000, expectedCash: 52_000, countedCash: 52_000 }),
+      language: 'sw',
+      store,
+    });
+    const drawer = desk.sections[1]!.rows;
+    expect(drawer.map((row) => row.label)).toContain('Taslimu ya mapokezi');
+    // No refunds: the cash refunds row stays 0 with the desk's cash in the expected amount.
+    expect(drawer.find((row) => row.label === 'Marejesho taslimu')?.value).toEqual({ amount: 0 });
+    expect(drawer.find((row) => row.label === 'Taslimu ya mapokezi')?.value).toEqual({ amount: 30_000 });
   });
 });

@@ -22,6 +22,8 @@ export interface ZReportFigures {
   openingFloat: number;
   payIns: number;
   payOuts: number;
+  /** Cash in shillings the front desk took into the drawer (deposits, folio payments); 0 without a desk. */
+  deskCash: number;
   expectedCash: number;
   countedCash: number;
   /** counted − expected: negative when cash is short. */
@@ -60,6 +62,7 @@ interface ZReportText {
   cashRefunds: string;
   payIns: string;
   payOuts: string;
+  deskCash: string;
   expectedCash: string;
   countedCash: string;
   difference: string;
@@ -91,6 +94,7 @@ export const Z_REPORT_TEXT: Record<ReceiptLanguage, ZReportText> = {
     cashRefunds: 'Cash refunds',
     payIns: 'Paid in',
     payOuts: 'Paid out',
+    deskCash: 'Front desk cash',
     expectedCash: 'Expected cash',
     countedCash: 'Counted cash',
     difference: 'Difference',
@@ -120,6 +124,7 @@ export const Z_REPORT_TEXT: Record<ReceiptLanguage, ZReportText> = {
     cashRefunds: 'Marejesho taslimu',
     payIns: 'Fedha iliyowekwa',
     payOuts: 'Fedha iliyotolewa',
+    deskCash: 'Taslimu ya mapokezi',
     expectedCash: 'Taslimu inayotarajiwa',
     countedCash: 'Taslimu iliyohesabiwa',
     difference: 'Tofauti',
@@ -151,9 +156,14 @@ export function buildZReportDocument(input: ZReportDocumentInput): ZReportDocume
     { label: text.closed, value: { time: formatEastAfricaTime(new Date(report.closedAt), 'closedAt') } },
     { label: text.currency, value: { text: report.currency } },
   ];
-  // Expected cash = float + cash sales − cash refunds + pay-ins − pay-outs (`zReport`), so the drawer's rows add up.
+  // Expected cash = float + cash sales − cash refunds + pay-ins − pay-outs + desk cash (`zReport`), so the drawer's rows add up.
   const cashRefunds =
-    report.openingFloat + report.byMethod.cash + report.payIns - report.payOuts - report.expectedCash;
+    report.openingFloat +
+    report.byMethod.cash +
+    report.payIns -
+    report.payOuts +
+    report.deskCash -
+    report.expectedCash;
   const sections: ZReportDocument['sections'] = [
     {
       rows: [
@@ -174,6 +184,7 @@ export function buildZReportDocument(input: ZReportDocumentInput): ZReportDocume
         amount(text.cashRefunds, out(cashRefunds)),
         amount(text.payIns, report.payIns),
         amount(text.payOuts, out(report.payOuts)),
+        ...(report.deskCash > 0 ? [amount(text.deskCash, report.deskCash)] : []),
         amount(text.expectedCash, report.expectedCash, { strong: true }),
         amount(text.countedCash, report.countedCash, { strong: true }),
         amount(text.difference, report.difference, { strong: true }),

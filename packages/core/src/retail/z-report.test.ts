@@ -45,6 +45,7 @@ describe('Z report', () => {
       float: 50_000,
       payIns: 5_000,
       payOuts: 3_000,
+      desk: 0,
       expected: 76_500,
       counted: 76_000,
       difference: -500,
@@ -146,9 +147,9 @@ describe('Z report', () => {
       cashMovements: [],
     });
     expect(report.cashiers).toEqual([
-      { cashier: 'emp_asha', orderCount: 2, sales: 14_500, refunds: 1_000, noSales: 0 },
-      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 0 },
-      { cashier: null, orderCount: 1, sales: 2_000, refunds: 0, noSales: 0 },
+      { cashier: 'emp_asha', orderCount: 2, sales: 14_500, refunds: 1_000, noSales: 0, deskCash: 0 },
+      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 0, deskCash: 0 },
+      { cashier: null, orderCount: 1, sales: 2_000, refunds: 0, noSales: 0, deskCash: 0 },
     ]);
     expect(report.noSaleCount).toBe(0);
     const sum = (key: 'orderCount' | 'sales' | 'refunds') =>
@@ -180,16 +181,38 @@ describe('Z report', () => {
     });
     expect(report.noSaleCount).toBe(4);
     expect(report.cashiers).toEqual([
-      { cashier: 'emp_asha', orderCount: 1, sales: 4_500, refunds: 0, noSales: 0 },
-      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 2 },
+      { cashier: 'emp_asha', orderCount: 1, sales: 4_500, refunds: 0, noSales: 0, deskCash: 0 },
+      { cashier: 'emp_baraka', orderCount: 1, sales: 7_000, refunds: 0, noSales: 2, deskCash: 0 },
       // Opened the drawer and sold nothing: still named, after those who sold.
-      { cashier: 'emp_juma', orderCount: 0, sales: 0, refunds: 0, noSales: 1 },
-      { cashier: null, orderCount: 0, sales: 0, refunds: 0, noSales: 1 },
+      { cashier: 'emp_juma', orderCount: 0, sales: 0, refunds: 0, noSales: 1, deskCash: 0 },
+      { cashier: null, orderCount: 0, sales: 0, refunds: 0, noSales: 1, deskCash: 0 },
     ]);
     // The money is as it was without them.
     const { cashiers: _a, noSaleCount: _b, ...money } = report;
     const { cashiers: _c, noSaleCount: _d, ...moneyWithout } = without;
     expect(money).toEqual(moneyWithout);
     expect(without.noSaleCount).toBe(0);
+  });
+
+  it('expects the cash a front desk took into the drawer, for the shift and for who took it', () => {
+    const report = zReport({
+      openingFloat: 20_000,
+      orders: [sale({ cashier: 'emp_a' })],
+      cashMovements: [],
+      deskCash: [
+        { amount: 50_000, cashier: 'emp_b' },
+        { amount: 7_500, cashier: 'emp_a' },
+      ],
+      counted: [{ method: 'cash', amount: 87_000 }],
+    });
+    const cash = report.lines.find((line) => line.method === 'cash')!;
+    expect(cash).toMatchObject({ desk: 57_500, sales: 10_000, expected: 87_500, difference: -500 });
+    expect(report.lines.filter((line) => line.method !== 'cash').map((line) => line.desk)).toEqual([0, 0]);
+    // Desk cash is not a sale: the shift's sales stay the counter's.
+    expect(report.salesTotal).toBe(10_000);
+    expect(report.cashiers).toEqual([
+      { cashier: 'emp_a', orderCount: 1, sales: 10_000, refunds: 0, noSales: 0, deskCash: 7_500 },
+      { cashier: 'emp_b', orderCount: 0, sales: 0, refunds: 0, noSales: 0, deskCash: 50_000 },
+    ]);
   });
 });

@@ -9,7 +9,9 @@
  *   nothing (a void undoes the sale and its money).
  * - Refunds of the shift's orders are given back in cash first, up to the cash
  *   the order took, then to mobile money, then to card.
- * - Cash expected = opening float + cash sales − cash refunds + pay-ins − pay-outs.
+ * - Cash expected = opening float + cash sales − cash refunds + pay-ins − pay-outs
+ *   + cash the front desk took into the drawer (a guest's deposit or folio
+ *   payment in shillings; foreign cash is counted apart).
  * - A method with no count has `counted` and `difference` null and stays out
  *   of the counted totals.
  * - A shift belongs to a till (its drawer): every cashier who signs in while it
@@ -40,6 +42,8 @@ export interface ZReportInput {
   counted?: ReadonlyArray<{ method: TenderMethod; amount: number }> | undefined;
   /** Each time the drawer was opened with no sale, and who opened it (null when the till did not say). */
   noSales?: ReadonlyArray<{ cashier: string | null }> | undefined;
+  /** Cash in shillings the front desk took into this drawer (deposits, folio payments), and who took it. */
+  deskCash?: ReadonlyArray<{ amount: number; cashier: string | null }> | undefined;
 }
 
 export interface ZReportLine {
@@ -55,7 +59,9 @@ export interface ZReportLine {
   float: number;
   payIns: number;
   payOuts: number;
-  /** float + sales − refunds + payIns − payOuts. */
+  /** Cash only: taken at the front desk (0 for other methods). */
+  desk: number;
+  /** float + sales − refunds + payIns − payOuts + desk. */
   expected: number;
   counted: number | null;
   /** counted − expected: positive is over, negative is short. */
@@ -71,6 +77,8 @@ export interface ZReportCashier {
   refunds: number;
   /** How often they opened the drawer with no sale. */
   noSales: number;
+  /** Cash they took at the front desk. */
+  deskCash: number;
 }
 
 export interface ZReport {
@@ -119,6 +127,14 @@ export function zReport(input: ZReportInput): ZReport {
   let orderCount = 0;
   let voidedCount = 0;
   const cashiers = new Map<string | null, ZReportCashier>();
+  const partOf = (who: string | null): ZReportCashier => {
+    let part = cashiers.get(who);
+    if (!part) {
+      part = { cashier: who, orderCount: 0, sales: 0, refunds: 0, noSales: 0, deskCash: 0 };
+      cashiers.set(who, part);
+    }
+    return part;
+  };
   for (const order of input.orders) {
     if (order.status === 'voided') {
       voidedCount++;
@@ -136,18 +152,19 @@ export function zReport(input: ZReportInput): ZReport {
     const back = refundsByMethod(order.refundedAmount, paid);
     for (const method of TENDER_METHODS) refunds[method] += back[method];
     const who = order.cashier ?? null;
-    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0, noSales: 0 };
+    const part = partOf(who);
     part.orderCount++;
     part.sales += TENDER_METHODS.reduce((total, method) => total + paid[method], 0);
     part.refunds += order.refundedAmount;
-    cashiers.set(who, part);
   }
   const noSales = input.noSales ?? [];
   for (const noSale of noSales) {
-    const who = noSale.cashier ?? null;
-    const part = cashiers.get(who) ?? { cashier: who, orderCount: 0, sales: 0, refunds: 0, noSales: 0 };
-    part.noSales++;
-    cashiers.set(who, part);
+    partOf(noSale.cashier ?? null).noSales++;
+  }
+  let desk = 0;
+  for (const payment of input.deskCash ?? []) {
+    desk += payment.amount;
+    partOf(payment.cashier ?? null).deskCash += payment.amount;
   }
   let payIns = 0;
   let payOuts = 0;
@@ -171,8 +188,9 @@ export function zReport(input: ZReportInput): ZReport {
       float: cash ? input.openingFloat : 0,
       payIns: cash ? payIns : 0,
       payOuts: cash ? payOuts : 0,
+      desk: cash ? desk : 0,
     };
-    const expected = line.float + sales - line.refunds + line.payIns - line.payOuts;
+    const expected = line.float + sales - line.refunds + line.payIns - line.payOuts + line.desk;
     const count = counted.get(method);
     return {
       ...line,

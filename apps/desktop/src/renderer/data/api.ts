@@ -353,7 +353,9 @@ export interface Shift {
   openedAt: number;
   payIns: number;
   payOuts: number;
-  /** Float + cash taken − change − cash refunds + pay-ins − pay-outs. */
+  /** Cash the front desk took into the drawer. */
+  deskCash: number;
+  /** Float + cash taken − change − cash refunds + pay-ins − pay-outs + desk cash. */
   expectedCash: number;
   /** Times the drawer was opened with no sale. */
   noSales: number;

@@ -419,6 +419,7 @@ export const en = {
   deskMoved: '{guest} moved to room {room}.',
   deskHousekeepingSet: 'Room {room}: {status}.',
   deskConflicts: 'Conflicts to resolve',
+  deskCash: 'Front desk cash',
   deskConflict: '{step} for {guest}, room {room}, was refused.',
   deskConflictElsewhere: 'Room {room} was given twice: {step} for {guest} at {till} was refused.',
   deskConflictHolder: '{holder} holds the room.',

@@ -409,6 +409,7 @@ export const sw = {
   deskMoved: '{guest} amehamia chumba {room}.',
   deskHousekeepingSet: 'Chumba {room}: {status}.',
   deskConflicts: 'Migongano ya kutatua',
+  deskCash: 'Taslimu ya mapokezi',
   deskConflict: '{step} ya {guest}, chumba {room}, imekataliwa.',
   deskConflictElsewhere: 'Chumba {room} kimetolewa mara mbili: {step} ya {guest} kwenye {till} imekataliwa.',
   deskConflictHolder: '{holder} ndiye mwenye chumba.',

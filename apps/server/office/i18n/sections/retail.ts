@@ -171,6 +171,7 @@ export const retail = section({
     float: 'Float',
     payIns: 'Paid in',
     payOuts: 'Paid out',
+    deskCash: 'Front desk cash',
     noReport: 'The shift is still open: its Z report comes when it closes.',
   },
   sw: {
@@ -335,6 +336,7 @@ export const retail = section({
     float: 'Chenji ya kuanzia',
     payIns: 'Iliyoingizwa',
     payOuts: 'Iliyotolewa',
+    deskCash: 'Taslimu ya mapokezi',
     noReport: 'Zamu bado iko wazi: ripoti Z yake itakuja itakapofungwa.',
   },
 });

@@ -15,6 +15,8 @@ interface ReportLine {
   float: number;
   pay_ins: number;
   pay_outs: number;
+  /** Absent from a report kept before the front desk's cash was counted. */
+  desk?: number;
   expected: number;
   counted: number | null;
   difference: number | null;
@@ -45,6 +47,7 @@ const LINE_COLUMNS = [
   ['refunds', 'refundsTotal'],
   ['pay_ins', 'payIns'],
   ['pay_outs', 'payOuts'],
+  ['desk', 'deskCash'],
   ['expected', 'expected'],
   ['counted', 'counted'],
   ['difference', 'difference'],
@@ -177,7 +180,7 @@ function ShiftReport({ id }: { id: string }) {
                 <th scope="row">{t(`method_${line.method}` as MessageKey)}</th>
                 {LINE_COLUMNS.map(([field]) => (
                   <td className="num" key={field}>
-                    {money(line[field])}
+                    {money(line[field] === undefined ? 0 : line[field])}
                   </td>
                 ))}
               </tr>

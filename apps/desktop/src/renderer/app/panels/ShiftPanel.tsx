@@ -75,6 +75,12 @@ export function ShiftPanel({
           <dt>{t('payOut')}</dt>
           <dd>{formatMoney(shift.payOuts, currency)}</dd>
         </div>
+        {shift.deskCash > 0 && (
+          <div>
+            <dt>{t('deskCash')}</dt>
+            <dd data-testid="shift-desk-cash">{formatMoney(shift.deskCash, currency)}</dd>
+          </div>
+        )}
         <div>
           <dt>{t('noSaleCount')}</dt>
           <dd data-testid="shift-no-sales">{shift.noSales}</dd>
@@ -156,6 +162,7 @@ export function ZReportDialog({ report, onClose }: { report: ZReport; onClose: (
     [t('openingFloat'), money(report.openingFloat)],
     [t('payIn'), money(report.payIns)],
     [t('payOut'), money(report.payOuts)],
+    ...(report.deskCash > 0 ? [[t('deskCash'), money(report.deskCash)] as [string, string]] : []),
     [t('expectedCash'), money(report.expectedCash)],
     [t('countedCash'), money(report.countedCash)],
     [t('zDifference'), money(report.difference)],

@@ -201,6 +201,7 @@ describe('the front desk', () => {
     expect(view.floors.map((floor) => floor.floor)).toEqual(['1', '2']);
     expect(view.arrivals[0]).toMatchObject({ guestName: 'Amina Juma', roomNumber: '201', nights: 2 });
 
+    const shift = await t.store.openShift(10_000);
     const print = await t.store.checkIn({
       reservation: 'resv_01kb00000000000000000000a1',
       guests: [GUEST],
@@ -218,13 +219,15 @@ describe('the front desk', () => {
     expect(card.details).toContainEqual({ label: 'Chumba', value: { text: '201' } });
     // Both steps queued as valid commands, in order.
     await settle(() =>
-      expect(pushed(t).map((c) => c.type)).toEqual(['reservation.check_in', 'folio.payment']),
+      expect(pushed(t).map((c) => c.type)).toEqual(['shift.open', 'reservation.check_in', 'folio.payment']),
     );
-    const [checkIn, deposit] = pushed(t);
+    const [, checkIn, deposit] = pushed(t);
     expect(commandPayloads['reservation.check_in'].safeParse(checkIn!.payload).success).toBe(true);
     expect(checkIn!.payload).toMatchObject({ reservation: 'resv_01kb00000000000000000000a1' });
     expect((checkIn!.payload as { room?: string }).room).toBeUndefined();
-    expect(deposit!.payload).toMatchObject({ method: 'deposit', amount: 50_000 });
+    expect(deposit!.payload).toMatchObject({ method: 'deposit', amount: 50_000, shift: shift.id });
+    // The deposit is in the drawer: the shift expects it.
+    expect(await firstValueFrom(t.store.shift$)).toMatchObject({ deskCash: 50_000, expectedCash: 60_000 });
   });
 
   it('books a walk-in into a free room of the type, priced as the server prices it', async () => {

@@ -29,7 +29,7 @@ import type { Context } from '../store/context.ts';
 import type { ReceiptPrinting } from '../printing/printing.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { approveByManager, requireCashier } from '../session/session.ts';
-import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
+import { openShiftId, queueCommand, unixSeconds } from '../shifts/shifts.ts';
 import {
   DESK_COMMAND_TYPES,
   deskToday,
@@ -260,12 +260,7 @@ export async function checkIn(
     { cashier: cashier.id },
   );
   if (request.deposit && request.deposit > 0)
-    await queueCommand(
-      ctx,
-      'folio.payment',
-      { reservation: stay.id, method: 'deposit', amount: request.deposit, at },
-      { cashier: cashier.id },
-    );
+    await takeCash(ctx, stay.id, 'deposit', request.deposit, cashier.id, at);
   const store = await currentStore(ctx);
   const dates = stayDates(stay);
   const card = buildRegistrationCard({
@@ -337,6 +332,28 @@ function chargesSoFar(stay: ReservationDoc, due: number): Array<{ kind: FolioSli
 }
 
 /**
+ * Cash taken at the desk into the drawer: on the stay's folio, and in the open
+ * shift's Z report (the shift and cashier travel with the payment, so the
+ * server's report counts it too).
+ */
+async function takeCash(
+  ctx: Context,
+  reservation: string,
+  method: 'cash' | 'deposit',
+  amount: number,
+  cashier: string,
+  at: number,
+): Promise<void> {
+  const shift = await openShiftId(ctx);
+  await queueCommand(
+    ctx,
+    'folio.payment',
+    { reservation, method, amount, at, cashier, ...(shift ? { shift } : {}) },
+    { cashier, ...(shift ? { shift } : {}) },
+  );
+}
+
+/**
  * Checks a guest out: cash taken for the balance (`folio.payment`), then
  * `reservation.check_out`; a balance left other than zero needs a manager's
  * PIN and a reason. Prints the folio slip.
@@ -365,13 +382,7 @@ export async function checkOut(
     override = { reason, approved_by: manager.id, name: manager.name };
   }
   const at = unixSeconds(ctx.now());
-  if (cash > 0)
-    await queueCommand(
-      ctx,
-      'folio.payment',
-      { reservation: stay.id, method: 'cash', amount: cash, at },
-      { cashier: cashier.id },
-    );
+  if (cash > 0) await takeCash(ctx, stay.id, 'cash', cash, cashier.id, at);
   await queueCommand(
     ctx,
     'reservation.check_out',

@@ -62,6 +62,11 @@ export async function queueCommand(
   return command;
 }
 
+/** The shift open on this till, if any: the drawer cash taken now goes into. */
+export async function openShiftId(ctx: Context): Promise<string | null> {
+  return (await ctx.kv.get<OpenShift>(KV.shift))?.id ?? null;
+}
+
 export async function requireShift(ctx: Context): Promise<OpenShift> {
   const shift = await ctx.kv.get<OpenShift>(KV.shift);
   if (!shift) throw new TillRefusal('shift_not_open', 'No shift is open on this till');
@@ -129,6 +134,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
   const voided = new Set<string>();
   const cashMovements: Array<{ kind: 'pay_in' | 'pay_out'; amount: number }> = [];
   const noSales: Array<{ cashier: string | null }> = [];
+  const deskCash: Array<{ amount: number; cashier: string | null }> = [];
   for (const command of commands) {
     if (command.type === 'order.refund')
       refunded.set(
@@ -140,6 +146,12 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
       const { kind, amount } = command.payload as { kind: 'pay_in' | 'pay_out'; amount: number };
       cashMovements.push({ kind, amount });
     } else if (command.type === 'shift.no_sale') noSales.push({ cashier: command.cashier || null });
+    else if (command.type === 'folio.payment') {
+      // Shillings into the drawer; foreign cash is counted apart.
+      const { amount, foreign } = command.payload as { amount?: number; foreign?: unknown };
+      if (amount !== undefined && foreign === undefined)
+        deskCash.push({ amount, cashier: command.cashier || null });
+    }
   }
   const orders = commands
     .filter((command) => command.type === 'order.create' && command.sale)
@@ -166,6 +178,7 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
     orders,
     cashMovements,
     noSales,
+    deskCash,
     ...(countedCash !== undefined ? { counted: [{ method: 'cash' as const, amount: countedCash }] } : {}),
   });
 }
@@ -184,6 +197,7 @@ function summarise(shift: OpenShift, commands: readonly CommandDoc[]): Shift {
     openedAt: shift.openedAt,
     payIns: cash.payIns,
     payOuts: cash.payOuts,
+    deskCash: cash.desk,
     expectedCash: cash.expected,
     noSales: report.noSaleCount,
   };
@@ -253,6 +267,7 @@ export async function closeShift(ctx: Context, countedCash: number): Promise<ZRe
     openingFloat: shift.openingFloat,
     payIns: cash.payIns,
     payOuts: cash.payOuts,
+    deskCash: cash.desk,
     expectedCash: cash.expected,
     countedCash,
     difference: cash.difference ?? countedCash - cash.expected,

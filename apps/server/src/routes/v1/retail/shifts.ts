@@ -29,7 +29,10 @@ const zReportSchema = z
         float: amount.describe('Cash: the opening float'),
         pay_ins: amount,
         pay_outs: amount,
-        expected: amount.describe('float + sales − refunds + pay_ins − pay_outs'),
+        desk: amount.describe(
+          'Cash: taken at the front desk into this drawer (deposits, folio payments in shillings)',
+        ),
+        expected: amount.describe('float + sales − refunds + pay_ins − pay_outs + desk'),
         counted: amount.nullable(),
         difference: amount.nullable().describe('counted − expected: positive is over, negative short'),
       }),
@@ -45,6 +48,7 @@ const zReportSchema = z
           sales: amount.describe('What the tenders paid to their sales, less change'),
           refunds: amount.describe('Refunds of their sales recorded by the close'),
           no_sales: amount.describe('Times they opened the drawer with no sale'),
+          desk_cash: amount.describe('Cash they took at the front desk'),
         }),
       )
       .describe(
