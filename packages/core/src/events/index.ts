@@ -3,3 +3,4 @@ export * from './commands.ts';
 export * from './ticket-code.ts';
 export * from './promos.ts';
 export * from './door.ts';
+export * from './door-verdict.ts';
