@@ -36,6 +36,7 @@ import type {
   ZReport,
 } from '../../../apps/desktop/src/renderer/data/api.ts';
 import { sampleDesk } from './sample-desk.ts';
+import { sampleDoor, type SampleDoor } from './sample-door.ts';
 import {
   filterDay,
   matchSale,
@@ -195,6 +196,10 @@ export interface SampleControls {
   setDesk(shown: boolean): void;
   /** The next check-in comes back refused (`room_unavailable`), a conflict on the desk. */
   refuseNextCheckIn(): void;
+  /** A ticketed event (or two) pulled: the door shows. */
+  setDoor(shown: SampleDoor): Promise<void>;
+  /** The door's ticket codes by holder, and one of an event it does not hold. */
+  doorCodes(): { tickets: Array<{ holder: string; code: string }>; foreign: string };
 }
 
 /** Answers now, or, while held, when let go: a slow store's answers, in order. */
@@ -365,8 +370,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
   const { refuseNext, ...desk } = sampleDesk(NOW, deskShown$);
+  const { setDoor, doorCodes, ...door } = sampleDoor(NOW);
   const tillStore: TillStore = {
     ...desk,
+    ...door,
     pairing$,
     exportUnsynced: () => {
       const file = {
@@ -743,6 +750,8 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     holdCustomerSearches: (held) => customerSearches.hold(held),
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
+    setDoor,
+    doorCodes,
   };
   return { store: tillStore, controls };
 }
