@@ -182,7 +182,12 @@ function Till({ hardware }: { hardware: Hardware }) {
                 data-testid={`mode-${one}`}
               >
                 {t(MODE_TABS[one])}
-                {one !== 'sale' && <kbd>{one === 'desk' ? 'Alt+D' : 'Alt+G'}</kbd>}
+                {one !== 'sale' && (
+                  <>
+                    {' '}
+                    <kbd>{one === 'desk' ? 'Alt+D' : 'Alt+G'}</kbd>
+                  </>
+                )}
               </button>
             ))}
           </nav>

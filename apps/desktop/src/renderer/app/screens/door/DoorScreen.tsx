@@ -7,7 +7,7 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import type { DoorScan, DoorView } from '../../../data/api.ts';
-import { formatCount, formatTime, useI18n } from '../../../i18n/index.tsx';
+import { formatCount, formatDateTime, formatTime, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { useShortcuts } from '../../keyboard/shortcuts.ts';
 import { useScanner } from '../../keyboard/use-scanner.ts';
@@ -80,9 +80,10 @@ export function DoorScreen({ blocked }: { blocked: boolean }) {
     setTyped('');
   };
   const chooser = (
-    <label className="door-event-choice">
-      <span>{t('doorEvent')}</span>
+    <div className="door-event-choice">
+      <label htmlFor="door-event">{t('doorEvent')}</label>
       <select
+        id="door-event"
         ref={eventField}
         value={view.event?.id ?? ''}
         onChange={(e) => void store.chooseDoorEvent(e.target.value)}
@@ -96,7 +97,7 @@ export function DoorScreen({ blocked }: { blocked: boolean }) {
         ))}
       </select>
       <kbd>F4</kbd>
-    </label>
+    </div>
   );
 
   return (
@@ -107,9 +108,24 @@ export function DoorScreen({ blocked }: { blocked: boolean }) {
           <small>{t('doorThisDoor', { door: view.door })}</small>
         </header>
         {view.event === null ? (
-          <p className="door-verdict idle" data-testid="door-no-event">
-            {t('doorChooseEvent')}
-          </p>
+          <div className="door-verdict idle" data-testid="door-no-event">
+            <p>{t('doorChooseEvent')}</p>
+            <div className="door-events">
+              {view.events.map((event) => (
+                <button
+                  key={event.id}
+                  type="button"
+                  onClick={() => void store.chooseDoorEvent(event.id)}
+                  data-testid="door-event-choice"
+                >
+                  <strong>{event.name}</strong>
+                  <small>
+                    {event.venue} · {formatDateTime(event.startsAt * 1000)}
+                  </small>
+                </button>
+              ))}
+            </div>
+          </div>
         ) : (
           <Verdict key={result?.scan ?? ''} result={result} />
         )}
