@@ -286,13 +286,14 @@ export function createServices(
   const printJobs = new PrintJobService();
   const reservations = new ReservationService(clock, guests, folio);
   const rooms = new RoomService();
+  const checkins = new CheckinService(clock);
   const sync = new SyncService(
     database,
     writes,
     apps,
     tills,
     payments,
-    { orders, shifts, printJobs, customers, reservations, folio, rooms },
+    { orders, shifts, printJobs, customers, reservations, folio, rooms, checkins },
     events,
     publicUrl,
     clock,
@@ -376,7 +377,7 @@ export function createServices(
     eventPromos: new PromoService(),
     eventOrders,
     eventHolds,
-    checkins: new CheckinService(clock),
+    checkins,
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),

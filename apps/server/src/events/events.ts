@@ -190,6 +190,9 @@ export class EventService {
             ? 'canceled_at = now()'
             : 'updated_at = now()';
       row = await transition(db, EVENTS, row, patch.status, { set: stamp });
+      // Published, the event enters the doors' feed: its tiers, written while it was a draft, go with it.
+      if (row.status === 'published')
+        await db.query(`UPDATE event_tiers SET updated_at = updated_at WHERE event_id = $1`, [row.id]);
     }
     const object = await eventObjectOf(db, row);
     await recordEvent(db, {

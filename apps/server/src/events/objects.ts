@@ -161,6 +161,10 @@ export interface CheckinRow {
   ticket_id: string;
   door: string;
   checked_in_at: Date;
+  /** The door's scan that made it (`scn_…`); null from the REST API. */
+  scan_id: string | null;
+  /** The server's verdict at admission: other than `ok` only for a door that admitted on its own. */
+  verdict: 'ok' | 'unpaid' | 'canceled' | 'not_yet_valid';
 }
 
 /** A ticket as the API shows it; its code only once issued (paid). */
