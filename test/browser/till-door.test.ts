@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { typeTimed } from '../support/keyboard.ts';
+import { scanAtDoor } from '../support/door.ts';
 import { openSaleScreen, previewInChromium } from '../support/till-preview.ts';
 
 const chromium = previewInChromium();
@@ -33,23 +33,7 @@ async function openDoor(events: 'one' | 'two' = 'one') {
 const codeOf = (holder: string) =>
   page.evaluate((name) => window.preview!.doorCodes().tickets.find((t) => t.holder === name)!.code, holder);
 
-/** A scanner's burst, 5 ms a character, then the verdict it brought (the scan's id changes each time). */
-async function scan(code: string) {
-  const before = await page.getAttribute('[data-testid=door-verdict]', 'data-scan').catch(() => null);
-  await typeTimed(page, code, 5);
-  await page.waitForFunction(
-    (previous) => {
-      const shown = document.querySelector('[data-testid=door-verdict]');
-      return shown?.getAttribute('data-verdict') && shown.getAttribute('data-scan') !== previous;
-    },
-    before,
-    { timeout: 30_000 },
-  );
-  return {
-    verdict: await page.getAttribute('[data-testid=door-verdict]', 'data-verdict'),
-    text: (await page.textContent('[data-testid=door-verdict]')) ?? '',
-  };
-}
+const scan = (code: string) => scanAtDoor(page, code);
 
 const count = async (what: 'here' | 'event' | 'remaining') =>
   page.textContent(
