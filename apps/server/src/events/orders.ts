@@ -27,8 +27,10 @@ import { storedStates, transition } from '../infra/transitions.ts';
 import type { PaymentRow, PaymentService } from '../payments/service.ts';
 import { signTicketCodes } from './door-keys.ts';
 import { findEvent } from './events.ts';
+import { doubleAdmissionsOf } from './admissions.ts';
 import {
   eventOrderObject,
+  type CheckinRow,
   type EventOrderRow,
   type EventRow,
   type OrderLineRow,
@@ -68,14 +70,25 @@ export class EventOrderService {
       ),
       db.query<TicketRow>(`SELECT * FROM event_tickets WHERE order_id = ANY($1::text[]) ORDER BY seq`, [ids]),
     ]);
-    return rows.map((row) =>
-      eventOrderObject(
+    const ticketIds = tickets.rows.map((ticket) => ticket.id);
+    const [checkins, doubles] = await Promise.all([
+      db.query<CheckinRow>(`SELECT * FROM event_checkins WHERE ticket_id = ANY($1::text[])`, [ticketIds]),
+      doubleAdmissionsOf(db, ticketIds),
+    ]);
+    return rows.map((row) => {
+      const own = tickets.rows.filter((ticket) => ticket.order_id === row.id);
+      const mine = new Set(own.map((ticket) => ticket.id));
+      return eventOrderObject(
         row,
         lines.rows.filter((line) => line.order_id === row.id),
-        tickets.rows.filter((ticket) => ticket.order_id === row.id),
+        own,
         row.checkout_id ? `${this.publicUrl}/pay/${row.checkout_id}` : null,
-      ),
-    );
+        {
+          checkins: checkins.rows.filter((checkin) => mine.has(checkin.ticket_id)),
+          doubles: doubles.filter((double) => mine.has(double.ticket_id)),
+        },
+      );
+    });
   }
 
   private async toObject(db: Queryable, row: EventOrderRow) {
