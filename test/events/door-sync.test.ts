@@ -318,6 +318,46 @@ describe('a door’s reports', () => {
         scan: southScan,
       });
     }
+
+    // The organiser sees it in the API: the check-in list, the double admissions and the order.
+    const list = await api.get(`/v1/events/checkins?event=${event.id}`);
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({
+        object: 'checkin_record',
+        ticket: tickets[0]!.id,
+        door: door.name,
+        at: seconds() - 120,
+        scan: northScan,
+        double_admissions: [
+          expect.objectContaining({ id: double.double_admission, door: south.name, at: seconds() - 60 }),
+        ],
+      }),
+    ]);
+    const byDoor = await api.get(
+      `/v1/events/checkins?event=${event.id}&door=${encodeURIComponent(south.name)}`,
+    );
+    expect(byDoor.body.data).toEqual([]);
+    const doubles = await api.get(`/v1/events/double-admissions?event=${event.id}`);
+    expect(doubles.body.data).toEqual([
+      expect.objectContaining({
+        object: 'double_admission',
+        ticket: tickets[0]!.id,
+        holder: 'Neema Mushi',
+        first: { checkin: applied(north).checkin, door: door.name, at: seconds() - 120 },
+        door: south.name,
+        at: seconds() - 60,
+      }),
+    ]);
+    const orders = await api.get(`/v1/events/orders?event=${event.id}`);
+    expect(orders.body.data[0].tickets[0].checked_in).toEqual({ door: door.name, at: seconds() - 120 });
+    expect(orders.body.data[0].double_admissions).toEqual(doubles.body.data);
+    const missing = await api.get('/v1/events/double-admissions');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({
+      error: 'invalid_request_error',
+      details: { event: expect.any(String) },
+    });
   });
 
   it('records an admission of a refunded ticket, saying what the server’s verdict was', async () => {
