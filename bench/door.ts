@@ -97,12 +97,16 @@ try {
     body: JSON.stringify({ phone: '0700000001' }),
   });
   if (paying.status !== 201) throw new Error(`checkout: ${paying.status}`);
-  let paid: { status: string; tickets: Array<{ id: string; code: string }> } | null = null;
-  for (let i = 0; i < 600 && paid?.status !== 'paid'; i++) {
-    paid = (await call('GET', `/v1/events/orders/${ordered.id}`)) as unknown as typeof paid;
-    if (paid?.status !== 'paid') await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (paid?.status !== 'paid') throw new Error('the order was never paid');
+  type PaidOrder = { status: string; tickets: Array<{ id: string; code: string }> };
+  const paidOrder = async (): Promise<PaidOrder> => {
+    for (let i = 0; i < 600; i++) {
+      const found = (await call('GET', `/v1/events/orders/${ordered.id}`)) as unknown as PaidOrder;
+      if (found.status === 'paid') return found;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the order was never paid');
+  };
+  const paid = await paidOrder();
   const codes = paid.tickets.map((ticket) => ticket.code);
   // The rest of the 50,000: valid tickets of the same order, whose codes are never scanned here.
   await pool.query(

@@ -6,7 +6,7 @@
  * ticket once and refuses it the second time, goes on scanning after a bad
  * code, and a second door, offline too, admits the same ticket. Back online,
  * each admission reaches the server once, and the double admission shows on
- * both doors with both doors and times.
+ * both doors with both doors and times, and in the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -114,6 +114,19 @@ describe('the door on the till', () => {
       expect(await admittedBy(tickets[1]!)).toBe('Lango la Kaskazini');
       expect(await admittedBy(tickets[3]!)).toBe('Lango la Kaskazini');
       expect(await admittedBy(tickets[2]!)).toBeUndefined();
+      // And the double admission itself, with both doors.
+      const doubles = (await shop.api.get(`/v1/events/double-admissions?event=${event.id}`)).body
+        .data as Array<{
+        ticket: string;
+        first: { door: string };
+        door: string;
+      }>;
+      expect(doubles).toHaveLength(1);
+      expect(doubles[0]!.ticket).toBe(tickets[0]!.id);
+      expect([doubles[0]!.first.door, doubles[0]!.door].sort()).toEqual([
+        'Lango la Kaskazini',
+        'Lango la Kusini',
+      ]);
       await eventually(
         async () => (await doorCounts(doorB)).admitted === 3,
         60_000,
