@@ -39,6 +39,20 @@ const press =
 const settle: Step = (page) => page.waitForTimeout(250);
 const signedIn = [control(`setPairing('paired')`), control('setCashier(true)'), control('setShift(true)')];
 const desk = [...signedIn, control('setDesk(true)'), press('Alt+D')];
+const door = [...signedIn, control(`setDoor('one')`), press('Alt+G')];
+/** A ticket's code typed at the door (F2) and checked, by its holder in the preview's sample. */
+const typeTicket =
+  (holder: string): Step =>
+  async (page) => {
+    const code = await page.evaluate(
+      (name) => window.preview!.doorCodes().tickets.find((ticket) => ticket.holder === name)!.code,
+      holder,
+    );
+    await page.keyboard.press('F2');
+    await page.fill('[data-testid=door-code]', code);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=door-verdict][data-verdict]:not([data-verdict=""])');
+  };
 
 const SCREENS: Record<string, Step[]> = {
   pair: [],
@@ -235,6 +249,17 @@ const SCREENS: Record<string, Step[]> = {
     control('clashElsewhere()'),
     (page) => page.waitForSelector('[data-testid=desk-conflict][data-mine=no]').then(() => undefined),
   ],
+  // The door: a till with a ticketed event pulled; every verdict big, in colour, a mark and a word.
+  door: [...door],
+  'door-ok': [...door, typeTicket('Neema Mollel')],
+  'door-again': [...door, typeTicket('Baraka Mushi')],
+  'door-invalid': [
+    ...door,
+    press('F2'),
+    (page) => page.fill('[data-testid=door-code]', 'not-a-ticket'),
+    press('Enter'),
+  ],
+  'door-choose': [...signedIn, control(`setDoor('two')`), press('Alt+G')],
 };
 
 const preview = await startTillPreview();

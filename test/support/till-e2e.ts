@@ -100,8 +100,9 @@ export async function startTillShop(
 /** A till created on the server with the shop's printer, and a browser context that knows the printer bridge. */
 export async function newTill(
   shop: TillShop,
+  name = 'Kaunta 1',
 ): Promise<{ till: { id: string; pairing_url: string }; context: BrowserContext; printer: string }> {
-  const till = (await shop.api.post('/v1/tills', { name: 'Kaunta 1', store: shop.store })).body;
+  const till = (await shop.api.post('/v1/tills', { name, store: shop.store })).body;
   const created = await shop.api.post('/v1/printers', {
     till: till.id,
     name: 'Risiti',

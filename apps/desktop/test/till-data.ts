@@ -12,6 +12,7 @@ import type {
   ChangeHint,
   Command,
   CommandResult,
+  DoorCheckinInput,
   PairResult,
   PullCollection,
   PullDocument,
@@ -27,7 +28,11 @@ import { PAGE_ITEMS, pageKey } from '../src/renderer/data/catalogue/catalogue-pa
 import { openTillStore } from '../src/renderer/data/index.ts';
 import type { OpenOptions } from '../src/renderer/data/index.ts';
 import type { CommandDoc } from '../src/renderer/data/store/schema.ts';
-import type { ChangeHandlers, SyncTransport } from '../src/renderer/data/sync/transport.ts';
+import type {
+  ChangeHandlers,
+  DoorCheckinAnswer,
+  SyncTransport,
+} from '../src/renderer/data/sync/transport.ts';
 
 export const PAIRING: PairResult = {
   credential: 'tcred_test',
@@ -176,6 +181,15 @@ export class FakeTransport implements SyncTransport {
   getPayment(input: { payment: string }): Promise<TillPayment> {
     const payment = this.payments.get(input.payment);
     return payment ? Promise.resolve({ ...payment }) : Promise.reject(new Error('no such payment'));
+  }
+  /** The door's questions, each as asked. */
+  doorQuestions: DoorCheckinInput[] = [];
+  /** Answers the door's question; by default the server cannot be reached and the door judges itself. */
+  doorAnswer: (input: DoorCheckinInput) => Promise<DoorCheckinAnswer> = () =>
+    Promise.reject(new Error('The server does not answer'));
+  doorCheckin(input: DoorCheckinInput): Promise<DoorCheckinAnswer> {
+    this.doorQuestions.push(input);
+    return this.doorAnswer(input);
   }
   changes(handlers: ChangeHandlers): () => void {
     this.handlers = handlers;

@@ -36,6 +36,7 @@ import type {
   ZReport,
 } from '../../../apps/desktop/src/renderer/data/api.ts';
 import { sampleDesk } from './sample-desk.ts';
+import { sampleDoor, type SampleDoor } from './sample-door.ts';
 import {
   filterDay,
   matchSale,
@@ -197,6 +198,10 @@ export interface SampleControls {
   refuseNextCheckIn(): void;
   /** Another desk's step refused over a room this desk's guest holds, as the server records it. */
   clashElsewhere(): void;
+  /** A ticketed event (or two) pulled: the door shows. */
+  setDoor(shown: SampleDoor): Promise<void>;
+  /** The door's ticket codes by holder, and one of an event it does not hold. */
+  doorCodes(): { tickets: Array<{ holder: string; code: string }>; foreign: string };
 }
 
 /** Answers now, or, while held, when let go: a slow store's answers, in order. */
@@ -367,8 +372,10 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
   const { refuseNext, clashElsewhere, ...desk } = sampleDesk(NOW, deskShown$);
+  const { setDoor, doorCodes, ...door } = sampleDoor(NOW);
   const tillStore: TillStore = {
     ...desk,
+    ...door,
     pairing$,
     exportUnsynced: () => {
       const file = {
@@ -748,6 +755,8 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
     clashElsewhere: () => clashElsewhere(),
+    setDoor,
+    doorCodes,
   };
   return { store: tillStore, controls };
 }

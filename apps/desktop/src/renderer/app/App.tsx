@@ -1,7 +1,8 @@
 /**
  * The till: pairing, then the cashier's PIN, then the shift's float, then the
  * sale screen (or, on a till with the hospitality app's property, the front
- * desk: Alt+D or the tabs switch). The top bar and the status bar are always
+ * desk: Alt+D or the tabs switch; on a till with a ticketed event, the door:
+ * Alt+G). The top bar and the status bar are always
  * there; Sales, Shift, Settings and Help open over whatever screen is showing.
  */
 import { useCallback, useState } from 'react';
@@ -10,7 +11,7 @@ import { useI18n } from '../i18n/index.tsx';
 import { useBridgeKind, type Hardware } from './hardware/bridge.ts';
 import { PIN_MAX_LENGTH } from './components/inputs.tsx';
 import { HelpOverlay } from './HelpOverlay.tsx';
-import { isTextField, useShortcuts } from './keyboard/shortcuts.ts';
+import { isTextField, useShortcuts, type TillMode } from './keyboard/shortcuts.ts';
 import { useScanner } from './keyboard/use-scanner.ts';
 import { NoticeProvider, useNotify } from './notices.tsx';
 import { SalesPanel } from './panels/SalesPanel.tsx';
@@ -24,12 +25,15 @@ import { OpenShiftScreen } from './screens/OpenShiftScreen.tsx';
 import { PairScreen } from './screens/PairScreen.tsx';
 import { SaleScreen } from './screens/SaleScreen.tsx';
 import { FrontDeskScreen } from './screens/front-desk/FrontDeskScreen.tsx';
+import { DoorScreen } from './screens/door/DoorScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
 import { codeText } from '../i18n/code-words.ts';
 
 type Panel = 'sales' | 'shift' | 'settings' | 'no-sale';
+
+const MODE_TABS = { sale: 'saleTab', desk: 'deskTab', door: 'doorTab' } as const;
 
 export function App({ store, hardware }: { store: TillStore; hardware: Hardware }) {
   return (
@@ -52,11 +56,19 @@ function Till({ hardware }: { hardware: Hardware }) {
   const [help, setHelp] = useState(false);
   const [zReport, setZReport] = useState<ZReport | null>(null);
   const hasDesk = useObservable<boolean>(store.hasDesk$, false);
-  const [mode, setMode] = useState<'sale' | 'desk'>('sale');
+  const hasDoor = useObservable<boolean>(store.hasDoor$, false);
+  const [mode, setMode] = useState<TillMode>('sale');
   const bridgeKind = useBridgeKind(hardware.watch);
   const paired = pairing !== null && pairing.status !== 'unpaired';
   const selling = paired && cashier !== null;
   const atDesk = mode === 'desk' && hasDesk;
+  const atDoor = mode === 'door' && hasDoor;
+  const modes: TillMode[] = [
+    'sale',
+    ...(hasDesk ? ['desk' as const] : []),
+    ...(hasDoor ? ['door' as const] : []),
+  ];
+  const shownMode: TillMode = atDesk ? 'desk' : atDoor ? 'door' : 'sale';
 
   const signOut = useCallback(() => {
     store.signOut().then(
@@ -91,6 +103,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       shiftOpen,
       paired,
       hasDesk,
+      hasDoor,
     }),
     {
       help: () => setHelp(true),
@@ -102,6 +115,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       reprint,
       signOut,
       desk: () => setMode(atDesk ? 'sale' : 'desk'),
+      door: () => setMode(atDoor ? 'sale' : 'door'),
     },
   );
 
@@ -122,6 +136,7 @@ function Till({ hardware }: { hardware: Hardware }) {
       );
   else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
   else if (atDesk) screen = <FrontDeskScreen blocked={panel !== null || help || zReport !== null} />;
+  else if (atDoor) screen = <DoorScreen blocked={panel !== null || help || zReport !== null} />;
   else
     screen = (
       <SaleScreen
@@ -144,9 +159,7 @@ function Till({ hardware }: { hardware: Hardware }) {
                 ? 'sign-in'
                 : !shiftOpen
                   ? 'open-shift'
-                  : atDesk
-                    ? 'desk'
-                    : 'sale'
+                  : shownMode
       }
     >
       <header className="top-bar">
@@ -156,22 +169,27 @@ function Till({ hardware }: { hardware: Hardware }) {
           {paired && !pairing.till.livemode && <small className="test-mode">{t('testMode')}</small>}
         </span>
         {cashier && <span className="cashier">{cashier.name}</span>}
-        {selling && shiftOpen && hasDesk && (
-          <nav className="mode-tabs" role="tablist" aria-label={t('deskTab')}>
-            {(['sale', 'desk'] as const).map((one) => (
+        {selling && shiftOpen && modes.length > 1 && (
+          <nav className="mode-tabs" role="tablist" aria-label={t(hasDesk ? 'deskTab' : 'doorTab')}>
+            {modes.map((one) => (
               <button
                 key={one}
                 type="button"
                 role="tab"
-                aria-selected={(one === 'desk') === atDesk}
-                className={(one === 'desk') === atDesk ? 'on' : ''}
+                aria-selected={one === shownMode}
+                className={one === shownMode ? 'on' : ''}
                 onClick={() => setMode(one)}
                 data-testid={`mode-${one}`}
               >
-                {one === 'desk' ? t('deskTab') : t('saleTab')}
+                {t(MODE_TABS[one])}
+                {one !== 'sale' && (
+                  <>
+                    {' '}
+                    <kbd>{one === 'desk' ? 'Alt+D' : 'Alt+G'}</kbd>
+                  </>
+                )}
               </button>
             ))}
-            <kbd>Alt+D</kbd>
           </nav>
         )}
         <nav className="menu">
@@ -228,7 +246,15 @@ function Till({ hardware }: { hardware: Hardware }) {
       {panel === 'no-sale' && shiftOpen && <NoSaleDialog onClose={() => setPanel(null)} />}
       {panel === 'settings' && <SettingsPanel hardware={hardware} onClose={() => setPanel(null)} />}
       {zReport && <ZReportDialog report={zReport} onClose={() => setZReport(null)} />}
-      {help && <HelpOverlay atDesk={atDesk} hasDesk={hasDesk} onClose={() => setHelp(false)} />}
+      {help && (
+        <HelpOverlay
+          atDesk={atDesk}
+          hasDesk={hasDesk}
+          atDoor={atDoor}
+          hasDoor={hasDoor}
+          onClose={() => setHelp(false)}
+        />
+      )}
     </div>
   );
 }

@@ -6,21 +6,25 @@ import { helpShortcuts } from './keyboard/shortcuts.ts';
 export function HelpOverlay({
   atDesk,
   hasDesk,
+  atDoor = false,
+  hasDoor = false,
   onClose,
 }: {
   atDesk: boolean;
   hasDesk: boolean;
+  atDoor?: boolean;
+  hasDoor?: boolean;
   onClose: () => void;
 }) {
   const { t } = useI18n();
   return (
     <Dialog title={t('helpTitle')} onClose={onClose} wide testId="help">
       <dl className="shortcuts">
-        {helpShortcuts({ atDesk, hasDesk }).map((shortcut) => (
+        {helpShortcuts({ atDesk, hasDesk, atDoor, hasDoor }).map((shortcut) => (
           <div key={shortcut.keys} className="shortcut">
             <dt>
-              {/* On the desk its keys are the screen's own: "F2", not "Desk: F2". */}
-              <Kbd>{shortcut.keys.replace(/^Desk: /, '')}</Kbd>
+              {/* On the desk or the door its keys are the screen's own: "F2", not "Desk: F2". */}
+              <Kbd>{shortcut.keys.replace(/^(Desk|Door): /, '')}</Kbd>
             </dt>
             <dd>{t(shortcut.what)}</dd>
           </div>

@@ -31,6 +31,8 @@ import type { PrintOutcome, TillBridge } from '../../shared/bridge.ts';
 import type { BridgeSource } from '../../shared/bridge-watch.ts';
 import type { SalesFilter } from './after-sale/sales-search.ts';
 import type { DeskConflict, DeskView } from './front-desk/desk-view.ts';
+import type { DoorView } from './door/door-state.ts';
+import type { DoorScan } from './door/door.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -472,6 +474,8 @@ export type DeskPrint = 'printed' | 'failed' | 'no_printer';
 
 export type { BoardRoom, DeskConflict, DeskStay, DeskView } from './front-desk/desk-view.ts';
 export type { RoomTypeDoc } from './front-desk/desk-state.ts';
+export type { DoorDouble, DoorEventChoice, DoorView } from './door/door-state.ts';
+export type { DoorScan } from './door/door.ts';
 
 // --------------------------------------------------------------------- store
 
@@ -610,6 +614,19 @@ export interface TillStore {
   checkOut(request: CheckOutRequest): Promise<{ balance: number; print: DeskPrint }>;
   /** Takes a conflict off the desk once dealt with. */
   dismissConflict(conflict: Pick<DeskConflict, 'command' | 'id'>): Promise<void>;
+
+  /** Whether this till has a door: a ticketed event has been pulled. */
+  readonly hasDoor$: Observable<boolean>;
+  /** The door's event, counts and double admissions; null with no event pulled. */
+  readonly door$: Observable<DoorView | null>;
+  /** Picks the event the door admits to, where several are on. */
+  chooseDoorEvent(event: string): Promise<void>;
+  /**
+   * A scanned or typed code's verdict: the server's when it answers within
+   * `DOOR_ONLINE_WAIT_MS`, the door's own otherwise (an admission then queued
+   * as `ticket.checkin`). Refused only with no event chosen.
+   */
+  scanAtDoor(code: string): Promise<DoorScan>;
 
   readonly sync$: Observable<SyncStatus>;
   /** Pull and push now rather than at the next tick. */

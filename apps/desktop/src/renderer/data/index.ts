@@ -21,6 +21,7 @@ import { CatalogueIndex } from './catalogue/catalogue-index.ts';
 import { CatalogueSnapshot } from './catalogue/catalogue-snapshot.ts';
 import * as customers from './customers/customers.ts';
 import * as desk from './front-desk/front-desk.ts';
+import * as door from './door/door.ts';
 import { ScaleFormat } from './catalogue/scale-labels.ts';
 import { hasEnded, refuseWhileUnsynced } from './store/context.ts';
 import type { Context, Device } from './store/context.ts';
@@ -263,6 +264,10 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     balanceOf: (reservation) => desk.balanceOf(ctx, reservation),
     checkOut: (request) => desk.checkOut(ctx, printing, request),
     dismissConflict: (conflict) => desk.dismissConflict(ctx, conflict),
+    hasDoor$: door.watchHasDoor(ctx).pipe(distinctUntilChanged()),
+    door$: door.watchDoor(ctx),
+    chooseDoorEvent: (event) => door.chooseDoorEvent(ctx, event),
+    scanAtDoor: (code) => door.scanAtDoor(ctx, code),
     sync$: engine.status$(),
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),

@@ -7,8 +7,8 @@
 import { useLayoutEffect } from 'react';
 import type { MessageKey } from '../../i18n/en.ts';
 
-/** Where a key is listened for: the whole till, the sale screen or front desk with nothing over it, the payment dialog. */
-export type KeyContext = 'app' | 'sale' | 'desk' | 'tender';
+/** Where a key is listened for: the whole till, the sale screen, front desk or door with nothing over it, the payment dialog. */
+export type KeyContext = 'app' | 'sale' | 'desk' | 'door' | 'tender';
 
 /** What must hold for a key to act; a key that does not act is left to the page. */
 export type KeyCondition =
@@ -18,6 +18,8 @@ export type KeyCondition =
   | 'paired'
   /** The hospitality app's property is on this till: the front desk shows. */
   | 'hasDesk'
+  /** A ticketed event is on this till: the door shows. */
+  | 'hasDoor'
   /** Focus is not in a free-text field (a reason, a name): `?` is typed there. */
   | 'notFreeText'
   | 'lineSelected'
@@ -66,7 +68,11 @@ export type KeyAction =
   | 'checkIn'
   | 'checkOut'
   | 'moveRoom'
-  | 'housekeeping';
+  | 'housekeeping'
+  | 'door'
+  | 'doorCode'
+  | 'doorCamera'
+  | 'doorEvent';
 
 export interface KeyBinding {
   context: KeyContext;
@@ -83,9 +89,11 @@ export interface Shortcut {
   what: MessageKey;
   bind?: readonly KeyBinding[];
   /** The screen it works on, when not found from its bindings (keys the till reads without a binding). */
-  screen?: 'sale';
+  screen?: 'sale' | 'door';
   /** Shown only on a till with the front desk. */
   desk?: true;
+  /** Shown only on a till with a door (a ticketed event pulled). */
+  door?: true;
 }
 
 /** The bindings of one context pressed with the same modifiers. */
@@ -102,6 +110,7 @@ const sale = binder('sale', 'none');
 const alt = binder('app', 'alt');
 const method = binder('tender', 'altAny');
 const desk = binder('desk', 'none');
+const door = binder('door', 'none');
 
 export const SHORTCUTS: readonly Shortcut[] = [
   {
@@ -163,29 +172,50 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Desk: F4', what: 'keyCheckOut', bind: [desk('F4', 'checkOut')], desk: true },
   { keys: 'Desk: F6', what: 'keyMoveRoom', bind: [desk('F6', 'moveRoom')], desk: true },
   { keys: 'Desk: F7', what: 'keyHousekeeping', bind: [desk('F7', 'housekeeping')], desk: true },
+  {
+    keys: 'Alt+G',
+    what: 'keyDoor',
+    bind: [alt('g', 'door', ['selling', 'shiftOpen', 'hasDoor'])],
+    door: true,
+  },
+  { keys: 'Door: Scan', what: 'keyDoorScan', screen: 'door', door: true },
+  { keys: 'Door: F2', what: 'keyDoorCode', bind: [door('F2', 'doorCode')], door: true },
+  { keys: 'Door: F3', what: 'keyDoorCamera', bind: [door('F3', 'doorCamera')], door: true },
+  { keys: 'Door: F4', what: 'keyDoorEvent', bind: [door('F4', 'doorEvent')], door: true },
   { keys: 'Alt+O', what: 'keySignOut', bind: [alt('o', 'signOut', ['selling'])] },
   { keys: 'PIN + Enter', what: 'keyPinEnter' },
 ];
 
-/** Which screen a shortcut works on: the sale's, the front desk's, or any (none). */
-function screenOf(shortcut: Shortcut): 'sale' | 'desk' | null {
+/** The screens a mode of the till shows. */
+export type TillMode = 'sale' | 'desk' | 'door';
+
+/** Which screen a shortcut works on: the sale's, the front desk's, the door's, or any (none). */
+function screenOf(shortcut: Shortcut): TillMode | null {
   if (shortcut.screen) return shortcut.screen;
   const contexts = new Set((shortcut.bind ?? []).map((binding) => binding.context));
   if (contexts.size === 0 || contexts.has('app')) return null;
   if (contexts.has('desk')) return 'desk';
+  if (contexts.has('door')) return 'door';
   return [...contexts].every((context) => context === 'sale' || context === 'tender') ? 'sale' : null;
 }
 
 /**
  * The shortcuts the help shows where the cashier is: the screen's own and the
- * till's, the front desk's only on a till that has one (the sale screen's F-keys
- * mean other things at the desk).
+ * till's, the front desk's and the door's only on a till that has them (the
+ * sale screen's F-keys mean other things there).
  */
-export function helpShortcuts(where: { atDesk: boolean; hasDesk: boolean }): Shortcut[] {
+export function helpShortcuts(where: {
+  atDesk: boolean;
+  hasDesk: boolean;
+  atDoor?: boolean;
+  hasDoor?: boolean;
+}): Shortcut[] {
+  const here: TillMode = where.atDoor ? 'door' : where.atDesk ? 'desk' : 'sale';
   return SHORTCUTS.filter((shortcut) => {
     if (shortcut.desk && !where.hasDesk) return false;
+    if (shortcut.door && !where.hasDoor) return false;
     const screen = screenOf(shortcut);
-    return screen === null || screen === (where.atDesk ? 'desk' : 'sale');
+    return screen === null || screen === here;
   });
 }
 

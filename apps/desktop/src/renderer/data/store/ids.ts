@@ -17,6 +17,8 @@ export function makeIds(now: () => number) {
     shift: () => source.newId('shift', now()),
     /** `resv_` + a lowercase ULID: a reservation made at the front desk, named offline by its next steps. */
     reservation: () => source.newId('reservation', now()),
+    /** `scn_` + a lowercase ULID: a scan at the door, the same id on its question and its report. */
+    scan: () => source.newId('scan', now()),
     local: () => source.ulid(now()),
   };
 }

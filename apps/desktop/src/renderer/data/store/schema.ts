@@ -62,6 +62,11 @@ export const RECORD_KINDS = [
   'room_rates',
   'reservations',
   'desk_conflicts',
+  'ticketed_events',
+  'event_tiers',
+  'tickets',
+  'checkins',
+  'double_admissions',
 ] as const satisfies readonly PullCollection[];
 export type RecordKind = (typeof RECORD_KINDS)[number];
 

@@ -13,7 +13,10 @@ import {
 } from '@trpc/client';
 import type {
   ChangeHint,
+  CheckinVerdict,
   Command,
+  DoorCheckinInput,
+  DoorJudgement,
   ErrorCode,
   PairResult,
   PullInput,
@@ -42,8 +45,19 @@ export interface SyncTransport {
   report(input: { app_version: string; backlog: number }): Promise<ReportResult>;
   startPayment(input: { id: string; amount: number; currency: string; phone: string }): Promise<TillPayment>;
   getPayment(input: { payment: string }): Promise<TillPayment>;
+  /** The door's question (`sync.doorCheckin`): the server's verdict, its holder admitted on `ok`. */
+  doorCheckin(input: DoorCheckinInput): Promise<DoorCheckinAnswer>;
   /** Subscribes to `sync.changes`; returns what stops it. */
   changes(handlers: ChangeHandlers): () => void;
+}
+
+/** The server's check-in object, as `POST /v1/events/checkin` answers. */
+export interface DoorCheckinAnswer extends DoorJudgement {
+  object: 'checkin';
+  verdict: CheckinVerdict;
+  event: string;
+  door: string;
+  order: string | null;
 }
 
 /**
@@ -116,6 +130,7 @@ export function trpcTransport(options: {
     report: (input) => client.mutation('sync.report', input) as Promise<ReportResult>,
     startPayment: (input) => client.mutation('sync.startPayment', input) as Promise<TillPayment>,
     getPayment: (input) => client.query('sync.getPayment', input) as Promise<TillPayment>,
+    doorCheckin: (input) => client.mutation('sync.doorCheckin', input) as Promise<DoorCheckinAnswer>,
     changes(handlers) {
       // The link resends the last tracked id on reconnect, so the server resumes after it.
       const subscription = client.subscription(
