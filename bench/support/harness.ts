@@ -149,6 +149,21 @@ export async function signUpMerchant(
   };
 }
 
+/** A JSON call on a bench merchant's key that throws on anything but success, answering the body. */
+export const jsonCaller =
+  (url: string, headers: Record<string, string>) =>
+  async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const answer = (await response.json()) as T;
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+
 /** Stops a process started by `startProcess` and waits until it has exited. */
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;

@@ -4,6 +4,7 @@ import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { startTestServer } from '../support/server.ts';
 import { anotherMerchant } from '../support/merchant.ts';
+import { pairedTill } from '../support/tills.ts';
 import type { Api } from '../support/retail.ts';
 import { makeEvent, order, payOrder } from './support.ts';
 import { applied, pairedDoor, refused, report, type Door } from './door-support.ts';
@@ -358,6 +359,31 @@ describe('a door’s reports', () => {
       error: 'invalid_request_error',
       details: { event: expect.any(String) },
     });
+  });
+
+  it('wakes a door’s live stream with the other doors’ admissions and double admissions', async () => {
+    const { event, tickets } = await eventWithTickets(1);
+    const { actor } = await pairedTill(server, api, { name: 'Geti la Tatu' });
+    const controller = new AbortController();
+    const stream = server.services.sync.changes(actor, 0, controller.signal, 100);
+    try {
+      await stream.next();
+      const base = { event: event.id, ticket: tickets[0]!.id, code: tickets[0]!.code };
+      const south = await pairedDoor(server, api, 'Lango la Magharibi');
+      applied((await door.push(report({ ...base, scan: newId('scan'), door: door.name, at: seconds() })))[0]);
+      applied(
+        (await south.push(report({ ...base, scan: newId('scan'), door: south.name, at: seconds() })))[0],
+      );
+      const hinted = new Set<string>();
+      while (!hinted.has('double_admissions') || !hinted.has('checkins')) {
+        const next = await stream.next();
+        for (const collection of next.value?.collections ?? []) hinted.add(collection);
+      }
+      expect([...hinted]).toEqual(expect.arrayContaining(['checkins', 'double_admissions']));
+    } finally {
+      controller.abort();
+      await stream.return(undefined);
+    }
   });
 
   it('records an admission of a refunded ticket, saying what the server’s verdict was', async () => {
