@@ -34,6 +34,7 @@ describe('the folio slip', () => {
     });
     expect(slip).toMatchObject({ kind: 'folio', title: 'GUEST FOLIO', currency: 'TZS' });
     expect(slip.details).toContainEqual({ label: 'Room', value: { text: '201' } });
+    expect(slip.details).toContainEqual({ label: 'Arrival', value: { text: '24/11/2026' } });
     expect(slip.details).toContainEqual({ label: 'Date', value: { time: '2026-11-26T10:00:00+03:00' } });
     const [charges, payments, total] = slip.sections;
     // A charge of nothing is left out; the total is the sum of the rest.

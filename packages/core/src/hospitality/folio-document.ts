@@ -3,6 +3,7 @@
  * paid, and the balance left (zero, or what a manager let the guest leave with,
  * and why). A document by rows, as the Z report and the registration card are.
  */
+import { shopDate } from '../time.ts';
 import { formatEastAfricaTime } from '../time.ts';
 import type { ReceiptLanguage, RowsDocument, ZReportRow } from '../receipt.ts';
 import type { NightChargeKind } from './folio.ts';
@@ -103,8 +104,9 @@ export function buildFolioDocument(input: FolioDocumentInput): RowsDocument {
     text(words.reservation, reservation.id),
     text(words.guest, reservation.guestName),
     ...(reservation.room ? [text(words.room, reservation.room)] : []),
-    ...(reservation.arrival ? [text(words.arrival, reservation.arrival)] : []),
-    ...(reservation.departure ? [text(words.departure, reservation.departure)] : []),
+    // Dates as the shop reads them (26/11/2026), as the desk's screen shows them.
+    ...(reservation.arrival ? [text(words.arrival, shopDate(reservation.arrival))] : []),
+    ...(reservation.departure ? [text(words.departure, shopDate(reservation.departure))] : []),
     text(words.nights, String(reservation.nights)),
     { label: words.issued, value: { time: formatEastAfricaTime(input.issuedAt, 'issuedAt') } },
     ...(input.cashier ? [text(words.cashier, input.cashier)] : []),

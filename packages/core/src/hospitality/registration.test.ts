@@ -40,6 +40,9 @@ describe('guest registration', () => {
       text: 'Pasipoti C01X00T47',
     });
     expect(sw.sections[1]!.rows.at(-1)!.label).toBe('Sahihi');
+    // Dates as the shop reads them, as the desk's screen shows them.
+    expect(sw.details).toContainEqual({ label: 'Kuwasili', value: { text: '01/01/2027' } });
+    expect(sw.details).toContainEqual({ label: 'Kuondoka', value: { text: '03/01/2027' } });
     const en = buildRegistrationCard({ ...input, language: 'en' });
     expect(en.details.map((row) => row.label)).toEqual([
       'Reservation',

@@ -3,6 +3,7 @@
  * of which nationality, by which document, from where and going where. The
  * card printed for the guest to sign is a document by rows, as a Z report is.
  */
+import { shopDate } from '../time.ts';
 import { z } from 'zod';
 import type { ReceiptLanguage, RowsDocument, ZReportRow } from '../receipt.ts';
 import { textSchema } from '../retail/commands.ts';
@@ -96,8 +97,9 @@ export function buildRegistrationCard(input: RegistrationCardInput): RowsDocumen
   const details = [
     text(words.reservation, input.reservation.id),
     ...(input.reservation.room ? [text(words.room, input.reservation.room)] : []),
-    ...(input.reservation.arrival ? [text(words.arrival, input.reservation.arrival)] : []),
-    ...(input.reservation.departure ? [text(words.departure, input.reservation.departure)] : []),
+    // Dates as the shop reads them (26/11/2026), as the desk's screen shows them.
+    ...(input.reservation.arrival ? [text(words.arrival, shopDate(input.reservation.arrival))] : []),
+    ...(input.reservation.departure ? [text(words.departure, shopDate(input.reservation.departure))] : []),
     text(words.nights, String(input.reservation.nights)),
   ];
   const sections = input.guests.map((guest, index) => ({
