@@ -378,6 +378,7 @@ export const en = {
   deskGuestPhone: 'Phone (optional)',
   deskRoom: 'Room',
   deskRoomNumber: 'Room {room}',
+  deskOverdue: 'Due {date}, not come yet',
   deskNoRoom: 'No room yet',
   deskNoFreeRoom: 'No room of this type is free for these nights.',
   deskRoomCharge: 'Room',

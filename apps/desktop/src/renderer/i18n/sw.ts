@@ -368,6 +368,7 @@ export const sw = {
   deskGuestPhone: 'Simu (si lazima)',
   deskRoom: 'Chumba',
   deskRoomNumber: 'Chumba {room}',
+  deskOverdue: 'Alitarajiwa {date}, hajafika',
   deskNoRoom: 'Bado hana chumba',
   deskNoFreeRoom: 'Hakuna chumba cha aina hii kilicho wazi kwa usiku huu.',
   deskRoomCharge: 'Chumba',

@@ -134,6 +134,23 @@ describe('the desk overlay', () => {
     expect(laid.waiting.has('resv_1')).toBe(true);
   });
 
+  it('lists a guest due on an earlier day who has not come, first among the arrivals, while the stay runs', () => {
+    const late = stay({
+      id: 'resv_late',
+      guest_name: 'Zuberi',
+      arrival: '2026-11-24',
+      departure: '2026-11-28',
+    });
+    const today = stay({ id: 'resv_today', room: 'room_2', guest_name: 'Amina' });
+    const gone = stay({ id: 'resv_gone', guest_name: 'Old', arrival: '2026-11-20', departure: '2026-11-26' });
+    const noShow = stay({ id: 'resv_ns', guest_name: 'Never', arrival: '2026-11-25', status: 'no_show' });
+    const view = deskView(data([today, late, gone, noShow]), [], new Set(), NOW)!;
+    expect(view.arrivals.map((one) => [one.id, one.overdue])).toEqual([
+      ['resv_late', true],
+      ['resv_today', false],
+    ]);
+  });
+
   it('shows nothing without the property, and a refused step as a conflict until dismissed', () => {
     expect(deskView({ ...data([]), property: null }, [], new Set(), NOW)).toBeNull();
     const refused = command(

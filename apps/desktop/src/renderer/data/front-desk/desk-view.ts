@@ -60,6 +60,8 @@ export interface DeskStay {
   balance: number;
   /** A step of this stay waits to sync. */
   waiting: boolean;
+  /** Due on an earlier day and not come yet (the stay still runs): listed with today's arrivals. */
+  overdue: boolean;
 }
 
 /**
@@ -162,8 +164,18 @@ export function deskView(
       total: stay.total,
       balance: stayBalance(stay, property, overlaid, nowMs),
       waiting: overlaid.waiting.has(stay.id),
+      overdue: stay.status !== 'checked_in' && dates.arrival < today,
     };
   };
+  // Guests due on an earlier day who have not come, while their stay still runs: the desk may yet check them in.
+  const overdue = overlaid.reservations
+    .filter((stay) => {
+      if (stay.status !== 'pending' && stay.status !== 'confirmed') return false;
+      const dates = stayDates(stay);
+      return dates.arrival < today && dates.departure > today;
+    })
+    .map(view)
+    .sort((a, b) => a.arrival.localeCompare(b.arrival) || a.guestName.localeCompare(b.guestName));
   const rooms = [...overlaid.rooms].sort(byNumber).map((room): BoardRoom => {
     const mine = staysByRoom.get(room.id) ?? [];
     const state = roomBoardState(room, mine, today);
@@ -192,9 +204,12 @@ export function deskView(
     today,
     roomTypes: [...data.roomTypes].sort((a, b) => a.name.localeCompare(b.name)),
     floors,
-    arrivals: stays.filter(
-      (stay) => HOLDING.has(stay.status) && stay.status !== 'checked_in' && stay.arrival === today,
-    ),
+    arrivals: [
+      ...overdue,
+      ...stays.filter(
+        (stay) => HOLDING.has(stay.status) && stay.status !== 'checked_in' && stay.arrival === today,
+      ),
+    ],
     departures: stays.filter((stay) => stay.status === 'checked_in' && stay.departure <= today),
     inHouse: stays.filter((stay) => stay.status === 'checked_in'),
     conflicts,

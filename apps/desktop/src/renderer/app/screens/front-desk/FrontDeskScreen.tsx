@@ -242,6 +242,11 @@ function StayList({
                       : `${t('deskBalanceOwedBack')}: ${formatMoney(-stay.balance, 'TZS')}`}
                   </span>
                 )}
+                {stay.overdue && (
+                  <span className="badge overdue" data-testid="desk-overdue">
+                    {t('deskOverdue', { date: shopDate(stay.arrival) })}
+                  </span>
+                )}
                 {stay.waiting && <span className="badge pending">{t('deskWaiting')}</span>}
               </button>
             </li>
