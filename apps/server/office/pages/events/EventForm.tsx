@@ -83,7 +83,7 @@ export function EventForm({
           </p>
         )}
         <form className="stack" onSubmit={submit} data-testid="event-form">
-          <fieldset className="filters" disabled={!editable}>
+          <fieldset className="ev-fields" disabled={!editable}>
             <TextField
               label={t('evName')}
               value={form.name}

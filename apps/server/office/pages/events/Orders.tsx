@@ -193,10 +193,10 @@ function OrderDetail({ id }: { id: string }) {
           rowTestId="ticket"
           caption={t('evTickets')}
           columns={[
-            { label: t('evTicket'), cell: (ticket) => <code>{ticket.id}</code> },
             { label: t('evTier'), cell: (ticket) => tierName(ticket.tier) },
             { label: t('evHolder'), cell: (ticket) => ticket.holder },
             { label: t('status'), cell: (ticket) => <TicketBadge status={ticket.status} /> },
+            { label: t('evTicket'), cell: (ticket) => <code>{ticket.id}</code> },
           ]}
         />
       </section>

@@ -55,7 +55,7 @@ function OrganizerForm({ organizer }: { organizer: OrganizerObject }) {
     >
       <h2 id="organizer-title">{t('evTabOrganizer')}</h2>
       <p className="muted small">{t('evOrganizerLead')}</p>
-      <div className="filters">
+      <div className="ev-fields">
         <TextField
           label={t('evDisplayName')}
           value={form.display_name}

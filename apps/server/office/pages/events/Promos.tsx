@@ -151,7 +151,7 @@ function PromoForm({ event, onAdded }: { event: TicketedEvent; onAdded: () => vo
   return (
     <form className="stack" onSubmit={submit} aria-labelledby="new-promo-title" data-testid="promo-form">
       <h3 id="new-promo-title">{t('evNewPromo')}</h3>
-      <div className="filters">
+      <div className="ev-fields">
         <TextField
           label={t('evCode')}
           value={form.code}

@@ -4,7 +4,6 @@
  * sales drawn as nothing), and each tier's and the event's totals.
  */
 import { addDays } from '@tz/core/hospitality/stay';
-import { shopDate } from '@tz/core/time';
 import { api } from '../../api.ts';
 import { BarChart } from '../../components/BarChart.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
@@ -14,6 +13,9 @@ import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { formatCount, formatMoney } from '../../shared.ts';
 import type { Sales, TicketedEvent } from './model.ts';
+
+/** "2026-11-25" as "25/11": short enough for a phone's chart. */
+export const dayMonth = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
 
 /** Every day from the first sale to the last, so a quiet day shows as a gap. */
 function salesDays(sales: Sales): string[] {
@@ -48,7 +50,8 @@ function SalesView({ sales }: { sales: Sales }) {
   const days = salesDays(sales);
   const sold = (date: string, tier: string) =>
     sales.days.find((day) => day.date === date)?.tiers.find((row) => row.tier === tier)?.tickets ?? 0;
-  const count = (tickets: number) => t('evTicketCount', { count: formatCount(tickets) });
+  const count = (tickets: number) =>
+    tickets === 1 ? t('evTicketOne') : t('evTicketCount', { count: formatCount(tickets) });
   return (
     <>
       <p className="muted small">{t('evSalesLead', { zone: sales.time_zone })}</p>
@@ -63,7 +66,7 @@ function SalesView({ sales }: { sales: Sales }) {
               <BarChart
                 title={t('evTierPerDay', { tier: tier.name })}
                 values={days.map((date) => sold(date, tier.tier))}
-                labels={days.map(shopDate)}
+                labels={days.map(dayMonth)}
                 format={count}
                 labelHeading={t('evDay')}
               />

@@ -49,8 +49,9 @@ export function Tiers({
             ? [
                 {
                   label: t('evActions'),
+                  nowrap: true,
                   cell: (tier: Tier) => (
-                    <div className="row">
+                    <>
                       <button
                         type="button"
                         className="ghost"
@@ -69,7 +70,7 @@ export function Tiers({
                       >
                         {t('evDelete')}
                       </button>
-                    </div>
+                    </>
                   ),
                 },
               ]
@@ -158,7 +159,7 @@ function TierForm({
   return (
     <form className="stack" onSubmit={submit} aria-label={title} ref={formRef} data-testid="tier-form">
       <h3>{title}</h3>
-      <div className="filters">
+      <div className="ev-fields">
         <TextField
           label={t('evTier')}
           value={form.name}
