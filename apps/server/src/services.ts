@@ -224,6 +224,7 @@ export function createServices(
       },
       invoicePayment: (db, payment) => invoiceCollection.applyPaymentOutcome(db, payment),
       folioPayment: (db, payment) => folio.applyPaymentOutcome(db, payment),
+      paymentRefunded: (db, payment) => eventOrders.paymentRefunded(db, payment),
     },
     events,
     logger,
@@ -286,13 +287,14 @@ export function createServices(
   const printJobs = new PrintJobService();
   const reservations = new ReservationService(clock, guests, folio);
   const rooms = new RoomService();
+  const checkins = new CheckinService(clock);
   const sync = new SyncService(
     database,
     writes,
     apps,
     tills,
     payments,
-    { orders, shifts, printJobs, customers, reservations, folio, rooms },
+    { orders, shifts, printJobs, customers, reservations, folio, rooms, checkins },
     events,
     publicUrl,
     clock,
@@ -371,12 +373,12 @@ export function createServices(
       allowPrivateUrls: config.CHANNEL_ALLOW_PRIVATE_URLS,
     }),
     channelImports,
-    ticketedEvents: new EventService(secretBox),
+    ticketedEvents: new EventService(secretBox, eventOrders),
     eventTiers: new TierService(),
     eventPromos: new PromoService(),
     eventOrders,
     eventHolds,
-    checkins: new CheckinService(clock),
+    checkins,
     stock: new StockService(),
     orders,
     retailOverview: new RetailOverview(),

@@ -48,6 +48,8 @@ export const ID_PREFIXES = {
   eventOrder: 'eord',
   ticket: 'tkt',
   checkin: 'chk',
+  scan: 'scn',
+  doubleAdmission: 'dadm',
   eventPromo: 'promo',
 } as const;
 

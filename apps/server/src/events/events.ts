@@ -13,7 +13,7 @@ import {
   type EventStatus,
   type OrganizerPatch,
 } from '@tz/core';
-import type { Tenant } from '../actor.ts';
+import type { Actor, Tenant } from '../actor.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ListSource } from '../db/list-page.ts';
 import { recordEvent } from '../infra/events.ts';
@@ -21,6 +21,7 @@ import { findOwned } from '../infra/owned.ts';
 import type { SecretBox } from '../infra/secrets-at-rest.ts';
 import { storedStates, transition } from '../infra/transitions.ts';
 import { newDoorKey } from './door-keys.ts';
+import type { EventOrderService } from './orders.ts';
 import { eventObject, organizerObject, type EventRow, type OrganizerRow, type TierRow } from './objects.ts';
 
 export const EVENTS = storedStates(EVENT_STATES, 'ticketed_events');
@@ -52,7 +53,10 @@ export async function eventObjects(db: Queryable, rows: readonly EventRow[]) {
 const eventObjectOf = async (db: Queryable, row: EventRow) => (await eventObjects(db, [row]))[0]!;
 
 export class EventService {
-  constructor(private readonly secretBox: SecretBox) {}
+  constructor(
+    private readonly secretBox: SecretBox,
+    private readonly orders: EventOrderService,
+  ) {}
 
   /** The organizer as kept, or as it starts: named after the business. */
   async organizer(db: Queryable, tenant: Tenant) {
@@ -150,9 +154,10 @@ export class EventService {
   /**
    * Fields left out keep their value. A capacity below the tickets held or
    * sold is refused; `status` moves the event on core's gate (a canceled
-   * event sells nothing and admits no one).
+   * event sells nothing and admits no one, and its paid orders are refunded
+   * in the same transaction).
    */
-  async update(db: Queryable, tenant: Tenant, id: string, patch: EventPatch) {
+  async update(db: Queryable, tenant: Actor, id: string, patch: EventPatch) {
     let row = await findEvent(db, tenant, id, true);
     if (patch.capacity !== undefined && patch.capacity < row.taken)
       throw new AppError('parameter_invalid', `The event has ${row.taken} tickets held or sold`, {
@@ -190,6 +195,10 @@ export class EventService {
             ? 'canceled_at = now()'
             : 'updated_at = now()';
       row = await transition(db, EVENTS, row, patch.status, { set: stamp });
+      // Published, the event enters the doors' feed: its tiers, written while it was a draft, go with it.
+      if (row.status === 'published')
+        await db.query(`UPDATE event_tiers SET updated_at = updated_at WHERE event_id = $1`, [row.id]);
+      if (row.status === 'canceled') await this.orders.refundEvent(db, tenant, row.id);
     }
     const object = await eventObjectOf(db, row);
     await recordEvent(db, {

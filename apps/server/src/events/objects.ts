@@ -3,6 +3,7 @@
  */
 import type { EventOrderStatus, EventStatus, TicketStatus } from '@tz/core';
 import { unixOrNull, unixSeconds } from '../infra/time.ts';
+import { doubleAdmissionObject, type DoubleAdmissionRow } from './admissions.ts';
 
 export interface OrganizerRow {
   merchant_id: string;
@@ -161,6 +162,10 @@ export interface CheckinRow {
   ticket_id: string;
   door: string;
   checked_in_at: Date;
+  /** The door's scan that made it (`scn_…`); null from the REST API. */
+  scan_id: string | null;
+  /** The server's verdict at admission: other than `ok` only for a door that admitted on its own. */
+  verdict: 'ok' | 'unpaid' | 'canceled' | 'not_yet_valid';
 }
 
 /** A ticket as the API shows it; its code only once issued (paid). */
@@ -183,6 +188,7 @@ export const eventOrderObject = (
   lines: readonly OrderLineRow[],
   tickets: readonly TicketRow[],
   checkoutUrl: string | null,
+  admissions: { checkins: readonly CheckinRow[]; doubles: readonly DoubleAdmissionRow[] },
 ) => ({
   id: row.id,
   object: 'event_order' as const,
@@ -203,7 +209,10 @@ export const eventOrderObject = (
   checkout_url: checkoutUrl,
   payment: row.payment_id,
   held_until: unixSeconds(row.held_until),
-  tickets: tickets.map((ticket) => ticketObject(ticket)),
+  tickets: tickets.map((ticket) =>
+    ticketObject(ticket, admissions.checkins.find((checkin) => checkin.ticket_id === ticket.id) ?? null),
+  ),
+  double_admissions: admissions.doubles.map(doubleAdmissionObject),
   metadata: row.metadata,
   paid: unixOrNull(row.paid_at),
   expired: unixOrNull(row.expired_at),

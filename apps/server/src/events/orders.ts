@@ -27,8 +27,10 @@ import { storedStates, transition } from '../infra/transitions.ts';
 import type { PaymentRow, PaymentService } from '../payments/service.ts';
 import { signTicketCodes } from './door-keys.ts';
 import { findEvent } from './events.ts';
+import { doubleAdmissionsOf } from './admissions.ts';
 import {
   eventOrderObject,
+  type CheckinRow,
   type EventOrderRow,
   type EventRow,
   type OrderLineRow,
@@ -68,14 +70,25 @@ export class EventOrderService {
       ),
       db.query<TicketRow>(`SELECT * FROM event_tickets WHERE order_id = ANY($1::text[]) ORDER BY seq`, [ids]),
     ]);
-    return rows.map((row) =>
-      eventOrderObject(
+    const ticketIds = tickets.rows.map((ticket) => ticket.id);
+    const [checkins, doubles] = await Promise.all([
+      db.query<CheckinRow>(`SELECT * FROM event_checkins WHERE ticket_id = ANY($1::text[])`, [ticketIds]),
+      doubleAdmissionsOf(db, ticketIds),
+    ]);
+    return rows.map((row) => {
+      const own = tickets.rows.filter((ticket) => ticket.order_id === row.id);
+      const mine = new Set(own.map((ticket) => ticket.id));
+      return eventOrderObject(
         row,
         lines.rows.filter((line) => line.order_id === row.id),
-        tickets.rows.filter((ticket) => ticket.order_id === row.id),
+        own,
         row.checkout_id ? `${this.publicUrl}/pay/${row.checkout_id}` : null,
-      ),
-    );
+        {
+          checkins: checkins.rows.filter((checkin) => mine.has(checkin.ticket_id)),
+          doubles: doubles.filter((double) => mine.has(double.ticket_id)),
+        },
+      );
+    });
   }
 
   private async toObject(db: Queryable, row: EventOrderRow) {
@@ -265,14 +278,56 @@ export class EventOrderService {
 
   /**
    * A paid order refunded: its payment through the payments' refund (the
-   * ledger, `payment.refunded`), its tickets void (their codes answer
-   * `canceled` at the door, admitted or not), their seats back on sale, and
-   * `event_order.refunded`. The promo's use stays spent.
+   * ledger, `payment.refunded`), which voids the order in its transaction
+   * (`paymentRefunded`); a free order is voided at once. The promo's use
+   * stays spent.
    */
   async refund(db: Queryable, actor: Actor, id: string) {
-    const row = await findOwned<EventOrderRow>(db, 'event_orders', 'event order', actor, id, { lock: true });
+    const row = await findOwned<EventOrderRow>(db, 'event_orders', 'event order', actor, id);
     assertTransition(EVENT_ORDER_STATES, row.status, 'refunded');
-    if (row.payment_id !== null) await this.payments.refund(db, actor, row.payment_id);
+    if (row.payment_id !== null) {
+      // The payment's locks (the balance, then the payment) before the order's: as a refund of the payment alone takes them.
+      await this.payments.refund(db, actor, row.payment_id);
+      return this.retrieve(db, actor, id);
+    }
+    const locked = await findOwned<EventOrderRow>(db, 'event_orders', 'event order', actor, id, {
+      lock: true,
+    });
+    assertTransition(EVENT_ORDER_STATES, locked.status, 'refunded');
+    return this.voidOrder(db, locked);
+  }
+
+  /**
+   * In a payment refund's transaction (`POST /v1/payments/{id}/refund` or an
+   * order's refund): the paid order it paid for is refunded.
+   */
+  async paymentRefunded(tx: Queryable, payment: PaymentRow): Promise<void> {
+    const found = await tx.query<EventOrderRow>(
+      `SELECT * FROM event_orders WHERE payment_id = $1 AND status = 'paid' FOR UPDATE`,
+      [payment.id],
+    );
+    if (found.rows[0]) await this.voidOrder(tx, found.rows[0]);
+  }
+
+  /**
+   * A canceled event's paid orders, each refunded as one refund would be, in
+   * the cancel's transaction; the refunds' balance check may refuse it all.
+   */
+  async refundEvent(db: Queryable, actor: Actor, eventId: string): Promise<number> {
+    const paid = await db.query<{ id: string }>(
+      `SELECT id FROM event_orders WHERE event_id = $1 AND status = 'paid' ORDER BY id`,
+      [eventId],
+    );
+    for (const order of paid.rows) await this.refund(db, actor, order.id);
+    return paid.rows.length;
+  }
+
+  /**
+   * The order `refunded`: its tickets `void` (their codes answer `canceled`
+   * at the door, admitted or not), their seats back on sale, and
+   * `event_order.refunded`.
+   */
+  private async voidOrder(db: Queryable, row: EventOrderRow) {
     const tickets = await db.query<TicketRow>(
       `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
       [row.id],
@@ -283,7 +338,12 @@ export class EventOrderService {
       set: 'refunded_at = now(), updated_at = now()',
     });
     const object = await this.toObject(db, refunded);
-    await recordEvent(db, { ...actor, type: 'event_order.refunded', object });
+    await recordEvent(db, {
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      type: 'event_order.refunded',
+      object,
+    });
     return object;
   }
 

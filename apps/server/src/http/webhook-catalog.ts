@@ -54,6 +54,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'event_order.refunded':
     'A paid ticket order was refunded; its tickets are void and their seats back on sale.',
   'ticket.checked_in': 'A ticket was admitted at a door (`checked_in`: when and which door), once.',
+  'ticket.double_admitted':
+    'A door that could not know of a ticket’s admission (offline) admitted it again: the ticket, the admission that stands (`first`: its door and time) and the later door and time.',
 };
 
 /** The API's object schema for a resource name (`payment`), found among the routes that return it. */

@@ -77,5 +77,6 @@ export const EVENT_TYPES = [
   'event_order.expired',
   'event_order.refunded',
   'ticket.checked_in',
+  'ticket.double_admitted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

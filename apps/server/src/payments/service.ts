@@ -127,6 +127,8 @@ export interface PaymentPurposes {
   invoicePayment(db: Queryable, payment: PaymentRow): Promise<void>;
   /** A paid payment asked for a reservation's folio: the folio's payment line. */
   folioPayment(db: Queryable, payment: PaymentRow): Promise<void>;
+  /** A payment refunded: what it paid for is undone (a ticket order's tickets void), in the refund's transaction. */
+  paymentRefunded(db: Queryable, payment: PaymentRow): Promise<void>;
 }
 
 export class PaymentService implements OutcomeSink {
@@ -380,6 +382,7 @@ export class PaymentService implements OutcomeSink {
       type: 'payment.refunded',
       object,
     });
+    await this.purposes.paymentRefunded(db, refunded);
     return object;
   }
 }

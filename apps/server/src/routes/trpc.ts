@@ -11,6 +11,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import {
   AppError,
   changesInput,
+  doorCheckinInput,
   getPaymentInput,
   pairInput,
   pullInput,
@@ -87,6 +88,9 @@ const syncRouter = t.router({
   getPayment: tillProcedure
     .input(getPaymentInput)
     .query(({ ctx, input }) => ctx.sync.getPayment(ctx.till, input.payment)),
+  doorCheckin: tillProcedure
+    .input(doorCheckinInput)
+    .mutation(({ ctx, input }) => ctx.sync.doorCheckin(ctx.till, input)),
   // A failure ends the stream with the error object (a revoked till: `till_revoked`).
   changes: tillProcedure.input(changesInput).subscription(async function* ({ ctx, input, signal }) {
     const since = Number(input.lastEventId ?? 0);

@@ -26,6 +26,20 @@ interface CollectionSource {
   columns: readonly string[];
 }
 
+/**
+ * The door's window (events app): events published, canceled or ended, until a day after they
+ * end by the reader's clock, while the merchant has the events app; `table` names the row's own
+ * table, `event` its event's id column. An event enters it once (published; its tiers are
+ * touched then, so they come down with it: events/events.ts) and leaves it only as time passes
+ * or the app is removed; reinstalling sends what changed meanwhile, as the till's checkpoint
+ * never moved past it.
+ */
+const doorWindow = (table: string, event: string): string =>
+  `EXISTS (SELECT 1 FROM ticketed_events e WHERE e.id = ${table}.${event}
+     AND e.status IN ('published', 'canceled', 'ended') AND e.ends_at > {now}::timestamptz - interval '1 day')
+   AND NOT EXISTS (SELECT 1 FROM merchant_apps a WHERE a.merchant_id = ${table}.merchant_id
+     AND a.livemode = ${table}.livemode AND a.slug = 'events' AND NOT a.installed)`;
+
 const COLLECTIONS = {
   categories: {
     table: 'retail_categories',
@@ -231,6 +245,53 @@ const COLLECTIONS = {
       'registered_guests',
       'checked_in_at',
       'checked_out_at',
+    ],
+  },
+  // The door's (events app): see `doorWindow`. Tickets come with their code (null until paid).
+  ticketed_events: {
+    table: 'ticketed_events',
+    only: doorWindow('ticketed_events', 'id'),
+    columns: [
+      'name',
+      'venue',
+      'status',
+      'starts_at',
+      'ends_at',
+      'doors_open_at',
+      'time_zone',
+      'capacity',
+      'door_public_key',
+    ],
+  },
+  event_tiers: {
+    table: 'event_tiers',
+    only: doorWindow('event_tiers', 'event_id'),
+    columns: ['event_id', 'name', 'price'],
+  },
+  tickets: {
+    table: 'event_tickets',
+    only: doorWindow('event_tickets', 'event_id'),
+    columns: ['event_id', 'tier_id', 'order_id', 'status', 'holder_name', 'code'],
+  },
+  checkins: {
+    table: 'event_checkins',
+    only: doorWindow('event_checkins', 'event_id'),
+    columns: ['event_id', 'ticket_id', 'door', 'checked_in_at', 'scan_id'],
+  },
+  double_admissions: {
+    table: 'event_double_admissions',
+    only: doorWindow('event_double_admissions', 'event_id'),
+    columns: [
+      'event_id',
+      'ticket_id',
+      'holder_name',
+      'checkin_id',
+      'first_door',
+      'first_at',
+      'door',
+      'admitted_at',
+      'scan_id',
+      'detected_at',
     ],
   },
 } as const satisfies Record<string, CollectionSource>;

@@ -2,7 +2,7 @@
  * Feed rows as the documents a till stores (`PULL_DOCUMENTS` in the sync
  * protocol): each collection's row, renamed to the protocol's fields.
  */
-import { DEFAULT_SCALE_BARCODE_FORMAT, scaleBarcodeFormatSchema } from '@tz/core';
+import { DEFAULT_DOORS_OPEN_SECONDS, DEFAULT_SCALE_BARCODE_FORMAT, scaleBarcodeFormatSchema } from '@tz/core';
 import type { PullCollection, PullDocument } from '@tz/core';
 import { tillEmployeeDocument } from '../tills/till-employees.ts';
 import { printerDocument, type PrinterRow } from '../tills/printers.ts';
@@ -144,6 +144,50 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
     registered_guests: Number(row.registered_guests),
     checked_in_at: seconds(row.checked_in_at),
     checked_out_at: seconds(row.checked_out_at),
+  }),
+  ticketed_events: (row) => {
+    const startsAt = unixSeconds(row.starts_at as Date);
+    return {
+      name: String(row.name),
+      venue: String(row.venue),
+      status: row.status as Doc<'ticketed_events'>['status'],
+      starts_at: startsAt,
+      ends_at: unixSeconds(row.ends_at as Date),
+      doors_open_at: seconds(row.doors_open_at) ?? startsAt - DEFAULT_DOORS_OPEN_SECONDS,
+      time_zone: String(row.time_zone),
+      capacity: Number(row.capacity),
+      door_key: String(row.door_public_key),
+    };
+  },
+  event_tiers: (row) => ({ event: String(row.event_id), name: String(row.name), price: Number(row.price) }),
+  tickets: (row) => ({
+    event: String(row.event_id),
+    tier: String(row.tier_id),
+    order: String(row.order_id),
+    status: row.status as Doc<'tickets'>['status'],
+    holder_name: String(row.holder_name),
+    code: text(row.code),
+  }),
+  checkins: (row) => ({
+    event: String(row.event_id),
+    ticket: String(row.ticket_id),
+    door: String(row.door),
+    at: unixSeconds(row.checked_in_at as Date),
+    scan: text(row.scan_id),
+  }),
+  double_admissions: (row) => ({
+    event: String(row.event_id),
+    ticket: String(row.ticket_id),
+    holder_name: String(row.holder_name),
+    first: {
+      checkin: String(row.checkin_id),
+      door: String(row.first_door),
+      at: unixSeconds(row.first_at as Date),
+    },
+    door: String(row.door),
+    at: unixSeconds(row.admitted_at as Date),
+    scan: String(row.scan_id),
+    detected_at: unixSeconds(row.detected_at as Date),
   }),
 };
 

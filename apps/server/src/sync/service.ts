@@ -5,7 +5,7 @@
  * through the same write path and the same services as a REST call, keyed by
  * its id, so it applies exactly once however often it is pushed.
  */
-import type { startPaymentInput } from '@tz/core';
+import type { DoorCheckinInput, startPaymentInput } from '@tz/core';
 import {
   AppError,
   commandPayloads,
@@ -43,12 +43,13 @@ import type { Clock } from '../infra/clock.ts';
 import type { EventSignal } from '../infra/events.ts';
 import { toDocument } from './documents.ts';
 import { FRONT_DESK_APP, FRONT_DESK_APPLY, type FrontDeskServices } from './front-desk-commands.ts';
+import { DOOR_APP, DOOR_APPLY, type DoorServices } from './door-commands.ts';
 import { isDataError, isTransientFailure } from '../db/errors.ts';
 
 type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
 
 /** The services a till's commands run through, as a REST call's would. */
-export interface CommandServices extends FrontDeskServices {
+export interface CommandServices extends FrontDeskServices, DoorServices {
   orders: OrderService;
   shifts: ShiftService;
   printJobs: PrintJobService;
@@ -103,6 +104,7 @@ const APPLY: {
     ...(await customers.createForTill(db, till, payload)),
   }),
   ...FRONT_DESK_APPLY,
+  ...DOOR_APPLY,
 };
 
 /** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
@@ -117,6 +119,7 @@ const COMMAND_APP: Record<CommandType, AppSlug> = {
   'print_job.result': 'printers',
   'customer.create': 'retail',
   ...FRONT_DESK_APP,
+  ...DOOR_APP,
 };
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */
@@ -356,6 +359,22 @@ export class SyncService {
       },
     });
     return outcome.body as TillPayment;
+  }
+
+  /**
+   * The door's online question: the code judged as `POST /v1/events/checkin`
+   * judges it, and admitted on `ok` under the door's scan id. Keyed by the
+   * scan, so the same scan asked again answers the same admission, and the
+   * door's later report of it is a repeat.
+   */
+  async doorCheckin(till: TillActor, input: DoorCheckinInput): Promise<Record<string, unknown>> {
+    await this.apps.assertInstalled(this.database.pool, till, 'events');
+    const outcome = await this.writes.run({
+      idempotency: { scope: idempotencyScope(till, 'door checkin', input.scan), body: input },
+      token: newId('request'),
+      work: async ({ db }) => ({ status: 200, body: await this.commands.checkins.checkin(db, till, input) }),
+    });
+    return outcome.body as Record<string, unknown>;
   }
 
   /** A payment this till started (with the provider's reference, for its receipt); another's is not found. */

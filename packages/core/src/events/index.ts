@@ -2,3 +2,4 @@ export * from './states.ts';
 export * from './commands.ts';
 export * from './ticket-code.ts';
 export * from './promos.ts';
+export * from './door.ts';

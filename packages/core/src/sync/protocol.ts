@@ -28,6 +28,8 @@ import { PRINTER_STATUSES } from '../printer-settings.ts';
 import { BOOKING_MODES, CONFIRMATION_MODES, RESERVATION_SOURCES } from '../hospitality/commands.ts';
 import { frontDeskCommands } from '../hospitality/front-desk.ts';
 import { HOUSEKEEPING_STATUSES, RESERVATION_STATUSES } from '../hospitality/states.ts';
+import { doorCommands } from '../events/door.ts';
+import { EVENT_STATUSES, TICKET_STATUSES } from '../events/states.ts';
 
 export { PRINT_JOB_FAILURE_REASONS };
 
@@ -52,6 +54,12 @@ export const PULL_COLLECTIONS = [
   'rooms',
   'room_rates',
   'reservations',
+  // The door's (events app): events on sale or on today, their tiers, tickets, admissions and double admissions.
+  'ticketed_events',
+  'event_tiers',
+  'tickets',
+  'checkins',
+  'double_admissions',
 ] as const;
 export type PullCollection = (typeof PULL_COLLECTIONS)[number];
 
@@ -270,6 +278,68 @@ export const reservationDoc = doc({
   checked_out_at: z.number().int().nullable(),
 });
 
+/**
+ * A ticketed event a door may admit to: published (or canceled, so its doors
+ * say so) and not ended more than a day ago. `door_key` is its public key
+ * (raw Ed25519, base64url) for `doorVerdict`; `doors_open_at` is the moment
+ * check-in opens (the event's own, or six hours before the start).
+ */
+export const ticketedEventDoc = doc({
+  name: z.string(),
+  venue: z.string(),
+  status: z.enum(EVENT_STATUSES),
+  /** Unix seconds. */
+  starts_at: z.number().int(),
+  ends_at: z.number().int(),
+  doors_open_at: z.number().int(),
+  time_zone: z.string(),
+  capacity: z.number().int(),
+  door_key: z.string(),
+});
+
+export const eventTierDoc = doc({ event: z.string(), name: z.string(), price: z.number().int() });
+
+/**
+ * A ticket of such an event, issued or not: `code` is the one code that
+ * admits it now (null until paid). A code the door reads that is not this
+ * one was revoked by a change to the ticket (the revocation list is the
+ * tickets whose status is `void`, or whose code changed).
+ */
+export const ticketDoc = doc({
+  event: z.string(),
+  tier: z.string(),
+  order: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  holder_name: z.string(),
+  code: z.string().nullable(),
+});
+
+/** An admission: the one per ticket the server holds (`UNIQUE (ticket_id)`). */
+export const checkinDoc = doc({
+  event: z.string(),
+  ticket: z.string(),
+  door: z.string(),
+  /** Unix seconds: when the door admitted. */
+  at: z.number().int(),
+  /** The door's scan id, when a door made it (null from the REST API). */
+  scan: z.string().nullable(),
+});
+
+/** A ticket admitted again by a door that could not know of the first admission (offline). */
+export const doubleAdmissionDoc = doc({
+  event: z.string(),
+  ticket: z.string(),
+  holder_name: z.string(),
+  /** The admission that stands (`checkins`). */
+  first: z.strictObject({ checkin: z.string(), door: z.string(), at: z.number().int() }),
+  /** The later door's. */
+  door: z.string(),
+  at: z.number().int(),
+  scan: z.string(),
+  /** Unix seconds: when the server learnt of it (the report's push). */
+  detected_at: z.number().int(),
+});
+
 export const PULL_DOCUMENTS = {
   products: productDoc,
   variants: variantDoc,
@@ -287,6 +357,11 @@ export const PULL_DOCUMENTS = {
   rooms: roomDoc,
   room_rates: roomRateDoc,
   reservations: reservationDoc,
+  ticketed_events: ticketedEventDoc,
+  event_tiers: eventTierDoc,
+  tickets: ticketDoc,
+  checkins: checkinDoc,
+  double_admissions: doubleAdmissionDoc,
 } as const satisfies Record<PullCollection, z.ZodType>;
 export type PullDocument<C extends PullCollection> = z.infer<(typeof PULL_DOCUMENTS)[C]>;
 
@@ -411,6 +486,7 @@ export const commandPayloads = {
     }),
   'customer.create': createCustomerCommand,
   ...frontDeskCommands,
+  ...doorCommands,
 } as const;
 export type CommandType = keyof typeof commandPayloads;
 export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];
@@ -534,7 +610,9 @@ export interface PairResult {
 /**
  * The tRPC procedures at `/trpc` (all under `sync.`): `pair` (mutation, no
  * credential), `pull` (query), `push`, `report`, `startPayment` (mutations),
- * `getPayment` (query), `changes` (SSE subscription, input
+ * `getPayment` (query), `doorCheckin` (mutation, `doorCheckinInput` in
+ * `events/door.ts`, answered with the check-in's verdict object as
+ * `POST /v1/events/checkin` answers), `changes` (SSE subscription, input
  * `{ lastEventId?: string | null }`, events `tracked(seq, ChangeHint)`).
  * Every call but `pair` sends `Authorization: Bearer <credential>` (the
  * subscription sends it as `connectionParams.credential`). A revoked till is
@@ -547,5 +625,6 @@ export const SYNC_PROCEDURES = [
   'report',
   'startPayment',
   'getPayment',
+  'doorCheckin',
   'changes',
 ] as const;

@@ -101,7 +101,7 @@ export const paymentRoutes = [
     tag: 'Payments',
     summary: 'Refund a paid payment',
     description:
-      'Refunds the whole amount and reverses the payment’s ledger postings (the fee is returned too). Refused unless the payment is `paid` and the available balance covers its net.',
+      'Refunds the whole amount and reverses the payment’s ledger postings (the fee is returned too). Refused unless the payment is `paid` and the available balance covers its net. A ticket order’s payment refunds the order too: its tickets void, `event_order.refunded`.',
     auth: 'secret',
     params: idParams,
     response: paymentSchema,

@@ -61,6 +61,11 @@ export const RECORD_KINDS = [
   'rooms',
   'room_rates',
   'reservations',
+  'ticketed_events',
+  'event_tiers',
+  'tickets',
+  'checkins',
+  'double_admissions',
 ] as const satisfies readonly PullCollection[];
 export type RecordKind = (typeof RECORD_KINDS)[number];
 

@@ -3,9 +3,23 @@ import { checkinBody, EVENT_ORDER_STATUSES, eventOrderCreateBody, tanzanianMobil
 import { defineRoute } from '../../../http/route.ts';
 import { listPage } from '../../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../../http/list.ts';
-import type { EventOrderRow } from '../../../events/objects.ts';
+import type { CheckinRow, EventOrderRow } from '../../../events/objects.ts';
+import {
+  checkinListObjects,
+  checkinsSource,
+  doubleAdmissionObject,
+  doubleAdmissionsSource,
+  type DoubleAdmissionRow,
+} from '../../../events/admissions.ts';
 import { idParams } from '../schemas.ts';
-import { checkinSchema, eventOrderSchema, tag, ticketSchema } from './schemas.ts';
+import {
+  checkinRecordSchema,
+  checkinSchema,
+  doubleAdmissionSchema,
+  eventOrderSchema,
+  tag,
+  ticketSchema,
+} from './schemas.ts';
 
 /** Ticket orders and check-in. Before `/events/{id}`, whose `{id}` would take these paths. */
 export const eventOrderRoutes = [
@@ -90,5 +104,43 @@ export const eventOrderRoutes = [
     body: checkinBody,
     response: checkinSchema,
     handler: ({ body, auth, db, services }) => services.checkins.checkin(db, auth, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/events/checkins',
+    tag,
+    summary: 'List an event’s check-ins',
+    description:
+      'The `event`’s admissions, newest first, each with its door, time, the door’s scan and the server’s verdict at admission; `door` keeps one door’s. `double_admissions` on an admission names each later door that admitted the same ticket (offline), with its time: it is there within seconds of that door’s push.',
+    auth: 'secret',
+    query: listQuery.extend({
+      event: z.string().max(255),
+      door: z.string().min(1).max(64).optional(),
+    }),
+    response: listEnvelope(checkinRecordSchema),
+    handler: async ({ query, auth, db }) => {
+      const page = await listPage(
+        db,
+        checkinsSource(auth, query),
+        query,
+        (row: CheckinRow & { livemode: boolean }) => row,
+      );
+      return { ...page, data: await checkinListObjects(db, page.data) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/events/double-admissions',
+    tag,
+    summary: 'List an event’s double admissions',
+    description:
+      'Tickets of the `event` admitted by a second door that could not know of the first admission (offline), newest first: the ticket, the admission that stands (`first`: its door and time) and the later door and time. Each is also sent as `ticket.double_admitted` and pulled by every door.',
+    auth: 'secret',
+    query: listQuery.extend({ event: z.string().max(255) }),
+    response: listEnvelope(doubleAdmissionSchema),
+    handler: ({ query, auth, db }) =>
+      listPage(db, doubleAdmissionsSource(auth, query), query, (row: DoubleAdmissionRow) =>
+        doubleAdmissionObject(row),
+      ),
   }),
 ];

@@ -89,6 +89,37 @@ export const ticketSchema = z.object({
   created: unix,
 });
 
+export const doubleAdmissionSchema = z.object({
+  id: z.string().describe('Begins with dadm_'),
+  object: z.literal('double_admission'),
+  event: z.string(),
+  ticket: z.string(),
+  holder: z.string(),
+  first: z
+    .object({ checkin: z.string(), door: z.string(), at: unix })
+    .describe('The admission that stands: its door and time'),
+  door: z.string().describe('The later door, which could not know of the first admission (offline)'),
+  at: unix.describe('When the later door admitted, by its clock'),
+  scan: z.string().describe('The later door’s scan (scn_…)'),
+  detected: unix.describe('When the server learnt of it: the later door’s push'),
+  livemode,
+});
+
+export const checkinRecordSchema = z.object({
+  id: z.string().describe('Begins with chk_'),
+  object: z.literal('checkin_record'),
+  event: z.string(),
+  ticket: z.string(),
+  door: z.string(),
+  at: unix.describe('When the door admitted'),
+  scan: z.string().nullable().describe('The door’s scan (scn_…); null for a check-in through the API'),
+  verdict: z
+    .enum(['ok', 'unpaid', 'canceled', 'not_yet_valid'])
+    .describe('The server’s verdict at admission: other than `ok` only when a door admitted on its own'),
+  double_admissions: z.array(doubleAdmissionSchema).describe('Later doors that admitted the same ticket'),
+  livemode,
+});
+
 export const eventOrderSchema = z.object({
   id: z.string().describe('Begins with eord_'),
   object: z.literal('event_order'),
@@ -112,6 +143,9 @@ export const eventOrderSchema = z.object({
   payment: z.string().nullable(),
   held_until: unix.describe('When an unpaid order gives its tickets back'),
   tickets: z.array(ticketSchema),
+  double_admissions: z
+    .array(doubleAdmissionSchema)
+    .describe('Its tickets admitted again by a later door (both doors and times)'),
   metadata: z.record(z.string(), z.string()),
   paid: unix.nullable(),
   expired: unix.nullable(),

@@ -113,7 +113,7 @@ export const eventSetupRoutes = [
     tag,
     summary: 'Update an event',
     description:
-      'Fields left out keep their value. `status` moves it `draft -> published -> canceled | ended` (only a published event sells; a canceled one admits no one). A capacity below the tickets held or sold is refused. Records `ticketed_event.updated`, or `ticketed_event.canceled`.',
+      'Fields left out keep their value. `status` moves it `draft -> published -> canceled | ended` (only a published event sells; a canceled one admits no one, and its paid orders are refunded in the same transaction, each with `payment.refunded` and `event_order.refunded`). A capacity below the tickets held or sold is refused. Records `ticketed_event.updated`, or `ticketed_event.canceled`.',
     auth: 'secret',
     params: idParams,
     body: eventPatchBody,

@@ -1,0 +1,75 @@
+import { expect } from 'vitest';
+import { createTRPCUntypedClient, httpLink } from '@trpc/client';
+import {
+  newId,
+  type Command,
+  type CommandResult,
+  type PullCollection,
+  type PullDocument,
+  type PullResult,
+  type PushResult,
+} from '@tz/core';
+import type { RunningServer } from '../../apps/server/src/server.ts';
+import type { Api } from '../support/retail.ts';
+import { makeTill, pullUntil } from '../support/tills.ts';
+
+/** A till paired over tRPC, calling as the desktop app's door mode does. */
+export async function pairedDoor(server: RunningServer, api: Api, name = 'Lango la Kaskazini') {
+  const till = await makeTill(api, { name });
+  const trpc = (credential: string | null) =>
+    createTRPCUntypedClient({
+      links: [
+        httpLink({
+          url: `${server.url}/trpc`,
+          headers: () => (credential ? { authorization: `Bearer ${credential}` } : {}),
+        }),
+      ],
+    });
+  const paired = (await trpc(null).mutation('sync.pair', { code: till.pairing_code })) as {
+    credential: string;
+  };
+  const client = trpc(paired.credential);
+  return {
+    name,
+    push: async (...commands: Command[]) =>
+      ((await client.mutation('sync.push', { commands })) as PushResult).results,
+    ask: (input: Record<string, unknown>) =>
+      client.mutation('sync.doorCheckin', input) as Promise<Record<string, any>>,
+    page: (collection: PullCollection, checkpoint: PullResult['checkpoint'], limit = 1000) =>
+      client.query('sync.pull', { collection, checkpoint, limit }) as Promise<PullResult>,
+    pull: <C extends PullCollection>(
+      collection: C,
+      done: (documents: PullDocument<C>[]) => boolean,
+      from: { checkpoint: PullResult['checkpoint'] } = { checkpoint: null },
+    ) =>
+      pullUntil<PullDocument<C>>(
+        (checkpoint) =>
+          client.query('sync.pull', { collection, checkpoint, limit: 1000 }) as Promise<PullResult>,
+        done,
+        from,
+      ),
+  };
+}
+export type Door = Awaited<ReturnType<typeof pairedDoor>>;
+
+const commandId = () => `cmd_${newId('request').slice(-26).toUpperCase()}`;
+
+/** A door's report of a holder it let in on its own verdict. */
+export const report = (payload: {
+  scan: string;
+  event: string;
+  ticket: string;
+  code: string;
+  door: string;
+  at: number;
+}): Command => ({ id: commandId(), type: 'ticket.checkin', created_at: Date.now(), payload });
+
+export const applied = (result: CommandResult | undefined) => {
+  expect(result?.status, JSON.stringify(result)).toBe('applied');
+  return (result as Extract<CommandResult, { status: 'applied' }>).result;
+};
+
+export const refused = (result: CommandResult | undefined) => {
+  expect(result?.status, JSON.stringify(result)).toBe('refused');
+  return (result as Extract<CommandResult, { status: 'refused' }>).error;
+};
