@@ -5,7 +5,8 @@
  * it; orders bought through the API and paid on the sandbox's checkout show on
  * the orders page filtered by the buyer's phone, with their tickets; the sales
  * chart says what the API's sales say; deleting a tier with sales is refused in
- * a sentence; canceling asks first, saying what happens to paid orders. Then
+ * a sentence; canceling asks first, saying the paid orders are refunded, and
+ * refunds them. Then
  * each page once in Swahili on a 360 px phone. axe-core on every page.
  */
 import { describe, expect, it } from 'vitest';
@@ -224,15 +225,6 @@ describe('the events section', () => {
         await page.waitForSelector('[data-testid=delete-tier-dialog]', { state: 'detached' });
         expect((await shop.api.get(`/v1/events/${eventId}`)).body.tiers).toHaveLength(2);
 
-        // Canceling asks first, naming what happens to the paid orders.
-        await page.click('[data-testid=cancel-event]');
-        await expect
-          .poll(() => page.textContent('[data-testid=event-move-dialog]'))
-          .toContain('Its paid orders (2) are not refunded by canceling');
-        await page.click('[data-testid=confirm-move]');
-        await page.waitForSelector('[data-testid=event-status][data-status=canceled]');
-        expect((await shop.api.get(`/v1/events/${eventId}`)).body.status).toBe('canceled');
-
         // In Swahili on a phone: each page's words, once, without sideways scrolling.
         const phone = await openOffice(office.browser, 'sw', 360);
         try {
@@ -255,6 +247,17 @@ describe('the events section', () => {
         } finally {
           await phone.context.close();
         }
+
+        // Canceling asks first, saying the paid orders are refunded; then they are.
+        await page.click('[data-testid=cancel-event]');
+        await expect
+          .poll(() => page.textContent('[data-testid=event-move-dialog]'))
+          .toContain('Its paid orders (2) are refunded in full');
+        await page.click('[data-testid=confirm-move]');
+        await page.waitForSelector('[data-testid=event-status][data-status=canceled]');
+        expect((await shop.api.get(`/v1/events/${eventId}`)).body.status).toBe('canceled');
+        const refunded = (await shop.api.get(`/v1/events/orders?event=${eventId}&status=refunded`)).body.data;
+        expect(refunded.map((one: { id: string }) => one.id).sort()).toEqual([amina.id, baraka.id].sort());
       } finally {
         await context.close();
       }

@@ -1,7 +1,7 @@
 /**
  * Ticket orders: the list read with the API's cursors, filtered by event,
  * status and the buyer's phone; each at `/office/events/orders/<id>` with its
- * lines and its tickets' status.
+ * lines and its tickets' status and admission.
  */
 import { useState, type FormEvent } from 'react';
 import { EVENT_ORDER_STATUSES } from '@tz/core';
@@ -196,6 +196,17 @@ function OrderDetail({ id }: { id: string }) {
             { label: t('evTier'), cell: (ticket) => tierName(ticket.tier) },
             { label: t('evHolder'), cell: (ticket) => ticket.holder },
             { label: t('status'), cell: (ticket) => <TicketBadge status={ticket.status} /> },
+            {
+              label: t('evAdmitted'),
+              cell: (ticket) =>
+                ticket.checked_in
+                  ? t('evAdmittedAt', {
+                      time: formatDateTime(ticket.checked_in.at * 1000),
+                      door: ticket.checked_in.door,
+                    })
+                  : t('evNotYet'),
+              nowrap: true,
+            },
             { label: t('evTicket'), cell: (ticket) => <code>{ticket.id}</code> },
           ]}
         />

@@ -48,6 +48,7 @@ export interface Ticket {
   tier: string;
   status: TicketStatus;
   holder: string;
+  checked_in: { at: number; door: string } | null;
 }
 export interface EventOrder {
   id: string;
