@@ -5,13 +5,15 @@
  * it; orders bought through the API and paid on the sandbox's checkout show on
  * the orders page filtered by the buyer's phone, with their tickets; the sales
  * chart says what the API's sales say; deleting a tier with sales is refused in
- * a sentence; canceling asks first, saying the paid orders are refunded, and
+ * a sentence; the check-in list shows two offline doors' double admission; canceling asks first, saying the paid orders are refunded, and
  * refunds them. Then
  * each page once in Swahili on a 360 px phone. axe-core on every page.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatEastAfricaTime } from '@tz/core/time';
+import { newId } from '@tz/core';
+import { applied, pairedDoor, report } from '../events/door-support.ts';
 import { payOrder } from '../events/support.ts';
 import { anotherMerchant } from '../support/merchant.ts';
 import { officeInChromium, openOffice, seriousViolations, signInInBrowser } from '../support/office.ts';
@@ -191,6 +193,48 @@ describe('the events section', () => {
           .poll(() => page.textContent('[data-testid=events] [role=alert]'))
           .toMatch(/^Check this: Buyer’s phone /);
 
+        // Two doors offline admit Amina's first ticket, the north door Baraka's too: the check-in
+        // list shows the north door's admissions, Amina's marked with the south door's.
+        const north = await pairedDoor(office.server, shop.api, 'North gate');
+        const south = await pairedDoor(office.server, shop.api, 'South gate');
+        const now = Math.floor(Date.now() / 1000);
+        const scan = (door: typeof north, ticket: { id: string; code: string }, at: number) =>
+          door.push(
+            report({
+              scan: newId('scan'),
+              event: eventId,
+              ticket: ticket.id,
+              code: ticket.code,
+              door: door.name,
+              at,
+            }),
+          );
+        applied((await scan(north, amina.tickets[0], now - 120))[0]);
+        applied((await scan(north, baraka.tickets[0], now - 90))[0]);
+        expect(applied((await scan(south, amina.tickets[0], now - 60))[0])).toMatchObject({
+          verdict: 'already_redeemed',
+        });
+        await tab(page, 'check-ins');
+        await page.waitForSelector('[data-testid=checkin]');
+        expect(await page.locator('[data-testid=checkin]').count()).toBe(2);
+        const marked = page.locator(`[data-testid=checkin]:has-text("${amina.tickets[0].id}")`);
+        expect(await marked.textContent()).toContain('North gate');
+        expect(await marked.locator('[data-testid=double-admission]').textContent()).toMatch(
+          /^Admitted twice also at South gate, /,
+        );
+        expect(
+          await page
+            .locator(
+              `[data-testid=checkin]:has-text("${baraka.tickets[0].id}") [data-testid=double-admission]`,
+            )
+            .count(),
+        ).toBe(0);
+        await page.fill('[data-testid=checkin-door]', 'South gate');
+        await page.click('[data-testid=apply-checkin-filters]');
+        await page.waitForSelector('[data-testid=checkin]', { state: 'detached' });
+        expect(await page.textContent('[data-testid=events]')).toContain('No one admitted yet.');
+        expect(await seriousViolations(page)).toEqual([]);
+
         // The sales chart says what the API says.
         await page.goto(`${office.server.url}/office/events/events/${eventId}`);
         await page.waitForSelector('[data-testid=tier-chart]');
@@ -235,6 +279,7 @@ describe('the events section', () => {
             ['events/new', '[data-testid=event-form]', 'Saa ziko kwa Africa/Dar_es_Salaam'],
             ['orders', '[data-testid=order-list]', 'Simu ya mnunuzi'],
             [`orders/${amina.id}`, '[data-testid=ticket-list]', 'Halali'],
+            ['check-ins', '[data-testid=double-admission]', 'Imeingia mara mbili'],
             ['organizer', '[data-testid=organizer-form]', 'Sera ya kurudisha pesa'],
           ];
           for (const [path, ready, words] of pages) {

@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { EVENT_ORDER_STATUSES } from '@tz/core';
-import { allPages, api } from '../../api.ts';
+import { api } from '../../api.ts';
 import { errorText } from '../../errors.ts';
 import { CursorListView, useCursorList } from '../../components/CursorList.tsx';
 import { RowTable } from '../../components/DataTable.tsx';
@@ -17,18 +17,12 @@ import { useI18n } from '../../i18n/index.ts';
 import { useLoad } from '../../load.ts';
 import { PageLink } from '../../router.tsx';
 import { formatDateTime, formatMoney, Message } from '../../shared.ts';
-import { EVENT_ERRORS, ORDER_STATUS_WORDS, type EventOrder, type TicketedEvent } from './model.ts';
-import { OrderBadge, TicketBadge } from './parts.tsx';
+import { EVENT_ERRORS, ORDER_STATUS_WORDS, type EventOrder } from './model.ts';
+import { OrderBadge, TicketBadge, useEvents } from './parts.tsx';
 
 export function Orders({ id, event }: { id?: string | undefined; event?: string | undefined }) {
   if (id) return <OrderDetail id={id} />;
   return <OrderList event={event ?? ''} />;
-}
-
-/** The organizer's events, for naming an order's event and its tiers (an organizer has tens, not thousands). */
-function useEvents() {
-  const [loaded] = useLoad(() => allPages<TicketedEvent>('/v1/events'), 'events');
-  return loaded.kind === 'done' ? loaded.value : [];
 }
 
 function OrderList({ event }: { event: string }) {

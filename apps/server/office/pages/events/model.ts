@@ -62,6 +62,13 @@ export interface EventOrder {
   tickets: Ticket[];
   created: number;
 }
+export interface CheckinRecord {
+  id: string;
+  ticket: string;
+  door: string;
+  at: number;
+  double_admissions: Array<{ id: string; door: string; at: number; holder: string }>;
+}
 export interface Organizer {
   display_name: string;
   contact_email: string | null;

@@ -1,8 +1,10 @@
-/** What the events pages share: a status as a coloured badge, a sale window, a field's hint. */
+/** What the events pages share: a status as a coloured badge, a time of the event, the organizer's events. */
 import type { EventOrderStatus, EventStatus, TicketStatus } from '@tz/core';
+import { allPages } from '../../api.ts';
 import { useI18n } from '../../i18n/index.ts';
+import { useLoad } from '../../load.ts';
 import { formatDateTime } from '../../shared.ts';
-import { EVENT_STATUS_WORDS, ORDER_STATUS_WORDS, TICKET_STATUS_WORDS } from './model.ts';
+import { EVENT_STATUS_WORDS, ORDER_STATUS_WORDS, TICKET_STATUS_WORDS, type TicketedEvent } from './model.ts';
 
 export function EventBadge({ status }: { status: EventStatus }) {
   const { t } = useI18n();
@@ -35,4 +37,10 @@ export function TicketBadge({ status }: { status: TicketStatus }) {
 export function EventTime({ seconds }: { seconds: number | null }) {
   const { t } = useI18n();
   return <>{seconds === null ? t('evWindowOpen') : formatDateTime(seconds * 1000)}</>;
+}
+
+/** The organizer's events, for naming an order's event and its tiers (an organizer has tens, not thousands). */
+export function useEvents() {
+  const [loaded] = useLoad(() => allPages<TicketedEvent>('/v1/events'), 'events');
+  return loaded.kind === 'done' ? loaded.value : [];
 }
