@@ -215,6 +215,7 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
       await page.waitForSelector('[data-testid=ticket-list]');
     },
   },
+  'ev-checkins': { path: '/office/events/check-ins', ready: '[data-testid=double-admission]' },
   'ev-organizer': { path: '/office/events/organizer', ready: '[data-testid=organizer-form]' },
 };
 const chosen = Object.entries(SCREENS).filter(

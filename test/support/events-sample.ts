@@ -1,5 +1,7 @@
-/** A festival for the office's screenshots: two tiers, a promo code, and paid orders spread over a week of sales. */
+/** A festival for the office's screenshots: two tiers, a promo code, paid orders spread over a week of sales, and admissions at two gates, one ticket twice. */
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { newId } from '@tz/core';
+import { pairedDoor, report } from '../events/door-support.ts';
 import { inDays, payOrder } from '../events/support.ts';
 import type { Api } from './retail.ts';
 
@@ -46,6 +48,7 @@ export async function eventsSample(server: RunningServer, api: Api): Promise<voi
     ends_at: inDays(45.2),
     capacity: 300,
   });
+  const tickets: Array<{ id: string; code: string }> = [];
   for (const [index, [name, phone]] of BUYERS.entries()) {
     const lines = [
       { tier: regular.id, quantity: 1 + (index % 4) },
@@ -61,12 +64,38 @@ export async function eventsSample(server: RunningServer, api: Api): Promise<voi
         ...(index === 1 ? { promo_code: 'BUSARA10' } : {}),
       }),
     );
+    tickets.push(...paid.tickets);
     // Paid over the past week, as a festival's sales come in.
     await server.database.pool.query(
       `UPDATE event_orders SET paid_at = now() - make_interval(days => $2) WHERE id = $1`,
       [paid.id, 6 - index],
     );
   }
+  // Two gates admitting, offline: the south gate let the first holder in again.
+  const north = await pairedDoor(server, api, 'Lango la Kaskazini');
+  const south = await pairedDoor(server, api, 'Lango la Kusini');
+  const now = Math.floor(Date.now() / 1000);
+  for (const [index, ticket] of tickets.slice(0, 5).entries())
+    await (index % 2 === 0 ? north : south).push(
+      report({
+        scan: newId('scan'),
+        event: event.id,
+        ticket: ticket.id,
+        code: ticket.code,
+        door: index % 2 === 0 ? north.name : south.name,
+        at: now - 600 + index * 60,
+      }),
+    );
+  await south.push(
+    report({
+      scan: newId('scan'),
+      event: event.id,
+      ticket: tickets[0]!.id,
+      code: tickets[0]!.code,
+      door: south.name,
+      at: now - 30,
+    }),
+  );
   // One buyer still paying.
   await api.post('/v1/events/orders', {
     event: event.id,

@@ -18,8 +18,8 @@ export function Checkins() {
   const events = useEvents();
   const [draft, setDraft] = useState({ event: '', door: '' });
   const [applied, setApplied] = useState({ event: '', door: '' });
-  // The newest event until one is chosen: the API lists one event's admissions.
-  const event = applied.event || events[0]?.id || '';
+  // The newest event on sale until one is chosen (the API lists one event's admissions).
+  const event = applied.event || (events.find((one) => one.status === 'published') ?? events[0])?.id || '';
   const apply = (submitted: FormEvent) => {
     submitted.preventDefault();
     setApplied({ event: draft.event, door: draft.door.trim() });
@@ -64,7 +64,22 @@ function CheckinList({ event, door }: { event: string; door: string }) {
           rowTestId="checkin"
           caption={t('evTabCheckins')}
           columns={[
-            { label: t('evTime'), cell: (row) => formatDateTime(row.at * 1000), nowrap: true },
+            {
+              label: t('evTime'),
+              // The mark comes first, so a phone shows it before the table scrolls.
+              cell: (row) => (
+                <>
+                  {formatDateTime(row.at * 1000)}
+                  {row.double_admissions.length > 0 && (
+                    <>
+                      <br />
+                      <span className="badge ev-double">{t('evDouble')}</span>
+                    </>
+                  )}
+                </>
+              ),
+              nowrap: true,
+            },
             { label: t('evDoor'), cell: (row) => row.door },
             { label: t('evTicket'), cell: (row) => <code>{row.ticket}</code> },
             {
@@ -74,7 +89,6 @@ function CheckinList({ event, door }: { event: string; door: string }) {
                   '—'
                 ) : (
                   <span data-testid="double-admission">
-                    <span className="badge ev-double">{t('evDouble')}</span>{' '}
                     {row.double_admissions
                       .map((double) =>
                         t('evDoubleAt', { door: double.door, time: formatDateTime(double.at * 1000) }),
