@@ -15,6 +15,7 @@ import { officeSample } from '../support/office-sample.ts';
 import { startTestServer } from '../support/server.ts';
 import { signInInBrowser } from '../support/office.ts';
 import { hospitalitySample } from '../support/hospitality-sample.ts';
+import { eventsSample } from '../support/events-sample.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = path.resolve(process.argv[2] ?? path.join(repo, 'scratch/office-screens'));
@@ -186,6 +187,36 @@ const SCREENS: Record<string, { path: string; ready: string; then?: (page: Page)
   'hosp-rooms': { path: '/office/hospitality/rooms', ready: '[data-testid=room-list]' },
   'hosp-blackouts': { path: '/office/hospitality/blackouts', ready: '[data-testid=blackout-list]' },
   'hosp-property': { path: '/office/hospitality/property', ready: '[data-testid=property-form]' },
+  'ev-events': { path: '/office/events', ready: '[data-testid=event-list]' },
+  'ev-event': {
+    path: '/office/events',
+    ready: '[data-testid=event-list]',
+    then: async (page) => {
+      await page.click('[data-testid=event] a >> text=Sauti za Busara 2027');
+      await page.waitForSelector('[data-testid=tier-chart]');
+    },
+  },
+  'ev-cancel': {
+    path: '/office/events',
+    ready: '[data-testid=event-list]',
+    then: async (page) => {
+      await page.click('[data-testid=event] a >> text=Sauti za Busara 2027');
+      await page.click('[data-testid=cancel-event]');
+      await page.waitForSelector('[data-testid=event-move-dialog]');
+    },
+  },
+  'ev-new': { path: '/office/events/events/new', ready: '[data-testid=event-form]' },
+  'ev-orders': { path: '/office/events/orders', ready: '[data-testid=order-list]' },
+  'ev-order': {
+    path: '/office/events/orders',
+    ready: '[data-testid=order-list]',
+    then: async (page) => {
+      await page.click('[data-testid=order] a');
+      await page.waitForSelector('[data-testid=ticket-list]');
+    },
+  },
+  'ev-checkins': { path: '/office/events/check-ins', ready: '[data-testid=double-admission]' },
+  'ev-organizer': { path: '/office/events/organizer', ready: '[data-testid=organizer-form]' },
 };
 const chosen = Object.entries(SCREENS).filter(
   ([name]) => !process.env.SCREENS || process.env.SCREENS.split(',').includes(name),
@@ -235,6 +266,7 @@ try {
     });
   await sample.api.post('/v1/webhook-events/test', { type: 'payment.succeeded', data: { id: 'pay_test' } });
   await hospitalitySample(sample.api);
+  await eventsSample(server, sample.api);
   await mkdir(outDir, { recursive: true });
   for (const language of ['sw', 'en'] as const) {
     for (const size of SIZES) {

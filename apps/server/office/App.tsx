@@ -15,6 +15,7 @@ import { Apps } from './pages/apps/Apps.tsx';
 import { InstalledAppsProvider, useInstalledApps } from './pages/apps/installed.tsx';
 import { Developers } from './pages/developers/Developers.tsx';
 import { Home } from './pages/Home.tsx';
+import { Events } from './pages/events/Events.tsx';
 import { Hospitality } from './pages/hospitality/Hospitality.tsx';
 import { Retail } from './pages/retail/Retail.tsx';
 import { Payments } from './pages/payments/Payments.tsx';
@@ -23,13 +24,14 @@ import { SignIn } from './pages/SignIn.tsx';
 import { TillsAndStaff } from './pages/staff/TillsAndStaff.tsx';
 
 /** The sections a vertical adds, shown only while its app is installed in this mode. */
-const PAGE_APPS: Partial<Record<Page, AppSlug>> = { hospitality: 'hospitality' };
+const PAGE_APPS: Partial<Record<Page, AppSlug>> = { hospitality: 'hospitality', events: 'events' };
 
 const NAV_WORDS: Record<Page, MessageKey> = {
   home: 'navHome',
   payments: 'navPayments',
   retail: 'navRetail',
   hospitality: 'navHospitality',
+  events: 'navEvents',
   tills: 'navTills',
   developers: 'navDevelopers',
   apps: 'navApps',
@@ -63,6 +65,8 @@ function PageOf({ place }: { place: Place }) {
       return <Retail rest={place.rest} />;
     case 'hospitality':
       return <Hospitality rest={place.rest} />;
+    case 'events':
+      return <Events rest={place.rest} />;
     case 'payments':
       return <Payments rest={place.rest} />;
     case 'tills':

@@ -11,6 +11,7 @@ export const PAGES = [
   'payments',
   'retail',
   'hospitality',
+  'events',
   'tills',
   'developers',
   'apps',

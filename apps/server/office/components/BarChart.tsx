@@ -26,7 +26,7 @@ export function BarChart({
   // Three or four labels under the bars: the first, the last and evenly between.
   const step = Math.max(1, Math.ceil(n / 3));
   const ticks = labels.map((label, i) => ({ label, i })).filter(({ i }) => i % step === 0 || i === n - 1);
-  if (ticks.length > 1 && ticks.at(-1)!.i - ticks.at(-2)!.i < step / 2) ticks.splice(-2, 1);
+  if (ticks.length > 1 && ticks.at(-1)!.i - ticks.at(-2)!.i <= step / 2) ticks.splice(-2, 1);
   const peak = values.indexOf(max);
   const summary =
     max > 0 ? t('chartPeak', { label: labels[peak] ?? '', amount: format(max) }) : t('chartEmpty');

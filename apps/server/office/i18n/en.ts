@@ -143,6 +143,7 @@ export const en = {
   ...SECTIONS.payments.en,
   ...SECTIONS.retail.en,
   ...SECTIONS.hospitality.en,
+  ...SECTIONS.events.en,
   ...SECTIONS.staff.en,
   ...SECTIONS.developers.en,
   ...SECTIONS.apps.en,

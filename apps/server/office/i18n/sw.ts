@@ -145,6 +145,7 @@ export const sw: Messages = {
   ...SECTIONS.payments.sw,
   ...SECTIONS.retail.sw,
   ...SECTIONS.hospitality.sw,
+  ...SECTIONS.events.sw,
   ...SECTIONS.staff.sw,
   ...SECTIONS.developers.sw,
   ...SECTIONS.apps.sw,

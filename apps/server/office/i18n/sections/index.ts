@@ -3,8 +3,9 @@ import { apps } from './apps.ts';
 import { business } from './business.ts';
 import { hospitality } from './hospitality.ts';
 import { developers } from './developers.ts';
+import { events } from './events.ts';
 import { payments } from './payments.ts';
 import { retail } from './retail.ts';
 import { staff } from './staff.ts';
 
-export const SECTIONS = { payments, retail, hospitality, staff, developers, apps, business };
+export const SECTIONS = { payments, retail, hospitality, events, staff, developers, apps, business };

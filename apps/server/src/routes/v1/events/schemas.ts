@@ -185,3 +185,29 @@ export const checkinSchema = z.object({
     .describe('`ok`: this admission; `already_redeemed`: the first one, when and at which door'),
   livemode,
 });
+
+const sold = { tickets: z.number().int(), gross: z.number().int().describe('At the lines’ prices') };
+
+export const salesSchema = z.object({
+  object: z.literal('event_sales'),
+  event: z.string(),
+  time_zone: z.enum(EVENT_TIME_ZONES).describe('The days are the event’s'),
+  currency: z.literal('TZS'),
+  tiers: z.array(z.object({ tier: z.string(), name: z.string(), ...sold })),
+  days: z
+    .array(
+      z.object({
+        date: z.string().describe('YYYY-MM-DD in the event’s time zone'),
+        tickets: z.number().int(),
+        tiers: z.array(z.object({ tier: z.string(), ...sold })).describe('The tiers sold that day'),
+      }),
+    )
+    .describe('The days with sales, oldest first'),
+  total: z.object({
+    orders: z.number().int(),
+    ...sold,
+    discount: z.number().int().describe('What promos took off'),
+    amount: z.number().int().describe('What buyers paid: gross less discount'),
+  }),
+  livemode,
+});

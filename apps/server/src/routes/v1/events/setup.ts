@@ -12,8 +12,9 @@ import { listPage } from '../../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../../http/list.ts';
 import { eventObjects } from '../../../events/events.ts';
 import type { EventRow } from '../../../events/objects.ts';
+import { eventSales } from '../../../events/sales.ts';
 import { idParams } from '../schemas.ts';
-import { doorKeySchema, eventSchema, organizerSchema, tag, tierSchema } from './schemas.ts';
+import { doorKeySchema, eventSchema, organizerSchema, salesSchema, tag, tierSchema } from './schemas.ts';
 
 /** The organizer, events and their tiers. The fixed paths come before `/events/{id}`. */
 export const eventSetupRoutes = [
@@ -143,6 +144,18 @@ export const eventSetupRoutes = [
     params: idParams,
     response: doorKeySchema,
     handler: ({ params, auth, db, services }) => services.ticketedEvents.doorKey(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/events/{id}/sales',
+    tag,
+    summary: 'Retrieve an event’s sales',
+    description:
+      'Tickets of paid orders per tier per day, the day each order was paid in the event’s time zone, with each tier’s totals and the event’s (orders, tickets, gross, promo discount, amount paid). Refunded orders are left out.',
+    auth: 'secret',
+    params: idParams,
+    response: salesSchema,
+    handler: ({ params, auth, db }) => eventSales(db, auth, params.id),
   }),
   defineRoute({
     method: 'POST',
