@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.ts';
 
 const TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'];
 /**
@@ -31,6 +32,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Once for the run, here only: projects would each run it again.
     globalSetup: ['test/support/global-setup.ts'],
+    // The longest files first, by a measured run's durations (support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // The other files share a worker's modules, one file after another: importing the server's

@@ -18,6 +18,17 @@ import { EMBEDDED_EXTENSIONS } from '../../apps/server/src/db/embedded.ts';
  * (creating and migrating one costs seconds).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The till preview's build, made once by the first file that serves it (support/till-preview.ts).
+  const preview = await mkdtemp(path.join(os.tmpdir(), 'tz-till-preview-'));
+  process.env.TEST_TILL_PREVIEW_DIR = preview;
+  const databases = await databaseSetup(project);
+  return async () => {
+    await databases();
+    await rm(preview, { recursive: true, force: true });
+  };
+}
+
+async function databaseSetup(project: TestProject): Promise<() => Promise<void>> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) return embeddedTemplate();
   const name = `test_run_${process.pid}_${Date.now().toString(36)}`;

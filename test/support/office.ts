@@ -1,11 +1,14 @@
 /** The back office's cookie session over real HTTP, as a browser on the server's own pages holds it. */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureWebBuild } from '../../apps/desktop/scripts/ensure-web-build.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
+import { en } from '../../apps/server/office/i18n/en.ts';
+import { sw } from '../../apps/server/office/i18n/sw.ts';
 import { launchChromium } from './browser.ts';
+import { readsInOtherLanguage } from './languages.ts';
 import { client, startTestServer, type Merchant } from './server.ts';
 
 export interface OfficeCookie {
@@ -118,4 +121,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
     .map((v: any) => `${v.id} (${v.nodes}): ${v.help}`);
+}
+
+/**
+ * The office's screen as it is now, in the other language too: switched with the office's own
+ * language switch, its words checked against the dictionaries and axe-core's findings there (see
+ * support/languages.ts), then switched back. Pressed from script, so a dialog open over the frame
+ * stays open and keeps the focus.
+ */
+export function officeReadsInOtherLanguage(page: Page): Promise<void> {
+  return readsInOtherLanguage(
+    page,
+    { sw, en },
+    () => page.evaluate(() => document.querySelector<HTMLElement>('[data-testid=language]')!.click()),
+    async () => expect(await seriousViolations(page)).toEqual([]),
+  );
+}
+
+/** axe-core's check of the office's screen as it is now, then the same screen in the other language. */
+export async function officeScreenChecked(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+  await officeReadsInOtherLanguage(page);
 }

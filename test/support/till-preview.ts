@@ -1,16 +1,18 @@
 /**
  * Serves the till's screens over sample state (test/browser/till-preview), for
  * screenshots and keyboard tests that need no server or data layer. Built once
- * per preview (a second or two) and served as files: the dev server compiled
+ * per test run (per preview outside one) and served as files: the dev server compiled
  * every module on a page's first load and optimised dependencies on the fly,
  * which on a busy machine took longer than a page load may.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, preview } from 'vite';
+import { tryLock } from 'fs-native-extensions';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser.ts';
@@ -22,14 +24,12 @@ export interface TillPreview {
 
 export async function startTillPreview(): Promise<TillPreview> {
   const root = fileURLToPath(new URL('../browser/till-preview', import.meta.url));
-  const outDir = await mkdtemp(path.join(os.tmpdir(), 'till-preview-'));
-  await build({
-    root,
-    configFile: false,
-    plugins: [react()],
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 10_000 },
-  });
+  // In a test run, one build for every file (support/global-setup.ts names its directory).
+  const shared = process.env.TEST_TILL_PREVIEW_DIR;
+  const outDir = shared
+    ? await sharedBuild(root, shared)
+    : await mkdtemp(path.join(os.tmpdir(), 'till-preview-'));
+  if (!shared) await buildPreview(root, outDir);
   const server = await preview({
     root,
     configFile: false,
@@ -43,9 +43,39 @@ export async function startTillPreview(): Promise<TillPreview> {
     url: `http://127.0.0.1:${address.port}/`,
     close: async () => {
       await server.close();
-      await rm(outDir, { recursive: true, force: true });
+      if (!shared) await rm(outDir, { recursive: true, force: true });
     },
   };
+}
+
+function buildPreview(root: string, outDir: string) {
+  return build({
+    root,
+    configFile: false,
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 10_000 },
+  });
+}
+
+/**
+ * The run's build in `dir`, made by the first file to ask while the others wait on its lock
+ * (released by the system if that process dies); made aside and renamed, so it is whole or absent.
+ */
+async function sharedBuild(root: string, dir: string): Promise<string> {
+  const outDir = path.join(dir, 'preview');
+  const fd = openSync(path.join(dir, 'build.lock'), 'w');
+  try {
+    while (!tryLock(fd)) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!existsSync(path.join(outDir, 'index.html'))) {
+      const building = await mkdtemp(path.join(dir, 'building-'));
+      await buildPreview(root, building);
+      await rename(building, outDir);
+    }
+  } finally {
+    closeSync(fd); // releases the lock
+  }
+  return outDir;
 }
 
 /** Opens the preview in `language` with a cashier signed in and the shift open, and waits for the sale screen. */
