@@ -173,6 +173,9 @@ beforeAll(async () => {
   const promo = await api.post(`/v1/events/${event.body.id}/promos`, { code: 'MWANZO', amount_off: 500 });
   for (const created of [event, tier, ticketOrder, promo])
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+  // A door's lists name their event: the stranger asks for the owner's, and must learn nothing of it.
+  listQueries['/events/checkins'] = `?event=${event.body.id}`;
+  listQueries['/events/double-admissions'] = `?event=${event.body.id}`;
   ownerIds.push(
     event.body.id,
     tier.body.id,
