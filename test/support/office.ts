@@ -1,4 +1,5 @@
 /** The back office's cookie session over real HTTP, as a browser on the server's own pages holds it. */
+import type { Clock } from '../../apps/server/src/infra/clock.ts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -74,11 +75,11 @@ export async function signInInBrowser(
  * A test file's office in Chromium: the office built, a test server and a browser
  * started before its tests and closed after them (read `server` and `browser` inside a test).
  */
-export function officeInChromium() {
+export function officeInChromium(options: { clock?: Clock } = {}) {
   const running = {} as { server: RunningServer; browser: Browser };
   beforeAll(async () => {
     await ensureWebBuild(() => undefined, 'office');
-    running.server = await startTestServer();
+    running.server = await startTestServer({}, options);
     running.browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
