@@ -2,7 +2,7 @@
  * Opens the till's data layer: `openTillStore(options)` gives the screens a
  * `TillStore` (see `api.ts`).
  */
-import { BehaviorSubject, distinctUntilChanged, map, switchMap } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, map, shareReplay, switchMap } from 'rxjs';
 import type { PullDocument } from '@tz/core';
 import type { PairingState, TillSettings, TillStore, TillStoreOptions } from './api.ts';
 import {
@@ -253,7 +253,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
       void printing.printZReport(report);
       return report;
     },
-    hasDesk$: desk.watchHasDesk(ctx).pipe(distinctUntilChanged()),
+    hasDesk$: desk.watchHasDesk(ctx).pipe(distinctUntilChanged(), lastKnown()),
     desk$: desk.watchDesk(ctx),
     quoteWalkIn: (request) => desk.quoteWalkIn(ctx, request),
     walkIn: (request) => desk.walkIn(ctx, request),
@@ -264,7 +264,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     balanceOf: (reservation) => desk.balanceOf(ctx, reservation),
     checkOut: (request) => desk.checkOut(ctx, printing, request),
     dismissConflict: (conflict) => desk.dismissConflict(ctx, conflict),
-    hasDoor$: door.watchHasDoor(ctx).pipe(distinctUntilChanged()),
+    hasDoor$: door.watchHasDoor(ctx).pipe(distinctUntilChanged(), lastKnown()),
     door$: door.watchDoor(ctx),
     chooseDoorEvent: (event) => door.chooseDoorEvent(ctx, event),
     scanAtDoor: (code) => door.scanAtDoor(ctx, code),
@@ -286,4 +286,13 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     },
   };
   return store;
+}
+
+/**
+ * Kept and replayed at once to each new subscriber: a dialog opened later (the tender's
+ * Alt+4 room charge) knows at its first render whether this till has the desk, instead of
+ * waiting on a fresh store query while its keys already work.
+ */
+function lastKnown<T>() {
+  return shareReplay<T>({ bufferSize: 1, refCount: false });
 }
