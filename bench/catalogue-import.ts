@@ -11,15 +11,9 @@
  *
  * BENCH_ROWS (default 2000 products; each tenth adds two variant rows), BENCH_ROUNDS (default 3: medians).
  */
-import { startServer } from '../apps/server/src/server.ts';
+import { startBenchServer } from './support/bench-server.ts';
 import { catalogueCsv } from '../test/support/catalogue-csv.ts';
-import {
-  BENCH_SECRETS_KEY,
-  benchDatabase,
-  machine,
-  seedProducts,
-  signUpMerchant,
-} from './support/harness.ts';
+import { benchDatabase, machine, seedProducts, signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const rows = Number(process.env.BENCH_ROWS ?? 2_000);
@@ -33,15 +27,7 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 }
 
 const database = await benchDatabase(baseUrl, 'bench_catalogue_import');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
-});
+const server = await startBenchServer(database.url);
 const times = {
   floor: [] as number[],
   oneByOne: [] as number[],

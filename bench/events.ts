@@ -13,8 +13,15 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from '../apps/server/src/server.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, jsonCaller, signUpMerchant } from './support/harness.ts';
+import { startBenchServer } from './support/bench-server.ts';
+import {
+  alternatingRounds,
+  benchDatabase,
+  jsonCaller,
+  printAgainstBaseline,
+  progress,
+  signUpMerchant,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,18 +33,8 @@ const BURST_SEATS = 1_800;
 /** How many requests of the burst are in flight at once: a crowd, not one socket per buyer. */
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 50);
 
-const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-
 const database = await benchDatabase(baseUrl, 'bench_events');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  PUBLIC_RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
+const server = await startBenchServer(database.url, {
   SANDBOX_SETTLE_MS: '50',
 });
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
@@ -114,11 +111,7 @@ try {
     'GET /v1/payments/{id} (baseline)': read,
     'POST /v1/events/checkin, a new ticket each': checkin,
   };
-  const rounds: Record<string, autocannon.Result[]> = {};
-  for (let round = 0; round < 3; round += 1)
-    for (const [name, run] of Object.entries(runs)) (rounds[name] ??= []).push(await run());
-  const median = (results: autocannon.Result[]) =>
-    [...results].sort((a, b) => a.requests.average - b.requests.average)[1]!;
+  const medians = await alternatingRounds(runs, (result) => result.requests.average);
   const admitted = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM event_checkins WHERE event_id = $1`,
     [event.id],
@@ -188,19 +181,12 @@ try {
   console.log(
     `\n${new Date().toISOString()} · ${os.cpus().length} × ${cpu} · Node ${process.version} · load ${load.join(' ')} · ${TICKETS} tickets\n`,
   );
-  const baseline = median(rounds['GET /v1/payments/{id} (baseline)']!);
-  console.log('| Measurement | req/s | p50 ms | p99 ms | ratio |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const [name, results] of Object.entries(rounds)) {
-    const r = median(results);
-    const ratio =
-      r === baseline
-        ? 'baseline'
-        : `${(r.requests.average / baseline.requests.average).toFixed(2)}× the payment read's req/s, p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}×`;
-    console.log(
-      `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | **${r.latency.p99}** | ${ratio} |`,
-    );
-  }
+  printAgainstBaseline(
+    medians,
+    'GET /v1/payments/{id} (baseline)',
+    (r, baseline) =>
+      `${(r.requests.average / baseline.requests.average).toFixed(2)}× the payment read's req/s, p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}×`,
+  );
   const { taken, valid } = counts.rows[0]!;
   console.log(`\n| Burst | count | s | per s |`);
   console.log('| --- | --- | --- | --- |');

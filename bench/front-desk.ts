@@ -26,10 +26,11 @@ import os from 'node:os';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
-import { startServer } from '../apps/server/src/server.ts';
+import { startBenchServer } from './support/bench-server.ts';
+import { copyStaysOver2027 } from './support/hotel-stays.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, signUpMerchant } from './support/harness.ts';
+import { benchDatabase, jsonCaller, progress, quantile, signUpMerchant, summary } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 40);
@@ -38,40 +39,14 @@ const ROOMS_PER_TYPE = 20;
 const STAYS_PER_ROOM = 50;
 const PIN = '4821';
 
-const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
-const summary = (values: number[]) =>
-  `${quantile(values, 0.5).toFixed(1)} | ${quantile(values, 0.99).toFixed(1)} | ${Math.max(...values).toFixed(1)}`;
-
 await ensureWebBuild();
 const database = await benchDatabase(baseUrl, 'bench_front_desk');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
-});
+const server = await startBenchServer(database.url);
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 const browser = await launchChromium();
 try {
   const { headers } = await signUpMerchant(server.url, 'Bench Lodge');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const answer = (await response.json()) as Record<string, unknown> & { id: string };
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const call = jsonCaller(server.url, headers);
 
   const store = (await call('PATCH', '/v1/retail/store', { name: 'Mapokezi' })).id;
   await call('POST', '/v1/employees', { name: 'Neema', role: 'cashier', stores: [store], pin: PIN });
@@ -101,7 +76,7 @@ try {
   for (let index = 0; index < roomIds.length; index += 10) {
     const [arrival, departure] =
       index % 30 === 0 ? [day(0), day(2)] : index % 30 === 10 ? [day(-1), day(1)] : [day(-2), day(0)];
-    const room = await call('GET', `/v1/hospitality/rooms/${roomIds[index]}`);
+    const room = await call<{ room_type: string }>('GET', `/v1/hospitality/rooms/${roomIds[index]}`);
     const stay = await call('POST', '/v1/hospitality/reservations', {
       room_type: room.room_type,
       room: roomIds[index],
@@ -117,25 +92,13 @@ try {
   }
   const template = (await pool.query<{ id: string }>(`SELECT id FROM hospitality_reservations LIMIT 1`))
     .rows[0]!;
-  await pool.query(
-    `INSERT INTO hospitality_reservations (id, merchant_id, livemode, room_type_id, room_id, status, mode, arrival,
-       departure, starts_at, ends_at, adults, children, guest_name, source, quote, total)
-     SELECT t.id || '_' || r.number || '_' || k, t.merchant_id, t.livemode, r.room_type_id, r.id,
-       CASE WHEN k % 10 = 0 THEN 'canceled' ELSE 'confirmed' END, 'nightly',
-       DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int), DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int + 2 + k % 4),
-       (DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int) + TIME '14:00') AT TIME ZONE 'Africa/Dar_es_Salaam',
-       (DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int + 2 + k % 4) + TIME '10:00') AT TIME ZONE 'Africa/Dar_es_Salaam',
-       2, 0, 'Guest ' || k, 'api', t.quote, t.total
-     FROM hospitality_reservations t, hospitality_rooms r, generate_series(0, $1 - 1) AS k
-     WHERE t.id = $2`,
-    [STAYS_PER_ROOM, template.id],
-  );
+  await copyStaysOver2027(pool, template.id, STAYS_PER_ROOM);
   const stays = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM hospitality_reservations`))
     .rows[0]!.n;
   progress(`seeded ${roomIds.length} rooms and ${stays} stays`);
 
   // The till: paired, signed in, its shift open, on the desk with every room on the board.
-  const till = await call('POST', '/v1/tills', { name: 'Mapokezi 1', store });
+  const till = await call<{ pairing_url: string }>('POST', '/v1/tills', { name: 'Mapokezi 1', store });
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   const page = await context.newPage();

@@ -15,8 +15,15 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from '../apps/server/src/server.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, signUpMerchant } from './support/harness.ts';
+import { startBenchServer } from './support/bench-server.ts';
+import { copyStaysOver2027 } from './support/hotel-stays.ts';
+import {
+  alternatingRounds,
+  benchDatabase,
+  printAgainstBaseline,
+  progress,
+  signUpMerchant,
+} from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,17 +34,8 @@ const STAYS_PER_ROOM = 50;
 const CONCURRENT_BOOKINGS = 50;
 const ROOMS_CONTENDED = 10;
 
-const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-
 const database = await benchDatabase(baseUrl, 'bench_hospitality');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
+const server = await startBenchServer(database.url, {
   SANDBOX_SETTLE_MS: '3600000',
 });
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
@@ -93,19 +91,7 @@ try {
     guest: { name: 'Template' },
   });
   const seeding = performance.now();
-  await pool.query(
-    `INSERT INTO hospitality_reservations (id, merchant_id, livemode, room_type_id, room_id, status, mode, arrival,
-       departure, starts_at, ends_at, adults, children, guest_name, source, quote, total)
-     SELECT t.id || '_' || r.number || '_' || k, t.merchant_id, t.livemode, r.room_type_id, r.id,
-       CASE WHEN k % 10 = 0 THEN 'canceled' ELSE 'confirmed' END, 'nightly',
-       DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int), DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int + 2 + k % 4),
-       (DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int) + TIME '14:00') AT TIME ZONE 'Africa/Dar_es_Salaam',
-       (DATE '2027-01-01' + (k * 7 + (r.seq % 3)::int + 2 + k % 4) + TIME '10:00') AT TIME ZONE 'Africa/Dar_es_Salaam',
-       2, 0, 'Guest ' || k, 'api', t.quote, t.total
-     FROM hospitality_reservations t, hospitality_rooms r, generate_series(0, $1 - 1) AS k
-     WHERE t.id = $2`,
-    [STAYS_PER_ROOM, template.id],
-  );
+  await copyStaysOver2027(pool, template.id, STAYS_PER_ROOM);
   await pool.query('VACUUM ANALYZE');
   const count = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM hospitality_reservations`);
   progress(
@@ -126,11 +112,9 @@ try {
       '/v1/hospitality/availability?arrival=2027-07-01&departure=2027-07-31&adults=2',
   };
   await read(paths['GET /v1/hospitality/availability, 30 nights']);
-  const rounds: Record<string, autocannon.Result[]> = {};
-  for (let round = 0; round < 3; round += 1)
-    for (const [name, path] of Object.entries(paths)) (rounds[name] ??= []).push(await read(path));
-  const median = (results: autocannon.Result[]) =>
-    [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[1]!;
+  const medians = await alternatingRounds(
+    Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, () => read(path)])),
+  );
   progress('availability measured');
 
   // 50 at once for one date range of a 10-room type, against 50 payments created at once.
@@ -189,19 +173,11 @@ try {
   console.log(
     `\n${new Date().toISOString()} · ${os.cpus().length} × ${cpu} · Node ${process.version} · ${count.rows[0]!.n} reservations, ${TYPES * ROOMS_PER_TYPE} rooms\n`,
   );
-  const baseline = median(rounds['GET /v1/payments/{id} (baseline)']!);
-  console.log('| Measurement | req/s | p50 ms | p99 ms | ratio |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const [name, results] of Object.entries(rounds)) {
-    const r = median(results);
-    const ratio =
-      r === baseline
-        ? 'baseline'
-        : `p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}× the payment read`;
-    console.log(
-      `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | **${r.latency.p99}** | ${ratio} |`,
-    );
-  }
+  printAgainstBaseline(
+    medians,
+    'GET /v1/payments/{id} (baseline)',
+    (r, baseline) => `p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}× the payment read`,
+  );
   const bookings = byTime(bookingRounds);
   const payments = byTime(paymentRounds);
   const rate = (ms: number) => Math.round((CONCURRENT_BOOKINGS / ms) * 1000);

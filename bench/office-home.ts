@@ -18,13 +18,16 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from '../apps/server/src/server.ts';
+import { startBenchServer } from './support/bench-server.ts';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import {
+  alternatingRounds,
   BENCH_PASSWORD,
-  BENCH_SECRETS_KEY,
   benchDatabase,
+  printAgainstBaseline,
+  progress,
+  quantile,
   seedProducts,
   signUpMerchant,
 } from './support/harness.ts';
@@ -38,8 +41,6 @@ const loads = Number(process.env.BENCH_LOADS ?? 15);
 const PRODUCTS = 2_000;
 /** Payments made through the API (and half as many orders); the rest are copies of them. */
 const MADE_BY_API = Number(process.env.BENCH_MADE_BY_API ?? 2_000);
-
-const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
 /**
  * Copies a table's rows `copies` times, each copy's `renamed` text columns
@@ -72,21 +73,9 @@ async function cloneRows(
   );
 }
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
-
 await ensureWebBuild(() => undefined, 'office');
 const database = await benchDatabase(baseUrl, 'bench_office');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
+const server = await startBenchServer(database.url, {
   // Payments settle as they are made: each is paid, with its ledger postings, as a real day's are.
   SANDBOX_SETTLE_MS: '0',
 });
@@ -191,17 +180,15 @@ try {
   const read = (path: string) =>
     autocannon({ url: `${server.url}${path}`, headers, connections, duration: seconds });
   await read('/v1/overview');
-  const rounds: Record<string, autocannon.Result[]> = {};
   const paths = {
     'GET /healthz (SELECT 1)': '/healthz',
     [`GET /v1/payments/{id} (baseline)`]: `/v1/payments/${onePayment.rows[0]!.id}`,
     'GET /v1/overview': '/v1/overview',
     'GET /v1/retail?days=30': '/v1/retail?days=30',
   };
-  for (let round = 0; round < 3; round += 1)
-    for (const [name, path] of Object.entries(paths)) (rounds[name] ??= []).push(await read(path));
-  const median = (results: autocannon.Result[]) =>
-    [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[1]!;
+  const medians = await alternatingRounds(
+    Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, () => read(path)])),
+  );
 
   progress('API measured');
   // First meaningful paint: from navigation to the numbers on screen, each load in a fresh context.
@@ -240,19 +227,11 @@ try {
     `\n${new Date().toISOString()} · ${os.cpus().length} × ${cpu} · Node ${process.version} · ` +
       `${counts.rows[0]!.payments} payments (${counts.rows[0]!.paid} paid), ${counts.rows[0]!.orders} orders, seeded in ${seeded} s\n`,
   );
-  const baseline = median(rounds['GET /v1/payments/{id} (baseline)']!);
-  console.log('| Measurement | req/s | p50 ms | p99 ms | ratio |');
-  console.log('| --- | --- | --- | --- | --- |');
-  for (const [name, results] of Object.entries(rounds)) {
-    const r = median(results);
-    const ratio =
-      r === baseline
-        ? 'baseline'
-        : `p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}× the payment read`;
-    console.log(
-      `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | **${r.latency.p99}** | ${ratio} |`,
-    );
-  }
+  printAgainstBaseline(
+    medians,
+    'GET /v1/payments/{id} (baseline)',
+    (r, baseline) => `p99 ${(r.latency.p99 / baseline.latency.p99).toFixed(1)}× the payment read`,
+  );
   const signInMedian = quantile(paints.signIn, 0.5);
   console.log('\n| Paint | median ms | p90 ms | ratio |');
   console.log('| --- | --- | --- | --- |');

@@ -11,8 +11,8 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from '../apps/server/src/server.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, signUpMerchant } from './support/harness.ts';
+import { startBenchServer } from './support/bench-server.ts';
+import { benchDatabase, signUpMerchant } from './support/harness.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,13 +34,7 @@ const database = await benchDatabase(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   'bench_totals',
 );
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
+const server = await startBenchServer(database.url, {
   SANDBOX_SETTLE_MS: '0',
 });
 const db = new pg.Client({ connectionString: database.url });

@@ -13,15 +13,8 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from '../apps/server/src/server.ts';
-import {
-  BENCH_SECRETS_KEY,
-  BRANDS,
-  GOODS,
-  seedProducts,
-  signUpMerchant,
-  withDatabaseCpu,
-} from './support/harness.ts';
+import { startBenchServer } from './support/bench-server.ts';
+import { BRANDS, GOODS, seedProducts, signUpMerchant, withDatabaseCpu } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -70,14 +63,7 @@ await admin(`CREATE DATABASE ${databaseName}`);
 const url = new URL(baseUrl);
 url.pathname = `/${databaseName}`;
 
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: url.toString(),
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
+const server = await startBenchServer(url.toString(), {
   // 255700000003 stays pending; nothing settles in the background during the run.
   SANDBOX_SETTLE_MS: '3600000',
 });

@@ -66,7 +66,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
-import { startServer } from '../apps/server/src/server.ts';
+import { startBenchServer } from './support/bench-server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
 import { startLoopbackProxy } from '../test/support/loopback-proxy.ts';
@@ -76,14 +76,7 @@ import { indexedDbFloor } from './support/indexeddb-floor.ts';
 import { barePointerFloor, bareScanFloor } from './support/scan-floor.ts';
 import { arm, recordKeys, timedScan, watched } from './support/page-watch.ts';
 import { pageMemory, pageRenderer, type Memory } from './support/renderer-memory.ts';
-import {
-  BENCH_SECRETS_KEY,
-  GOODS,
-  benchDatabase,
-  machine,
-  seedProducts,
-  signUpMerchant,
-} from './support/harness.ts';
+import { benchDatabase, GOODS, machine, quantile, seedProducts, signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 100_000);
@@ -101,10 +94,6 @@ class SyncOnly extends Error {}
 const PIN = '4821';
 
 const fmt = (n: number, digits = 1) => n.toLocaleString('en', { maximumFractionDigits: digits });
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-};
 const stats = (values: number[]) => ({
   p50: quantile(values, 0.5),
   p99: quantile(values, 0.99),
@@ -199,16 +188,8 @@ async function heapMb(page: Page): Promise<number> {
 }
 
 const target = await benchDatabase(baseUrl, process.env.BENCH_DATABASE ?? 'bench_till');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
+const server = await startBenchServer(target.url, {
   HOST: '127.0.0.1',
-  DATABASE_URL: target.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  PUBLIC_RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `benchtill${process.pid}`,
   SANDBOX_SETTLE_MS: '3600000',
 });
 let browser: Browser | undefined;

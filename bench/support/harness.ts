@@ -8,6 +8,20 @@ import { freePort } from '../../test/support/process.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
+/** A line on stderr with the time, so a long set-up shows where it is. */
+export const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+
+/** The nearest-rank quantile (q from 0 to 1) of a list of timings. */
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** "p50 | p99 | max" of timings in ms, for a table row in BENCHMARKS.md. */
+export const summary = (values: number[]) =>
+  `${quantile(values, 0.5).toFixed(1)} | ${quantile(values, 0.99).toFixed(1)} | ${Math.max(...values).toFixed(1)}`;
+
 /** The key bench servers seal webhook secrets with: PostgreSQL requires one (README "Secrets at rest"). */
 export const BENCH_SECRETS_KEY = Buffer.alloc(32, 5).toString('base64');
 
@@ -117,10 +131,10 @@ export async function startServerProcess(
   return { url, child };
 }
 
-/** Signs up a merchant and returns its test secret key with JSON request headers. */
 /** Every bench merchant's password (a bench signs in to the office with it). */
 export const BENCH_PASSWORD = 'benchmark password';
 
+/** Signs up a merchant and returns its test secret key with JSON request headers. */
 export async function signUpMerchant(
   url: string,
   businessName = 'Bench',
@@ -305,4 +319,40 @@ export async function seedProducts(
      UNION ALL SELECT merchant_id, false, 'barcode', barcodes[1], id FROM retail_products WHERE merchant_id = $1`,
     [merchantId],
   );
+}
+
+/**
+ * Runs each measurement in turn, three rounds alternating so that a noisy minute on a shared
+ * host falls on all of them alike, and keeps each one's median round (by `rank`).
+ */
+export async function alternatingRounds(
+  runs: Record<string, () => Promise<autocannon.Result>>,
+  rank: (result: autocannon.Result) => number = (result) => result.latency.p99,
+): Promise<Record<string, autocannon.Result>> {
+  const rounds: Record<string, autocannon.Result[]> = {};
+  for (let round = 0; round < 3; round += 1)
+    for (const [name, run] of Object.entries(runs)) (rounds[name] ??= []).push(await run());
+  return Object.fromEntries(
+    Object.entries(rounds).map(([name, results]) => [
+      name,
+      [...results].sort((a, b) => rank(a) - rank(b))[1]!,
+    ]),
+  );
+}
+
+/** Prints median rounds as a BENCHMARKS.md table, each with its ratio to the baseline row. */
+export function printAgainstBaseline(
+  results: Record<string, autocannon.Result>,
+  baselineName: string,
+  ratio: (result: autocannon.Result, baseline: autocannon.Result) => string,
+): void {
+  const baseline = results[baselineName]!;
+  console.log('| Measurement | req/s | p50 ms | p99 ms | ratio |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const [name, r] of Object.entries(results)) {
+    const against = name === baselineName ? 'baseline' : ratio(r, baseline);
+    console.log(
+      `| ${name} | ${Math.round(r.requests.average)} | ${r.latency.p50} | **${r.latency.p99}** | ${against} |`,
+    );
+  }
 }

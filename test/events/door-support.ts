@@ -1,53 +1,20 @@
 import { expect } from 'vitest';
-import { createTRPCUntypedClient, httpLink } from '@trpc/client';
-import {
-  newId,
-  type Command,
-  type CommandResult,
-  type PullCollection,
-  type PullDocument,
-  type PullResult,
-  type PushResult,
-} from '@tz/core';
+import { newId, type Command, type CommandResult, type PullCollection, type PullResult } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { Api } from '../support/retail.ts';
-import { makeTill, pullUntil } from '../support/tills.ts';
+import { trpcTill } from '../support/tills.ts';
 
 /** A till paired over tRPC, calling as the desktop app's door mode does. */
 export async function pairedDoor(server: RunningServer, api: Api, name = 'Lango la Kaskazini') {
-  const till = await makeTill(api, { name });
-  const trpc = (credential: string | null) =>
-    createTRPCUntypedClient({
-      links: [
-        httpLink({
-          url: `${server.url}/trpc`,
-          headers: () => (credential ? { authorization: `Bearer ${credential}` } : {}),
-        }),
-      ],
-    });
-  const paired = (await trpc(null).mutation('sync.pair', { code: till.pairing_code })) as {
-    credential: string;
-  };
-  const client = trpc(paired.credential);
+  const { client, push, pull } = await trpcTill(server, api, { name });
   return {
     name,
-    push: async (...commands: Command[]) =>
-      ((await client.mutation('sync.push', { commands })) as PushResult).results,
+    push,
+    pull,
     ask: (input: Record<string, unknown>) =>
       client.mutation('sync.doorCheckin', input) as Promise<Record<string, any>>,
     page: (collection: PullCollection, checkpoint: PullResult['checkpoint'], limit = 1000) =>
       client.query('sync.pull', { collection, checkpoint, limit }) as Promise<PullResult>,
-    pull: <C extends PullCollection>(
-      collection: C,
-      done: (documents: PullDocument<C>[]) => boolean,
-      from: { checkpoint: PullResult['checkpoint'] } = { checkpoint: null },
-    ) =>
-      pullUntil<PullDocument<C>>(
-        (checkpoint) =>
-          client.query('sync.pull', { collection, checkpoint, limit: 1000 }) as Promise<PullResult>,
-        done,
-        from,
-      ),
   };
 }
 export type Door = Awaited<ReturnType<typeof pairedDoor>>;

@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTRPCUntypedClient, httpLink } from '@trpc/client';
-import {
-  deskConflictDoc,
-  PULL_DOCUMENTS,
-  newId,
-  type Command,
-  type CommandResult,
-  type PullCollection,
-  type PullDocument,
-  type PullResult,
-  type PushResult,
-} from '@tz/core';
+import { deskConflictDoc, PULL_DOCUMENTS, newId, type Command, type CommandResult } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { movableClock } from '../../apps/server/src/infra/clock.ts';
 import { withMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
-import { makeEmployee, makeTill, pullUntil } from '../support/tills.ts';
+import { makeEmployee, trpcTill } from '../support/tills.ts';
 import { arrivingGuest, book, guest, makeRoomType } from './support.ts';
 
 // The desk's day: 15:00 in Dar es Salaam, so a stay arriving today has its first night due.
@@ -34,38 +23,8 @@ type Till = Awaited<ReturnType<typeof pairedTill>>;
 
 /** A till paired over tRPC, calling as the desktop app does. */
 async function pairedTill() {
-  const till = await makeTill(api);
-  const trpc = (credential: string | null) =>
-    createTRPCUntypedClient({
-      links: [
-        httpLink({
-          url: `${server.url}/trpc`,
-          headers: () => (credential ? { authorization: `Bearer ${credential}` } : {}),
-        }),
-      ],
-    });
-  const paired = (await trpc(null).mutation('sync.pair', { code: till.pairing_code })) as {
-    credential: string;
-    till: { id: string; store: string };
-  };
-  const client = trpc(paired.credential);
-  return {
-    id: paired.till.id,
-    store: paired.till.store,
-    push: async (...commands: Command[]) =>
-      ((await client.mutation('sync.push', { commands })) as PushResult).results,
-    pull: <C extends PullCollection>(
-      collection: C,
-      done: (documents: PullDocument<C>[]) => boolean,
-      from: { checkpoint: PullResult['checkpoint'] } = { checkpoint: null },
-    ) =>
-      pullUntil<PullDocument<C>>(
-        (checkpoint) =>
-          client.query('sync.pull', { collection, checkpoint, limit: 1000 }) as Promise<PullResult>,
-        done,
-        from,
-      ),
-  };
+  const { till, push, pull } = await trpcTill(server, api);
+  return { id: till.id, store: till.store, push, pull };
 }
 
 const commandId = () => `cmd_${newId('request').slice(-26).toUpperCase()}`;

@@ -1,5 +1,14 @@
 import { expect } from 'vitest';
-import { AppError, type PullCollection, type PullDocument, type PullInput } from '@tz/core';
+import { createTRPCUntypedClient, httpLink } from '@trpc/client';
+import {
+  AppError,
+  type Command,
+  type PullCollection,
+  type PullDocument,
+  type PullInput,
+  type PullResult,
+  type PushResult,
+} from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { Transaction } from '../../apps/server/src/db/database.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
@@ -19,6 +28,45 @@ export async function pairedTill(server: RunningServer, api: Api, overrides: Rec
   const auth = await server.services.tills.authenticate(server.database.pool, paired.credential);
   if (auth.status !== 'ok') throw new Error(`a fresh credential did not authenticate: ${auth.status}`);
   return { till, credential: paired.credential, actor: auth.till satisfies TillActor };
+}
+
+/**
+ * A till made through the API and paired over tRPC, calling as the desktop app does: its tRPC
+ * client, the till the pairing answered, and push and pull as the app sends them.
+ */
+export async function trpcTill(server: RunningServer, api: Api, overrides: Record<string, unknown> = {}) {
+  const made = await makeTill(api, overrides);
+  const trpc = (credential: string | null) =>
+    createTRPCUntypedClient({
+      links: [
+        httpLink({
+          url: `${server.url}/trpc`,
+          headers: () => (credential ? { authorization: `Bearer ${credential}` } : {}),
+        }),
+      ],
+    });
+  const paired = (await trpc(null).mutation('sync.pair', { code: made.pairing_code })) as {
+    credential: string;
+    till: { id: string; store: string; receipt_prefix: string };
+  };
+  const client = trpc(paired.credential);
+  return {
+    client,
+    till: paired.till,
+    push: async (...commands: Command[]) =>
+      ((await client.mutation('sync.push', { commands })) as PushResult).results,
+    pull: <C extends PullCollection>(
+      collection: C,
+      done: (documents: PullDocument<C>[]) => boolean,
+      from: { checkpoint: PullResult['checkpoint'] } = { checkpoint: null },
+    ) =>
+      pullUntil<PullDocument<C>>(
+        (checkpoint) =>
+          client.query('sync.pull', { collection, checkpoint, limit: 1000 }) as Promise<PullResult>,
+        done,
+        from,
+      ),
+  };
 }
 
 /** The AppError a service call refused with; fails the test when it did not refuse. */

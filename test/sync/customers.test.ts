@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTRPCUntypedClient, httpLink } from '@trpc/client';
-import { newId, type Command, type CommandResult, type PushResult } from '@tz/core';
+import { newId, type Command, type CommandResult } from '@tz/core';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import { makeProduct, type Api } from '../support/retail.ts';
-import { makeTill } from '../support/tills.ts';
+import { trpcTill } from '../support/tills.ts';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 
 let server: RunningServer;
@@ -73,23 +72,7 @@ beforeAll(async () => {
   const merchant = await signUp(server.url, { business_name: 'Duka la Wateja' });
   api = client(server.url, merchant.keys.secretTest);
   product = await makeProduct(api, { price: 2500, track_stock: false });
-  const made = await makeTill(api);
-  const trpc = (credential: string | null) =>
-    createTRPCUntypedClient({
-      links: [
-        httpLink({
-          url: `${server.url}/trpc`,
-          headers: () => (credential ? { authorization: `Bearer ${credential}` } : {}),
-        }),
-      ],
-    });
-  const paired = (await trpc(null).mutation('sync.pair', { code: made.pairing_code })) as {
-    credential: string;
-    till: typeof till;
-  };
-  till = paired.till;
-  const door = trpc(paired.credential);
-  push = async (...commands) => ((await door.mutation('sync.push', { commands })) as PushResult).results;
+  ({ till, push } = await trpcTill(server, api));
 });
 afterAll(() => server?.close());
 
