@@ -20,6 +20,7 @@ import { copyStaysOver2027 } from './support/hotel-stays.ts';
 import {
   alternatingRounds,
   benchDatabase,
+  jsonCaller,
   printAgainstBaseline,
   progress,
   signUpMerchant,
@@ -41,17 +42,7 @@ const server = await startBenchServer(database.url, {
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 try {
   const { headers } = await signUpMerchant(server.url, 'Bench Lodge');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const answer = (await response.json()) as { id: string };
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const call = jsonCaller(server.url, headers);
 
   await call('PATCH', '/v1/hospitality/property', { name: 'Bench Lodge', star_rating: 3 });
   // The property: 10 types of 20 rooms, each type with a season and a weekend rate.
