@@ -3,7 +3,7 @@
  * (`.ci-results.json`, which `.ci/run` writes): the order the next runs start their files in
  * (test/support/sequencer.ts). Usage: npx tsx scripts/test-durations.ts [report]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -11,10 +11,18 @@ const file = path.resolve(process.argv[2] ?? path.join(root, '.ci-results.json')
 const report = JSON.parse(readFileSync(file, 'utf8')) as {
   testResults: Array<{ name: string; startTime: number; endTime: number }>;
 };
-/** A file's path in the repository: the report names it absolutely, in the clone that ran (the report's own directory, as CI's). */
+/**
+ * A file's path in the repository. The report names it absolutely, in the clone that ran it
+ * (maybe not this one, its report maybe copied elsewhere): the longest tail of the path that
+ * names a file here. A key that names no file here would leave the file unordered.
+ */
 const named = (name: string) => {
-  const inReportClone = path.relative(path.dirname(file), name);
-  return inReportClone.startsWith('..') ? path.relative(root, name) : inReportClone;
+  const parts = name.split(path.sep);
+  for (let start = 1; start < parts.length; start += 1) {
+    const tail = parts.slice(start).join('/');
+    if (existsSync(path.join(root, tail))) return tail;
+  }
+  return path.relative(root, name);
 };
 const seconds = Object.fromEntries(
   report.testResults
