@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
+import { embeddedTemplate } from '../support/server.ts';
 
 let database: Database | undefined;
 let dataDir: string | undefined;
@@ -43,7 +44,7 @@ describe('the embedded database’s door', () => {
   it('listens on no TCP port: a local client connecting as psql did finds nothing to read merchants from', async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'tz-door-'));
     const before = await listeningTcpPorts();
-    database = await openDatabase({ dataDir, poolMax: 2 });
+    database = await openDatabase({ dataDir, poolMax: 2, embeddedTemplate: await embeddedTemplate() });
     await migrate(database);
 
     const opened = [...(await listeningTcpPorts())].filter((port) => !before.has(port));
@@ -68,7 +69,11 @@ describe('the embedded database’s door', () => {
     const nested = path.join(dataDir, 'data');
     // A data directory made readable by others (the default umask) is tightened.
     await mkdir(nested, { mode: 0o755 });
-    database = await openDatabase({ dataDir: nested, poolMax: 2 });
+    database = await openDatabase({
+      dataDir: nested,
+      poolMax: 2,
+      embeddedTemplate: await embeddedTemplate(),
+    });
     await migrate(database);
 
     expect(await modeOf(nested)).toBe(0o700);

@@ -7,7 +7,7 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { startServer } from '../../apps/server/src/server.ts';
 import { migrate, openDatabase, type Database } from '../../apps/server/src/db/database.ts';
 import { openSecretBox, SecretsKeyError } from '../../apps/server/src/infra/secrets-at-rest.ts';
-import { client, signUp, until } from '../support/server.ts';
+import { client, embeddedTemplate, signUp, until } from '../support/server.ts';
 import { startReceiver, startWebhookServer, type Receiver } from '../webhooks/support.ts';
 
 const OTHER_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -93,7 +93,7 @@ describe('the embedded database’s secrets key', () => {
 
   it('is made owner-only in DATA_DIR at the first start, and a lost or changed key refuses the next start', async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'tz-key-'));
-    database = await openDatabase({ dataDir, poolMax: 2 });
+    database = await openDatabase({ dataDir, poolMax: 2, embeddedTemplate: await embeddedTemplate() });
     await migrate(database);
     const config = loadConfig({ DATA_DIR: dataDir });
     const keyFile = path.join(dataDir, 'secrets.key');
@@ -123,7 +123,11 @@ describe('the embedded database’s secrets key', () => {
 
   it('is made in DATA_DIR with PostgreSQL too, so `DATABASE_URL=… npm start` needs nothing more', async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'tz-key-'));
-    database = await openDatabase({ dataDir: 'memory://', poolMax: 2 });
+    database = await openDatabase({
+      dataDir: 'memory://',
+      poolMax: 2,
+      embeddedTemplate: await embeddedTemplate(),
+    });
     await migrate(database);
     // The data folder need not exist yet with PostgreSQL.
     const folder = path.join(dataDir, 'data');
