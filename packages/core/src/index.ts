@@ -26,3 +26,4 @@ export * from './sync/till-status.ts';
 export * from './invoices/index.ts';
 export * from './hospitality/index.ts';
 export * from './events/index.ts';
+export * from './people/index.ts';

@@ -1,0 +1,2 @@
+export * from './statutory.ts';
+export * from './payslip.ts';
