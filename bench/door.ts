@@ -31,7 +31,13 @@ import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
 import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, seedProducts, signUpMerchant } from './support/harness.ts';
+import {
+  BENCH_SECRETS_KEY,
+  benchDatabase,
+  jsonCaller,
+  seedProducts,
+  signUpMerchant,
+} from './support/harness.ts';
 import { tillDatabase, waitStored } from './support/stored-pages.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -61,18 +67,11 @@ const server = await startServer({
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 const browser = await launchChromium();
 try {
-  const callerFor =
-    (headers: Record<string, string>) => async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const answer = (await response.json()) as Record<string, unknown> & { id: string };
-      if (response.status >= 300)
-        throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-      return answer;
-    };
+  type Answer = Record<string, unknown> & { id: string };
+  const callerFor = (headers: Record<string, string>) => {
+    const call = jsonCaller(server.url, headers);
+    return (method: string, path: string, body?: unknown) => call<Answer>(method, path, body);
+  };
   const call = callerFor((await signUpMerchant(server.url, 'Bench Events')).headers);
 
   const store = (await call('PATCH', '/v1/retail/store', { name: 'Mlango' })).id;

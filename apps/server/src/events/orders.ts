@@ -320,24 +320,7 @@ export class EventOrderService {
       if (!(error instanceof AppError) || error.code !== 'insufficient_funds') throw error;
       return this.keepPayment(tx, row, payment, 'a ticket order of a canceled event was paid, unrefunded');
     }
-    if (row.status === 'pending') {
-      await releaseTickets(tx, [row.id]);
-      const held = await tx.query<TicketRow>(
-        `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'held' ORDER BY id FOR UPDATE`,
-        [row.id],
-      );
-      await transition(tx, TICKETS, held.rows, 'released', { set: 'updated_at = now()' });
-    }
-    const refunded = await transition(tx, EVENT_ORDERS, row, 'refunded', {
-      set: 'payment_id = $1, refunded_at = now(), updated_at = now()',
-      params: [payment.id],
-    });
-    await recordEvent(tx, {
-      merchantId: row.merchant_id,
-      livemode: row.livemode,
-      type: 'event_order.refunded',
-      object: await this.toObject(tx, refunded),
-    });
+    await this.voidOrder(tx, row, payment.id);
   }
 
   /** The order keeps the payment it could not use, named for the organizer to refund. */
@@ -397,18 +380,23 @@ export class EventOrderService {
 
   /**
    * The order `refunded`: its tickets `void` (their codes answer `canceled`
-   * at the door, admitted or not), their seats back on sale, and
-   * `event_order.refunded`.
+   * at the door, admitted or not), or `released` where they were only held
+   * (a payment for a canceled event), their seats back on sale (an expired
+   * order's went back already), and `event_order.refunded`.
    */
-  private async voidOrder(db: Queryable, row: EventOrderRow) {
+  private async voidOrder(db: Queryable, row: EventOrderRow, paymentId = row.payment_id) {
     const tickets = await db.query<TicketRow>(
-      `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
+      `SELECT * FROM event_tickets WHERE order_id = $1 AND status IN ('valid', 'held') ORDER BY id FOR UPDATE`,
       [row.id],
     );
-    await releaseTickets(db, [row.id]);
-    await transition(db, TICKETS, tickets.rows, 'void', { set: 'updated_at = now()' });
+    if (row.status !== 'expired') await releaseTickets(db, [row.id]);
+    const held = tickets.rows.filter((ticket) => ticket.status === 'held');
+    await transition(db, TICKETS, held, 'released', { set: 'updated_at = now()' });
+    const valid = tickets.rows.filter((ticket) => ticket.status === 'valid');
+    await transition(db, TICKETS, valid, 'void', { set: 'updated_at = now()' });
     const refunded = await transition(db, EVENT_ORDERS, row, 'refunded', {
-      set: 'refunded_at = now(), updated_at = now()',
+      set: 'payment_id = $1, refunded_at = now(), updated_at = now()',
+      params: [paymentId],
     });
     const object = await this.toObject(db, refunded);
     await recordEvent(db, {
