@@ -12,11 +12,16 @@
  *   text (keydown to DOM, to the next frame); an Ed25519 verify on Web Crypto
  *   (the signature check every verdict makes); and a bare IndexedDB put of a
  *   command-sized document in the till's page.
- * - The first sync: from opening the pairing URL to the door counting every
- *   ticket (pairing, the pull of 50,000 tickets, sign-in, float).
+ * - The first sync, from an empty store: opening the pairing URL to every
+ *   ticket in the till's IndexedDB (the door's pages of 1,000, `records` of
+ *   the kind `tickets`), and on to the door counting every ticket on screen
+ *   (sign-in and float typed meanwhile). Baseline in the same run: another
+ *   merchant's till, in a fresh browser context, pulling as many catalogue
+ *   products (the catalogue's pages), pairing URL to every product stored.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/door.ts
  *
+ * BENCH_TICKETS (default 50000): valid tickets, and products of the baseline.
  * BENCH_SCANS (default 100): scans, each of a different ticket.
  */
 import os from 'node:os';
@@ -26,11 +31,18 @@ import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
 import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
-import { BENCH_SECRETS_KEY, benchDatabase, signUpMerchant } from './support/harness.ts';
+import {
+  BENCH_SECRETS_KEY,
+  benchDatabase,
+  jsonCaller,
+  seedProducts,
+  signUpMerchant,
+} from './support/harness.ts';
+import { tillDatabase, waitStored } from './support/stored-pages.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const SCANS = Math.min(100, Number(process.env.BENCH_SCANS ?? 100));
-const TICKETS = 50_000;
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 50_000);
+const SCANS = Math.min(100, TICKETS, Number(process.env.BENCH_SCANS ?? 100));
 const PIN = '4821';
 
 const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -55,18 +67,12 @@ const server = await startServer({
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 const browser = await launchChromium();
 try {
-  const { headers } = await signUpMerchant(server.url, 'Bench Events');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const answer = (await response.json()) as Record<string, unknown> & { id: string };
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-    return answer;
+  type Answer = Record<string, unknown> & { id: string };
+  const callerFor = (headers: Record<string, string>) => {
+    const call = jsonCaller(server.url, headers);
+    return (method: string, path: string, body?: unknown) => call<Answer>(method, path, body);
   };
+  const call = callerFor((await signUpMerchant(server.url, 'Bench Events')).headers);
 
   const store = (await call('PATCH', '/v1/retail/store', { name: 'Mlango' })).id;
   await call('POST', '/v1/employees', { name: 'Neema', role: 'cashier', stores: [store], pin: PIN });
@@ -117,6 +123,15 @@ try {
     [TICKETS - SCANS, paid.tickets[0]!.id],
   );
   progress(`seeded ${TICKETS} valid tickets`);
+  // The baseline: a shop with as many products, and a till of its own.
+  const shop = await signUpMerchant(server.url, 'Bench Shop');
+  const shopCall = callerFor(shop.headers);
+  const shopTill = await shopCall('POST', '/v1/tills', {
+    name: 'Kaunta 1',
+    store: (await shopCall('PATCH', '/v1/retail/store', { name: 'Duka' })).id,
+  });
+  await seedProducts(pool, shop.id, TICKETS, { trackStock: false });
+  progress(`seeded ${TICKETS} products`);
 
   // The till: paired, signed in, its shift open, on the door with every ticket counted.
   const till = await call('POST', '/v1/tills', { name: 'Lango Kuu', store });
@@ -131,6 +146,9 @@ try {
   page.on('pageerror', (error) => errors.push(error.message));
   const synced = performance.now();
   await page.goto(String(till.pairing_url));
+  await waitStored(page, tillDatabase('records'), TICKETS, { kind: 'tickets', since: synced });
+  const storedMs = performance.now() - synced;
+  progress(`${TICKETS} tickets stored ${(storedMs / 1000).toFixed(1)} s after pairing`);
   await page.waitForSelector('[data-testid=sign-in-screen]', { timeout: 300_000 });
   for (let i = 0; !(await page.$('[data-testid=open-shift-screen]')); i++) {
     if (i > 300) throw new Error('sign-in never opened the shift screen');
@@ -256,6 +274,15 @@ try {
     return { verify: verifyTimes, put: putTimes };
   }, SCANS);
 
+  // Baseline: as many catalogue products pulled into an empty store, in a context of their own.
+  const shopContext = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const shopPage = await shopContext.newPage();
+  const shopSynced = performance.now();
+  await shopPage.goto(String(shopTill.pairing_url));
+  await waitStored(shopPage, tillDatabase('products'), TICKETS, { since: shopSynced });
+  const catalogueMs = performance.now() - shopSynced;
+  await shopContext.close();
+
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const ratio = (values: number[], floor: number[]) =>
     (quantile(values, 0.99) / quantile(floor, 0.99)).toFixed(1);
@@ -274,8 +301,12 @@ try {
   console.log(`| Floor: bare page, Enter to the next frame | ${summary(floorFrame)} | 1× |`);
   console.log(`| Floor: an Ed25519 verify on Web Crypto | ${summary(verify)} | — |`);
   console.log(`| Floor: an IndexedDB put of a report, in the till's page | ${summary(put)} | — |`);
+  console.log(`\n| First sync from an empty store, from opening the pairing URL (s) | ${TICKETS} |`);
+  console.log('| --- | --- |');
+  console.log(`| Door: every ticket stored (pages of 1,000) | ${(storedMs / 1000).toFixed(1)} |`);
+  console.log(`| Door: counting every ticket on screen (sign-in, float) | ${(toDoorMs / 1000).toFixed(1)} |`);
   console.log(
-    `\nDoor counting ${TICKETS} tickets ${(toDoorMs / 1000).toFixed(1)} s after opening the pairing URL (first sync, sign-in, float).`,
+    `| Baseline: as many products stored (the catalogue's pages) | ${(catalogueMs / 1000).toFixed(1)} |`,
   );
   if (errors.length > 0) console.log(`Page errors: ${errors.join('; ')}`);
 } finally {

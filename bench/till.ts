@@ -70,12 +70,12 @@ import { startBenchServer } from './support/bench-server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
 import { startLoopbackProxy } from '../test/support/loopback-proxy.ts';
-import { PULLED_SCHEMAS } from '../apps/desktop/src/renderer/data/store/schema.ts';
 import { ProfileTally } from './support/cpu-profile.ts';
 import { indexedDbFloor } from './support/indexeddb-floor.ts';
 import { barePointerFloor, bareScanFloor } from './support/scan-floor.ts';
 import { arm, recordKeys, timedScan, watched } from './support/page-watch.ts';
 import { pageMemory, pageRenderer, type Memory } from './support/renderer-memory.ts';
+import { tillDatabase, waitStored } from './support/stored-pages.ts';
 import { benchDatabase, GOODS, machine, quantile, seedProducts, signUpMerchant } from './support/harness.ts';
 
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -270,43 +270,9 @@ try {
   // 1. First full sync: pairing URL to every product in IndexedDB.
   const syncStarted = performance.now();
   await page.goto(till.pairing_url);
-  // RxDB's Dexie storage names a collection's database after its schema version.
-  const productsDatabase = `rxdb-dexie-till--${PULLED_SCHEMAS.products.version}--products`;
+  const productsDatabase = tillDatabase('products');
   // Products are stored a page of 1,000 to a record: once the pages are all there, count the products in them.
-  const countProducts = () =>
-    page.evaluate(
-      ({ name, pages }) =>
-        new Promise<number>((resolve) => {
-          const open = indexedDB.open(name);
-          open.onupgradeneeded = () => open.transaction?.abort(); // not made yet
-          open.onerror = () => resolve(0);
-          open.onsuccess = () => {
-            const db = open.result;
-            if (!db.objectStoreNames.contains('docs')) return (db.close(), resolve(0));
-            const store = db.transaction('docs').objectStore('docs');
-            const count = store.count();
-            count.onsuccess = () => {
-              if (count.result < pages) return (db.close(), resolve(0));
-              const all = store.getAll();
-              all.onsuccess = () => {
-                const ids = new Set<string>();
-                for (const record of all.result as Array<{ _deleted: unknown; items: Array<{ id: string }> }>)
-                  if (record._deleted !== '1' && record._deleted !== true)
-                    for (const item of record.items) ids.add(item.id);
-                db.close();
-                resolve(ids.size);
-              };
-            };
-          };
-        }),
-      { name: productsDatabase, pages: Math.ceil(productCount / 1000) },
-    );
-  let synced = 0;
-  while (synced < productCount) {
-    if (performance.now() - syncStarted > 600_000) throw new Error(`sync stalled at ${synced}`);
-    await sleep(200);
-    synced = await countProducts().catch(() => 0);
-  }
+  await waitStored(page, productsDatabase, productCount, { since: syncStarted });
   const syncMs = performance.now() - syncStarted;
   console.error(`synced ${productCount} products in ${fmt(syncMs / 1000)} s`);
   const syncedHeap = await heapMb(page);

@@ -23,6 +23,19 @@ const payCheckout = (checkout: string, phone: string) =>
     body: JSON.stringify({ phone }),
   });
 
+/** An order of two of an event's five seats whose hold ran out unpaid. */
+async function expiredOrder() {
+  const { event, tiers } = await makeEvent(api, {
+    capacity: 5,
+    tiers: [{ name: 'Gate', price: 8_000, quantity: 5 }],
+  });
+  const late = await order(api, event.id, [{ tier: tiers[0]!, quantity: 2 }]);
+  clock.advance(11 * 60_000);
+  await server.services.eventHolds.runDue();
+  expect((await api.get(`/v1/events/orders/${late.body.id}`)).body.status).toBe('expired');
+  return { event, late };
+}
+
 describe('ticket orders', () => {
   it('holds the tickets, opens a checkout, and issues signed tickets once paid', async () => {
     const { event, tiers } = await makeEvent(api, {
@@ -138,14 +151,7 @@ describe('holds', () => {
   });
 
   it('lets a payment that lands after its hold ran out take the tickets again while they are there', async () => {
-    const { event, tiers } = await makeEvent(api, {
-      capacity: 5,
-      tiers: [{ name: 'Gate', price: 8_000, quantity: 5 }],
-    });
-    const late = await order(api, event.id, [{ tier: tiers[0]!, quantity: 2 }]);
-    clock.advance(11 * 60_000);
-    await server.services.eventHolds.runDue();
-    expect((await api.get(`/v1/events/orders/${late.body.id}`)).body.status).toBe('expired');
+    const { event, late } = await expiredOrder();
     // The checkout's own expiry is on the wall clock, which has not moved: the payer can still pay.
     expect((await payCheckout(late.body.checkout, '0700000001')).status).toBe(201);
     const paid = await eventually(async () => {
@@ -154,5 +160,19 @@ describe('holds', () => {
     });
     expect(paid.tickets.every((ticket: { status: string }) => ticket.status === 'valid')).toBe(true);
     expect((await api.get(`/v1/events/${event.id}`)).body.taken).toBe(2);
+  });
+
+  it('refunds a payment that lands after the hold ran out on an event canceled meanwhile', async () => {
+    const { event, late } = await expiredOrder();
+    expect((await api.patch(`/v1/events/${event.id}`, { status: 'canceled' })).status).toBe(200);
+    expect((await payCheckout(late.body.checkout, '0700000001')).status).toBe(201);
+    const refunded = await eventually(async () => {
+      const found = await api.get(`/v1/events/orders/${late.body.id}`);
+      return found.body.status === 'expired' ? undefined : found.body;
+    });
+    expect(refunded).toMatchObject({ status: 'refunded', payment: expect.any(String) });
+    expect(refunded.tickets.every((ticket: { status: string }) => ticket.status === 'released')).toBe(true);
+    expect((await api.get(`/v1/payments/${refunded.payment}`)).body.status).toBe('refunded');
+    expect((await api.get(`/v1/events/${event.id}`)).body.taken).toBe(0);
   });
 });

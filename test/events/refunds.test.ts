@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { withMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
+import { eventually } from '../support/server.ts';
 import { inDays, makeEvent, order, payOrder } from './support.ts';
 
 let server: RunningServer;
@@ -90,5 +91,43 @@ describe('refunds of ticket orders', () => {
     expect(refunded.body).toMatchObject({ status: 'refunded', tickets: [{ status: 'void' }] });
     expect(await eventsOf('event_order.refunded', paid.id)).toBe(1);
     expect(await eventsOf('payment.refunded', paid.payment)).toBe(1);
+  });
+  it('refunds a payment that lands on a pending order of an event canceled meanwhile, issuing no ticket', async () => {
+    const { event, tiers } = await makeEvent(api, { starts_at: inDays(0.05), ends_at: inDays(0.3) });
+    const pending = await order(api, event.id, [{ tier: tiers[0]!, quantity: 2 }]);
+    expect(pending.status, JSON.stringify(pending.body)).toBe(201);
+    expect((await api.patch(`/v1/events/${event.id}`, { status: 'canceled' })).status).toBe(200);
+    expect((await api.get(`/v1/events/orders/${pending.body.id}`)).body.status).toBe('pending');
+
+    const paying = await fetch(`${server.url}/pay/${pending.body.checkout}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: '0700000001' }),
+    });
+    expect(paying.status).toBe(201);
+    const after = await eventually(async () => {
+      const found = (await api.get(`/v1/events/orders/${pending.body.id}`)).body;
+      return found.status === 'pending' ? undefined : found;
+    });
+    expect(after).toMatchObject({
+      status: 'refunded',
+      refunded: expect.any(Number),
+      payment: expect.any(String),
+    });
+    expect(after.tickets).toHaveLength(2);
+    for (const ticket of after.tickets as Array<{ status: string; code?: string | null }>) {
+      expect(ticket.status).toBe('released');
+      expect(ticket.code ?? null).toBeNull();
+    }
+    const payment = (await api.get(`/v1/payments/${after.payment}`)).body;
+    expect(payment).toMatchObject({ status: 'refunded', amount: pending.body.amount });
+    expect(await eventsOf('payment.succeeded', after.payment)).toBe(1);
+    expect(await eventsOf('payment.refunded', after.payment)).toBe(1);
+    expect(await eventsOf('event_order.refunded', pending.body.id)).toBe(1);
+    expect(await eventsOf('event_order.paid', pending.body.id)).toBe(0);
+    // Its seats are given back, and the order cannot be refunded again.
+    expect((await api.get(`/v1/events/${event.id}`)).body.taken).toBe(0);
+    const again = await api.post(`/v1/events/orders/${pending.body.id}/refund`);
+    expect(again.body).toMatchObject({ code: 'state_transition_invalid' });
   });
 });

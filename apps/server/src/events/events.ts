@@ -158,6 +158,8 @@ export class EventService {
    * in the same transaction).
    */
   async update(db: Queryable, tenant: Actor, id: string, patch: EventPatch) {
+    // A cancel waits for payments landing on its pending orders, which then count as paid (orders.ts).
+    if (patch.status === 'canceled') await this.orders.lockPending(db, tenant, id);
     let row = await findEvent(db, tenant, id, true);
     if (patch.capacity !== undefined && patch.capacity < row.taken)
       throw new AppError('parameter_invalid', `The event has ${row.taken} tickets held or sold`, {

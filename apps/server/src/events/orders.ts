@@ -38,7 +38,7 @@ import {
   type TierRow,
 } from './objects.ts';
 import { redeemPromo, retakePromo } from './promos.ts';
-import { releaseTickets, takeTickets, ticketsFit } from './stock.ts';
+import { releaseTickets, takeTickets, ticketsFit, type Taking } from './stock.ts';
 
 export const EVENT_ORDERS = storedStates(EVENT_ORDER_STATES, 'event_orders');
 export const TICKETS = storedStates(TICKET_STATES, 'event_tickets');
@@ -242,7 +242,13 @@ export class EventOrderService {
    * In the payment outcome's transaction, for a paid checkout: the order it
    * pays is paid and its tickets issued. A payment that arrives after the hold
    * ran out takes the tickets again if they are still there; if not, the order
-   * stays expired with its payment named, for the organizer to refund.
+   * stays expired with its payment named, for the organizer to refund. A
+   * payment for an event canceled meanwhile is refunded (`refundUnissued`).
+   *
+   * The order's row is locked first: a cancel locks its event's pending orders
+   * before the event (`lockPending`), so either the cancel waits for this
+   * payment and then refunds the order it paid, or this payment reads the
+   * event after the cancel committed.
    */
   async checkoutPaid(tx: Queryable, checkoutId: string, payment: PaymentRow): Promise<void> {
     const found = await tx.query<EventOrderRow>(
@@ -251,29 +257,79 @@ export class EventOrderService {
     );
     const row = found.rows[0];
     if (!row || row.status === 'paid' || row.status === 'refunded') return;
+    let takings: Taking[] | null = null;
     if (row.status === 'expired') {
       const lines = await tx.query<OrderLineRow>(`SELECT * FROM event_order_lines WHERE order_id = $1`, [
         row.id,
       ]);
-      const takings = lines.rows.map((line) => ({ tierId: line.tier_id, quantity: line.quantity }));
-      const fits =
-        (await ticketsFit(tx, row.event_id, takings)) &&
-        (row.promo_id === null || (await retakePromo(tx, row.promo_id)));
-      if (!fits) {
-        await tx.query(`UPDATE event_orders SET payment_id = $2, updated_at = now() WHERE id = $1`, [
-          row.id,
-          payment.id,
-        ]);
-        this.logger.warn(
-          { order: row.id, payment: payment.id },
-          'a ticket order was paid after its tickets went',
-        );
-        return;
-      }
+      takings = lines.rows.map((line) => ({ tierId: line.tier_id, quantity: line.quantity }));
+    }
+    // An expired order's retake locks its tiers, then the event, and so reads the event's latest state.
+    const fits = takings === null || (await ticketsFit(tx, row.event_id, takings));
+    const event = (await tx.query<EventRow>(`SELECT * FROM ticketed_events WHERE id = $1`, [row.event_id]))
+      .rows[0]!;
+    if (event.status === 'canceled') return this.refundUnissued(tx, row, checkoutId, payment);
+    if (takings !== null) {
+      if (!fits || (row.promo_id !== null && !(await retakePromo(tx, row.promo_id))))
+        return this.keepPayment(tx, row, payment, 'a ticket order was paid after its tickets went');
       await takeTickets(tx, row.event_id, takings);
     }
-    const event = await tx.query<EventRow>(`SELECT * FROM ticketed_events WHERE id = $1`, [row.event_id]);
-    await this.issue(tx, row, event.rows[0]!, payment.id);
+    await this.issue(tx, row, event, payment.id);
+  }
+
+  /**
+   * A cancel's first lock: its event's pending orders, in id order, before
+   * the event's row (as the hold release takes an order before the event). A
+   * payment landing on one of them meanwhile is waited for.
+   */
+  async lockPending(db: Queryable, tenant: Tenant, eventId: string): Promise<void> {
+    await db.query(
+      `SELECT id FROM event_orders WHERE merchant_id = $1 AND livemode = $2 AND event_id = $3
+         AND status = 'pending' ORDER BY id FOR UPDATE`,
+      [tenant.merchantId, tenant.livemode, eventId],
+    );
+  }
+
+  /**
+   * A payment for an order of a canceled event: no ticket is issued. Held
+   * tickets go back (`released`), the payment is refunded through the
+   * payments' refund (the balance check, the ledger, `payment.refunded`) and
+   * the order is `refunded` with its payment named, with
+   * `event_order.refunded`. Should the balance not cover the refund, the
+   * order keeps the payment for the organizer to refund, as a late payment
+   * whose tickets went does.
+   */
+  private async refundUnissued(
+    tx: Queryable,
+    row: EventOrderRow,
+    checkoutId: string,
+    payment: PaymentRow,
+  ): Promise<void> {
+    const actor: Actor = {
+      kind: 'checkout',
+      merchantId: row.merchant_id,
+      livemode: row.livemode,
+      keyType: 'secret',
+      credentialId: checkoutId,
+    };
+    // The payment's row is this transaction's already: the balance lock comes after it here, and no
+    // other mover of the balance waits on this payment (it was not paid until now).
+    try {
+      await this.payments.refund(tx, actor, payment.id);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'insufficient_funds') throw error;
+      return this.keepPayment(tx, row, payment, 'a ticket order of a canceled event was paid, unrefunded');
+    }
+    await this.voidOrder(tx, row, payment.id);
+  }
+
+  /** The order keeps the payment it could not use, named for the organizer to refund. */
+  private async keepPayment(tx: Queryable, row: EventOrderRow, payment: PaymentRow, why: string) {
+    await tx.query(`UPDATE event_orders SET payment_id = $2, updated_at = now() WHERE id = $1`, [
+      row.id,
+      payment.id,
+    ]);
+    this.logger.warn({ order: row.id, payment: payment.id }, why);
   }
 
   /**
@@ -324,18 +380,23 @@ export class EventOrderService {
 
   /**
    * The order `refunded`: its tickets `void` (their codes answer `canceled`
-   * at the door, admitted or not), their seats back on sale, and
-   * `event_order.refunded`.
+   * at the door, admitted or not), or `released` where they were only held
+   * (a payment for a canceled event), their seats back on sale (an expired
+   * order's went back already), and `event_order.refunded`.
    */
-  private async voidOrder(db: Queryable, row: EventOrderRow) {
+  private async voidOrder(db: Queryable, row: EventOrderRow, paymentId = row.payment_id) {
     const tickets = await db.query<TicketRow>(
-      `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
+      `SELECT * FROM event_tickets WHERE order_id = $1 AND status IN ('valid', 'held') ORDER BY id FOR UPDATE`,
       [row.id],
     );
-    await releaseTickets(db, [row.id]);
-    await transition(db, TICKETS, tickets.rows, 'void', { set: 'updated_at = now()' });
+    if (row.status !== 'expired') await releaseTickets(db, [row.id]);
+    const held = tickets.rows.filter((ticket) => ticket.status === 'held');
+    await transition(db, TICKETS, held, 'released', { set: 'updated_at = now()' });
+    const valid = tickets.rows.filter((ticket) => ticket.status === 'valid');
+    await transition(db, TICKETS, valid, 'void', { set: 'updated_at = now()' });
     const refunded = await transition(db, EVENT_ORDERS, row, 'refunded', {
-      set: 'refunded_at = now(), updated_at = now()',
+      set: 'payment_id = $1, refunded_at = now(), updated_at = now()',
+      params: [paymentId],
     });
     const object = await this.toObject(db, refunded);
     await recordEvent(db, {

@@ -22,11 +22,13 @@ export type EventOrderStatus = (typeof EVENT_ORDER_STATUSES)[number];
 /**
  * `pending` holds its tickets until paid or until its hold runs out
  * (`expired`, the tickets released). An expired order whose payment arrives
- * late is paid if its tickets can be taken again.
+ * late is paid if its tickets can be taken again. A payment that lands on an
+ * order of an event canceled meanwhile is refunded, the order `refunded`
+ * with no ticket issued.
  */
 export const EVENT_ORDER_TRANSITIONS: TransitionTable<EventOrderStatus> = {
-  pending: ['paid', 'expired'],
-  expired: ['paid'],
+  pending: ['paid', 'expired', 'refunded'],
+  expired: ['paid', 'refunded'],
   paid: ['refunded'],
   refunded: [],
 };

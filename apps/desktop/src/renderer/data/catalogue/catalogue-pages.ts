@@ -4,7 +4,9 @@
  * of the page's checkpoint. A first sync of 100,000 products is then about
  * 100 IndexedDB writes, not 100,000 (each record costs IndexedDB a read and a
  * write, however small), and reading it back into memory after a reload is
- * 100 reads.
+ * 100 reads. The door's tickets are stored the same way, their pages among
+ * the `records` under the kind `tickets` (`pageKind`): a first sync of 50,000
+ * tickets is 50 records.
  *
  * Keys sort in the server's change order, so the pages are a log: read in
  * key order, a document's last copy is its current state (a later page holds
@@ -22,9 +24,10 @@ import type { Kv } from '../store/kv.ts';
 /** A stored product or variant as the server sent it. */
 export type Stored = Record<string, unknown> & { id: string };
 
-/** One record of the catalogue log. */
+/** One record of a log (the catalogue's, or the tickets' with their `kind`). */
 export interface CataloguePage {
   id: string;
+  kind?: 'tickets';
   items: Stored[];
 }
 
@@ -32,9 +35,20 @@ export const PAGE_ITEMS = 1000;
 /** Small pages (a live edit each) allowed beyond twice the compacted count before compacting. */
 export const SLACK = 32;
 
-/** Whether a pulled collection is stored as pages (products and variants). */
+/** Whether a pulled collection is the catalogue (products and variants). */
 export const isCatalogue = (collection: PullCollection): collection is 'products' | 'variants' =>
   collection === 'products' || collection === 'variants';
+
+/** Whether a pulled collection is stored as pages: the catalogue, and the door's tickets. */
+export const isPaged = (collection: PullCollection): boolean =>
+  isCatalogue(collection) || collection === 'tickets';
+
+/**
+ * What marks a log's pages where they share their RxDB collection: the
+ * tickets' pages are `records` of the kind `tickets` (indexed by kind, then
+ * key); the catalogue's have a collection each.
+ */
+export const pageKind = (kind: string): { kind?: 'tickets' } => (kind === 'tickets' ? { kind } : {});
 
 /** A pulled page's key: its checkpoint, zero-padded so keys sort in the feed's order. */
 export function pageKey(checkpoint: Checkpoint): string {
@@ -85,14 +99,22 @@ export async function writeOver(
   }
 }
 
-/** The pages after the key `after` (up to `limit`), in key order: plain data, past RxDB's document cache. */
+/**
+ * The pages of the log `kind` after the key `after` (up to `limit`), in key
+ * order: plain data, past RxDB's document cache.
+ */
 export async function readPages(
   collection: RxCollection<Record<string, unknown>>,
   after: string,
   limit?: number,
+  kind = '',
 ): Promise<Array<RxDocumentData<CataloguePage>>> {
   const query = collection
-    .find({ selector: { id: { $gt: after } }, sort: [{ id: 'asc' }], ...(limit ? { limit } : {}) })
+    .find({
+      selector: { ...pageKind(kind), id: { $gt: after } },
+      sort: [{ id: 'asc' }],
+      ...(limit ? { limit } : {}),
+    })
     .getPreparedQuery();
   return (await collection.storageInstance.query(query)).documents as unknown as Array<
     RxDocumentData<CataloguePage>
@@ -113,8 +135,8 @@ export async function pagesById(
 }
 
 /**
- * Rewrites the log as full pages when it has grown past its bound (see the
- * header). The first time it only notes the count: after a first sync the
+ * Rewrites the log `kind` as full pages when it has grown past its bound (see
+ * the header). The first time it only notes the count: after a first sync the
  * log is already compact.
  */
 export async function compactIfGrown(
@@ -123,14 +145,14 @@ export async function compactIfGrown(
   kv: Kv,
   writes?: { beforeWrite(): Promise<void>; afterWrite(): void },
 ): Promise<boolean> {
-  const count = await collection.count().exec();
+  const count = await collection.count({ selector: pageKind(kind) }).exec();
   const compacted = await kv.get<number>(KV.cataloguePages(kind));
   if (compacted === null) {
     await kv.set(KV.cataloguePages(kind), count);
     return false;
   }
   if (count <= 2 * compacted + SLACK) return false;
-  const old = await readPages(collection, '');
+  const old = await readPages(collection, '', undefined, kind);
   const current = new Map<string, Stored>();
   for (const page of old) for (const item of page.items) current.set(item.id, item);
   const items = [...current.values()];
@@ -138,6 +160,7 @@ export async function compactIfGrown(
   for (let first = 0; first < items.length; first += PAGE_ITEMS)
     pages.push({
       id: compactedKey(old.at(-1)!.id, pages.length),
+      ...pageKind(kind),
       items: items.slice(first, first + PAGE_ITEMS),
     });
   const removals = old.map((page) => ({ previous: page, document: { ...page, _deleted: true } }));

@@ -6,8 +6,8 @@
  * already redeemed on the next scan, online or not.
  *
  * Pure functions of plain documents: the store (`door.ts`) feeds them, each
- * built once per change of what it reads (50,000 tickets are one map, made
- * again only when the tickets change).
+ * built once per change of what it reads (50,000 tickets are one map, kept
+ * from their stored pages by `door-tickets.ts`).
  */
 import { byId, type DoorAdmission, type PullDocument } from '@tz/core';
 import type { CommandStatus } from '../store/schema.ts';

@@ -11,6 +11,7 @@ import {
   DOOR_ONLINE_WAIT_MS,
   encodeTicketCode,
   newId,
+  PULL_PAGE_MAX,
   ticketCodeBody,
   toBase64Url,
   type Command,
@@ -31,6 +32,11 @@ const NOW = Date.UTC(2026, 10, 26, 9, 0, 0) / 1000;
 
 async function eventWithTickets(count: number) {
   const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']);
+  /** A ticket's code as the event's key signs it. */
+  const sign = async (claim: { event: string; ticket: string; tier: string }) => {
+    const body = ticketCodeBody(claim)!;
+    return encodeTicketCode(body, new Uint8Array(await crypto.subtle.sign('Ed25519', pair.privateKey, body)));
+  };
   const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   const event: PullDocument<'ticketed_events'> = {
     id: newId('ticketedEvent'),
@@ -55,11 +61,7 @@ async function eventWithTickets(count: number) {
   const tickets: Array<PullDocument<'tickets'>> = [];
   for (let i = 0; i < count; i++) {
     const id = newId('ticket');
-    const body = ticketCodeBody({ event: event.id, ticket: id, tier: tier.id })!;
-    const code = encodeTicketCode(
-      body,
-      new Uint8Array(await crypto.subtle.sign('Ed25519', pair.privateKey, body)),
-    );
+    const code = await sign({ event: event.id, ticket: id, tier: tier.id });
     tickets.push({
       id,
       _deleted: false,
@@ -71,7 +73,7 @@ async function eventWithTickets(count: number) {
       code,
     });
   }
-  return { event, tier, tickets };
+  return { event, tier, tickets, sign };
 }
 
 async function openDoor(seed: Partial<Record<string, unknown[]>>) {
@@ -267,4 +269,49 @@ describe('the door', () => {
     expect((await t.store.scanAtDoor(a.tickets[0]!.code!)).verdict).toBe('wrong_event');
     expect((await t.store.scanAtDoor(b.tickets[0]!.code!)).verdict).toBe('ok');
   });
+  it('pulls 3,000 tickets in pages, finds each by its code, and refuses one voided after the first sync', async () => {
+    const { event, tier, tickets, sign } = await eventWithTickets(3000);
+    // Doors open in ten minutes: a ticket found answers `not_yet_valid`, and nothing is admitted yet.
+    const t = await openDoor({
+      ticketed_events: [{ ...event, doors_open_at: NOW + 600 }],
+      event_tiers: [tier],
+      tickets,
+    });
+    await door(t, (v) => v.remaining === 3000);
+    const pages = t.transport.pulls.filter((pull) => pull.collection === 'tickets');
+    expect(pages.slice(0, 4).map((pull) => [pull.checkpoint?.seq ?? 0, pull.limit])).toEqual(
+      [0, 1000, 2000, 3000].map((seq) => [seq, PULL_PAGE_MAX]),
+    );
+    for (const [i, ticket] of tickets.entries()) {
+      const found = await t.store.scanAtDoor(ticket.code!);
+      expect(found, `ticket ${i}`).toMatchObject({
+        verdict: 'not_yet_valid',
+        ticket: ticket.id,
+        holder: `Holder ${i}`,
+      });
+    }
+
+    // On the server: one ticket voided, another re-issued under a new code (its old one revoked).
+    const upgrade = { ...tier, id: newId('eventTier'), name: 'VVIP' };
+    const voided = { ...tickets[7]!, status: 'void' as const };
+    const reissued = {
+      ...tickets[8]!,
+      tier: upgrade.id,
+      code: await sign({ event: event.id, ticket: tickets[8]!.id, tier: upgrade.id }),
+    };
+    t.transport.documents.event_tiers = [tier, upgrade];
+    t.transport.documents.tickets = [...tickets, voided, reissued];
+    await pulled(t, 'event_tiers');
+    await pulled(t, 'tickets');
+    await door(t, (v) => v.remaining === 2999);
+    t.clock.advance(20 * 60_000);
+    expect(await t.store.scanAtDoor(tickets[7]!.code!)).toMatchObject({
+      verdict: 'canceled',
+      ticket: tickets[7]!.id,
+    });
+    expect((await t.store.scanAtDoor(tickets[8]!.code!)).verdict).toBe('invalid');
+    expect(await t.store.scanAtDoor(reissued.code)).toMatchObject({ verdict: 'ok', tier: { name: 'VVIP' } });
+    expect((await t.store.scanAtDoor(tickets[2999]!.code!)).verdict).toBe('ok');
+    expect((await t.store.scanAtDoor(tickets[7]!.code!)).verdict).toBe('canceled');
+  }, 120_000);
 });

@@ -23,17 +23,16 @@ import {
   doorView,
   knownAdmissions,
   reportAdmission,
-  ticketIndex,
   type CheckinDoc,
   type DoorReport,
   type DoorView,
   type DoubleAdmissionDoc,
   type EventTierDoc,
   type KnownAdmission,
-  type TicketDoc,
   type TicketIndex,
   type TicketedEventDoc,
 } from './door-state.ts';
+import { watchTickets } from './door-tickets.ts';
 
 const CHOSEN = 'door:event';
 /** The server's `ok` answers to this door, kept until the pull brings their check-ins (a reload keeps them). */
@@ -90,8 +89,8 @@ function runtime(ctx: Context): DoorRuntime {
   if (existing) return existing;
   const admittedNow = new Map<string, KnownAdmission>();
   const admittedNow$ = new BehaviorSubject(0);
-  // Each part is its own query, so 50,000 tickets are read again only when a ticket changes.
-  const tickets$ = records<TicketDoc>(ctx, 'tickets').pipe(map(ticketIndex), shareReplay(1));
+  // Each part is its own query; the tickets are kept in memory from their pages (`door-tickets.ts`).
+  const tickets$ = watchTickets(ctx);
   const reports$ = combineLatest([
     ctx.db.commands.find({ selector: { status: { $in: ['pending', 'refused'] } } }).$,
     ctx.db.commands.find({

@@ -165,3 +165,38 @@ describe('a database made by the version before', () => {
     );
   }, 30_000);
 });
+
+describe('a database that kept a record per ticket', () => {
+  it('drops `records` and the checkpoints of its kinds, so tickets are pulled again as pages', async () => {
+    const storage = getRxStorageMemory();
+    const name = `tickets${Date.now()}`;
+    const old = await createRxDatabase<TillCollections>({ name, storage, multiInstance: false });
+    await old.addCollections({
+      ...Object.fromEntries(
+        Object.entries(PULLED_SCHEMAS).map(([c, schema]) => [
+          c,
+          { schema: c === 'records' ? { ...schema, version: 0 } : schema, autoMigrate: false },
+        ]),
+      ),
+      commands: { schema: commandSchema },
+      kv: { schema: kvSchema },
+    });
+    await old.records.insert({ id: 'tkt_old', kind: 'tickets', status: 'valid', code: 'x' });
+    await old.stores.insert(STORE);
+    await old.kv.bulkInsert([
+      { id: 'pull:tickets', value: { pairing: 'pairing_1', checkpoint: { seq: 9, id: 'tkt_old' } } },
+      { id: 'pull:stores', value: { pairing: 'pairing_1', checkpoint: { seq: 1, id: STORE.id } } },
+    ]);
+    await old.close();
+
+    const db = await openDatabase({ name, storage, multiInstance: false });
+    try {
+      expect(await db.records.count().exec()).toBe(0);
+      expect(await db.kv.findOne('pull:tickets').exec()).toBeNull();
+      expect(await db.kv.findOne('pull:stores').exec()).not.toBeNull();
+      expect(await db.stores.count().exec()).toBe(1);
+    } finally {
+      await db.close();
+    }
+  });
+});

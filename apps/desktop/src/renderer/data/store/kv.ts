@@ -28,7 +28,7 @@ export const KV = {
   payment: (id: string) => `payment:${id}`,
   /** Where the pull of a collection stopped. */
   pull: (collection: string) => `pull:${collection}`,
-  /** How many catalogue pages the last compaction left (`catalogue-pages.ts`). */
+  /** How many pages of a paged log (products, variants, tickets) the last compaction left (`catalogue-pages.ts`). */
   cataloguePages: (kind: string) => `catalogue:pages:${kind}`,
 } as const;
 

@@ -14,7 +14,10 @@
  * `kind` (the pulled collection's name; server ids are unique across kinds). Products and variants are stored as pages of
  * up to 1,000 (`catalogue-pages.ts`) with no index: catalogue search and
  * barcode lookup are answered from memory (`catalogue-index.ts`), and each
- * record is work IndexedDB does in a first sync of 100,000 products.
+ * record is work IndexedDB does in a first sync of 100,000 products. The
+ * door's tickets are pages too, kept in `records` as the kind `tickets`
+ * (a page's key starts with digits, so it is never a server id), and looked
+ * up in memory (`door/door-tickets.ts`).
  *
  * A pulled collection's `version` is raised when its schema changes: the
  * stored one is then dropped and pulled again from the server, never migrated;
@@ -94,7 +97,8 @@ export const PULLED_SCHEMAS: Record<PulledStorage, RxJsonSchema<Record<string, u
   // Version 0 indexed name, SKU and barcode keys (and variants' product); version 1 held a record per document.
   products: pages(2),
   variants: pages(2),
-  records: pulled({ kind: { type: 'string', maxLength: 32 } }, ['kind']),
+  // Version 0 held a record per ticket; tickets are pages of up to 1,000 now.
+  records: pulled({ kind: { type: 'string', maxLength: 32 } }, ['kind'], 1),
   stores: pulled({}),
   stock_levels: pulled({ product: key, variant_key: key, store: key }, [['product', 'variant_key', 'store']]),
   customers: pulled({ name_key: key, phone_key: key }, ['name_key', 'phone_key']),

@@ -182,6 +182,38 @@ describe('pulling a collection', () => {
     expect([...keys].sort()).toEqual(['0000000000000048:prod_5', first, again, '0000000000000049:prod_1']);
   });
 
+  it('stores the door’s tickets as pages among the records, compacted apart from the other kinds', async () => {
+    const { kv, feed } = await setUp();
+    await db!.records.insert({ id: 'cat_1', kind: 'categories', name: 'Vinywaji' });
+    for (let n = 1; n <= 7; n++) feed.change(product(n));
+    const pull = new CollectionPull({
+      collection: 'tickets',
+      target: db!.records,
+      kv,
+      pairing: 'pair_1',
+      pageSize: 3,
+      fetch: feed.page,
+    });
+    await pull.run();
+    const pages = () => readPages(db!.records, '', undefined, 'tickets');
+    expect((await pages()).map((page) => [page.id, page.kind, page.items.length])).toEqual([
+      ['0000000000000003:prod_3', 'tickets', 3],
+      ['0000000000000006:prod_6', 'tickets', 3],
+      ['0000000000000007:prod_7', 'tickets', 1],
+    ]);
+    expect(await kv.get(KV.cataloguePages('tickets'))).toBe(3);
+    // A change a pull, a page each, until the log passes twice its size: then one page holds all seven.
+    for (let edit = 1; edit <= 2 * 3 + SLACK + 1 - 3; edit++) {
+      feed.change(product((edit % 7) + 1, { price: edit }));
+      await pull.run();
+    }
+    const compacted = await pages();
+    expect(compacted).toHaveLength(1);
+    expect(compacted[0]).toMatchObject({ kind: 'tickets' });
+    expect(new Set(compacted[0]!.items.map((item) => item.id)).size).toBe(7);
+    expect((await db!.records.findOne('cat_1').exec())?.get('name')).toBe('Vinywaji');
+  });
+
   it('stores the other collections one record per document', async () => {
     const { kv, feed } = await setUp();
     feed.change(product(1));

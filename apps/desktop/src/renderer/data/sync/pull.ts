@@ -13,8 +13,8 @@
  * these documents and the till never edits them, so there is nothing to merge:
  * the server's state replaces the till's.
  *
- * Products and variants go to storage as pages (`catalogue-pages.ts`): one
- * record per pulled page, under its checkpoint.
+ * Products, variants and the door's tickets go to storage as pages
+ * (`catalogue-pages.ts`): one record per pulled page, under its checkpoint.
  *
  * The checkpoint is saved in `kv` after the page's documents are written: a
  * till stopped between the two pulls that page again and writes the same
@@ -22,7 +22,7 @@
  */
 import type { RxCollection } from 'rxdb';
 import type { Checkpoint, PullCollection, PullResult } from '@tz/core';
-import { compactIfGrown, isCatalogue, pageKey, writeOver } from '../catalogue/catalogue-pages.ts';
+import { compactIfGrown, isPaged, pageKey, pageKind, writeOver } from '../catalogue/catalogue-pages.ts';
 import { KV } from '../store/kv.ts';
 import type { Kv } from '../store/kv.ts';
 import { toLocal } from '../store/schema.ts';
@@ -109,13 +109,14 @@ export class CollectionPull {
       // A page fetched ahead and not written is dropped: the next round starts from the checkpoint.
       void next?.catch(() => undefined);
     }
-    if (isCatalogue(collection) && !this.stopped)
+    if (isPaged(collection) && !this.stopped)
       await compactIfGrown(this.options.target, collection, kv, this.options.writes);
   }
 }
 
-/** What a pulled page is stored as: one page record for the catalogue, one record per document for the rest. */
+/** What a pulled page is stored as: one page record for the catalogue and the tickets, one record per document for the rest. */
 function records(collection: PullCollection, page: PullResult): Array<Record<string, unknown>> {
-  if (isCatalogue(collection)) return [{ id: pageKey(page.checkpoint!), items: page.documents }];
+  if (isPaged(collection))
+    return [{ id: pageKey(page.checkpoint!), ...pageKind(collection), items: page.documents }];
   return page.documents.map((doc) => toLocal(collection, doc));
 }
