@@ -28,15 +28,17 @@ import os from 'node:os';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { ensureWebBuild } from '../apps/desktop/scripts/ensure-web-build.ts';
-import { startServer } from '../apps/server/src/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { typeTimed } from '../test/support/keyboard.ts';
+import { startBenchServer } from './support/bench-server.ts';
 import {
-  BENCH_SECRETS_KEY,
   benchDatabase,
   jsonCaller,
+  progress,
+  quantile,
   seedProducts,
   signUpMerchant,
+  summary,
 } from './support/harness.ts';
 import { tillDatabase, waitStored } from './support/stored-pages.ts';
 
@@ -45,25 +47,9 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 50_000);
 const SCANS = Math.min(100, TICKETS, Number(process.env.BENCH_SCANS ?? 100));
 const PIN = '4821';
 
-const progress = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
-const summary = (values: number[]) =>
-  `${quantile(values, 0.5).toFixed(1)} | ${quantile(values, 0.99).toFixed(1)} | ${Math.max(...values).toFixed(1)}`;
-
 await ensureWebBuild();
 const database = await benchDatabase(baseUrl, 'bench_door');
-const server = await startServer({
-  ...process.env,
-  PORT: '0',
-  DATABASE_URL: database.url,
-  SECRETS_KEY: BENCH_SECRETS_KEY,
-  LOG_LEVEL: 'fatal',
-  RATE_LIMIT_MAX: '100000000',
-  RATE_LIMIT_KEY_PREFIX: `bench${process.pid}`,
-});
+const server = await startBenchServer(database.url);
 const pool = new pg.Pool({ connectionString: database.url, max: 2 });
 const browser = await launchChromium();
 try {
