@@ -1,7 +1,7 @@
 /**
  * Screenshots of the buyer's tickets page in both languages, on a phone and a
  * laptop: the short link of a paid order (`/t/{token}`), its checkout just
- * paid (`/pay/{id}`), a refunded order's void tickets and an unknown link.
+ * paid (`/pay/{id}`), a refunded order’s void tickets, an unknown link, and the page as printed.
  *   npx tsx test/browser/ticket-page-screens.ts [outDir]   (default scratch/ticket-page)
  */
 import { mkdir } from 'node:fs/promises';
@@ -45,6 +45,12 @@ try {
     ['refunded', refunded.tickets_url],
     ['not-found', `${server.url}/t/AAAAAAAAAAAA`],
   ]);
+  // As printed (A4 width), in English.
+  const printed = await browser.newPage({ viewport: { width: 794, height: 1123 } });
+  await printed.emulateMedia({ media: 'print' });
+  await printed.goto(`${paid.tickets_url}?lang=en`);
+  await printed.screenshot({ path: path.join(outDir, 'tickets-print-en.png'), fullPage: true });
+  await printed.close();
 } finally {
   await browser.close();
   await server.close();
