@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import decodeQR from '@paulmillr/qr/decode.js';
+import type { Browser } from 'playwright-core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { launchChromium } from '../support/browser.ts';
+import { decodeQrSvgs } from '../support/qr.ts';
 import { withMerchant } from '../support/merchant.ts';
 import type { Api } from '../support/retail.ts';
 import { makeEvent, order, payOrder } from './support.ts';
@@ -38,45 +38,6 @@ async function paidOrder() {
 const attributes = (html: string, name: string) =>
   [...html.matchAll(new RegExp(`${name}="([^"]*)"`, 'g'))].map((match) => match[1]);
 
-/**
- * Each QR on the page drawn by Chromium into pixels and read back by a QR
- * decoder (on a blank page: the tickets page's CSP loads no images).
- */
-async function decodedQrs(page: Page): Promise<string[]> {
-  const svgs = await page.locator('svg.qr').evaluateAll((found) =>
-    found.map((svg) => {
-      const copy = svg.cloneNode(true) as SVGSVGElement;
-      copy.setAttribute('width', '400');
-      copy.setAttribute('height', '400');
-      return new XMLSerializer().serializeToString(copy);
-    }),
-  );
-  const blank = await browser.newPage();
-  // The pixels cross as base64 text: as an array of numbers they take seconds.
-  const images = await blank.evaluate(async (markups) => {
-    const out: string[] = [];
-    for (const markup of markups) {
-      const image = new Image();
-      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = canvas.height = 400;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(image, 0, 0, 400, 400);
-      const pixels = context.getImageData(0, 0, 400, 400).data;
-      let text = '';
-      for (let at = 0; at < pixels.length; at += 0x8000)
-        text += String.fromCharCode(...pixels.subarray(at, at + 0x8000));
-      out.push(btoa(text));
-    }
-    return out;
-  }, svgs);
-  await blank.close();
-  return images.map((image) =>
-    decodeQR({ width: 400, height: 400, data: Uint8Array.from(Buffer.from(image, 'base64')) }),
-  );
-}
-
 describe('the buyer’s tickets page', () => {
   it('a paid order has a short link whose page shows one QR per ticket, carrying its code', async () => {
     const { event, paid } = await paidOrder();
@@ -108,7 +69,7 @@ describe('the buyer’s tickets page', () => {
 
     const page = await browser.newPage();
     await page.goto(paid.tickets_url);
-    expect(await decodedQrs(page)).toEqual(codes);
+    expect(await decodeQrSvgs(browser, page)).toEqual(codes);
     await page.close();
   });
 
@@ -125,7 +86,7 @@ describe('the buyer’s tickets page', () => {
     expect(await page.locator('svg.qr').evaluateAll((svgs) => svgs.map((svg) => svg.dataset.code))).toEqual(
       codes,
     );
-    expect(await decodedQrs(page)).toEqual(codes);
+    expect(await decodeQrSvgs(browser, page)).toEqual(codes);
     await page.close();
   });
 
