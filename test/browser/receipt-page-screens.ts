@@ -8,15 +8,11 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newId, newReceiptToken, type Command } from '@tz/core';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, screenshotHostedPages } from '../support/browser.ts';
 import { client, eventually, signUp, startTestServer } from '../support/server.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = path.resolve(process.argv[2] ?? path.join(repo, 'scratch/receipt-page'));
-const SIZES = [
-  { name: '360x740', width: 360, height: 740 },
-  { name: '1366x768', width: 1366, height: 768 },
-];
 
 const server = await startTestServer();
 const trpc = async (procedure: string, body: unknown, credential?: string): Promise<any> => {
@@ -89,22 +85,10 @@ try {
       throw new Error(`the sample sale was refused: ${JSON.stringify(result)}`);
   }
   await mkdir(outDir, { recursive: true });
-  for (const size of SIZES) {
-    for (const language of ['sw', 'en']) {
-      for (const [name, pageToken] of [
-        ['receipt', token],
-        ['on-the-way', newReceiptToken()],
-      ] as const) {
-        const page = await browser.newPage({ viewport: { width: size.width, height: size.height } });
-        await page.goto(`${server.url}/receipt/${pageToken}?lang=${language}`);
-        await page.screenshot({
-          path: path.join(outDir, `${name}-${language}-${size.name}.png`),
-          fullPage: true,
-        });
-        await page.close();
-      }
-    }
-  }
+  await screenshotHostedPages(browser, outDir, [
+    ['receipt', `${server.url}/receipt/${token}`],
+    ['on-the-way', `${server.url}/receipt/${newReceiptToken()}`],
+  ]);
 } finally {
   await browser.close();
   await server.close();

@@ -46,6 +46,7 @@ import { NightAudit } from './hospitality/night-audit.ts';
 import { EventService } from './events/events.ts';
 import { TierService } from './events/tiers.ts';
 import { EventOrderService } from './events/orders.ts';
+import { TicketPages } from './events/ticket-page.ts';
 import { EventHolds } from './events/holds.ts';
 import { CheckinService } from './events/checkin.ts';
 import { PromoService } from './events/promos.ts';
@@ -154,6 +155,8 @@ export interface Services {
   eventTiers: TierService;
   eventPromos: PromoService;
   eventOrders: EventOrderService;
+  /** A paid order's tickets as the buyer's page shows them (`/t/{token}`, `/pay/{id}`). */
+  ticketPages: TicketPages;
   /** Releases the tickets of holds that ran out unpaid (a `Poller`). */
   eventHolds: EventHolds;
   checkins: CheckinService;
@@ -388,6 +391,7 @@ export function createServices(
     eventTiers: new TierService(),
     eventPromos: new PromoService(),
     eventOrders,
+    ticketPages: new TicketPages(),
     eventHolds,
     checkins,
     stock: new StockService(),

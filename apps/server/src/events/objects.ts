@@ -126,6 +126,8 @@ export interface EventOrderRow {
   payment_id: string | null;
   promo_id: string | null;
   discount: number;
+  /** The buyer's tickets page (`/t/{token}`), made when the order is paid. */
+  tickets_token: string | null;
   held_until: Date;
   metadata: Record<string, string>;
   paid_at: Date | null;
@@ -187,7 +189,7 @@ export const eventOrderObject = (
   row: EventOrderRow,
   lines: readonly OrderLineRow[],
   tickets: readonly TicketRow[],
-  checkoutUrl: string | null,
+  urls: { checkout: string | null; tickets: string | null },
   admissions: { checkins: readonly CheckinRow[]; doubles: readonly DoubleAdmissionRow[] },
 ) => ({
   id: row.id,
@@ -206,7 +208,8 @@ export const eventOrderObject = (
   amount: row.amount,
   currency: row.currency,
   checkout: row.checkout_id,
-  checkout_url: checkoutUrl,
+  checkout_url: urls.checkout,
+  tickets_url: urls.tickets,
   payment: row.payment_id,
   held_until: unixSeconds(row.held_until),
   tickets: tickets.map((ticket) =>

@@ -39,6 +39,7 @@ import {
 } from './objects.ts';
 import { redeemPromo, retakePromo } from './promos.ts';
 import { releaseTickets, takeTickets, ticketsFit, type Taking } from './stock.ts';
+import { newTicketsToken, ticketsUrl } from './ticket-page.ts';
 
 export const EVENT_ORDERS = storedStates(EVENT_ORDER_STATES, 'event_orders');
 export const TICKETS = storedStates(TICKET_STATES, 'event_tickets');
@@ -82,7 +83,10 @@ export class EventOrderService {
         row,
         lines.rows.filter((line) => line.order_id === row.id),
         own,
-        row.checkout_id ? `${this.publicUrl}/pay/${row.checkout_id}` : null,
+        {
+          checkout: row.checkout_id ? `${this.publicUrl}/pay/${row.checkout_id}` : null,
+          tickets: ticketsUrl(this.publicUrl, row.tickets_token),
+        },
         {
           checkins: checkins.rows.filter((checkin) => mine.has(checkin.ticket_id)),
           doubles: doubles.filter((double) => mine.has(double.ticket_id)),
@@ -429,8 +433,9 @@ export class EventOrderService {
       perRow: { code: ['text', codes] },
     });
     const paid = await transition(db, EVENT_ORDERS, row, 'paid', {
-      set: 'payment_id = $1, paid_at = now(), updated_at = now()',
-      params: [paymentId],
+      // The buyer's short link to the tickets page (`ticket-page.ts`), made once.
+      set: 'payment_id = $1, paid_at = now(), updated_at = now(), tickets_token = coalesce(tickets_token, $2)',
+      params: [paymentId, newTicketsToken()],
     });
     await recordEvent(db, {
       merchantId: row.merchant_id,

@@ -49,7 +49,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'event_promo.deleted': 'A promo code was deleted; orders that used it keep their discount.',
   'event_order.created':
     'A ticket order took its tickets and holds them until `held_until` while the buyer pays.',
-  'event_order.paid': 'A ticket order was paid; its tickets are `valid`, each with its signed code.',
+  'event_order.paid':
+    'A ticket order was paid; its tickets are `valid`, each with its signed code, and `tickets_url` opens them as QR codes for the buyer.',
   'event_order.expired': 'A ticket order’s hold ran out unpaid; its tickets were given back.',
   'event_order.refunded':
     'A paid ticket order was refunded; its tickets are void and their seats back on sale.',

@@ -15,6 +15,7 @@ import { invoicePageRoutes } from './pages/invoice.ts';
 import { officeStaticRouter } from './pages/office.ts';
 import { payRoutes } from './pages/pay.ts';
 import { receiptPageRoutes } from './pages/receipt.ts';
+import { ticketPageRoutes } from './pages/tickets.ts';
 import { tillStaticRouter } from './pages/till.ts';
 import { trpcRoutes } from './trpc.ts';
 
@@ -27,6 +28,7 @@ export function routersOutsideV1(deps: PipelineDeps): Router<RequestState>[] {
     payRoutes(deps), // /pay/{id}
     invoicePageRoutes(deps), // /invoice/{token}
     receiptPageRoutes(deps), // /receipt/{token}
+    ticketPageRoutes(deps), // /t/{token}, a ticket order's short link
     icalRoutes(deps), // /ical/{token}.ics
     tillStaticRouter(), // /till/
     officeSessionRoutes(deps), // /office/session

@@ -4,6 +4,7 @@ import { formatAmount, type Currency } from '@tz/core';
 import type { PipelineDeps, RequestState } from '../../http/pipeline.ts';
 import { enforceRateLimit } from '../../http/rate-limit.ts';
 import { escapeHtml, hostedPay } from './hosted.ts';
+import { setTicketPageHeaders, ticketPageLanguage, ticketsPage } from './tickets.ts';
 
 function checkoutPage(view: {
   id: string;
@@ -13,6 +14,8 @@ function checkoutPage(view: {
   description: string | null;
   status: string;
   livemode: boolean;
+  /** A ticket order's checkout not yet paid: once paid, the page reloads to show the tickets. */
+  reloadWhenPaid: boolean;
 }): string {
   return `<!doctype html>
 <html lang="sw"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -42,7 +45,7 @@ const show = (text) => { message.textContent = text; };
 async function poll() {
   const res = await fetch('/pay/' + id + '/status');
   const s = await res.json();
-  if (s.status === 'complete') { form.hidden = true; show('Paid. Thank you! / Malipo yamekamilika.'); if (s.success_url) location.href = s.success_url; return; }
+  if (s.status === 'complete') { form.hidden = true; show('Paid. Thank you! / Malipo yamekamilika.'); if (s.success_url) location.href = s.success_url; else if (${view.reloadWhenPaid}) location.reload(); return; }
   if (s.payment_status === 'failed') { form.hidden = false; show('Payment failed: ' + (s.failure_message || 'try again')); return; }
   if (s.status === 'expired') { form.hidden = true; show('This checkout has expired.'); return; }
   setTimeout(poll, 1000);
@@ -63,20 +66,40 @@ form.addEventListener('submit', async (event) => {
 </script></body></html>`;
 }
 
-/** The hosted checkout page, `/pay/{id}`: the page, its status and its pay step. */
+/**
+ * The hosted checkout page, `/pay/{id}`: the page, its status and its pay step.
+ * A ticket order's checkout, once paid, shows the order's tickets (`tickets.ts`).
+ */
 export function payRoutes(deps: PipelineDeps): Router<RequestState> {
   const router = new Router<RequestState>();
   const { services } = deps;
 
   router.get('/pay/:id', async (ctx) => {
     await enforceRateLimit(ctx, deps.rateLimits.perAddress, ctx.ip);
-    const view = await services.checkouts.publicView(services.database.pool, ctx.params.id!);
+    const id = ctx.params.id!;
+    const view = await services.checkouts.publicView(services.database.pool, id);
+    const tickets = await services.ticketPages.ofCheckout(services.database.pool, id);
+    if (tickets?.view) {
+      setTicketPageHeaders(ctx);
+      ctx.body = ticketsPage(
+        tickets.view,
+        ticketPageLanguage(ctx.query.lang),
+        `/pay/${encodeURIComponent(id)}`,
+        {
+          paidNow: true,
+        },
+      );
+      return;
+    }
     ctx.type = 'text/html; charset=utf-8';
     ctx.set(
       'Content-Security-Policy',
       "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
     );
-    ctx.body = checkoutPage(view);
+    ctx.body = checkoutPage({
+      ...view,
+      reloadWhenPaid: tickets !== null && view.status !== 'complete',
+    });
   });
   router.get('/pay/:id/status', async (ctx) => {
     ctx.body = await services.checkouts.publicView(services.database.pool, ctx.params.id!);

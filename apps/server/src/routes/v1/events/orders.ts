@@ -29,7 +29,7 @@ export const eventOrderRoutes = [
     tag,
     summary: 'Create a ticket order',
     description:
-      'Takes the tickets of the tiers asked for (refused with 409 `sold_out` when fewer are left, `sales_closed` outside a sale window or an event not published) and holds them until `held_until` (`EVENT_HOLD_MINUTES`) while the buyer pays at `checkout_url`, the hosted checkout, by mobile money. Paid: the order is `paid`, its tickets `valid` with their codes, and `event_order.paid` recorded. Unpaid when the hold ends: `expired`, the tickets given back. A free order is paid at once. `promo_code` applies one of the event’s promos once (400 `discount_invalid` when it is unknown, outside its window, for other tiers or used up).',
+      'Takes the tickets of the tiers asked for (refused with 409 `sold_out` when fewer are left, `sales_closed` outside a sale window or an event not published) and holds them until `held_until` (`EVENT_HOLD_MINUTES`) while the buyer pays at `checkout_url`, the hosted checkout, by mobile money. Paid: the order is `paid`, its tickets `valid` with their codes, `tickets_url` the short link of the buyer’s tickets page (QR codes, for an SMS), and `event_order.paid` recorded. Unpaid when the hold ends: `expired`, the tickets given back. A free order is paid at once. `promo_code` applies one of the event’s promos once (400 `discount_invalid` when it is unknown, outside its window, for other tiers or used up).',
     auth: 'secret',
     status: 201,
     body: eventOrderCreateBody,

@@ -140,6 +140,12 @@ export const eventOrderSchema = z.object({
   currency: z.literal('TZS'),
   checkout: z.string().nullable(),
   checkout_url: z.string().nullable().describe('The hosted page where the buyer pays by mobile money'),
+  tickets_url: z
+    .string()
+    .nullable()
+    .describe(
+      'The buyer’s tickets as QR codes (`/t/{token}`), a short link to send by SMS; null until the order is paid',
+    ),
   payment: z.string().nullable(),
   held_until: unix.describe('When an unpaid order gives its tickets back'),
   tickets: z.array(ticketSchema),
