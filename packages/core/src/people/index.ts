@@ -1,2 +1,4 @@
 export * from './statutory.ts';
 export * from './payslip.ts';
+export * from './permits.ts';
+export * from './attendance.ts';
