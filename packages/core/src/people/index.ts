@@ -2,3 +2,4 @@ export * from './statutory.ts';
 export * from './payslip.ts';
 export * from './permits.ts';
 export * from './attendance.ts';
+export * from './salary-bands.ts';
