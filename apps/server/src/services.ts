@@ -45,6 +45,7 @@ import { FolioService } from './hospitality/folio.ts';
 import { NightAudit } from './hospitality/night-audit.ts';
 import { EventService } from './events/events.ts';
 import { TierService } from './events/tiers.ts';
+import { BoxOfficeService } from './events/box-office.ts';
 import { EventOrderService } from './events/orders.ts';
 import { EventHolds } from './events/holds.ts';
 import { CheckinService } from './events/checkin.ts';
@@ -305,6 +306,7 @@ export function createServices(
       rooms,
       checkins,
       deskConflicts: new DeskConflicts(clock),
+      boxOffice: new BoxOfficeService(clock, eventOrders),
     },
     events,
     publicUrl,

@@ -332,7 +332,8 @@ export class EventOrderService {
       `SELECT * FROM event_tickets WHERE order_id = $1 AND status = 'valid' ORDER BY id FOR UPDATE`,
       [row.id],
     );
-    await releaseTickets(db, [row.id]);
+    // An oversold box-office order was never in the counts.
+    if (!row.oversold) await releaseTickets(db, [row.id]);
     await transition(db, TICKETS, tickets.rows, 'void', { set: 'updated_at = now()' });
     const refunded = await transition(db, EVENT_ORDERS, row, 'refunded', {
       set: 'refunded_at = now(), updated_at = now()',
@@ -347,22 +348,28 @@ export class EventOrderService {
     return object;
   }
 
-  /** Marks the order paid and its tickets valid, each with its signed code; records `event_order.paid`. */
-  private async issue(
+  /**
+   * Marks the order paid and its tickets valid, each with its signed code (or
+   * the codes a box office made, in the tickets' order); records `event_order.paid`.
+   */
+  async issue(
     db: Queryable,
     row: EventOrderRow,
     event: EventRow,
     paymentId: string | null,
+    madeCodes?: readonly string[],
   ): Promise<EventOrderRow> {
     const tickets = await db.query<TicketRow>(
       `SELECT * FROM event_tickets WHERE order_id = $1 ORDER BY seq FOR UPDATE`,
       [row.id],
     );
-    const codes = signTicketCodes(
-      this.secretBox,
-      event,
-      tickets.rows.map((ticket) => ({ event: event.id, ticket: ticket.id, tier: ticket.tier_id })),
-    );
+    const codes =
+      madeCodes ??
+      signTicketCodes(
+        this.secretBox,
+        event,
+        tickets.rows.map((ticket) => ({ event: event.id, ticket: ticket.id, tier: ticket.tier_id })),
+      );
     await transition(db, TICKETS, tickets.rows, 'valid', {
       set: 'code = m.code, updated_at = now()',
       perRow: { code: ['text', codes] },
