@@ -53,14 +53,15 @@ export class BoxOfficeService {
       [sale.order],
     );
     if (taken.rows[0]) throw invalid('parameter_invalid', 'order', 'is the id of another order');
-    const tickets = await db.query<{ id: string }>(`SELECT id FROM event_tickets WHERE id = ANY($1::text[])`, [
-      sale.tickets.map((ticket) => ticket.id),
-    ]);
+    const tickets = await db.query<{ id: string }>(
+      `SELECT id FROM event_tickets WHERE id = ANY($1::text[])`,
+      [sale.tickets.map((ticket) => ticket.id)],
+    );
     if (tickets.rows[0]) throw invalid('parameter_invalid', 'tickets', `${tickets.rows[0].id} is taken`);
-    const tiers = await db.query<TierRow>(`SELECT * FROM event_tiers WHERE id = ANY($1::text[]) AND event_id = $2`, [
-      sale.lines.map((line) => line.tier),
-      event.id,
-    ]);
+    const tiers = await db.query<TierRow>(
+      `SELECT * FROM event_tiers WHERE id = ANY($1::text[]) AND event_id = $2`,
+      [sale.lines.map((line) => line.tier), event.id],
+    );
     sale.lines.forEach((line, index) => {
       if (!tiers.rows.some((tier) => tier.id === line.tier))
         throw invalid('parameter_invalid', `lines.${index}.tier`, 'is not a tier of the event');
@@ -138,7 +139,11 @@ export class BoxOfficeService {
       );
     } catch (error) {
       if (isUniqueViolation(error, 'event_order_tenders_payment'))
-        throw invalid('payment_already_used', 'tenders', 'a mobile money payment already pays for another order');
+        throw invalid(
+          'payment_already_used',
+          'tenders',
+          'a mobile money payment already pays for another order',
+        );
       throw error;
     }
     const codes = sale.tickets.map((ticket) => {

@@ -219,7 +219,10 @@ export const eventOrderObject = (
   ),
   double_admissions: admissions.doubles.map(doubleAdmissionObject),
   channel: row.channel,
-  till: row.till_id === null ? null : { id: row.till_id, shift: row.shift_id, receipt_number: row.receipt_number },
+  till:
+    row.till_id === null
+      ? null
+      : { id: row.till_id, shift: row.shift_id, receipt_number: row.receipt_number },
   oversold: row.oversold,
   metadata: row.metadata,
   paid: unixOrNull(row.paid_at),

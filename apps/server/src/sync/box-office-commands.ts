@@ -32,5 +32,7 @@ export const BOX_OFFICE_APPLY: {
     command: Command,
   ) => Promise<Record<string, unknown>>;
 } = {
-  'event_order.sell': async ({ boxOffice }, db, till, payload) => ({ ...(await boxOffice.sell(db, till, payload)) }),
+  'event_order.sell': async ({ boxOffice }, db, till, payload) => ({
+    ...(await boxOffice.sell(db, till, payload)),
+  }),
 };

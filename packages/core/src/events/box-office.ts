@@ -17,7 +17,13 @@
 import { z } from 'zod';
 import { idPattern } from '../ids.ts';
 import { MAX_AMOUNT } from '../money.ts';
-import { MAX_UNIX_SECONDS, priceSchema, referenceSchema, tenderSchema, textSchema } from '../retail/commands.ts';
+import {
+  MAX_UNIX_SECONDS,
+  priceSchema,
+  referenceSchema,
+  tenderSchema,
+  textSchema,
+} from '../retail/commands.ts';
 import { shiftIdSchema } from '../retail/shift-status.ts';
 
 /** Tickets in one box-office sale, at most. */
