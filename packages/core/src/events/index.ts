@@ -5,3 +5,4 @@ export * from './promos.ts';
 export * from './door.ts';
 export * from './door-verdict.ts';
 export * from './box-office.ts';
+export * from './box-office-receipt.ts';
