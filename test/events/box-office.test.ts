@@ -55,7 +55,7 @@ function sale(
   tenders: Array<Record<string, unknown>>,
 ) {
   const tickets = lines.flatMap((line) =>
-    Array.from({ length: line.quantity }, () => ({ id: newId('ticket') as string, tier: line.tier })),
+    Array.from({ length: line.quantity }, () => ({ id: newId('ticket'), tier: line.tier })),
   );
   const payload = {
     order: newId('eventOrder'),

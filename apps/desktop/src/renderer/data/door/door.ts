@@ -17,6 +17,7 @@ import { KV } from '../store/kv.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { requireCashier } from '../session/session.ts';
 import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
+import { withBoxOfficeTickets } from '../box-office/box-office-tickets.ts';
 import {
   admittedAt,
   doorEvent,
@@ -91,7 +92,9 @@ function runtime(ctx: Context): DoorRuntime {
   const admittedNow = new Map<string, KnownAdmission>();
   const admittedNow$ = new BehaviorSubject(0);
   // Each part is its own query, so 50,000 tickets are read again only when a ticket changes.
-  const tickets$ = records<TicketDoc>(ctx, 'tickets').pipe(map(ticketIndex), shareReplay(1));
+  const tickets$ = withBoxOfficeTickets(ctx, records<TicketDoc>(ctx, 'tickets').pipe(map(ticketIndex))).pipe(
+    shareReplay(1),
+  );
   const reports$ = combineLatest([
     ctx.db.commands.find({ selector: { status: { $in: ['pending', 'refused'] } } }).$,
     ctx.db.commands.find({

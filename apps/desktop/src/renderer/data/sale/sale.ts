@@ -98,7 +98,7 @@ export async function saleOf(ctx: Context, clientOrderId: string): Promise<Comma
 const locks = new WeakMap<Context, SaleLock>();
 
 /** One sale at a time on this till, in this tab and across tabs (see `sale-lock.ts`). */
-function oneAtATime<T>(ctx: Context, work: (turn: number) => Promise<T>): Promise<T> {
+export function oneAtATime<T>(ctx: Context, work: (turn: number) => Promise<T>): Promise<T> {
   let lock = locks.get(ctx);
   if (!lock) {
     lock = saleLock();
