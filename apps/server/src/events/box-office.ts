@@ -29,7 +29,7 @@ import { invalid } from '../retail/shared.ts';
 import { lockTillShift } from '../tills/shifts.ts';
 import { findEvent } from './events.ts';
 import type { EventOrderRow, TierRow } from './objects.ts';
-import type { EventOrderService } from './orders.ts';
+import { insertTickets, type EventOrderService } from './orders.ts';
 import { takeTickets, ticketsFit } from './stock.ts';
 
 export interface BoxOfficeResult {
@@ -108,19 +108,7 @@ export class BoxOfficeService {
         sale.lines.map((line) => line.unit_price),
       ],
     );
-    await db.query(
-      `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
-       SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
-      [
-        till.merchantId,
-        till.livemode,
-        event.id,
-        sale.order,
-        sale.holder,
-        sale.tickets.map((ticket) => ticket.id),
-        sale.tickets.map((ticket) => ticket.tier),
-      ],
-    );
+    await insertTickets(db, till, { event: event.id, order: sale.order, holder: sale.holder }, sale.tickets);
     try {
       await db.query(
         `INSERT INTO event_order_tenders (order_id, position, method, amount, paid, payment_id, reference)

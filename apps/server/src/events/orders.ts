@@ -49,6 +49,28 @@ export interface EventOrderFilters {
   phone?: string | undefined;
 }
 
+/** An order's tickets, `held` until it is paid. */
+export async function insertTickets(
+  db: Queryable,
+  tenant: Tenant,
+  order: { event: string; order: string; holder: string },
+  tickets: ReadonlyArray<{ id: string; tier: string }>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
+     SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
+    [
+      tenant.merchantId,
+      tenant.livemode,
+      order.event,
+      order.order,
+      order.holder,
+      tickets.map((ticket) => ticket.id),
+      tickets.map((ticket) => ticket.tier),
+    ],
+  );
+}
+
 export class EventOrderService {
   constructor(
     private readonly clock: Clock,
@@ -182,18 +204,11 @@ export class EventOrderService {
       ],
     );
     const ticketTiers = input.lines.flatMap((line) => Array<string>(line.quantity).fill(line.tier));
-    await db.query(
-      `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
-       SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
-      [
-        actor.merchantId,
-        actor.livemode,
-        event.id,
-        id,
-        input.buyer.name,
-        ticketTiers.map(() => newId('ticket')),
-        ticketTiers,
-      ],
+    await insertTickets(
+      db,
+      actor,
+      { event: event.id, order: id, holder: input.buyer.name },
+      ticketTiers.map((tier) => ({ id: newId('ticket'), tier })),
     );
     let row = inserted.rows[0]!;
     if (amount === 0) {

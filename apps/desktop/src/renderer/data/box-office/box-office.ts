@@ -32,7 +32,7 @@ import type { CommandDoc } from '../store/schema.ts';
 import { requireCashier } from '../session/session.ts';
 import { unixSeconds, type OpenShift } from '../shifts/shifts.ts';
 import { nextReceiptNumber, numberUsed } from '../sale/receipt-numbers.ts';
-import { oneAtATime, saleFrom } from '../sale/sale.ts';
+import { oneAtATime, paidByMethod, saleFrom } from '../sale/sale.ts';
 import type { EventTierDoc, TicketedEventDoc } from '../door/door-state.ts';
 
 const CHOSEN = 'box-office:event';
@@ -238,8 +238,6 @@ export function sellTickets(ctx: Context, request: BoxOfficeRequest): Promise<Co
     const checked = commandPayloads[BOX_OFFICE_SALE].safeParse(payload);
     if (!checked.success)
       throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
-    const paidBy = (method: string) =>
-      allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
     const command: CommandDoc = {
       id: ctx.ids.command(),
       type: BOX_OFFICE_SALE,
@@ -254,9 +252,7 @@ export function sellTickets(ctx: Context, request: BoxOfficeRequest): Promise<Co
       sale: {
         total,
         currency: 'TZS',
-        cash: paidBy('cash'),
-        mobile_money: paidBy('mobile_money'),
-        card: paidBy('card'),
+        ...paidByMethod(allocation),
         lines: [],
       },
       refund_amount: null,

@@ -223,8 +223,6 @@ async function completeOne(
     if (!checked.success)
       throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
 
-    const paidBy = (method: string) =>
-      allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
     const command: CommandDoc = {
       id: ctx.ids.command(),
       type: 'order.create',
@@ -239,9 +237,7 @@ async function completeOne(
       sale: {
         total: priced.total,
         currency: priced.currency,
-        cash: paidBy('cash'),
-        mobile_money: paidBy('mobile_money'),
-        card: paidBy('card'),
+        ...paidByMethod(allocation),
         lines: priced.lines.map((line) => ({
           unit: line.unit,
           quantity_milli: line.quantityMilli,
@@ -291,6 +287,17 @@ async function completeOne(
       numberUsed(ctx, receiptNumber, turn),
     ]),
   };
+}
+
+/** What a sale's tenders took, by method (cash kept: handed over less change), as its command keeps it. */
+export function paidByMethod(allocation: TenderAllocation): {
+  cash: number;
+  mobile_money: number;
+  card: number;
+} {
+  const paidBy = (method: string) =>
+    allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
+  return { cash: paidBy('cash'), mobile_money: paidBy('mobile_money'), card: paidBy('card') };
 }
 
 /** A sale as the screens show it, before the server's order and refunds are joined in. */
