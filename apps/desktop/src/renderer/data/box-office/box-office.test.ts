@@ -118,6 +118,14 @@ describe('the box office', () => {
     const forged = listedTicketCode({ event: seed.event.id, ticket: newId('ticket'), tier: seed.tier.id })!;
     expect((await t.store.scanAtDoor(forged)).verdict).toBe('invalid');
 
+    // A mobile money payment the till has not seen paid pays for nothing.
+    await expect(
+      t.store.sellTickets({
+        event: seed.event.id,
+        lines: [{ tier: seed.tier.id, quantity: 1 }],
+        tenders: [{ method: 'mobile_money', payment: 'pay_unknown', amount: 15_000 }],
+      }),
+    ).rejects.toMatchObject({ code: 'payment_not_paid' });
     // The drawer expects the float and the tickets' cash.
     const shift = await firstValueFrom(t.store.shift$.pipe(filter((one) => one !== null)));
     expect(shift?.expectedCash).toBe(40_000);

@@ -32,7 +32,7 @@ import type { CommandDoc } from '../store/schema.ts';
 import { requireCashier } from '../session/session.ts';
 import { unixSeconds, type OpenShift } from '../shifts/shifts.ts';
 import { nextReceiptNumber, numberUsed } from '../sale/receipt-numbers.ts';
-import { oneAtATime, paidByMethod, saleFrom } from '../sale/sale.ts';
+import { oneAtATime, paidByMethod, requirePaid, saleFrom, withPayers } from '../sale/sale.ts';
 import type { EventTierDoc, TicketedEventDoc } from '../door/door-state.ts';
 
 const CHOSEN = 'box-office:event';
@@ -184,6 +184,7 @@ export function sellTickets(ctx: Context, request: BoxOfficeRequest): Promise<Co
     );
     for (const tender of request.tenders)
       if (tender.method === 'room') throw new TillRefusal('invalid', 'A ticket cannot be charged to a room');
+    const payments = await requirePaid(ctx, request.tenders, 'TZS');
 
     const soldAt = ctx.now();
     const tickets = priced.flatMap((line) =>
@@ -206,7 +207,7 @@ export function sellTickets(ctx: Context, request: BoxOfficeRequest): Promise<Co
           unitPrice: line.tier.price,
         })),
         tickets: tickets.map((ticket) => ({ tierName: ticket.tier.name, code: ticket.code })),
-        tenders: allocation,
+        tenders: withPayers(allocation, payments),
         store: storeReceiptSettings(store),
         receiptNumber,
         issuedAt: new Date(soldAt),

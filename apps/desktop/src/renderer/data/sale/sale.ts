@@ -45,7 +45,7 @@ import type { OpenShift } from '../shifts/shifts.ts';
 import { unixSeconds } from '../shifts/shifts.ts';
 
 /** The mobile money tenders' payments, each able to pay its tender by core's rule, else a refusal. */
-async function requirePaid(
+export async function requirePaid(
   ctx: Context,
   tenders: readonly TenderEntry[],
   currency: string,
@@ -68,7 +68,10 @@ async function requirePaid(
 }
 
 /** What the receipt shows of each mobile money payment: the provider's reference, else the payer's number. */
-function withPayers(allocation: TenderAllocation, payments: Map<string, TillPayment>): TenderAllocation {
+export function withPayers(
+  allocation: TenderAllocation,
+  payments: Map<string, TillPayment>,
+): TenderAllocation {
   const tenders = allocation.tenders.map((tender) => {
     const payment = tender.method === 'mobile_money' ? payments.get(tender.paymentId) : undefined;
     if (!payment) return tender;
