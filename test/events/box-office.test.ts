@@ -11,7 +11,7 @@ import { listedTicketCode, newId, type Command } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import type { TillActor } from '../../apps/server/src/actor.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
-import type { Api } from '../support/retail.ts';
+import { paidPayment, type Api } from '../support/retail.ts';
 import { makeEmployee, pairedTill } from '../support/tills.ts';
 import { makeEvent } from './support.ts';
 
@@ -165,6 +165,23 @@ describe('a box-office sale pushed by a till', () => {
     // A wrong ticket count for the lines is refused by the schema, naming `tickets`.
     const [short] = await sync.push(actor, [command('event_order.sell', { ...reused.payload, tickets: [] })]);
     expect(short).toMatchObject({ status: 'refused' });
+  });
+
+  it('takes a paid mobile money payment once: another sale naming it is refused', async () => {
+    const { event, tiers } = await makeEvent(api, { starts_at: at + 3600, ends_at: at + 6 * 3600 });
+    const payment = await paidPayment(api, 20_000);
+    const line = [{ tier: tiers[0]!, quantity: 1, unit_price: 20_000 }];
+    const tender = { method: 'mobile_money', payment: payment.id, amount: 20_000 };
+    const first = sale(event.id, line, [tender]);
+    const [paid] = await sync.push(actor, [first.command]);
+    expect(paid).toMatchObject({ status: 'applied', result: { status: 'paid' } });
+    const [again] = await sync.push(actor, [sale(event.id, line, [tender]).command]);
+    expect(again).toMatchObject({ status: 'refused', error: { code: 'payment_already_used' } });
+    // An unpaid or unknown payment pays for nothing.
+    const [unknown] = await sync.push(actor, [
+      sale(event.id, line, [{ ...tender, payment: 'pay_unknown' }]).command,
+    ]);
+    expect(unknown).toMatchObject({ status: 'refused', error: { code: 'parameter_invalid' } });
   });
 
   it('records a sale that finds its seats taken as oversold, outside the counts, and a refund gives none back', async () => {
