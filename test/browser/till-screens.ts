@@ -260,6 +260,40 @@ const SCREENS: Record<string, Step[]> = {
     press('Enter'),
   ],
   'door-choose': [...signedIn, control(`setDoor('two')`), press('Alt+G')],
+  // Door staff with no shift open scan all the same.
+  'door-no-shift': [
+    control(`setPairing('paired')`),
+    control('setCashier(true)'),
+    control(`setDoor('one')`),
+    press('Alt+G'),
+    (page) => page.waitForSelector('[data-testid=door-screen]').then(() => undefined),
+  ],
+  // The box office: tiers with what is left (one sold out), two tickets chosen, then the payment.
+  'box-office': [
+    ...door,
+    press('F6'),
+    (page) => page.waitForSelector('[data-testid=box-office-tier]').then(() => undefined),
+    (page) => page.click('[data-testid=box-office-tier]:nth-child(2) [data-testid=box-office-more]'),
+    (page) => page.click('[data-testid=box-office-tier]:nth-child(2) [data-testid=box-office-more]'),
+    settle,
+  ],
+  'box-office-pay': [
+    ...door,
+    press('F6'),
+    (page) => page.click('[data-testid=box-office-tier]:nth-child(1) [data-testid=box-office-more]'),
+    (page) => page.click('[data-testid=box-office-tier]:nth-child(2) [data-testid=box-office-more]'),
+    press('F10'),
+    (page) => page.waitForSelector('[data-testid=tender-dialog]').then(() => undefined),
+    settle,
+  ],
+  'box-office-shift': [
+    control(`setPairing('paired')`),
+    control('setCashier(true)'),
+    control(`setDoor('one')`),
+    press('Alt+G'),
+    press('F6'),
+    settle,
+  ],
 };
 
 const preview = await startTillPreview();

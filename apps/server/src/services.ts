@@ -45,6 +45,7 @@ import { FolioService } from './hospitality/folio.ts';
 import { NightAudit } from './hospitality/night-audit.ts';
 import { EventService } from './events/events.ts';
 import { TierService } from './events/tiers.ts';
+import { BoxOfficeService } from './events/box-office.ts';
 import { EventOrderService } from './events/orders.ts';
 import { TicketPages } from './events/ticket-page.ts';
 import { EventHolds } from './events/holds.ts';
@@ -308,6 +309,7 @@ export function createServices(
       rooms,
       checkins,
       deskConflicts: new DeskConflicts(clock),
+      boxOffice: new BoxOfficeService(clock, eventOrders),
     },
     events,
     publicUrl,

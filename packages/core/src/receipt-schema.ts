@@ -82,6 +82,10 @@ export const receiptDocumentSchema = z.object({
     .max(20),
   change: amount,
   qrPayload: text(500).exactOptional(),
+  tickets: z
+    .array(z.object({ title: text(40), lines: lines(4), code: text(500) }))
+    .max(50)
+    .exactOptional(),
   footerLines: lines(20),
   labels: labelsSchema,
   kind: z.enum(['refund', 'void']).exactOptional(),

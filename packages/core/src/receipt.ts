@@ -69,6 +69,8 @@ export interface ReceiptDocument {
   change: number;
   /** Payload of the QR code printed at the bottom (verification URL or order reference). */
   qrPayload?: string;
+  /** Tickets sold at a box office: each printed under the sale with its QR code, the door's code. */
+  tickets?: ReceiptTicket[];
   footerLines: string[];
   /** Labels in the receipt's language, so renderers hold no translations. */
   labels: ReceiptLabels;
@@ -83,6 +85,13 @@ export interface ReceiptDocument {
   copyMark?: string;
   /** The manager who approved a refund or a void, with its label: "Imeidhinishwa na". */
   approvedBy?: { label: string; name: string };
+}
+
+/** A ticket printed on a receipt: its heading ("TIKETI 1/2"), what it admits to, and its code as a QR. */
+export interface ReceiptTicket {
+  title: string;
+  lines: string[];
+  code: string;
 }
 
 export interface ReceiptLabels {

@@ -294,6 +294,16 @@ export function renderReceipt(receipt: ReceiptDocument, options: RenderOptions =
   if (!slip) out.pair(labels.change, withCode(money(receipt.change)));
   out.rule();
 
+  // A box office's tickets: each its own block with the QR the door scans.
+  for (const ticket of receipt.tickets ?? []) {
+    out.align('center');
+    out.large(ticket.title, { bold: true });
+    for (const line of ticket.lines) out.paragraph(line);
+    out.qr(ticket.code);
+    out.align('left');
+    out.rule();
+  }
+
   out.align('center');
   if (receipt.qrPayload) out.qr(receipt.qrPayload);
   out.barcode(receipt.receiptNumber);

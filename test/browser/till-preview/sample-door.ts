@@ -9,12 +9,18 @@ import { BehaviorSubject, combineLatest, map } from 'rxjs';
 import {
   encodeTicketCode,
   judgeAtDoor,
+  listedTicketCode,
   newId,
   ticketCodeBody,
   toBase64Url,
   type TicketClaim,
 } from '@tz/core';
-import type { DoorScan, TillStore } from '../../../apps/desktop/src/renderer/data/api.ts';
+import type {
+  CompletedSale,
+  DoorScan,
+  Sale,
+  TillStore,
+} from '../../../apps/desktop/src/renderer/data/api.ts';
 import {
   admittedAt,
   doorEvent,
@@ -28,7 +34,16 @@ import {
   type TicketedEventDoc,
 } from '../../../apps/desktop/src/renderer/data/door/door-state.ts';
 
-type DoorPart = Pick<TillStore, 'hasDoor$' | 'door$' | 'chooseDoorEvent' | 'scanAtDoor'>;
+type DoorPart = Pick<
+  TillStore,
+  | 'hasDoor$'
+  | 'door$'
+  | 'chooseDoorEvent'
+  | 'scanAtDoor'
+  | 'boxOffice$'
+  | 'chooseBoxOfficeEvent'
+  | 'sellTickets'
+>;
 
 /** What the preview's door holds: `none` (no event), one event, or two to choose from. */
 export type SampleDoor = 'none' | 'one' | 'two';
@@ -62,8 +77,9 @@ async function sampleEvent(nowSeconds: number, name: string, venue: string, star
     door_key: publicKey,
   };
   const tiers = [
-    { id: newId('eventTier'), name: 'VIP' },
-    { id: newId('eventTier'), name: 'Kawaida' },
+    { id: newId('eventTier'), name: 'VIP', price: 50_000, left: 12 },
+    { id: newId('eventTier'), name: 'Kawaida', price: 15_000, left: 240 },
+    { id: newId('eventTier'), name: 'Wanafunzi', price: 8_000, left: 0 },
   ];
   const tickets: TicketDoc[] = [];
   for (let i = 0; i < HOLDERS.length; i++) {
@@ -85,7 +101,11 @@ async function sampleEvent(nowSeconds: number, name: string, venue: string, star
 
 type Sample = Awaited<ReturnType<typeof sampleEvent>>;
 
-export function sampleDoor(now: number): DoorPart & {
+/** The door, and its box office selling into the same tickets (`sold` makes the sale the screens show). */
+export function sampleDoor(
+  now: number,
+  sold: (total: number) => Sale,
+): DoorPart & {
   setDoor: (shown: SampleDoor) => Promise<void>;
   /** The codes of the shown events' tickets, by holder, and one of an event this door does not hold. */
   doorCodes: () => { tickets: Array<{ holder: string; code: string }>; foreign: string };
@@ -129,6 +149,7 @@ export function sampleDoor(now: number): DoorPart & {
       : [];
     return { checkins, doubles };
   };
+  const boxChosen$ = new BehaviorSubject<string | null>(null);
   const state$ = combineLatest([samples$, chosen$, own$]).pipe(
     map(([samples, chosen, own]) => {
       const events = samples.map((sample) => sample.event);
@@ -138,7 +159,7 @@ export function sampleDoor(now: number): DoorPart & {
       return { samples, events, chosen, tickets, checkins, doubles, own, admissions };
     }),
   );
-  const door: DoorPart = {
+  const door: Omit<DoorPart, 'boxOffice$' | 'chooseBoxOfficeEvent' | 'sellTickets'> = {
     hasDoor$: samples$.pipe(map((samples) => samples.length > 0)),
     door$: state$.pipe(
       map((state) =>
@@ -183,8 +204,59 @@ export function sampleDoor(now: number): DoorPart & {
       return scanned;
     },
   };
+  const boxOffice: Pick<DoorPart, 'boxOffice$' | 'chooseBoxOfficeEvent' | 'sellTickets'> = {
+    boxOffice$: combineLatest([samples$, boxChosen$]).pipe(
+      map(([samples, chosen]) => {
+        if (samples.length === 0) return null;
+        const sample =
+          samples.find((one) => one.event.id === chosen) ?? (samples.length === 1 ? samples[0] : null);
+        const event = (one: Sample) => ({
+          id: one.event.id,
+          name: one.event.name,
+          venue: one.event.venue,
+          startsAt: one.event.starts_at,
+        });
+        return {
+          events: samples.map(event),
+          event: sample ? event(sample) : null,
+          tiers: sample?.tiers ?? [],
+          currency: 'TZS' as const,
+        };
+      }),
+    ),
+    chooseBoxOfficeEvent: (event) => Promise.resolve(boxChosen$.next(event)),
+    // Sold as the till sells offline: tickets under the box office's unsigned codes, admitted here at once.
+    async sellTickets(request): Promise<CompletedSale> {
+      // Resolves in a later task, as the real store's database write does.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const sample = samples$.value.find((one) => one.event.id === request.event)!;
+      let total = 0;
+      for (const line of request.lines) {
+        const tier = sample.tiers.find((one) => one.id === line.tier)!;
+        total += tier.price * line.quantity;
+        tier.left -= line.quantity;
+        for (let i = 0; i < line.quantity; i++) {
+          const id = newId('ticket');
+          sample.tickets.push({
+            id,
+            _deleted: false,
+            event: sample.event.id,
+            tier: tier.id,
+            order: newId('eventOrder'),
+            status: 'valid',
+            holder_name: 'Lango Kuu',
+            code: listedTicketCode({ event: sample.event.id, ticket: id, tier: tier.id }),
+          });
+        }
+      }
+      samples$.next([...samples$.value]);
+      const taken = request.tenders.reduce((sum, one) => sum + one.amount, 0);
+      return { sale: sold(total), change: taken - total };
+    },
+  };
   return {
     ...door,
+    ...boxOffice,
     setDoor: async (shown) => {
       own$.next([]);
       chosen$.next(null);

@@ -372,7 +372,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
   const { refuseNext, clashElsewhere, ...desk } = sampleDesk(NOW, deskShown$);
-  const { setDoor, doorCodes, ...door } = sampleDoor(NOW);
+  const { setDoor, doorCodes, ...door } = sampleDoor(NOW, (total) => makeSale(total, 'pending', NOW));
   const tillStore: TillStore = {
     ...desk,
     ...door,

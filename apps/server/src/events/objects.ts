@@ -118,7 +118,7 @@ export interface EventOrderRow {
   event_id: string;
   status: EventOrderStatus;
   buyer_name: string;
-  buyer_phone: string;
+  buyer_phone: string | null;
   buyer_email: string | null;
   amount: number;
   currency: 'TZS';
@@ -133,6 +133,11 @@ export interface EventOrderRow {
   paid_at: Date | null;
   expired_at: Date | null;
   refunded_at: Date | null;
+  channel: 'online' | 'till';
+  till_id: string | null;
+  shift_id: string | null;
+  receipt_number: string | null;
+  oversold: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -216,6 +221,12 @@ export const eventOrderObject = (
     ticketObject(ticket, admissions.checkins.find((checkin) => checkin.ticket_id === ticket.id) ?? null),
   ),
   double_admissions: admissions.doubles.map(doubleAdmissionObject),
+  channel: row.channel,
+  till:
+    row.till_id === null
+      ? null
+      : { id: row.till_id, shift: row.shift_id, receipt_number: row.receipt_number },
+  oversold: row.oversold,
   metadata: row.metadata,
   paid: unixOrNull(row.paid_at),
   expired: unixOrNull(row.expired_at),

@@ -50,6 +50,28 @@ export interface EventOrderFilters {
   phone?: string | undefined;
 }
 
+/** An order's tickets, `held` until it is paid. */
+export async function insertTickets(
+  db: Queryable,
+  tenant: Tenant,
+  order: { event: string; order: string; holder: string },
+  tickets: ReadonlyArray<{ id: string; tier: string }>,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
+     SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
+    [
+      tenant.merchantId,
+      tenant.livemode,
+      order.event,
+      order.order,
+      order.holder,
+      tickets.map((ticket) => ticket.id),
+      tickets.map((ticket) => ticket.tier),
+    ],
+  );
+}
+
 export class EventOrderService {
   constructor(
     private readonly clock: Clock,
@@ -186,18 +208,11 @@ export class EventOrderService {
       ],
     );
     const ticketTiers = input.lines.flatMap((line) => Array<string>(line.quantity).fill(line.tier));
-    await db.query(
-      `INSERT INTO event_tickets (id, merchant_id, livemode, event_id, tier_id, order_id, status, holder_name)
-       SELECT ticket, $1, $2, $3, tier, $4, 'held', $5 FROM unnest($6::text[], $7::text[]) AS t(ticket, tier)`,
-      [
-        actor.merchantId,
-        actor.livemode,
-        event.id,
-        id,
-        input.buyer.name,
-        ticketTiers.map(() => newId('ticket')),
-        ticketTiers,
-      ],
+    await insertTickets(
+      db,
+      actor,
+      { event: event.id, order: id, holder: input.buyer.name },
+      ticketTiers.map((tier) => ({ id: newId('ticket'), tier })),
     );
     let row = inserted.rows[0]!;
     if (amount === 0) {
@@ -393,7 +408,8 @@ export class EventOrderService {
       `SELECT * FROM event_tickets WHERE order_id = $1 AND status IN ('valid', 'held') ORDER BY id FOR UPDATE`,
       [row.id],
     );
-    if (row.status !== 'expired') await releaseTickets(db, [row.id]);
+    // An expired order's seats went back already; an oversold box-office order was never in the counts.
+    if (row.status !== 'expired' && !row.oversold) await releaseTickets(db, [row.id]);
     const held = tickets.rows.filter((ticket) => ticket.status === 'held');
     await transition(db, TICKETS, held, 'released', { set: 'updated_at = now()' });
     const valid = tickets.rows.filter((ticket) => ticket.status === 'valid');
@@ -412,22 +428,28 @@ export class EventOrderService {
     return object;
   }
 
-  /** Marks the order paid and its tickets valid, each with its signed code; records `event_order.paid`. */
-  private async issue(
+  /**
+   * Marks the order paid and its tickets valid, each with its signed code (or
+   * the codes a box office made, in the tickets' order); records `event_order.paid`.
+   */
+  async issue(
     db: Queryable,
     row: EventOrderRow,
     event: EventRow,
     paymentId: string | null,
+    madeCodes?: readonly string[],
   ): Promise<EventOrderRow> {
     const tickets = await db.query<TicketRow>(
       `SELECT * FROM event_tickets WHERE order_id = $1 ORDER BY seq FOR UPDATE`,
       [row.id],
     );
-    const codes = signTicketCodes(
-      this.secretBox,
-      event,
-      tickets.rows.map((ticket) => ({ event: event.id, ticket: ticket.id, tier: ticket.tier_id })),
-    );
+    const codes =
+      madeCodes ??
+      signTicketCodes(
+        this.secretBox,
+        event,
+        tickets.rows.map((ticket) => ({ event: event.id, ticket: ticket.id, tier: ticket.tier_id })),
+      );
     await transition(db, TICKETS, tickets.rows, 'valid', {
       set: 'code = m.code, updated_at = now()',
       perRow: { code: ['text', codes] },

@@ -286,7 +286,7 @@ const COLLECTIONS = {
   event_tiers: {
     table: 'event_tiers',
     only: doorWindow('event_tiers', 'event_id'),
-    columns: ['event_id', 'name', 'price'],
+    columns: ['event_id', 'name', 'price', 'quantity', 'taken'],
   },
   tickets: {
     table: 'event_tickets',

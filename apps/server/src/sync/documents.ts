@@ -174,7 +174,12 @@ const MAPPERS: { [C in PullCollection]: (row: Row) => Omit<PullDocument<C>, 'id'
       door_key: String(row.door_public_key),
     };
   },
-  event_tiers: (row) => ({ event: String(row.event_id), name: String(row.name), price: Number(row.price) }),
+  event_tiers: (row) => ({
+    event: String(row.event_id),
+    name: String(row.name),
+    price: Number(row.price),
+    left: Math.max(0, Number(row.quantity) - Number(row.taken)),
+  }),
   tickets: (row) => ({
     event: String(row.event_id),
     tier: String(row.tier_id),

@@ -45,12 +45,13 @@ import { toDocument } from './documents.ts';
 import { isDeskConflict } from '../hospitality/desk-conflicts.ts';
 import { FRONT_DESK_APP, FRONT_DESK_APPLY, type FrontDeskServices } from './front-desk-commands.ts';
 import { DOOR_APP, DOOR_APPLY, type DoorServices } from './door-commands.ts';
+import { BOX_OFFICE_APP, BOX_OFFICE_APPLY, type BoxOfficeServices } from './box-office-commands.ts';
 import { isDataError, isTransientFailure } from '../db/errors.ts';
 
 type Payload<T extends CommandType> = z.output<(typeof commandPayloads)[T]>;
 
 /** The services a till's commands run through, as a REST call's would. */
-export interface CommandServices extends FrontDeskServices, DoorServices {
+export interface CommandServices extends FrontDeskServices, DoorServices, BoxOfficeServices {
   orders: OrderService;
   shifts: ShiftService;
   printJobs: PrintJobService;
@@ -106,6 +107,7 @@ const APPLY: {
   }),
   ...FRONT_DESK_APPLY,
   ...DOOR_APPLY,
+  ...BOX_OFFICE_APPLY,
 };
 
 /** The app each command belongs to: while the merchant has it removed, the command is refused `app_not_installed`. */
@@ -121,6 +123,7 @@ const COMMAND_APP: Record<CommandType, AppSlug> = {
   'customer.create': 'retail',
   ...FRONT_DESK_APP,
   ...DOOR_APP,
+  ...BOX_OFFICE_APP,
 };
 
 /** A refusal the till keeps on screen: the error as the API would answer it. */

@@ -205,6 +205,18 @@ async function computeReport(
      FROM retail_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3 ORDER BY o.seq`,
     [row.id, row.merchant_id, row.livemode],
   );
+  // Tickets the box office sold in this shift: sales like the shop's (a refund through the API gives no cash back here).
+  const boxOffice = await db.query<{
+    change_due: number;
+    cashier: string | null;
+    tenders: Array<{ method: TenderMethod; amount: number }>;
+  }>(
+    `SELECT o.change_due, o.cashier_id AS cashier,
+       (SELECT coalesce(json_agg(json_build_object('method', t.method, 'amount', t.amount) ORDER BY t.position), '[]')
+          FROM event_order_tenders t WHERE t.order_id = o.id) AS tenders
+     FROM event_orders o WHERE o.shift_id = $1 AND o.merchant_id = $2 AND o.livemode = $3 ORDER BY o.seq`,
+    [row.id, row.merchant_id, row.livemode],
+  );
   // Cash in shillings a front desk took into this drawer (a payment is a negative folio line).
   const desk = await db.query<{ amount: string; cashier_id: string | null }>(
     `SELECT -amount AS amount, cashier_id FROM hospitality_folio_lines
@@ -213,13 +225,22 @@ async function computeReport(
   );
   return zReport({
     openingFloat: row.opening_float,
-    orders: orders.rows.map((order) => ({
-      status: order.status,
-      tenders: order.tenders,
-      changeDue: order.change_due,
-      refundedAmount: order.refunded_amount,
-      cashier: order.cashier,
-    })),
+    orders: [
+      ...orders.rows.map((order) => ({
+        status: order.status,
+        tenders: order.tenders,
+        changeDue: order.change_due,
+        refundedAmount: order.refunded_amount,
+        cashier: order.cashier,
+      })),
+      ...boxOffice.rows.map((order) => ({
+        status: 'paid' as const,
+        tenders: order.tenders,
+        changeDue: Number(order.change_due),
+        refundedAmount: 0,
+        cashier: order.cashier,
+      })),
+    ],
     cashMovements: movements,
     counted,
     noSales: noSales.map((noSale) => ({ cashier: noSale.cashier_id })),

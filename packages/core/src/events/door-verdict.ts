@@ -93,8 +93,14 @@ export async function judgeAtDoor(code: string, book: DoorBook, nowSeconds: numb
   if (signed.verdict !== 'ok') return answer(signed.verdict);
   const claim = signed.claim!;
   const ticket = book.tickets.get(claim.ticket);
-  // A code whose tier or text is no longer the ticket's was revoked by a change to it.
-  if (!ticket || ticket.tier !== claim.tier || (ticket.code !== null && ticket.code !== scanned))
+  // A code whose tier or text is no longer the ticket's was revoked by a change to it;
+  // a box office's unsigned code stands only where the list holds exactly it.
+  if (
+    !ticket ||
+    ticket.tier !== claim.tier ||
+    (ticket.code !== null && ticket.code !== scanned) ||
+    (signed.listed && ticket.code !== scanned)
+  )
     return answer('invalid');
   if (ticket.status === 'held') return answer('unpaid', ticket);
   if (ticket.status !== 'valid' || book.event.status === 'canceled') return answer('canceled', ticket);

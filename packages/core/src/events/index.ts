@@ -4,3 +4,5 @@ export * from './ticket-code.ts';
 export * from './promos.ts';
 export * from './door.ts';
 export * from './door-verdict.ts';
+export * from './box-office.ts';
+export * from './box-office-receipt.ts';

@@ -59,7 +59,11 @@ describe('ticket codes', () => {
     const door = await doorKey();
     const claim = claimOf();
     const code = await door.sign(claim);
-    expect(await doorVerdict(code, { event: claim.event, key: door.key })).toEqual({ verdict: 'ok', claim });
+    expect(await doorVerdict(code, { event: claim.event, key: door.key })).toEqual({
+      verdict: 'ok',
+      claim,
+      listed: false,
+    });
     const foreign = await door.sign(claimOf());
     expect((await doorVerdict(foreign, { event: claim.event, key: door.key })).verdict).toBe('wrong_event');
     for (const junk of ['', 'hello', code.slice(1), `${code}A`, '!'.repeat(151)])

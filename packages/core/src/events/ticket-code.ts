@@ -9,12 +9,20 @@
  *   bytes 49-112 Ed25519 signature of bytes 0-48 by the event's door key
  * The server signs (its private key never leaves it); doors verify with the
  * event's public key on Web Crypto, here, so browsers and Node run the same
- * check. See docs/EVENTS.md.
+ * check.
+ *
+ * Version 2 is a box office's code (a ticket sold at a till, which holds no
+ * private key): bytes 0-48 alone, the version 2, 66 characters. Nothing
+ * signs it; a door admits it only when its ticket list holds the ticket
+ * with exactly this code (the till that sold it, at once; other doors once
+ * the sale is synced). See docs/EVENTS.md.
  */
 import { fromBase64, toBase64 } from '../base64.ts';
 import { ID_PREFIXES } from '../ids.ts';
 
 export const TICKET_CODE_VERSION = 1;
+/** A code made at a till's box office: unsigned, vouched for by the ticket list. */
+export const LISTED_CODE_VERSION = 2;
 const ULID_BYTES = 16;
 const BODY_BYTES = 1 + 3 * ULID_BYTES;
 const SIGNATURE_BYTES = 64;
@@ -78,7 +86,10 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
 }
 
 /** The bytes the door key signs for a claim; null when an id is not one `newId` made. */
-export function ticketCodeBody(claim: TicketClaim): Uint8Array<ArrayBuffer> | null {
+export function ticketCodeBody(
+  claim: TicketClaim,
+  version: number = TICKET_CODE_VERSION,
+): Uint8Array<ArrayBuffer> | null {
   const parts = [
     ulidPart(claim.event, ID_PREFIXES.ticketedEvent),
     ulidPart(claim.ticket, ID_PREFIXES.ticket),
@@ -86,7 +97,7 @@ export function ticketCodeBody(claim: TicketClaim): Uint8Array<ArrayBuffer> | nu
   ].map((part) => (part === null ? null : ulidBytes(part)));
   if (parts.some((part) => part === null)) return null;
   const body = new Uint8Array(BODY_BYTES);
-  body[0] = TICKET_CODE_VERSION;
+  body[0] = version;
   parts.forEach((part, index) => body.set(part!, 1 + index * ULID_BYTES));
   return body;
 }
@@ -99,12 +110,26 @@ export function encodeTicketCode(body: Uint8Array, signature: Uint8Array): strin
   return toBase64Url(code);
 }
 
-/** A code taken apart, unverified; null when it is not a version-1 code. */
-export function readTicketCode(
-  code: string,
-): { claim: TicketClaim; body: Uint8Array<ArrayBuffer>; signature: Uint8Array<ArrayBuffer> } | null {
+/** A box office's code for a ticket it sold (version 2, unsigned); null when an id is not one `newId` made. */
+export function listedTicketCode(claim: TicketClaim): string | null {
+  const body = ticketCodeBody(claim, LISTED_CODE_VERSION);
+  return body === null ? null : toBase64Url(body);
+}
+
+/**
+ * A code taken apart, unverified; null when it is neither a version-1 code
+ * nor a version-2 one. A version-2 code has no signature (`signature: null`).
+ */
+export function readTicketCode(code: string): {
+  claim: TicketClaim;
+  body: Uint8Array<ArrayBuffer>;
+  signature: Uint8Array<ArrayBuffer> | null;
+} | null {
   const bytes = fromBase64Url(code.trim());
-  if (bytes === null || bytes.length !== CODE_BYTES || bytes[0] !== TICKET_CODE_VERSION) return null;
+  if (bytes === null) return null;
+  const signed = bytes.length === CODE_BYTES && bytes[0] === TICKET_CODE_VERSION;
+  const listed = bytes.length === BODY_BYTES && bytes[0] === LISTED_CODE_VERSION;
+  if (!signed && !listed) return null;
   const id = (prefix: string, at: number) => `${prefix}_${ulidOf(bytes.subarray(at, at + ULID_BYTES))}`;
   return {
     claim: {
@@ -113,7 +138,7 @@ export function readTicketCode(
       tier: id(ID_PREFIXES.eventTier, 1 + 2 * ULID_BYTES),
     },
     body: bytes.slice(0, BODY_BYTES),
-    signature: bytes.slice(BODY_BYTES),
+    signature: signed ? bytes.slice(BODY_BYTES) : null,
   };
 }
 
@@ -127,7 +152,7 @@ export async function importDoorKey(publicKey: string): Promise<CryptoKey | null
 /** The code's claim when its signature is the key's; null otherwise. */
 export async function verifyTicketCode(code: string, key: CryptoKey): Promise<TicketClaim | null> {
   const read = readTicketCode(code);
-  if (read === null) return null;
+  if (read === null || read.signature === null) return null;
   const valid = await crypto.subtle.verify({ name: 'Ed25519' }, key, read.signature, read.body);
   return valid ? read.claim : null;
 }
@@ -137,15 +162,18 @@ export async function verifyTicketCode(code: string, key: CryptoKey): Promise<Ti
  * for a well-formed code of another event (its key is not the door's to
  * check), `invalid` for anything unsigned or malformed, `ok` for a genuine
  * code of this event. Whether it is paid, revoked or already admitted is the
- * ticket list's to say.
+ * ticket list's to say. A box office's code (version 2) is `ok` with
+ * `listed`: only the ticket list can vouch for it, by holding exactly it.
  */
 export async function doorVerdict(
   code: string,
   door: { event: string; key: CryptoKey },
-): Promise<{ verdict: 'ok' | 'invalid' | 'wrong_event'; claim: TicketClaim | null }> {
+): Promise<{ verdict: 'ok' | 'invalid' | 'wrong_event'; claim: TicketClaim | null; listed: boolean }> {
   const read = readTicketCode(code);
-  if (read === null) return { verdict: 'invalid', claim: null };
-  if (read.claim.event !== door.event) return { verdict: 'wrong_event', claim: read.claim };
+  if (read === null) return { verdict: 'invalid', claim: null, listed: false };
+  const listed = read.signature === null;
+  if (read.claim.event !== door.event) return { verdict: 'wrong_event', claim: read.claim, listed };
+  if (listed) return { verdict: 'ok', claim: read.claim, listed };
   const claim = await verifyTicketCode(code, door.key);
-  return claim ? { verdict: 'ok', claim } : { verdict: 'invalid', claim: null };
+  return claim ? { verdict: 'ok', claim, listed } : { verdict: 'invalid', claim: null, listed };
 }

@@ -88,7 +88,7 @@ export const discountSchema = z.discriminatedUnion('type', [
 ]);
 export type WireDiscount = z.output<typeof discountSchema>;
 
-const tenderSchema = z.discriminatedUnion('method', [
+export const tenderSchema = z.discriminatedUnion('method', [
   z.strictObject({
     method: z.literal('cash'),
     amount: priceSchema

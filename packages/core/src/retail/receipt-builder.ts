@@ -141,7 +141,7 @@ export function maskPhone(phone: string): string {
   return local.length < 8 ? local : `${local.slice(0, 4)}***${local.slice(-3)}`;
 }
 
-function tenderLine(tender: AllocatedTender, text: RetailReceiptText): ReceiptTender {
+export function tenderLine(tender: AllocatedTender, text: RetailReceiptText): ReceiptTender {
   switch (tender.method) {
     case 'cash':
       // Cash shows what was handed over; the change line balances it.

@@ -29,6 +29,7 @@ import { BOOKING_MODES, CONFIRMATION_MODES, RESERVATION_SOURCES } from '../hospi
 import { frontDeskCommands } from '../hospitality/front-desk.ts';
 import { HOUSEKEEPING_STATUSES, RESERVATION_STATUSES } from '../hospitality/states.ts';
 import { doorCommands } from '../events/door.ts';
+import { boxOfficeCommands } from '../events/box-office.ts';
 import { EVENT_STATUSES, TICKET_STATUSES } from '../events/states.ts';
 
 export { PRINT_JOB_FAILURE_REASONS };
@@ -322,7 +323,13 @@ export const ticketedEventDoc = doc({
   door_key: z.string(),
 });
 
-export const eventTierDoc = doc({ event: z.string(), name: z.string(), price: z.number().int() });
+export const eventTierDoc = doc({
+  event: z.string(),
+  name: z.string(),
+  price: z.number().int(),
+  /** Tickets of the tier not held or sold, as the server counted when the tier was pulled (the box office sells within it). */
+  left: z.number().int().optional(),
+});
 
 /**
  * A ticket of such an event, issued or not: `code` is the one code that
@@ -513,6 +520,7 @@ export const commandPayloads = {
   'customer.create': createCustomerCommand,
   ...frontDeskCommands,
   ...doorCommands,
+  ...boxOfficeCommands,
 } as const;
 export type CommandType = keyof typeof commandPayloads;
 export const COMMAND_TYPES = Object.keys(commandPayloads) as CommandType[];

@@ -26,6 +26,7 @@ import { PairScreen } from './screens/PairScreen.tsx';
 import { SaleScreen } from './screens/SaleScreen.tsx';
 import { FrontDeskScreen } from './screens/front-desk/FrontDeskScreen.tsx';
 import { DoorScreen } from './screens/door/DoorScreen.tsx';
+import { BoxOfficeScreen } from './screens/box-office/BoxOfficeScreen.tsx';
 import { SignInScreen } from './screens/SignInScreen.tsx';
 import { StatusBar } from './StatusBar.tsx';
 import { StoreProvider, useObservable, useStore } from './store.tsx';
@@ -58,11 +59,18 @@ function Till({ hardware }: { hardware: Hardware }) {
   const hasDesk = useObservable<boolean>(store.hasDesk$, false);
   const hasDoor = useObservable<boolean>(store.hasDoor$, false);
   const [mode, setMode] = useState<TillMode>('sale');
+  // The box office is the door's: open over it, back to it.
+  const [boxOffice, setBoxOffice] = useState(false);
+  const switchMode = (next: TillMode) => {
+    setBoxOffice(false);
+    setMode(next);
+  };
   const bridgeKind = useBridgeKind(hardware.watch);
   const paired = pairing !== null && pairing.status !== 'unpaired';
   const selling = paired && cashier !== null;
   const atDesk = mode === 'desk' && hasDesk;
   const atDoor = mode === 'door' && hasDoor;
+  const atBoxOffice = atDoor && boxOffice;
   const modes: TillMode[] = [
     'sale',
     ...(hasDesk ? ['desk' as const] : []),
@@ -114,8 +122,8 @@ function Till({ hardware }: { hardware: Hardware }) {
       settings: () => setPanel('settings'),
       reprint,
       signOut,
-      desk: () => setMode(atDesk ? 'sale' : 'desk'),
-      door: () => setMode(atDoor ? 'sale' : 'door'),
+      desk: () => switchMode(atDesk ? 'sale' : 'desk'),
+      door: () => switchMode(atDoor ? 'sale' : 'door'),
     },
   );
 
@@ -134,9 +142,26 @@ function Till({ hardware }: { hardware: Hardware }) {
       ) : (
         <SignInScreen till={pairing.till} />
       );
-  else if (!shiftOpen) screen = <OpenShiftScreen cashier={cashier} />;
+  // Door staff who only check tickets scan with no shift; the box office takes money, so it needs one.
+  else if (atDoor && !atBoxOffice)
+    screen = (
+      <DoorScreen
+        blocked={panel !== null || help || zReport !== null}
+        onBoxOffice={() => setBoxOffice(true)}
+      />
+    );
+  else if (!shiftOpen)
+    screen = (
+      <OpenShiftScreen cashier={cashier} {...(atBoxOffice ? { note: t('boxOfficeShiftFirst') } : {})} />
+    );
   else if (atDesk) screen = <FrontDeskScreen blocked={panel !== null || help || zReport !== null} />;
-  else if (atDoor) screen = <DoorScreen blocked={panel !== null || help || zReport !== null} />;
+  else if (atBoxOffice)
+    screen = (
+      <BoxOfficeScreen
+        blocked={panel !== null || help || zReport !== null}
+        onBack={() => setBoxOffice(false)}
+      />
+    );
   else
     screen = (
       <SaleScreen
@@ -157,9 +182,13 @@ function Till({ hardware }: { hardware: Hardware }) {
               ? 'ended'
               : !cashier
                 ? 'sign-in'
-                : !shiftOpen
-                  ? 'open-shift'
-                  : shownMode
+                : atDoor && !atBoxOffice
+                  ? 'door'
+                  : !shiftOpen
+                    ? 'open-shift'
+                    : atBoxOffice
+                      ? 'box-office'
+                      : shownMode
       }
     >
       <header className="top-bar">
@@ -169,7 +198,7 @@ function Till({ hardware }: { hardware: Hardware }) {
           {paired && !pairing.till.livemode && <small className="test-mode">{t('testMode')}</small>}
         </span>
         {cashier && <span className="cashier">{cashier.name}</span>}
-        {selling && shiftOpen && modes.length > 1 && (
+        {selling && (shiftOpen || hasDoor) && modes.length > 1 && (
           <nav className="mode-tabs" role="tablist" aria-label={t(hasDesk ? 'deskTab' : 'doorTab')}>
             {modes.map((one) => (
               <button
@@ -178,7 +207,7 @@ function Till({ hardware }: { hardware: Hardware }) {
                 role="tab"
                 aria-selected={one === shownMode}
                 className={one === shownMode ? 'on' : ''}
-                onClick={() => setMode(one)}
+                onClick={() => switchMode(one)}
                 data-testid={`mode-${one}`}
               >
                 {t(MODE_TABS[one])}

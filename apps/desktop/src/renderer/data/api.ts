@@ -33,6 +33,7 @@ import type { SalesFilter } from './after-sale/sales-search.ts';
 import type { DeskConflict, DeskView } from './front-desk/desk-view.ts';
 import type { DoorView } from './door/door-state.ts';
 import type { DoorScan } from './door/door.ts';
+import type { BoxOfficeRequest, BoxOfficeView } from './box-office/box-office.ts';
 
 // ------------------------------------------------------------------ refusals
 
@@ -476,6 +477,12 @@ export type { BoardRoom, DeskConflict, DeskStay, DeskView } from './front-desk/d
 export type { RoomTypeDoc } from './front-desk/desk-state.ts';
 export type { DoorDouble, DoorEventChoice, DoorView } from './door/door-state.ts';
 export type { DoorScan } from './door/door.ts';
+export type {
+  BoxOfficeEvent,
+  BoxOfficeRequest,
+  BoxOfficeTier,
+  BoxOfficeView,
+} from './box-office/box-office.ts';
 
 // --------------------------------------------------------------------- store
 
@@ -627,6 +634,14 @@ export interface TillStore {
    * as `ticket.checkin`). Refused only with no event chosen.
    */
   scanAtDoor(code: string): Promise<DoorScan>;
+  /** The box office: the events on sale, the chosen one's tiers and what is left of each; null with none on sale. */
+  readonly boxOffice$: Observable<BoxOfficeView | null>;
+  chooseBoxOfficeEvent(event: string): Promise<void>;
+  /**
+   * Sells tickets at the counter (a shift open): one `event_order.sell` command with the tickets'
+   * ids and codes; the receipt prints each ticket's QR. Refused `sold_out` past what is left.
+   */
+  sellTickets(request: BoxOfficeRequest): Promise<CompletedSale>;
 
   readonly sync$: Observable<SyncStatus>;
   /** Pull and push now rather than at the next tick. */

@@ -22,6 +22,7 @@ import { CatalogueSnapshot } from './catalogue/catalogue-snapshot.ts';
 import * as customers from './customers/customers.ts';
 import * as desk from './front-desk/front-desk.ts';
 import * as door from './door/door.ts';
+import * as boxOffice from './box-office/box-office.ts';
 import { ScaleFormat } from './catalogue/scale-labels.ts';
 import { hasEnded, refuseWhileUnsynced } from './store/context.ts';
 import type { Context, Device } from './store/context.ts';
@@ -268,6 +269,14 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     door$: door.watchDoor(ctx),
     chooseDoorEvent: (event) => door.chooseDoorEvent(ctx, event),
     scanAtDoor: (code) => door.scanAtDoor(ctx, code),
+    boxOffice$: boxOffice.watchBoxOffice(ctx),
+    chooseBoxOfficeEvent: (event) => boxOffice.chooseBoxOfficeEvent(ctx, event),
+    async sellTickets(request) {
+      const { command, ...completed } = await boxOffice.sellTickets(ctx, request);
+      // Printed after the sale is written, never holding it up: the receipt carries each ticket's QR.
+      void printing.print(completed.sale.receipt, (command.sale?.cash ?? 0) > 0);
+      return completed;
+    },
     sync$: engine.status$(),
     syncNow: () => engine.syncNow(),
     printJobs$: watchPrintJobs(ctx),

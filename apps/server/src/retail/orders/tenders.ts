@@ -33,7 +33,8 @@ export async function resolveTenders(
   if (paymentIds.length > 0) {
     const found = await db.query<PaymentInfo>(
       `SELECT p.id, p.status, p.currency, p.amount, p.network, p.phone, p.provider_reference,
-         EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active) AS used
+         (EXISTS (SELECT 1 FROM retail_order_tenders t WHERE t.payment_id = p.id AND t.active)
+           OR EXISTS (SELECT 1 FROM event_order_tenders e WHERE e.payment_id = p.id)) AS used
        FROM payments p WHERE p.id = ANY($1::text[]) AND p.merchant_id = $2 AND p.livemode = $3`,
       [paymentIds, tenant.merchantId, tenant.livemode],
     );

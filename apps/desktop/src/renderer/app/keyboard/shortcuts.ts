@@ -72,7 +72,10 @@ export type KeyAction =
   | 'door'
   | 'doorCode'
   | 'doorCamera'
-  | 'doorEvent';
+  | 'doorEvent'
+  | 'boxOffice'
+  | 'boxOfficePay'
+  | 'boxOfficeBack';
 
 export interface KeyBinding {
   context: KeyContext;
@@ -175,13 +178,17 @@ export const SHORTCUTS: readonly Shortcut[] = [
   {
     keys: 'Alt+G',
     what: 'keyDoor',
-    bind: [alt('g', 'door', ['selling', 'shiftOpen', 'hasDoor'])],
+    // Door staff who only check tickets need no shift; the box office, which takes money, does.
+    bind: [alt('g', 'door', ['selling', 'hasDoor'])],
     door: true,
   },
   { keys: 'Door: Scan', what: 'keyDoorScan', screen: 'door', door: true },
   { keys: 'Door: F2', what: 'keyDoorCode', bind: [door('F2', 'doorCode')], door: true },
   { keys: 'Door: F3', what: 'keyDoorCamera', bind: [door('F3', 'doorCamera')], door: true },
   { keys: 'Door: F4', what: 'keyDoorEvent', bind: [door('F4', 'doorEvent')], door: true },
+  { keys: 'Door: F6', what: 'keyBoxOffice', bind: [door('F6', 'boxOffice')], door: true },
+  { keys: 'Box office: F10', what: 'keyBoxOfficePay', bind: [door('F10', 'boxOfficePay')], door: true },
+  { keys: 'Box office: Esc', what: 'keyBoxOfficeBack', bind: [door('Escape', 'boxOfficeBack')], door: true },
   { keys: 'Alt+O', what: 'keySignOut', bind: [alt('o', 'signOut', ['selling'])] },
   { keys: 'PIN + Enter', what: 'keyPinEnter' },
 ];

@@ -14,7 +14,8 @@ import { refusalText } from '../refusal.ts';
 import { useObservable, useStore } from '../store.tsx';
 import { codeText } from '../../i18n/code-words.ts';
 
-export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
+/** `note`: why a shift is asked for here (the box office takes money). */
+export function OpenShiftScreen({ cashier, note }: { cashier: Cashier; note?: string }) {
   const store = useStore();
   const { t, language } = useI18n();
   const shop = useObservable<PullDocument<'stores'> | null>(store.store$, null);
@@ -50,6 +51,7 @@ export function OpenShiftScreen({ cashier }: { cashier: Cashier }) {
     <section className="centered-card" data-testid="open-shift-screen">
       <h1>{t('shiftOpenTitle')}</h1>
       <p className="lead">{cashier.name}</p>
+      {note && <Message kind="info" text={note} />}
       <form onSubmit={submit} className="stack">
         <label>
           {t('openingFloat')}

@@ -50,7 +50,7 @@ export function SaleDialogs({
         <ParkedDialog parked={parked} canPark={lines.length > 0} onClose={onClose} />
       )}
       {dialog?.kind === 'tender' && cart && (
-        <TenderDialog cart={cart} onClose={onClose} onCompleted={onCompleted} />
+        <TenderDialog cart={cart.priced} onClose={onClose} onCompleted={onCompleted} />
       )}
       {dialog?.kind === 'done' && <SaleDoneDialog completed={dialog.completed} onClose={onClose} />}
     </>

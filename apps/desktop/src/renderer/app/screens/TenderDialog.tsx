@@ -26,18 +26,22 @@ export function TenderDialog({
   cart,
   onClose,
   onCompleted,
+  sell,
 }: {
-  cart: Cart;
+  /** What is due: the cart's total, or the box office's tickets'. */
+  cart: Pick<Cart['priced'], 'total' | 'currency'>;
   onClose: () => void;
   onCompleted: (completed: CompletedSale) => void;
+  /** Completes with the tenders taken: the cart's sale unless given (the box office's tickets); no room charge then. */
+  sell?: (tenders: TenderEntry[]) => Promise<CompletedSale>;
 }) {
   const store = useStore();
   const { t, language } = useI18n();
   const sync = useObservable<SyncStatus | null>(store.sync$, null);
-  const hasDesk = useObservable<boolean>(store.hasDesk$, false);
+  const hasDesk = useObservable<boolean>(store.hasDesk$, false) && sell === undefined;
   const methods = hasDesk ? METHODS : METHODS.filter((m) => m !== 'room');
-  const currency = cart.priced.currency;
-  const due = cart.priced.total;
+  const currency = cart.currency;
+  const due = cart.total;
   const [entries, setEntries] = useState<TenderEntry[]>([]);
   const [method, setMethod] = useState<Method>('cash');
   const [error, setError] = useState<string | null>(null);
@@ -49,10 +53,13 @@ export function TenderDialog({
   const complete = (all: TenderEntry[]) => {
     setBusy(true);
     setError(null);
-    store.completeSale(all).then(onCompleted, (failure: unknown) => {
-      setBusy(false);
-      setError(refusalText(language, failure));
-    });
+    (sell ?? ((taken: TenderEntry[]) => store.completeSale(taken)))(all).then(
+      onCompleted,
+      (failure: unknown) => {
+        setBusy(false);
+        setError(refusalText(language, failure));
+      },
+    );
   };
   const take = (entry: TenderEntry) => {
     const all = [...entries, entry];

@@ -17,6 +17,7 @@ import { KV } from '../store/kv.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { requireCashier } from '../session/session.ts';
 import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
+import { withBoxOfficeTickets } from '../box-office/box-office-tickets.ts';
 import {
   admittedAt,
   doorEvent,
@@ -89,8 +90,9 @@ function runtime(ctx: Context): DoorRuntime {
   if (existing) return existing;
   const admittedNow = new Map<string, KnownAdmission>();
   const admittedNow$ = new BehaviorSubject(0);
-  // Each part is its own query; the tickets are kept in memory from their pages (`door-tickets.ts`).
-  const tickets$ = watchTickets(ctx);
+  // Each part is its own query; the tickets are kept in memory from their pages (`door-tickets.ts`),
+  // with this till's box-office tickets laid over them until they come back in a pull.
+  const tickets$ = withBoxOfficeTickets(ctx, watchTickets(ctx)).pipe(shareReplay(1));
   const reports$ = combineLatest([
     ctx.db.commands.find({ selector: { status: { $in: ['pending', 'refused'] } } }).$,
     ctx.db.commands.find({

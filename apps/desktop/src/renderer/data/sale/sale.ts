@@ -45,7 +45,7 @@ import type { OpenShift } from '../shifts/shifts.ts';
 import { unixSeconds } from '../shifts/shifts.ts';
 
 /** The mobile money tenders' payments, each able to pay its tender by core's rule, else a refusal. */
-async function requirePaid(
+export async function requirePaid(
   ctx: Context,
   tenders: readonly TenderEntry[],
   currency: string,
@@ -68,7 +68,10 @@ async function requirePaid(
 }
 
 /** What the receipt shows of each mobile money payment: the provider's reference, else the payer's number. */
-function withPayers(allocation: TenderAllocation, payments: Map<string, TillPayment>): TenderAllocation {
+export function withPayers(
+  allocation: TenderAllocation,
+  payments: Map<string, TillPayment>,
+): TenderAllocation {
   const tenders = allocation.tenders.map((tender) => {
     const payment = tender.method === 'mobile_money' ? payments.get(tender.paymentId) : undefined;
     if (!payment) return tender;
@@ -98,7 +101,7 @@ export async function saleOf(ctx: Context, clientOrderId: string): Promise<Comma
 const locks = new WeakMap<Context, SaleLock>();
 
 /** One sale at a time on this till, in this tab and across tabs (see `sale-lock.ts`). */
-function oneAtATime<T>(ctx: Context, work: (turn: number) => Promise<T>): Promise<T> {
+export function oneAtATime<T>(ctx: Context, work: (turn: number) => Promise<T>): Promise<T> {
   let lock = locks.get(ctx);
   if (!lock) {
     lock = saleLock();
@@ -223,8 +226,6 @@ async function completeOne(
     if (!checked.success)
       throw new TillRefusal('invalid', checked.error.issues[0]?.message ?? 'invalid sale');
 
-    const paidBy = (method: string) =>
-      allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
     const command: CommandDoc = {
       id: ctx.ids.command(),
       type: 'order.create',
@@ -239,9 +240,7 @@ async function completeOne(
       sale: {
         total: priced.total,
         currency: priced.currency,
-        cash: paidBy('cash'),
-        mobile_money: paidBy('mobile_money'),
-        card: paidBy('card'),
+        ...paidByMethod(allocation),
         lines: priced.lines.map((line) => ({
           unit: line.unit,
           quantity_milli: line.quantityMilli,
@@ -291,6 +290,17 @@ async function completeOne(
       numberUsed(ctx, receiptNumber, turn),
     ]),
   };
+}
+
+/** What a sale's tenders took, by method (cash kept: handed over less change), as its command keeps it. */
+export function paidByMethod(allocation: TenderAllocation): {
+  cash: number;
+  mobile_money: number;
+  card: number;
+} {
+  const paidBy = (method: string) =>
+    allocation.tenders.filter((t) => t.method === method).reduce((sum, t) => sum + t.paid, 0);
+  return { cash: paidBy('cash'), mobile_money: paidBy('mobile_money'), card: paidBy('card') };
 }
 
 /** A sale as the screens show it, before the server's order and refunds are joined in. */

@@ -154,7 +154,10 @@ function shiftReport(shift: OpenShift, commands: readonly CommandDoc[], countedC
     }
   }
   const orders = commands
-    .filter((command) => command.type === 'order.create' && command.sale)
+    // A box office's sale of tickets takes money into the drawer like the shop's.
+    .filter(
+      (command) => (command.type === 'order.create' || command.type === 'event_order.sell') && command.sale,
+    )
     .map((command): ZReportOrder => {
       const tenders = (command.payload.tenders as Array<{ method: TenderMethod; amount: number }>).map(
         ({ method, amount }) => ({ method, amount }),

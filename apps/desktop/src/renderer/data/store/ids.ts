@@ -19,6 +19,9 @@ export function makeIds(now: () => number) {
     reservation: () => source.newId('reservation', now()),
     /** `scn_` + a lowercase ULID: a scan at the door, the same id on its question and its report. */
     scan: () => source.newId('scan', now()),
+    /** `eord_` and `tkt_` + a lowercase ULID: a box office's order and its tickets, issued under these ids. */
+    eventOrder: () => source.newId('eventOrder', now()),
+    ticket: () => source.newId('ticket', now()),
     local: () => source.ulid(now()),
   };
 }

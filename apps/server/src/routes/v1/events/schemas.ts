@@ -125,7 +125,11 @@ export const eventOrderSchema = z.object({
   object: z.literal('event_order'),
   event: z.string(),
   status: z.enum(EVENT_ORDER_STATUSES),
-  buyer: z.object({ name: z.string(), phone: z.string(), email: z.string().nullable() }),
+  buyer: z.object({
+    name: z.string(),
+    phone: z.string().nullable().describe('null for a box-office sale'),
+    email: z.string().nullable(),
+  }),
   lines: z.array(
     z.object({
       tier: z.string(),
@@ -152,6 +156,14 @@ export const eventOrderSchema = z.object({
   double_admissions: z
     .array(doubleAdmissionSchema)
     .describe('Its tickets admitted again by a later door (both doors and times)'),
+  channel: z.enum(['online', 'till']).describe('`till`: sold at a till’s box office'),
+  till: z
+    .object({ id: z.string(), shift: z.string().nullable(), receipt_number: z.string().nullable() })
+    .nullable()
+    .describe('The till that sold it, its shift and receipt number (box office only)'),
+  oversold: z
+    .boolean()
+    .describe('A box-office sale made offline that found its seats taken: recorded outside the counts'),
   metadata: z.record(z.string(), z.string()),
   paid: unix.nullable(),
   expired: unix.nullable(),

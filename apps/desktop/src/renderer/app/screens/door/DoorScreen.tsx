@@ -17,8 +17,8 @@ import { useObservable, useStore } from '../../store.tsx';
 import { playVerdict } from './door-sound.ts';
 import { hasDoorCamera, useDoorCamera } from './use-door-camera.ts';
 
-/** A ticket's code as printed: base64url, long. A scan of anything else still gets its verdict. */
-const looksLikeTicket = (code: string) => /^[A-Za-z0-9_-]{100,}$/.test(code);
+/** A ticket's code as printed: base64url, long (66 characters from a box office). A scan of anything else still gets its verdict. */
+const looksLikeTicket = (code: string) => /^[A-Za-z0-9_-]{60,}$/.test(code);
 
 const MARKS: Record<DoorScan['verdict'], string> = {
   ok: '✓',
@@ -30,7 +30,7 @@ const MARKS: Record<DoorScan['verdict'], string> = {
   not_yet_valid: '⏱',
 };
 
-export function DoorScreen({ blocked }: { blocked: boolean }) {
+export function DoorScreen({ blocked, onBoxOffice }: { blocked: boolean; onBoxOffice: () => void }) {
   const store = useStore();
   const { t, language } = useI18n();
   const notify = useNotify();
@@ -71,6 +71,7 @@ export function DoorScreen({ blocked }: { blocked: boolean }) {
     doorCode: () => codeField.current?.focus(),
     doorCamera: () => withCamera && setCamera((on) => !on),
     doorEvent: () => eventField.current?.focus(),
+    boxOffice: onBoxOffice,
   });
   if (!view) return <div className="splash">{t('doorTab')}</div>;
 
@@ -169,6 +170,9 @@ export function DoorScreen({ blocked }: { blocked: boolean }) {
             {t('doorWaiting', { count: view.waiting })}
           </p>
         )}
+        <button type="button" className="door-box-office" onClick={onBoxOffice} data-testid="door-box-office">
+          {t('boxOffice')} <kbd>F6</kbd>
+        </button>
         {view.doubles.length > 0 && (
           <section className="door-doubles" data-testid="door-doubles" aria-live="polite">
             <h3>⚠ {t('doorDoubles')}</h3>
