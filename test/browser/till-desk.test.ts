@@ -157,5 +157,15 @@ describe('the front desk', () => {
     const [tender] = tendered[0]!;
     expect(tender).toMatchObject({ method: 'room', reservation: 'resv_arrive1', room: '201' });
     expect(`TZS ${tender!.amount.toLocaleString('en')}`).toBe(due);
+
+    // The guest checked out on another desk before the sale synced: the server refuses the charge,
+    // and the sale says whose room, why, and what to do.
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.preview!.refuseRoomCharge());
+    await page.keyboard.press('Alt+S');
+    await page.waitForSelector('[data-testid=sales-panel] [data-testid=server-refusal]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=sales-panel] [data-testid=server-refusal]')).toContain(
+      'Not charged to room 201 (Amina Juma): the guest has checked out. Only a guest checked in can charge to the room. Take this sale’s payment again another way: cash, card or mobile money.',
+    );
   });
 });

@@ -233,6 +233,20 @@ const SCREENS: Record<string, Step[]> = {
   ],
   'desk-check-out': [...desk, press('F4'), (page) => page.fill('[data-testid=check-out-cash]', '20000')],
   'tender-room': [...desk, press('Alt+D'), control('fillCart()'), press('F10'), press('Alt+4')],
+  // A sale charged to room 103, refused: the guest checked out on another desk before it synced.
+  'sale-room-refused': [
+    ...desk,
+    press('Alt+D'),
+    control('fillCart()'),
+    press('F10'),
+    press('Alt+4'),
+    (page) => page.waitForSelector('[data-testid=room-charge-guests]').then(() => undefined),
+    press('Enter'),
+    (page) => page.waitForSelector('[data-testid=sale-done]').then(() => undefined),
+    press('Escape'),
+    control('refuseRoomCharge()'),
+    press('Alt+S'),
+  ],
   'desk-housekeeping': [...desk, (page) => page.click('[data-room="102"]'), press('F7')],
   'desk-conflict': [
     ...desk,

@@ -9,6 +9,7 @@ import {
   itemCount,
   normalizeTanzanianMobile,
   priceCart,
+  roomChargeRefusal,
   type Discount,
   type PullDocument,
   type ReceiptDocument,
@@ -198,6 +199,8 @@ export interface SampleControls {
   refuseNextCheckIn(): void;
   /** Another desk's step refused over a room this desk's guest holds, as the server records it. */
   clashElsewhere(): void;
+  /** The last sale, charged to a room, comes back refused: the guest checked out on another desk. */
+  refuseRoomCharge(): void;
   /** A ticketed event (or two) pulled: the door shows. */
   setDoor(shown: SampleDoor): Promise<void>;
   /** The door's ticket codes by holder, and one of an event it does not hold. */
@@ -755,6 +758,40 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
     clashElsewhere: () => clashElsewhere(),
+    refuseRoomCharge: () => {
+      const [sale, ...rest] = sales$.value;
+      const tenders = tendered.at(-1) ?? [];
+      const index = tenders.findIndex((one) => one.method === 'room');
+      const tender = tenders[index];
+      if (!sale || tender?.method !== 'room') return;
+      const field = `tenders.${index}.reservation`;
+      const why = roomChargeRefusal('checked_out');
+      const refused: Sale = {
+        ...sale,
+        status: 'refused',
+        refusal: {
+          code: 'parameter_invalid',
+          message: `${field}: ${why}`,
+          details: { [field]: why },
+          roomCharge: { room: tender.room, guest: tender.guest, status: 'checked_out' },
+        },
+      };
+      sales$.next([refused, ...rest]);
+      sync$.next({
+        ...sync$.value,
+        unsynced: Math.max(0, sync$.value.unsynced - 1),
+        refused: [
+          ...sync$.value.refused,
+          {
+            id: sale.commandId,
+            type: 'order.create',
+            createdAt: sale.soldAt,
+            label: sale.receiptNumber,
+            refusal: refused.refusal!,
+          },
+        ],
+      });
+    },
     setDoor,
     doorCodes,
   };

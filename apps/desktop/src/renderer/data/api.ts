@@ -24,6 +24,7 @@ import type {
   PullDocument,
   QuantityUnit,
   ReceiptDocument,
+  ReservationStatus,
   TillPayment,
   ZReportFigures,
 } from '@tz/core';
@@ -251,8 +252,11 @@ export type TenderEntry =
   | { method: 'card'; amount: number; reference: string }
   /** A payment started with `startMobileMoney` and seen `paid`. */
   | { method: 'mobile_money'; payment: string; amount: number; network?: string }
-  /** Charged to a checked-in stay's folio (`resv_...`); the room's number is for the receipt. */
-  | { method: 'room'; amount: number; reservation: string; room: string };
+  /**
+   * Charged to a checked-in stay's folio (`resv_...`); the room's number is for the receipt, and it
+   * and the guest's name for the cashier should the server refuse the charge.
+   */
+  | { method: 'room'; amount: number; reservation: string; room: string; guest: string };
 
 export interface MobileMoneyRequest {
   amount: number;
@@ -268,6 +272,15 @@ export interface CommandRefusal {
   code: string;
   message: string;
   details?: Record<string, string>;
+  /** A sale the server would not charge to a room: which room and guest, and the stay's state it named. */
+  roomCharge?: RoomChargeRefused;
+}
+
+export interface RoomChargeRefused {
+  room: string;
+  guest: string | null;
+  /** Null when the server's reason named none (no such stay). */
+  status: ReservationStatus | null;
 }
 
 /** A sale made on this till, from its command and, once synced, the server's order. */

@@ -32,6 +32,7 @@ import { loadCart, removeSold } from '../cart/cart.ts';
 import { pendingEdits } from '../cart/cart-edits.ts';
 import { currentStore, requireDevice, withRefusals } from '../store/context.ts';
 import { digitalReceiptOf } from './digital-receipt.ts';
+import { commandRefusal } from './refusals.ts';
 import type { Context } from '../store/context.ts';
 import { findCustomer } from '../customers/customers.ts';
 import { KV } from '../store/kv.ts';
@@ -242,6 +243,11 @@ async function completeOne(
         cash: paidBy('cash'),
         mobile_money: paidBy('mobile_money'),
         card: paidBy('card'),
+        room_charges: tenders.flatMap((tender) =>
+          tender.method === 'room'
+            ? [{ reservation: tender.reservation, room: tender.room, guest: tender.guest }]
+            : [],
+        ),
         lines: priced.lines.map((line) => ({
           unit: line.unit,
           quantity_milli: line.quantityMilli,
@@ -308,7 +314,7 @@ export function saleFrom(command: CommandDoc): Sale {
     cashierName: typeof command.receipt?.cashier === 'string' ? command.receipt.cashier : '',
     soldAt: command.created_at,
     status: command.status,
-    refusal: command.error,
+    refusal: commandRefusal(command),
     order,
     flags: [],
     refundedAmount: 0,
