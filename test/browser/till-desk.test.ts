@@ -123,6 +123,37 @@ describe('the front desk', () => {
     await page.waitForSelector('[data-testid=desk-conflicts]', { state: 'detached', timeout: 30_000 });
   });
 
+  it('checks a guest out in dollars at the property’s rate, the rest in shillings', async () => {
+    await openDesk();
+    await page.keyboard.press('F4');
+    await page.waitForSelector('[data-testid=check-out-cash-shillings]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=check-out-balance]')).toBe('Balance: TZS 116,600');
+    await page.click('[data-testid=check-out-cash] [role=radio]:has-text("USD")');
+    // The most dollars within the balance at 2,650: 44.00 makes it up exactly, nothing in shillings.
+    expect(await page.inputValue('[data-testid=check-out-cash-foreign]')).toBe('44.00');
+    expect(await page.inputValue('[data-testid=check-out-cash-shillings]')).toBe('');
+    await page.fill('[data-testid=check-out-cash-foreign]', '40');
+    await page.fill('[data-testid=check-out-cash-shillings]', '10600');
+    expect(await page.textContent('[data-testid=check-out-cash-worth]')).toBe(
+      '= TZS 106,000, at TZS 2,650 for USD 1',
+    );
+    // Settled: no manager is asked for.
+    expect(await page.$('[data-testid=check-out-pin]')).toBeNull();
+    await page.click('[data-testid=check-out-confirm]');
+    await page.waitForSelector('[data-testid=check-out]', { state: 'detached', timeout: 30_000 });
+    const steps = await page.evaluate(() => window.preview!.deskSteps());
+    expect(steps.map((step) => step.type)).toEqual([
+      'folio.payment',
+      'folio.payment',
+      'reservation.check_out',
+    ]);
+    expect(steps[0]!.payload).toMatchObject({ method: 'cash', amount: 10_600 });
+    expect(steps[1]!.payload).toMatchObject({
+      method: 'cash',
+      foreign: { currency: 'USD', amount: 4_000, rate: 2_650 },
+    });
+  });
+
   it('charges a sale to the room of a guest checked in here, found by room number (Alt+4)', async () => {
     await openDesk();
     await page.keyboard.press('F3');

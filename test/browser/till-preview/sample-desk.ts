@@ -4,7 +4,7 @@
  * preview laid over them, so the screens look as they do on a till.
  */
 import { BehaviorSubject, combineLatest, map } from 'rxjs';
-import { addDays, quoteNights, type StayQuote } from '@tz/core';
+import { addDays, quoteNights, shillingsOf, type StayQuote } from '@tz/core';
 import type { TillStore } from '../../../apps/desktop/src/renderer/data/api.ts';
 import {
   deskToday,
@@ -23,6 +23,13 @@ import {
   stayBalance,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-view.ts';
 
+interface DeskControls {
+  refuseNext: () => void;
+  clashElsewhere: () => void;
+  /** The desk's steps queued, in order. */
+  deskSteps: () => Array<{ type: string; payload: Record<string, unknown> }>;
+}
+
 type DeskPart = Pick<
   TillStore,
   | 'hasDesk$'
@@ -38,13 +45,7 @@ type DeskPart = Pick<
   | 'dismissConflict'
 >;
 
-export function sampleDesk(
-  now: number,
-  enabled$: BehaviorSubject<boolean>,
-): DeskPart & {
-  refuseNext: () => void;
-  clashElsewhere: () => void;
-} {
+export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): DeskPart & DeskControls {
   const today = deskToday(now);
   const property: DeskData['property'] = {
     id: 'property',
@@ -57,7 +58,8 @@ export function sampleDesk(
     check_out_time: '10:00',
     star_rating: null,
     region: 'mainland',
-    usd_rate: null,
+    // Dollars taken at the desk at this rate (on the mainland it sets no tax).
+    usd_rate: 2_650,
     hotel_levy_bps: null,
     tourism_levy_bps: null,
     infrastructure_tax_usd: null,
@@ -203,7 +205,8 @@ export function sampleDesk(
     return freeRooms(overlaid(), one.room_type, dates.arrival, dates.departure, id).map((r) => r.id);
   };
   const at = Math.floor(now / 1000);
-  const desk: DeskPart & { refuseNext: () => void; clashElsewhere: () => void } = {
+  const desk: DeskPart & DeskControls = {
+    deskSteps: () => commands$.value.map(({ type, payload }) => ({ type, payload })),
     refuseNext: () => {
       refuse = true;
     },
@@ -279,6 +282,13 @@ export function sampleDesk(
           amount: request.deposit,
           at,
         });
+      if (request.depositForeign)
+        queue('folio.payment', {
+          reservation: request.reservation,
+          method: 'deposit',
+          foreign: { ...request.depositForeign, rate: property.usd_rate },
+          at,
+        });
       return Promise.resolve('no_printer');
     },
     moveStay: (reservation, roomId) =>
@@ -295,8 +305,15 @@ export function sampleDesk(
           amount: request.cash,
           at,
         });
+      const foreign = request.foreign && {
+        currency: 'USD' as const,
+        amount: request.foreign.amount,
+        rate: property.usd_rate!,
+      };
+      if (foreign) queue('folio.payment', { reservation: request.reservation, method: 'cash', foreign, at });
+      const taken = (request.cash ?? 0) + (foreign ? shillingsOf(foreign) : 0);
       queue('reservation.check_out', { reservation: request.reservation, at });
-      return Promise.resolve({ balance: owed - (request.cash ?? 0), print: 'no_printer' as const });
+      return Promise.resolve({ balance: owed - taken, print: 'no_printer' as const });
     },
     dismissConflict: ({ command }) =>
       Promise.resolve(dismissed$.next(new Set([...dismissed$.value, command]))),

@@ -199,6 +199,8 @@ export interface SampleControls {
   refuseNextCheckIn(): void;
   /** Another desk's step refused over a room this desk's guest holds, as the server records it. */
   clashElsewhere(): void;
+  /** The front desk's steps queued, in order. */
+  deskSteps(): Array<{ type: string; payload: Record<string, unknown> }>;
   /** The last sale, charged to a room, comes back refused: the guest checked out on another desk. */
   refuseRoomCharge(): void;
   /** A ticketed event (or two) pulled: the door shows. */
@@ -374,7 +376,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
 
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
-  const { refuseNext, clashElsewhere, ...desk } = sampleDesk(NOW, deskShown$);
+  const { refuseNext, clashElsewhere, deskSteps, ...desk } = sampleDesk(NOW, deskShown$);
   const { setDoor, doorCodes, ...door } = sampleDoor(NOW);
   const tillStore: TillStore = {
     ...desk,
@@ -757,6 +759,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     holdCustomerSearches: (held) => customerSearches.hold(held),
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
+    deskSteps: () => deskSteps(),
     clashElsewhere: () => clashElsewhere(),
     refuseRoomCharge: () => {
       const [sale, ...rest] = sales$.value;

@@ -471,12 +471,22 @@ export interface CheckInRequest {
   guests: GuestEntry[];
   /** Cash taken as a deposit, in shillings. */
   deposit?: number;
+  /** A deposit in another currency the desk takes (`deskCurrencies`), instead or as well. */
+  depositForeign?: ForeignCash;
+}
+
+/** Cash in another currency: its code and the amount in its smallest unit (cents). */
+export interface ForeignCash {
+  currency: string;
+  amount: number;
 }
 
 export interface CheckOutRequest {
   reservation: string;
-  /** Cash taken for the balance now. */
+  /** Cash taken for the balance now, in shillings. */
   cash?: number;
+  /** Cash in another currency the desk takes, at the property's rate; with `cash`, no more than the balance. */
+  foreign?: ForeignCash;
   /** A balance left other than zero: a manager's PIN (none when a manager is signed in) and why. */
   managerPin?: string;
   reason?: string;
