@@ -89,6 +89,32 @@ describe('the front desk', () => {
     expect(await page.textContent('[data-testid=desk-arrivals]')).toContain('Peter Mushi');
   });
 
+  it('books a day-use walk-in for some hours from now, priced by the type’s day rate', async () => {
+    await openDesk();
+    await page.keyboard.press('F2');
+    await page.selectOption('[data-testid=walk-in-type]', 'rt_siesta');
+    // The type is sold by the hour: blocks of its time instead of nights.
+    await page.waitForSelector('[data-testid=walk-in-blocks]', { timeout: 30_000 });
+    expect(await page.$('[data-testid=walk-in-nights]')).toBeNull();
+    await page.fill('[data-testid=walk-in-blocks]', '3');
+    await page.fill('[data-testid=walk-in-name]', 'Rehema Ali');
+    // Three hours at 15,000 on the mainland: 45,000 + 1% tourism levy + 18% VAT.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=walk-in-total]')?.textContent === 'TZS 53,550',
+      null,
+      { timeout: 30_000 },
+    );
+    expect(await page.textContent('[data-testid=walk-in-when]')).toBe('26/11/2026, 10:42 to 13:42');
+    expect(await page.textContent('[data-testid=walk-in-quote]')).toContain('Room · 3 × 60 min');
+    await page.click('[data-testid=walk-in-book]');
+    await page.waitForSelector('[data-room="204"][data-state=arriving]', { timeout: 30_000 });
+    const steps = await page.evaluate(() => window.preview!.deskSteps());
+    expect(steps.at(-1)).toMatchObject({ type: 'reservation.create' });
+    expect(steps.at(-1)!.payload).not.toHaveProperty('arrival');
+    const { starts_at, ends_at } = steps.at(-1)!.payload as { starts_at: number; ends_at: number };
+    expect(ends_at - starts_at).toBe(3 * 3_600);
+  });
+
   it('shows a refused check-in as a conflict naming the guest and room, resolved with another room', async () => {
     await openDesk();
     await page.evaluate(() => window.preview!.refuseNextCheckIn());

@@ -215,6 +215,14 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.fill('[data-testid=walk-in-name]', 'Peter Mushi'),
     (page) => page.waitForSelector('[data-testid=walk-in-total]').then(() => undefined),
   ],
+  'desk-walk-in-day-use': [
+    ...desk,
+    press('F2'),
+    (page) => page.selectOption('[data-testid=walk-in-type]', 'rt_siesta').then(() => undefined),
+    (page) => page.fill('[data-testid=walk-in-blocks]', '3'),
+    (page) => page.fill('[data-testid=walk-in-name]', 'Rehema Ali'),
+    (page) => page.waitForSelector('[data-testid=walk-in-total]').then(() => undefined),
+  ],
   'desk-check-in': [
     ...desk,
     press('F3'),

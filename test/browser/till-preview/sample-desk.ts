@@ -11,17 +11,18 @@ import {
   levySettingsOf,
   overlay,
   pricedRoomType,
-  quoteStay,
   stayDates,
   type DeskCommand,
   type DeskData,
   type ReservationDoc,
+  type RoomTypeDoc,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-state.ts';
 import {
   deskView,
   freeRooms,
   stayBalance,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-view.ts';
+import { walkInQuote } from '../../../apps/desktop/src/renderer/data/front-desk/walk-in.ts';
 
 interface DeskControls {
   refuseNext: () => void;
@@ -67,7 +68,7 @@ export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): Des
     booking_mode: 'nightly',
     confirmation: 'instant',
   };
-  const type = (id: string, name: string, base_rate: number, max_adults: number) => ({
+  const type = (id: string, name: string, base_rate: number, max_adults: number): RoomTypeDoc => ({
     id,
     _deleted: false,
     name,
@@ -79,7 +80,12 @@ export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): Des
     booking_mode: null,
     confirmation: null,
   });
-  const roomTypes = [type('rt_single', 'Single', 45_000, 1), type('rt_double', 'Double', 70_000, 2)];
+  const roomTypes: RoomTypeDoc[] = [
+    type('rt_single', 'Single', 45_000, 1),
+    type('rt_double', 'Double', 70_000, 2),
+    // Sold by the hour for day use: 15,000 a block of an hour.
+    { ...type('rt_siesta', 'Siesta room', 0, 2), day_use_rate: 15_000, booking_mode: 'day_use' },
+  ];
   const room = (
     number: string,
     floor: string,
@@ -101,6 +107,7 @@ export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): Des
     room('201', '2', 'rt_double', 'clean'),
     room('202', '2', 'rt_double', 'clean'),
     room('203', '2', 'rt_single', 'clean'),
+    room('204', '2', 'rt_siesta', 'clean'),
   ];
   const data0: DeskData = { property, roomTypes, rooms, rates: [], reservations: [], conflicts: [] };
   const stay = (
@@ -237,19 +244,7 @@ export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): Des
         enabled ? deskView({ ...data, conflicts }, commands, dismissed, now) : null,
       ),
     ),
-    quoteWalkIn: (request) => {
-      const arrival = request.arrival ?? today;
-      const departure = addDays(arrival, request.nights);
-      const quote = quoteStay(data, {
-        roomType: request.roomType,
-        arrival,
-        departure,
-        adults: request.adults,
-        children: request.children,
-      });
-      const free = freeRooms(overlaid(), request.roomType, arrival, departure).map((r) => r.id);
-      return Promise.resolve({ arrival, departure, quote, room: free[0] ?? null, freeRooms: free });
-    },
+    quoteWalkIn: (request) => Promise.resolve(walkInQuote(data, overlaid(), request, now)),
     walkIn: async (request) => {
       const quoted = await desk.quoteWalkIn(request);
       const reservation = `resv_walkin${seq + 1}`;
@@ -258,8 +253,9 @@ export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): Des
         reservation,
         room_type: request.roomType,
         room: roomId,
-        arrival: quoted.arrival,
-        departure: quoted.departure,
+        ...(quoted.dayUse
+          ? { starts_at: quoted.dayUse.startsAt, ends_at: quoted.dayUse.endsAt }
+          : { arrival: quoted.arrival, departure: quoted.departure }),
         adults: request.adults,
         children: request.children,
         guest: { name: request.guestName },

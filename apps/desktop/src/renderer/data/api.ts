@@ -439,10 +439,15 @@ export interface TillSettings {
 
 // ---------------------------------------------------------------- front desk
 
-/** A walk-in as the desk takes it: arriving today unless `arrival` says otherwise. */
+/**
+ * A walk-in as the desk takes it: arriving today unless `arrival` says otherwise; for a type
+ * booked for day use, from now (to the minute) for `blocks` of the type's block length, ending
+ * the same day.
+ */
 export interface WalkInRequest {
   roomType: string;
   nights: number;
+  blocks?: number;
   arrival?: string;
   adults: number;
   children: number;
@@ -455,6 +460,8 @@ export interface WalkInRequest {
 export interface WalkInQuote {
   arrival: string;
   departure: string;
+  /** A day-use stay's hours (unix seconds); null for nights. */
+  dayUse: { startsAt: number; endsAt: number } | null;
   quote: StayQuote;
   /** The room the stay would get, or null when none of the type is free. */
   room: string | null;

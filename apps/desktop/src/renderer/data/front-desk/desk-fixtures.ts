@@ -116,9 +116,10 @@ export const GUEST = {
 /** A desk with the server's answers held back: every step stays pending until `release`. */
 export async function openDesk(
   reservations: Array<PullDocument<'reservations'>>,
-  rooms = [room('101'), room('102'), room('201')],
+  rooms: Array<PullDocument<'rooms'>> = [room('101'), room('102'), room('201')],
   conflicts: Array<PullDocument<'desk_conflicts'>> = [],
   propertyDoc: PullDocument<'property'> = property,
+  roomTypes: Array<PullDocument<'room_types'>> = [double],
 ): Promise<TestTill> {
   const employees = [
     await makeEmployee(),
@@ -128,7 +129,7 @@ export async function openDesk(
     employees,
     printers: [makePrinter()],
     property: [propertyDoc],
-    room_types: [double],
+    room_types: roomTypes,
     rooms,
     room_rates: [weekend],
     reservations,

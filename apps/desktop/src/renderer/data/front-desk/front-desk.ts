@@ -8,7 +8,6 @@
 import { combineLatest, firstValueFrom, map, shareReplay, startWith, timer } from 'rxjs';
 import type { Observable } from 'rxjs';
 import {
-  addDays,
   assertTransition,
   buildFolioDocument,
   buildRegistrationCard,
@@ -33,16 +32,15 @@ import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
 import { deskCash, takeCash } from './desk-cash.ts';
 import {
   DESK_COMMAND_TYPES,
-  deskToday,
   nightsDue,
   overlay,
-  quoteStay,
   stayDates,
   type DeskCommand,
   type DeskData,
   type ReservationDoc,
 } from './desk-state.ts';
 import { deskView, freeRooms, stayBalance, type DeskView } from './desk-view.ts';
+import { walkInQuote } from './walk-in.ts';
 
 const DISMISSED = 'desk:dismissed';
 /** The board is read again each minute: the day turns, and nights fall due at the check-in time. */
@@ -154,27 +152,10 @@ function requireStay(stays: readonly ReservationDoc[], id: string): ReservationD
   return stay;
 }
 
-function walkInStay(ctx: Context, request: WalkInRequest) {
-  const arrival = request.arrival ?? deskToday(ctx.now());
-  if (!Number.isInteger(request.nights) || request.nights < 1)
-    throw new TillRefusal('invalid', 'At least one night', { field: 'nights' });
-  return { arrival, departure: addDays(arrival, request.nights) };
-}
-
 /** A walk-in's price and the room it would get, from what the till holds. */
 export async function quoteWalkIn(ctx: Context, request: WalkInRequest): Promise<WalkInQuote> {
   const { data, overlaid } = await requireDesk(ctx);
-  const dates = walkInStay(ctx, request);
-  const quote = await withRefusals(() =>
-    quoteStay(data, {
-      roomType: request.roomType,
-      ...dates,
-      adults: request.adults,
-      children: request.children,
-    }),
-  );
-  const free = freeRooms(overlaid, request.roomType, dates.arrival, dates.departure);
-  return { ...dates, quote, room: free[0]?.id ?? null, freeRooms: free.map((room) => room.id) };
+  return withRefusals(() => walkInQuote(data, overlaid, request, ctx.now()));
 }
 
 /** Books a walk-in (or a phone booking) at the desk: `reservation.create` with an id made here. */
@@ -186,7 +167,7 @@ export async function walkIn(
   const quoted = await quoteWalkIn(ctx, request);
   const room = request.room ?? quoted.room;
   if (!room || !quoted.freeRooms.includes(room))
-    throw new TillRefusal('room_unavailable', 'No room of this type is free for these nights');
+    throw new TillRefusal('room_unavailable', 'No room of this type is free for the stay');
   const name = request.guestName.trim();
   if (name === '') throw new TillRefusal('invalid', 'The guest’s name is needed', { field: 'guest' });
   const phone = request.guestPhone?.trim();
@@ -198,8 +179,9 @@ export async function walkIn(
       reservation,
       room_type: request.roomType,
       room,
-      arrival: quoted.arrival,
-      departure: quoted.departure,
+      ...(quoted.dayUse
+        ? { starts_at: quoted.dayUse.startsAt, ends_at: quoted.dayUse.endsAt }
+        : { arrival: quoted.arrival, departure: quoted.departure }),
       adults: request.adults,
       children: request.children,
       guest: { name, ...(phone ? { phone } : {}) },

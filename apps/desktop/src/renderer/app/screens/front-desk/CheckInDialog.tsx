@@ -5,13 +5,14 @@
  * The registration card prints for the guest to sign.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { deskCurrencies, ID_DOCUMENT_TYPES, shopDate } from '@tz/core';
+import { deskCurrencies, ID_DOCUMENT_TYPES } from '@tz/core';
 import type { DeskConflict, DeskStay, DeskView, GuestEntry } from '../../../data/api.ts';
 import { useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { Dialog, Message } from '../../components/Dialog.tsx';
 import { useNotify } from '../../notices.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
 import { cashTaken, DeskCashFields, NO_CASH, type CashTyped } from './DeskCashFields.tsx';
 import { useStore } from '../../store.tsx';
 
@@ -107,8 +108,7 @@ export function CheckInDialog({
       <form className="desk-form" onSubmit={submit}>
         <div className="stack">
           <p className="muted">
-            {stay.typeName} ·{' '}
-            {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
+            {stay.typeName} · {stayWhen(t, stay)}
           </p>
           <label>
             {t('deskRoom')}

@@ -5,7 +5,7 @@
  * PIN and a reason, as the no-sale's approval does. The folio slip prints.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { deskCurrencies, foreignWithin, shillingsOf, shopDate } from '@tz/core';
+import { deskCurrencies, foreignWithin, shillingsOf } from '@tz/core';
 import type { Cashier, DeskStay, DeskView } from '../../../data/api.ts';
 import { formatMoney, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
@@ -13,6 +13,7 @@ import { Dialog, Message } from '../../components/Dialog.tsx';
 import { PinInput, ReasonInput } from '../../components/inputs.tsx';
 import { useNotify } from '../../notices.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
 import { useObservable, useStore } from '../../store.tsx';
 import { cashTaken, DeskCashFields, NO_CASH, typedAmount, type CashTyped } from './DeskCashFields.tsx';
 
@@ -104,8 +105,7 @@ export function CheckOutDialog({
     <Dialog title={`${t('deskCheckOut')}: ${stay.guestName}`} onClose={onClose} testId="check-out">
       <form className="stack" onSubmit={submit}>
         <p className="muted">
-          {roomNumber ? t('deskRoomNumber', { room: roomNumber }) : t('deskNoRoom')} ·{' '}
-          {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
+          {roomNumber ? t('deskRoomNumber', { room: roomNumber }) : t('deskNoRoom')} · {stayWhen(t, stay)}
         </p>
         <p className="echo" data-testid="check-out-balance">
           {t('deskBalance')}: {balance === null ? '…' : formatMoney(balance, 'TZS')}
