@@ -14,6 +14,7 @@ import { foreignTenderSchema, nightCharges } from './folio.ts';
 import { guestRegistrationSchema } from './registration.ts';
 import {
   HOUSEKEEPING_STATUSES,
+  holdsRoom,
   RESERVATION_STATUSES,
   type HousekeepingStatus,
   type ReservationStatus,
@@ -168,4 +169,18 @@ export function roomChargeRefusal(status: ReservationStatus): string {
 /** The stay's state a room charge's refusal names, or null for another refusal. */
 export function roomChargeRefusedStatus(message: string): ReservationStatus | null {
   return RESERVATION_STATUSES.find((status) => message === roomChargeRefusal(status)) ?? null;
+}
+
+// ------------------------------------------------------------ the window
+
+/** Days a stay that no longer holds a room stays on the desk after it ended (the change feed's window). */
+export const DESK_STAY_WINDOW_DAYS = 7;
+
+/**
+ * Whether a stay has left the desk's window by `nowMs`: it holds no room and
+ * ended more than `DESK_STAY_WINDOW_DAYS` ago. The feed sends such a stay no
+ * more, and it never comes back into the window, so a till may drop it.
+ */
+export function leftDeskWindow(stay: { status: ReservationStatus; ends_at: number }, nowMs: number): boolean {
+  return !holdsRoom(stay.status) && stay.ends_at * 1000 <= nowMs - DESK_STAY_WINDOW_DAYS * 86_400_000;
 }
