@@ -89,6 +89,32 @@ describe('the front desk', () => {
     expect(await page.textContent('[data-testid=desk-arrivals]')).toContain('Peter Mushi');
   });
 
+  it('books a day-use walk-in for some hours from now, priced by the type’s day rate', async () => {
+    await openDesk();
+    await page.keyboard.press('F2');
+    await page.selectOption('[data-testid=walk-in-type]', 'rt_siesta');
+    // The type is sold by the hour: blocks of its time instead of nights.
+    await page.waitForSelector('[data-testid=walk-in-blocks]', { timeout: 30_000 });
+    expect(await page.$('[data-testid=walk-in-nights]')).toBeNull();
+    await page.fill('[data-testid=walk-in-blocks]', '3');
+    await page.fill('[data-testid=walk-in-name]', 'Rehema Ali');
+    // Three hours at 15,000 on the mainland: 45,000 + 1% tourism levy + 18% VAT.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=walk-in-total]')?.textContent === 'TZS 53,550',
+      null,
+      { timeout: 30_000 },
+    );
+    expect(await page.textContent('[data-testid=walk-in-when]')).toBe('26/11/2026, 10:42 to 13:42');
+    expect(await page.textContent('[data-testid=walk-in-quote]')).toContain('Room · 3 × 60 min');
+    await page.click('[data-testid=walk-in-book]');
+    await page.waitForSelector('[data-room="204"][data-state=arriving]', { timeout: 30_000 });
+    const steps = await page.evaluate(() => window.preview!.deskSteps());
+    expect(steps.at(-1)).toMatchObject({ type: 'reservation.create' });
+    expect(steps.at(-1)!.payload).not.toHaveProperty('arrival');
+    const { starts_at, ends_at } = steps.at(-1)!.payload as { starts_at: number; ends_at: number };
+    expect(ends_at - starts_at).toBe(3 * 3_600);
+  });
+
   it('shows a refused check-in as a conflict naming the guest and room, resolved with another room', async () => {
     await openDesk();
     await page.evaluate(() => window.preview!.refuseNextCheckIn());
@@ -121,6 +147,37 @@ describe('the front desk', () => {
     expect(await clash.$('[data-testid=desk-conflict-resolve]')).toBeNull();
     await page.click('[data-testid=desk-conflict-done]');
     await page.waitForSelector('[data-testid=desk-conflicts]', { state: 'detached', timeout: 30_000 });
+  });
+
+  it('checks a guest out in dollars at the property’s rate, the rest in shillings', async () => {
+    await openDesk();
+    await page.keyboard.press('F4');
+    await page.waitForSelector('[data-testid=check-out-cash-shillings]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=check-out-balance]')).toBe('Balance: TZS 116,600');
+    await page.click('[data-testid=check-out-cash] [role=radio]:has-text("USD")');
+    // The most dollars within the balance at 2,650: 44.00 makes it up exactly, nothing in shillings.
+    expect(await page.inputValue('[data-testid=check-out-cash-foreign]')).toBe('44.00');
+    expect(await page.inputValue('[data-testid=check-out-cash-shillings]')).toBe('');
+    await page.fill('[data-testid=check-out-cash-foreign]', '40');
+    await page.fill('[data-testid=check-out-cash-shillings]', '10600');
+    expect(await page.textContent('[data-testid=check-out-cash-worth]')).toBe(
+      '= TZS 106,000, at TZS 2,650 for USD 1',
+    );
+    // Settled: no manager is asked for.
+    expect(await page.$('[data-testid=check-out-pin]')).toBeNull();
+    await page.click('[data-testid=check-out-confirm]');
+    await page.waitForSelector('[data-testid=check-out]', { state: 'detached', timeout: 30_000 });
+    const steps = await page.evaluate(() => window.preview!.deskSteps());
+    expect(steps.map((step) => step.type)).toEqual([
+      'folio.payment',
+      'folio.payment',
+      'reservation.check_out',
+    ]);
+    expect(steps[0]!.payload).toMatchObject({ method: 'cash', amount: 10_600 });
+    expect(steps[1]!.payload).toMatchObject({
+      method: 'cash',
+      foreign: { currency: 'USD', amount: 4_000, rate: 2_650 },
+    });
   });
 
   it('charges a sale to the room of a guest checked in here, found by room number (Alt+4)', async () => {
@@ -157,5 +214,15 @@ describe('the front desk', () => {
     const [tender] = tendered[0]!;
     expect(tender).toMatchObject({ method: 'room', reservation: 'resv_arrive1', room: '201' });
     expect(`TZS ${tender!.amount.toLocaleString('en')}`).toBe(due);
+
+    // The guest checked out on another desk before the sale synced: the server refuses the charge,
+    // and the sale says whose room, why, and what to do.
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.preview!.refuseRoomCharge());
+    await page.keyboard.press('Alt+S');
+    await page.waitForSelector('[data-testid=sales-panel] [data-testid=server-refusal]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=sales-panel] [data-testid=server-refusal]')).toContain(
+      'Not charged to room 201 (Amina Juma): the guest has checked out. Only a guest checked in can charge to the room. Take this sale’s payment again another way: cash, card or mobile money.',
+    );
   });
 });

@@ -215,6 +215,14 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.fill('[data-testid=walk-in-name]', 'Peter Mushi'),
     (page) => page.waitForSelector('[data-testid=walk-in-total]').then(() => undefined),
   ],
+  'desk-walk-in-day-use': [
+    ...desk,
+    press('F2'),
+    (page) => page.selectOption('[data-testid=walk-in-type]', 'rt_siesta').then(() => undefined),
+    (page) => page.fill('[data-testid=walk-in-blocks]', '3'),
+    (page) => page.fill('[data-testid=walk-in-name]', 'Rehema Ali'),
+    (page) => page.waitForSelector('[data-testid=walk-in-total]').then(() => undefined),
+  ],
   'desk-check-in': [
     ...desk,
     press('F3'),
@@ -231,8 +239,38 @@ const SCREENS: Record<string, Step[]> = {
     (page) => page.click('[data-testid=check-in-confirm]'),
     (page) => page.waitForSelector('[data-room="201"][data-state=occupied]').then(() => undefined),
   ],
-  'desk-check-out': [...desk, press('F4'), (page) => page.fill('[data-testid=check-out-cash]', '20000')],
+  'desk-check-out': [
+    ...desk,
+    press('F4'),
+    (page) => page.fill('[data-testid=check-out-cash-shillings]', '20000'),
+  ],
+  // Paid in dollars at the property's rate: the most within the balance, the rest in shillings.
+  'desk-check-out-usd': [
+    ...desk,
+    press('F4'),
+    (page) => page.click('[data-testid=check-out-cash] [role=radio]:nth-child(2)'),
+  ],
+  'desk-check-in-usd': [
+    ...desk,
+    press('F3'),
+    (page) => page.click('[data-testid=check-in-deposit] [role=radio]:nth-child(2)'),
+    (page) => page.fill('[data-testid=check-in-deposit-foreign]', '50'),
+  ],
   'tender-room': [...desk, press('Alt+D'), control('fillCart()'), press('F10'), press('Alt+4')],
+  // A sale charged to room 103, refused: the guest checked out on another desk before it synced.
+  'sale-room-refused': [
+    ...desk,
+    press('Alt+D'),
+    control('fillCart()'),
+    press('F10'),
+    press('Alt+4'),
+    (page) => page.waitForSelector('[data-testid=room-charge-guests]').then(() => undefined),
+    press('Enter'),
+    (page) => page.waitForSelector('[data-testid=sale-done]').then(() => undefined),
+    press('Escape'),
+    control('refuseRoomCharge()'),
+    press('Alt+S'),
+  ],
   'desk-housekeeping': [...desk, (page) => page.click('[data-room="102"]'), press('F7')],
   'desk-conflict': [
     ...desk,

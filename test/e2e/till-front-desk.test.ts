@@ -132,7 +132,7 @@ describe('the front desk on the till', () => {
       await page.keyboard.press('F3');
       await page.waitForSelector('[data-testid=check-in]');
       await fillGuest(page, 'Baraka Mushi', 'P7654321');
-      await page.fill('[data-testid=check-in-deposit]', '50000');
+      await page.fill('[data-testid=check-in-deposit-shillings]', '50000');
       await page.click('[data-testid=check-in-confirm]');
       await roomState(page, roomNumbers[1]!, 'occupied');
       // The deposit opens the drawer too, a job of its own, in either order with the card.

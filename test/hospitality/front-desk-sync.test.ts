@@ -237,6 +237,61 @@ describe('the front desk’s commands', () => {
     expect(refusedWith(again)).toBe('parameter_invalid');
   });
 
+  it('walks a guest in for day use, priced by the type’s block rate, and checks them in and out', async () => {
+    const till = await pairedTill();
+    const { roomType, rooms } = await makeRoomType(api, {
+      name: 'Day room',
+      rooms: 1,
+      first: 1,
+      day_use_rate: 12_000,
+    });
+    await api.post('/v1/hospitality/availability', { room_type: roomType.id, mode: 'day_use' });
+    const reservation = newId('reservation');
+    // From now (15:00) for three hours of the day, as the desk books a day-use walk-in.
+    const startsAt = at() - (at() % 60);
+    const dayUse = (id: string, hours: number) =>
+      command('reservation.create', {
+        reservation: id,
+        room_type: roomType.id,
+        room: rooms[0],
+        starts_at: startsAt,
+        ends_at: startsAt + hours * 3_600,
+        guest: guest('Rehema Ali'),
+      });
+    expect(applied((await till.push(dayUse(reservation, 3)))[0])).toEqual({
+      reservation,
+      status: 'confirmed',
+      room: rooms[0],
+    });
+    const shown = (await api.get(`/v1/hospitality/reservations/${reservation}`)).body;
+    expect(shown).toMatchObject({
+      mode: 'day_use',
+      arrival: null,
+      quote: { blocks: 3, room_charge: 36_000 },
+    });
+    // The room is held for those hours: a second walk-in into it then is refused and recorded.
+    const [clash] = await till.push(dayUse(newId('reservation'), 1));
+    expect(refusedWith(clash)).toBe('room_unavailable');
+
+    const results = await till.push(
+      command('reservation.check_in', { reservation, ...arrivingGuest() }),
+      command('folio.payment', { reservation, method: 'cash', amount: shown.total }),
+      command('reservation.check_out', { reservation }),
+    );
+    expect(results.map((result) => result.status)).toEqual(['applied', 'applied', 'applied']);
+    expect(await folioOf(reservation)).toMatchObject({ status: 'closed', balance: 0, override: null });
+    const pulled = await till.pull('reservations', (docs) =>
+      docs.some((doc) => doc.id === reservation && doc.status === 'checked_out'),
+    );
+    expect(pulled.findLast((doc) => doc.id === reservation)).toMatchObject({
+      mode: 'day_use',
+      starts_at: startsAt,
+      ends_at: startsAt + 3 * 3_600,
+      folio_nights_posted: 1,
+      folio_balance: 0,
+    });
+  });
+
   it('gives a room once when two tills check different stays into it: the second is refused whole', async () => {
     const [first, second] = await Promise.all([pairedTill(), pairedTill()]);
     const { roomType, rooms } = await makeRoomType(api, { name: 'Contested', rooms: 2, first: 1 });

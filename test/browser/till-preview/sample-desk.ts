@@ -4,24 +4,32 @@
  * preview laid over them, so the screens look as they do on a till.
  */
 import { BehaviorSubject, combineLatest, map } from 'rxjs';
-import { addDays, quoteNights, type StayQuote } from '@tz/core';
+import { addDays, quoteNights, shillingsOf, type StayQuote } from '@tz/core';
 import type { TillStore } from '../../../apps/desktop/src/renderer/data/api.ts';
 import {
   deskToday,
   levySettingsOf,
   overlay,
   pricedRoomType,
-  quoteStay,
   stayDates,
   type DeskCommand,
   type DeskData,
   type ReservationDoc,
+  type RoomTypeDoc,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-state.ts';
 import {
   deskView,
   freeRooms,
   stayBalance,
 } from '../../../apps/desktop/src/renderer/data/front-desk/desk-view.ts';
+import { walkInQuote } from '../../../apps/desktop/src/renderer/data/front-desk/walk-in.ts';
+
+interface DeskControls {
+  refuseNext: () => void;
+  clashElsewhere: () => void;
+  /** The desk's steps queued, in order. */
+  deskSteps: () => Array<{ type: string; payload: Record<string, unknown> }>;
+}
 
 type DeskPart = Pick<
   TillStore,
@@ -38,13 +46,7 @@ type DeskPart = Pick<
   | 'dismissConflict'
 >;
 
-export function sampleDesk(
-  now: number,
-  enabled$: BehaviorSubject<boolean>,
-): DeskPart & {
-  refuseNext: () => void;
-  clashElsewhere: () => void;
-} {
+export function sampleDesk(now: number, enabled$: BehaviorSubject<boolean>): DeskPart & DeskControls {
   const today = deskToday(now);
   const property: DeskData['property'] = {
     id: 'property',
@@ -57,7 +59,8 @@ export function sampleDesk(
     check_out_time: '10:00',
     star_rating: null,
     region: 'mainland',
-    usd_rate: null,
+    // Dollars taken at the desk at this rate (on the mainland it sets no tax).
+    usd_rate: 2_650,
     hotel_levy_bps: null,
     tourism_levy_bps: null,
     infrastructure_tax_usd: null,
@@ -65,7 +68,7 @@ export function sampleDesk(
     booking_mode: 'nightly',
     confirmation: 'instant',
   };
-  const type = (id: string, name: string, base_rate: number, max_adults: number) => ({
+  const type = (id: string, name: string, base_rate: number, max_adults: number): RoomTypeDoc => ({
     id,
     _deleted: false,
     name,
@@ -77,7 +80,12 @@ export function sampleDesk(
     booking_mode: null,
     confirmation: null,
   });
-  const roomTypes = [type('rt_single', 'Single', 45_000, 1), type('rt_double', 'Double', 70_000, 2)];
+  const roomTypes: RoomTypeDoc[] = [
+    type('rt_single', 'Single', 45_000, 1),
+    type('rt_double', 'Double', 70_000, 2),
+    // Sold by the hour for day use: 15,000 a block of an hour.
+    { ...type('rt_siesta', 'Siesta room', 0, 2), day_use_rate: 15_000, booking_mode: 'day_use' },
+  ];
   const room = (
     number: string,
     floor: string,
@@ -99,6 +107,7 @@ export function sampleDesk(
     room('201', '2', 'rt_double', 'clean'),
     room('202', '2', 'rt_double', 'clean'),
     room('203', '2', 'rt_single', 'clean'),
+    room('204', '2', 'rt_siesta', 'clean'),
   ];
   const data0: DeskData = { property, roomTypes, rooms, rates: [], reservations: [], conflicts: [] };
   const stay = (
@@ -203,7 +212,8 @@ export function sampleDesk(
     return freeRooms(overlaid(), one.room_type, dates.arrival, dates.departure, id).map((r) => r.id);
   };
   const at = Math.floor(now / 1000);
-  const desk: DeskPart & { refuseNext: () => void; clashElsewhere: () => void } = {
+  const desk: DeskPart & DeskControls = {
+    deskSteps: () => commands$.value.map(({ type, payload }) => ({ type, payload })),
     refuseNext: () => {
       refuse = true;
     },
@@ -234,19 +244,7 @@ export function sampleDesk(
         enabled ? deskView({ ...data, conflicts }, commands, dismissed, now) : null,
       ),
     ),
-    quoteWalkIn: (request) => {
-      const arrival = request.arrival ?? today;
-      const departure = addDays(arrival, request.nights);
-      const quote = quoteStay(data, {
-        roomType: request.roomType,
-        arrival,
-        departure,
-        adults: request.adults,
-        children: request.children,
-      });
-      const free = freeRooms(overlaid(), request.roomType, arrival, departure).map((r) => r.id);
-      return Promise.resolve({ arrival, departure, quote, room: free[0] ?? null, freeRooms: free });
-    },
+    quoteWalkIn: (request) => Promise.resolve(walkInQuote(data, overlaid(), request, now)),
     walkIn: async (request) => {
       const quoted = await desk.quoteWalkIn(request);
       const reservation = `resv_walkin${seq + 1}`;
@@ -255,8 +253,9 @@ export function sampleDesk(
         reservation,
         room_type: request.roomType,
         room: roomId,
-        arrival: quoted.arrival,
-        departure: quoted.departure,
+        ...(quoted.dayUse
+          ? { starts_at: quoted.dayUse.startsAt, ends_at: quoted.dayUse.endsAt }
+          : { arrival: quoted.arrival, departure: quoted.departure }),
         adults: request.adults,
         children: request.children,
         guest: { name: request.guestName },
@@ -279,6 +278,13 @@ export function sampleDesk(
           amount: request.deposit,
           at,
         });
+      if (request.depositForeign)
+        queue('folio.payment', {
+          reservation: request.reservation,
+          method: 'deposit',
+          foreign: { ...request.depositForeign, rate: property.usd_rate },
+          at,
+        });
       return Promise.resolve('no_printer');
     },
     moveStay: (reservation, roomId) =>
@@ -295,8 +301,15 @@ export function sampleDesk(
           amount: request.cash,
           at,
         });
+      const foreign = request.foreign && {
+        currency: 'USD' as const,
+        amount: request.foreign.amount,
+        rate: property.usd_rate!,
+      };
+      if (foreign) queue('folio.payment', { reservation: request.reservation, method: 'cash', foreign, at });
+      const taken = (request.cash ?? 0) + (foreign ? shillingsOf(foreign) : 0);
       queue('reservation.check_out', { reservation: request.reservation, at });
-      return Promise.resolve({ balance: owed - (request.cash ?? 0), print: 'no_printer' as const });
+      return Promise.resolve({ balance: owed - taken, print: 'no_printer' as const });
     },
     dismissConflict: ({ command }) =>
       Promise.resolve(dismissed$.next(new Set([...dismissed$.value, command]))),

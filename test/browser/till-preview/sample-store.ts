@@ -9,6 +9,7 @@ import {
   itemCount,
   normalizeTanzanianMobile,
   priceCart,
+  roomChargeRefusal,
   type Discount,
   type PullDocument,
   type ReceiptDocument,
@@ -198,6 +199,10 @@ export interface SampleControls {
   refuseNextCheckIn(): void;
   /** Another desk's step refused over a room this desk's guest holds, as the server records it. */
   clashElsewhere(): void;
+  /** The front desk's steps queued, in order. */
+  deskSteps(): Array<{ type: string; payload: Record<string, unknown> }>;
+  /** The last sale, charged to a room, comes back refused: the guest checked out on another desk. */
+  refuseRoomCharge(): void;
   /** A ticketed event (or two) pulled: the door shows. */
   setDoor(shown: SampleDoor): Promise<void>;
   /** The door's ticket codes by holder, and one of an event it does not hold. */
@@ -371,7 +376,7 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
 
   const lastExport$ = new BehaviorSubject<TillExportDownload | null>(null);
   const deskShown$ = new BehaviorSubject(false);
-  const { refuseNext, clashElsewhere, ...desk } = sampleDesk(NOW, deskShown$);
+  const { refuseNext, clashElsewhere, deskSteps, ...desk } = sampleDesk(NOW, deskShown$);
   const { setDoor, doorCodes, ...door } = sampleDoor(NOW, (total) => makeSale(total, 'pending', NOW));
   const tillStore: TillStore = {
     ...desk,
@@ -754,7 +759,42 @@ export function sampleStore(): { store: TillStore; controls: SampleControls } {
     holdCustomerSearches: (held) => customerSearches.hold(held),
     setDesk: (shown) => deskShown$.next(shown),
     refuseNextCheckIn: () => refuseNext(),
+    deskSteps: () => deskSteps(),
     clashElsewhere: () => clashElsewhere(),
+    refuseRoomCharge: () => {
+      const [sale, ...rest] = sales$.value;
+      const tenders = tendered.at(-1) ?? [];
+      const index = tenders.findIndex((one) => one.method === 'room');
+      const tender = tenders[index];
+      if (!sale || tender?.method !== 'room') return;
+      const field = `tenders.${index}.reservation`;
+      const why = roomChargeRefusal('checked_out');
+      const refused: Sale = {
+        ...sale,
+        status: 'refused',
+        refusal: {
+          code: 'parameter_invalid',
+          message: `${field}: ${why}`,
+          details: { [field]: why },
+          roomCharge: { room: tender.room, guest: tender.guest, status: 'checked_out' },
+        },
+      };
+      sales$.next([refused, ...rest]);
+      sync$.next({
+        ...sync$.value,
+        unsynced: Math.max(0, sync$.value.unsynced - 1),
+        refused: [
+          ...sync$.value.refused,
+          {
+            id: sale.commandId,
+            type: 'order.create',
+            createdAt: sale.soldAt,
+            label: sale.receiptNumber,
+            refusal: refused.refusal!,
+          },
+        ],
+      });
+    },
     setDoor,
     doorCodes,
   };

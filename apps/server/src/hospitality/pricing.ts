@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import {
+  bookingModeOf,
   invalidField,
   quoteDayUse,
   quoteNights,
@@ -35,9 +36,6 @@ export interface AvailabilityQuery extends Party {
   room_type?: string | undefined;
 }
 
-export const modeOf = (property: PropertyRow, roomType: RoomTypeRow): BookingMode =>
-  roomType.booking_mode ?? property.booking_mode;
-
 export function stayRequestOf(value: AvailabilityQuery | ReservationInput): StayRequest {
   if (value.arrival !== undefined && value.departure !== undefined)
     return { arrival: value.arrival, departure: value.departure };
@@ -65,7 +63,7 @@ export function priceStay(
   request: StayRequest,
   party: Party,
 ): { quote: StayQuote; mode: BookingMode } {
-  const mode = modeOf(property, roomType);
+  const mode = bookingModeOf(property, roomType);
   const priced = pricedRoomType(roomType, rates);
   const settings = levySettingsOf(property);
   if ('arrival' in request) {

@@ -1,4 +1,4 @@
-import { AppError } from '@tz/core';
+import { AppError, DESK_STAY_WINDOW_DAYS, ROOM_HOLDING_STATUSES } from '@tz/core';
 import { isTransaction, type Queryable } from '../db/database.ts';
 import { PROPERTY_COLUMNS } from '../hospitality/property.ts';
 
@@ -219,11 +219,13 @@ const COLLECTIONS = {
     table: 'hospitality_rates',
     columns: ['room_type_id', 'starts_on', 'ends_on', 'days_of_week', 'rate'],
   },
-  // The desk's stays: those holding a room, and the rest until a week after they ended. A stay
-  // leaves that window only as time passes, never to come back, so no change is ever missed by it.
+  // The desk's stays: those holding a room, and the rest until a week after they ended (core's
+  // `leftDeskWindow`, by which the till drops them). A stay leaves that window only as time passes,
+  // never to come back, so no change is ever missed by it.
   reservations: {
     table: 'hospitality_reservations',
-    only: `(status IN ('pending', 'confirmed', 'checked_in') OR ends_at > {now}::timestamptz - interval '7 days')`,
+    only: `(status IN (${ROOM_HOLDING_STATUSES.map((status) => `'${status}'`).join(', ')})
+      OR ends_at > {now}::timestamptz - interval '${DESK_STAY_WINDOW_DAYS} days')`,
     columns: [
       'room_type_id',
       'room_id',

@@ -32,6 +32,12 @@ export type PropertyTimeZone = (typeof PROPERTY_TIME_ZONES)[number];
 
 export const BOOKING_MODES = ['nightly', 'day_use'] as const;
 export type BookingMode = (typeof BOOKING_MODES)[number];
+/** How a room type is booked: its own mode, else the property's. */
+export const bookingModeOf = (
+  property: { booking_mode: BookingMode },
+  roomType: { booking_mode: BookingMode | null },
+): BookingMode => roomType.booking_mode ?? property.booking_mode;
+
 export const CONFIRMATION_MODES = ['instant', 'on_request'] as const;
 export type ConfirmationMode = (typeof CONFIRMATION_MODES)[number];
 

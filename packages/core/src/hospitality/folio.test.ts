@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nightCharges, shillingsOf, splitInProportion } from './folio.ts';
+import { deskCurrencies, foreignWithin, nightCharges, shillingsOf, splitInProportion } from './folio.ts';
 import type { LevySettings } from './levies.ts';
 import { quoteDayUse, quoteNights, type PricedRoomType } from './quote.ts';
 import { addDays } from './stay.ts';
@@ -131,5 +131,29 @@ describe('shillingsOf', () => {
     expect(shillingsOf({ currency: 'USD', amount: 10_000, rate: 2_650 })).toBe(265_000);
     expect(shillingsOf({ currency: 'USD', amount: 1, rate: 2_650 })).toBe(27);
     expect(shillingsOf({ currency: 'KES', amount: 150, rate: 20 })).toBe(30);
+  });
+});
+
+describe('deskCurrencies and foreignWithin', () => {
+  it('takes dollars at the property’s rate once it is set', () => {
+    expect(deskCurrencies({ usd_rate: null })).toEqual([]);
+    expect(deskCurrencies({ usd_rate: 2_650 })).toEqual([{ currency: 'USD', rate: 2_650 }]);
+  });
+
+  it('finds the most of a currency worth no more than a balance, whatever the rate', () => {
+    expect(foreignWithin(130_000, { currency: 'USD', rate: 2_650 })).toBe(4_905);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.constantFrom('USD' as const, 'UGX' as const),
+        (balance, rate, currency) => {
+          const amount = foreignWithin(balance, { currency, rate });
+          const worth = (a: number) => (a === 0 ? 0 : shillingsOf({ currency, amount: a, rate }));
+          expect(worth(amount)).toBeLessThanOrEqual(balance);
+          expect(worth(amount + 1)).toBeGreaterThan(balance);
+        },
+      ),
+    );
   });
 });

@@ -108,6 +108,32 @@ export function shillingsOf(foreign: ForeignTender): number {
   return Number(shillings);
 }
 
+/** A currency the front desk takes cash in besides shillings, at the property's rate. */
+export interface DeskCurrency {
+  currency: Currency;
+  /** Shillings for one whole unit. */
+  rate: number;
+}
+
+/**
+ * The currencies the desk takes besides shillings: US dollars at the
+ * property's `usd_rate`, once it is set (the rate the office keeps for the
+ * infrastructure tax is the rate the desk takes dollars at).
+ */
+export function deskCurrencies(property: { usd_rate: number | null }): DeskCurrency[] {
+  return property.usd_rate === null ? [] : [{ currency: 'USD', rate: property.usd_rate }];
+}
+
+/** The most of a currency (smallest units) worth no more than `shillings` at the rate: `shillingsOf` inverted. */
+export function foreignWithin(shillings: number, { currency, rate }: DeskCurrency): number {
+  const scale = 10 ** minorUnitsOf(currency);
+  const worth = (amount: number) => Math.floor((2 * amount * rate + scale) / (2 * scale));
+  let amount = Math.floor((shillings * scale) / rate);
+  while (worth(amount + 1) <= shillings) amount += 1;
+  while (amount > 0 && worth(amount) > shillings) amount -= 1;
+  return Math.max(amount, 0);
+}
+
 const shillings = z.number().int({ error: 'must be whole shillings' }).min(1).max(MAX_AMOUNT);
 const description = textSchema(200).min(1, { error: 'is required' });
 

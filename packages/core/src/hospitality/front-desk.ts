@@ -12,7 +12,13 @@ import { shiftIdSchema } from '../retail/shift-status.ts';
 import { reservationCreateBody } from './commands.ts';
 import { foreignTenderSchema, nightCharges } from './folio.ts';
 import { guestRegistrationSchema } from './registration.ts';
-import { HOUSEKEEPING_STATUSES, type HousekeepingStatus } from './states.ts';
+import {
+  HOUSEKEEPING_STATUSES,
+  holdsRoom,
+  RESERVATION_STATUSES,
+  type HousekeepingStatus,
+  type ReservationStatus,
+} from './states.ts';
 import type { StayQuote } from './quote.ts';
 
 const at = z.number().int().min(0).max(MAX_UNIX_SECONDS).describe('Unix seconds on the till');
@@ -146,4 +152,35 @@ export function deskBalance(input: {
   const unposted = new Set(nights.slice(input.nightsPosted, Math.max(input.nightsPosted, input.nightsDue)));
   const due = charges.filter((charge) => unposted.has(charge.night)).reduce((sum, c) => sum + c.amount, 0);
   return input.folioBalance + due - input.unsyncedPayments;
+}
+
+// ------------------------------------------------------------- room charges
+
+/**
+ * Why a sale tendered to a room is refused: the stay is not checked in (or its
+ * folio is closed). The server says it under `tenders.N.reservation`; the till
+ * reads the stay's state back from it (`roomChargeRefusedStatus`) to tell the
+ * cashier in words which guest and why.
+ */
+export function roomChargeRefusal(status: ReservationStatus): string {
+  return `is ${status.replace('_', ' ')}: only a guest checked in can charge to the room`;
+}
+
+/** The stay's state a room charge's refusal names, or null for another refusal. */
+export function roomChargeRefusedStatus(message: string): ReservationStatus | null {
+  return RESERVATION_STATUSES.find((status) => message === roomChargeRefusal(status)) ?? null;
+}
+
+// ------------------------------------------------------------ the window
+
+/** Days a stay that no longer holds a room stays on the desk after it ended (the change feed's window). */
+export const DESK_STAY_WINDOW_DAYS = 7;
+
+/**
+ * Whether a stay has left the desk's window by `nowMs`: it holds no room and
+ * ended more than `DESK_STAY_WINDOW_DAYS` ago. The feed sends such a stay no
+ * more, and it never comes back into the window, so a till may drop it.
+ */
+export function leftDeskWindow(stay: { status: ReservationStatus; ends_at: number }, nowMs: number): boolean {
+  return !holdsRoom(stay.status) && stay.ends_at * 1000 <= nowMs - DESK_STAY_WINDOW_DAYS * 86_400_000;
 }

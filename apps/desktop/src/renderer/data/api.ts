@@ -24,6 +24,7 @@ import type {
   PullDocument,
   QuantityUnit,
   ReceiptDocument,
+  ReservationStatus,
   TillPayment,
   ZReportFigures,
 } from '@tz/core';
@@ -252,8 +253,11 @@ export type TenderEntry =
   | { method: 'card'; amount: number; reference: string }
   /** A payment started with `startMobileMoney` and seen `paid`. */
   | { method: 'mobile_money'; payment: string; amount: number; network?: string }
-  /** Charged to a checked-in stay's folio (`resv_...`); the room's number is for the receipt. */
-  | { method: 'room'; amount: number; reservation: string; room: string };
+  /**
+   * Charged to a checked-in stay's folio (`resv_...`); the room's number is for the receipt, and it
+   * and the guest's name for the cashier should the server refuse the charge.
+   */
+  | { method: 'room'; amount: number; reservation: string; room: string; guest: string };
 
 export interface MobileMoneyRequest {
   amount: number;
@@ -269,6 +273,15 @@ export interface CommandRefusal {
   code: string;
   message: string;
   details?: Record<string, string>;
+  /** A sale the server would not charge to a room: which room and guest, and the stay's state it named. */
+  roomCharge?: RoomChargeRefused;
+}
+
+export interface RoomChargeRefused {
+  room: string;
+  guest: string | null;
+  /** Null when the server's reason named none (no such stay). */
+  status: ReservationStatus | null;
 }
 
 /** A sale made on this till, from its command and, once synced, the server's order. */
@@ -427,10 +440,15 @@ export interface TillSettings {
 
 // ---------------------------------------------------------------- front desk
 
-/** A walk-in as the desk takes it: arriving today unless `arrival` says otherwise. */
+/**
+ * A walk-in as the desk takes it: arriving today unless `arrival` says otherwise; for a type
+ * booked for day use, from now (to the minute) for `blocks` of the type's block length, ending
+ * the same day.
+ */
 export interface WalkInRequest {
   roomType: string;
   nights: number;
+  blocks?: number;
   arrival?: string;
   adults: number;
   children: number;
@@ -443,6 +461,8 @@ export interface WalkInRequest {
 export interface WalkInQuote {
   arrival: string;
   departure: string;
+  /** A day-use stay's hours (unix seconds); null for nights. */
+  dayUse: { startsAt: number; endsAt: number } | null;
   quote: StayQuote;
   /** The room the stay would get, or null when none of the type is free. */
   room: string | null;
@@ -459,12 +479,22 @@ export interface CheckInRequest {
   guests: GuestEntry[];
   /** Cash taken as a deposit, in shillings. */
   deposit?: number;
+  /** A deposit in another currency the desk takes (`deskCurrencies`), instead or as well. */
+  depositForeign?: ForeignCash;
+}
+
+/** Cash in another currency: its code and the amount in its smallest unit (cents). */
+export interface ForeignCash {
+  currency: string;
+  amount: number;
 }
 
 export interface CheckOutRequest {
   reservation: string;
-  /** Cash taken for the balance now. */
+  /** Cash taken for the balance now, in shillings. */
   cash?: number;
+  /** Cash in another currency the desk takes, at the property's rate; with `cash`, no more than the balance. */
+  foreign?: ForeignCash;
   /** A balance left other than zero: a manager's PIN (none when a manager is signed in) and why. */
   managerPin?: string;
   reason?: string;

@@ -47,6 +47,7 @@ import { abandonUnsynced, exportRefused, exportUnsynced } from './sync/till-end.
 import type { SyncTiming } from './sync/sync-engine.ts';
 import { trpcTransport } from './sync/transport.ts';
 import type { SyncTransport } from './sync/transport.ts';
+import { startPruning } from './front-desk/desk-prune.ts';
 
 export * from './api.ts';
 export { currentBridge } from './store/hardware.ts';
@@ -125,6 +126,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
   });
   // Set once the store is closing: a start still on its way stops at its next step.
   let closing = false;
+  let stopPruning: (() => void) | null = null;
   const startSyncing = async () => {
     credential.next(await session.loadCredential(ctx));
     if (closing) return;
@@ -132,6 +134,8 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     if (closing) return;
     const current = await kv.get<Device>(KV.device);
     if (db.isLeader() && current && !hasEnded(current) && !current.retired) printJobs.start();
+    // The leader drops the stays that left the desk's window, once now and then hourly.
+    if (db.isLeader()) stopPruning = startPruning(ctx);
   };
   void db
     .waitForLeadership()
@@ -282,6 +286,7 @@ export async function openTillStore(options: OpenOptions): Promise<TillStore> {
     printJobs$: watchPrintJobs(ctx),
     async close() {
       closing = true;
+      stopPruning?.();
       index.stop();
       salesIndex.stop();
       ctx.scale.stop();

@@ -1,9 +1,11 @@
 /** A sale's tenders, checked against the payments and the stays they name. */
 import {
   mobileMoneyTenderProblem,
+  roomChargeRefusal,
   type Currency,
   type OrderTenderInput,
   type PaymentId,
+  type ReservationStatus,
   type TenderInput,
 } from '@tz/core';
 import type { Tenant } from '../../actor.ts';
@@ -54,11 +56,7 @@ export async function resolveTenders(
         if (!stay)
           throw invalid('parameter_invalid', `${at}.reservation`, 'is not a reservation of this account');
         if (stay.status !== 'checked_in' || stay.folio_closed)
-          throw invalid(
-            'parameter_invalid',
-            `${at}.reservation`,
-            `is ${stay.status.replace('_', ' ')}: only a guest checked in can charge to the room`,
-          );
+          throw invalid('parameter_invalid', `${at}.reservation`, roomChargeRefusal(stay.status));
         return {
           method: 'room',
           amount: tender.amount,
@@ -97,9 +95,14 @@ export async function resolveTenders(
  */
 async function roomsToCharge(db: Queryable, tenant: Tenant, tenders: readonly OrderTenderInput[]) {
   const ids = tenders.flatMap((tender) => (tender.method === 'room' ? [tender.reservation] : []));
-  const stays = new Map<string, { status: string; folio_closed: boolean; room: string | null }>();
+  const stays = new Map<string, { status: ReservationStatus; folio_closed: boolean; room: string | null }>();
   if (ids.length === 0) return stays;
-  const found = await db.query<{ id: string; status: string; folio_closed: boolean; room: string | null }>(
+  const found = await db.query<{
+    id: string;
+    status: ReservationStatus;
+    folio_closed: boolean;
+    room: string | null;
+  }>(
     `SELECT r.id, r.status, r.folio_closed_at IS NOT NULL AS folio_closed, m.number AS room
      FROM hospitality_reservations r LEFT JOIN hospitality_rooms m ON m.id = r.room_id
      WHERE r.id = ANY($1::text[]) AND r.merchant_id = $2 AND r.livemode = $3 ORDER BY r.id FOR UPDATE OF r`,

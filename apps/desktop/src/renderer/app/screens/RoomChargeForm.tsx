@@ -29,7 +29,7 @@ export function RoomChargeForm({ remaining, currency, busy, onTake }: TenderForm
   const pick = (position: number) => {
     const stay = guests[position];
     if (!stay || !valid) return;
-    onTake({ method: 'room', amount, reservation: stay.id, room: stay.roomNumber });
+    onTake({ method: 'room', amount, reservation: stay.id, room: stay.roomNumber, guest: stay.guestName });
   };
   return (
     <form

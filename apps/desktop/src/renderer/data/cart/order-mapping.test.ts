@@ -169,7 +169,13 @@ describe('a sale charged to a guest room', () => {
   const total = priceCart(toCartInput(stored, STORE)).total;
   const tenders: TenderEntry[] = [
     { method: 'cash', amount: 4_000 },
-    { method: 'room', amount: total - 4_000, reservation: 'resv_01JDROOMSTAY0000000000000', room: '101' },
+    {
+      method: 'room',
+      amount: total - 4_000,
+      reservation: 'resv_01JDROOMSTAY0000000000000',
+      room: '101',
+      guest: 'Amina Juma',
+    },
   ];
 
   it('carries the stay in the order command, for the server to post to its folio', () => {

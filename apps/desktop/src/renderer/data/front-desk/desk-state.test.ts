@@ -7,27 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { PullDocument } from '@tz/core';
 import { APPLIED_OVERLAY_MS, nightsDue, overlay, type DeskCommand, type DeskData } from './desk-state.ts';
 import { deskView } from './desk-view.ts';
+import { property } from './desk-fixtures.ts';
 
 const NOW = Date.parse('2026-11-26T12:00:00+03:00');
-const property = {
-  id: 'property',
-  _deleted: false,
-  name: 'Mwambao',
-  address_lines: [],
-  phone: null,
-  time_zone: 'Africa/Dar_es_Salaam',
-  check_in_time: '14:00',
-  check_out_time: '10:00',
-  star_rating: null,
-  region: 'mainland',
-  usd_rate: null,
-  hotel_levy_bps: null,
-  tourism_levy_bps: null,
-  infrastructure_tax_usd: null,
-  vat_bps: null,
-  booking_mode: 'nightly',
-  confirmation: 'instant',
-} satisfies PullDocument<'property'>;
 const room = (number: string): PullDocument<'rooms'> => ({
   id: `room_${number}`,
   _deleted: false,

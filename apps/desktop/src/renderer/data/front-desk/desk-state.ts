@@ -10,6 +10,7 @@
 import {
   eastAfricaDate,
   nightsOf,
+  quoteDayUse,
   quoteNights,
   shillingsOf,
   type ForeignTender,
@@ -106,11 +107,31 @@ export interface StayAsked {
   children: number;
 }
 
+/** A day-use stay asked: whole blocks between two instants (unix seconds). */
+export interface DayUseAsked {
+  roomType: string;
+  startsAt: number;
+  endsAt: number;
+  adults: number;
+  children: number;
+}
+
+function pricing(data: DeskData, roomType: string) {
+  const type = data.roomTypes.find((candidate) => candidate.id === roomType);
+  if (!data.property || !type) throw new Error('The room type is not on this till');
+  return { type: pricedRoomType(type, data.rates), settings: levySettingsOf(data.property) };
+}
+
 /** A nightly stay's quote from the pulled property, type and rates: core's `quoteNights`, as the server prices it. */
 export function quoteStay(data: DeskData, stay: StayAsked): StayQuote {
-  const type = data.roomTypes.find((candidate) => candidate.id === stay.roomType);
-  if (!data.property || !type) throw new Error('The room type is not on this till');
-  return quoteNights(pricedRoomType(type, data.rates), levySettingsOf(data.property), stay);
+  const { type, settings } = pricing(data, stay.roomType);
+  return quoteNights(type, settings, stay);
+}
+
+/** A day-use stay's quote by the type's block rate: core's `quoteDayUse`, as the server prices it. */
+export function quoteDayUseStay(data: DeskData, stay: DayUseAsked): StayQuote {
+  const { type, settings } = pricing(data, stay.roomType);
+  return quoteDayUse(type, settings, { ...stay, starts_at: stay.startsAt, ends_at: stay.endsAt });
 }
 
 // ---------------------------------------------------------------- dates
@@ -128,6 +149,22 @@ export function stayDates(stay: ReservationDoc): { arrival: string; departure: s
 
 /** Unix ms of a date's clock time (`14:00`) at the property. */
 const atProperty = (date: string, time: string) => Date.parse(`${date}T${time}:00+03:00`);
+
+/**
+ * When a stay holds its room, unix seconds: a day-use stay its hours, a
+ * nightly one from the arrival's check-in time to the departure's check-out.
+ */
+export function stayInstants(
+  stay: ReservationDoc,
+  property: PropertyDoc,
+): { startsAt: number; endsAt: number } {
+  if (stay.mode === 'day_use' || !stay.arrival || !stay.departure)
+    return { startsAt: stay.starts_at, endsAt: stay.ends_at };
+  return {
+    startsAt: atProperty(stay.arrival, property.check_in_time) / 1000,
+    endsAt: atProperty(stay.departure, property.check_out_time) / 1000,
+  };
+}
 
 /** The nights due by `nowMs`: each at the check-in time of its date, all once the departure has come. */
 export function nightsDue(stay: ReservationDoc, property: PropertyDoc, nowMs: number): number {
@@ -169,24 +206,20 @@ function createdHere(data: DeskData, payload: Record<string, unknown>): Reservat
     reservation: string;
     room_type: string;
     room?: string;
-    arrival: string;
-    departure: string;
-    adults?: number;
-    children?: number;
     guest: { name: string; phone?: string };
     at: number;
-  };
+    adults?: number;
+    children?: number;
+  } & ({ arrival: string; departure: string } | { starts_at: number; ends_at: number });
   const adults = p.adults ?? 1;
   const children = p.children ?? 0;
+  const party = { roomType: p.room_type, adults, children };
   let quote: StayQuote | null = null;
   try {
-    quote = quoteStay(data, {
-      roomType: p.room_type,
-      arrival: p.arrival,
-      departure: p.departure,
-      adults,
-      children,
-    });
+    quote =
+      'arrival' in p
+        ? quoteStay(data, { ...party, arrival: p.arrival, departure: p.departure })
+        : quoteDayUseStay(data, { ...party, startsAt: p.starts_at, endsAt: p.ends_at });
   } catch {
     quote = null;
   }
@@ -200,11 +233,21 @@ function createdHere(data: DeskData, payload: Record<string, unknown>): Reservat
     room_type: p.room_type,
     room: p.room ?? null,
     status: onRequest ? 'pending' : 'confirmed',
-    mode: 'nightly',
-    arrival: p.arrival,
-    departure: p.departure,
-    starts_at: Math.floor(atProperty(p.arrival, checkIn) / 1000),
-    ends_at: Math.floor(atProperty(p.departure, checkOut) / 1000),
+    ...('arrival' in p
+      ? {
+          mode: 'nightly' as const,
+          arrival: p.arrival,
+          departure: p.departure,
+          starts_at: Math.floor(atProperty(p.arrival, checkIn) / 1000),
+          ends_at: Math.floor(atProperty(p.departure, checkOut) / 1000),
+        }
+      : {
+          mode: 'day_use' as const,
+          arrival: null,
+          departure: null,
+          starts_at: p.starts_at,
+          ends_at: p.ends_at,
+        }),
     adults,
     children,
     guest_name: p.guest.name,

@@ -18,6 +18,7 @@ import {
   nightsDue,
   overlay,
   stayDates,
+  stayInstants,
   type DeskCommand,
   type DeskCommandType,
   type DeskData,
@@ -62,6 +63,8 @@ export interface DeskStay {
   waiting: boolean;
   /** Due on an earlier day and not come yet (the stay still runs): listed with today's arrivals. */
   overdue: boolean;
+  /** A day-use stay's hours (unix seconds); null for nights. */
+  hours: { startsAt: number; endsAt: number } | null;
 }
 
 /**
@@ -165,6 +168,7 @@ export function deskView(
       balance: stayBalance(stay, property, overlaid, nowMs),
       waiting: overlaid.waiting.has(stay.id),
       overdue: stay.status !== 'checked_in' && dates.arrival < today,
+      hours: stay.mode === 'day_use' ? { startsAt: stay.starts_at, endsAt: stay.ends_at } : null,
     };
   };
   // Guests due on an earlier day who have not come, while their stay still runs: the desk may yet check them in.
@@ -285,15 +289,38 @@ export function freeRooms(
   departure: string,
   except: string | null = null,
 ): RoomDoc[] {
+  return freeOf(overlaid, roomType, except, (stay) => {
+    const dates = stayDates(stay);
+    // A day-use stay holds its day; nights are from arrival up to the night before departure.
+    const last = dates.departure > dates.arrival ? dates.departure : addDays(dates.arrival, 1);
+    return dates.arrival < departure && arrival < last;
+  });
+}
+
+/** The rooms of a type free for some hours (a day-use stay, unix seconds): no stay holding them then. */
+export function freeRoomsAt(
+  overlaid: Pick<Overlaid, 'rooms' | 'reservations'>,
+  property: PropertyDoc,
+  roomType: string,
+  startsAt: number,
+  endsAt: number,
+): RoomDoc[] {
+  return freeOf(overlaid, roomType, null, (stay) => {
+    const held = stayInstants(stay, property);
+    return held.startsAt < endsAt && startsAt < held.endsAt;
+  });
+}
+
+function freeOf(
+  overlaid: Pick<Overlaid, 'rooms' | 'reservations'>,
+  roomType: string,
+  except: string | null,
+  overlaps: (stay: ReservationDoc) => boolean,
+): RoomDoc[] {
   const held = new Set(
     overlaid.reservations
       .filter((stay) => stay.id !== except && stay.room !== null && HOLDING.has(stay.status))
-      .filter((stay) => {
-        const dates = stayDates(stay);
-        // A day-use stay holds its day; nights are from arrival up to the night before departure.
-        const last = dates.departure > dates.arrival ? dates.departure : addDays(dates.arrival, 1);
-        return dates.arrival < departure && arrival < last;
-      })
+      .filter(overlaps)
       .map((stay) => stay.room),
   );
   // Rooms ready now first, then ones to clean, then ones a guest leaves today.

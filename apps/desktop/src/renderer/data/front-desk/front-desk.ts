@@ -8,7 +8,6 @@
 import { combineLatest, firstValueFrom, map, shareReplay, startWith, timer } from 'rxjs';
 import type { Observable } from 'rxjs';
 import {
-  addDays,
   assertTransition,
   buildFolioDocument,
   buildRegistrationCard,
@@ -29,19 +28,19 @@ import type { Context } from '../store/context.ts';
 import type { ReceiptPrinting } from '../printing/printing.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { approveByManager, requireCashier } from '../session/session.ts';
-import { openShiftId, queueCommand, unixSeconds } from '../shifts/shifts.ts';
+import { queueCommand, unixSeconds } from '../shifts/shifts.ts';
+import { deskCash, takeCash } from './desk-cash.ts';
 import {
   DESK_COMMAND_TYPES,
-  deskToday,
   nightsDue,
   overlay,
-  quoteStay,
   stayDates,
   type DeskCommand,
   type DeskData,
   type ReservationDoc,
 } from './desk-state.ts';
 import { deskView, freeRooms, stayBalance, type DeskView } from './desk-view.ts';
+import { walkInQuote } from './walk-in.ts';
 
 const DISMISSED = 'desk:dismissed';
 /** The board is read again each minute: the day turns, and nights fall due at the check-in time. */
@@ -153,27 +152,10 @@ function requireStay(stays: readonly ReservationDoc[], id: string): ReservationD
   return stay;
 }
 
-function walkInStay(ctx: Context, request: WalkInRequest) {
-  const arrival = request.arrival ?? deskToday(ctx.now());
-  if (!Number.isInteger(request.nights) || request.nights < 1)
-    throw new TillRefusal('invalid', 'At least one night', { field: 'nights' });
-  return { arrival, departure: addDays(arrival, request.nights) };
-}
-
 /** A walk-in's price and the room it would get, from what the till holds. */
 export async function quoteWalkIn(ctx: Context, request: WalkInRequest): Promise<WalkInQuote> {
   const { data, overlaid } = await requireDesk(ctx);
-  const dates = walkInStay(ctx, request);
-  const quote = await withRefusals(() =>
-    quoteStay(data, {
-      roomType: request.roomType,
-      ...dates,
-      adults: request.adults,
-      children: request.children,
-    }),
-  );
-  const free = freeRooms(overlaid, request.roomType, dates.arrival, dates.departure);
-  return { ...dates, quote, room: free[0]?.id ?? null, freeRooms: free.map((room) => room.id) };
+  return withRefusals(() => walkInQuote(data, overlaid, request, ctx.now()));
 }
 
 /** Books a walk-in (or a phone booking) at the desk: `reservation.create` with an id made here. */
@@ -185,7 +167,7 @@ export async function walkIn(
   const quoted = await quoteWalkIn(ctx, request);
   const room = request.room ?? quoted.room;
   if (!room || !quoted.freeRooms.includes(room))
-    throw new TillRefusal('room_unavailable', 'No room of this type is free for these nights');
+    throw new TillRefusal('room_unavailable', 'No room of this type is free for the stay');
   const name = request.guestName.trim();
   if (name === '') throw new TillRefusal('invalid', 'The guest’s name is needed', { field: 'guest' });
   const phone = request.guestPhone?.trim();
@@ -197,8 +179,9 @@ export async function walkIn(
       reservation,
       room_type: request.roomType,
       room,
-      arrival: quoted.arrival,
-      departure: quoted.departure,
+      ...(quoted.dayUse
+        ? { starts_at: quoted.dayUse.startsAt, ends_at: quoted.dayUse.endsAt }
+        : { arrival: quoted.arrival, departure: quoted.departure }),
       adults: request.adults,
       children: request.children,
       guest: { name, ...(phone ? { phone } : {}) },
@@ -242,6 +225,7 @@ export async function checkIn(
     throw new TillRefusal('room_unavailable', 'That room is out of order');
   if (request.guests.length === 0)
     throw new TillRefusal('invalid', 'Register at least one guest', { field: 'guests' });
+  const deposit = deskCash(property, request.deposit, request.depositForeign, 'deposit');
   const guests = request.guests.map((guest, index) => {
     const checked = guestRegistrationSchema.safeParse(guest);
     if (!checked.success) {
@@ -259,8 +243,7 @@ export async function checkIn(
     { reservation: stay.id, ...(room !== stay.room ? { room } : {}), guests, at },
     { cashier: cashier.id },
   );
-  if (request.deposit && request.deposit > 0)
-    await takeCash(ctx, stay.id, 'deposit', request.deposit, cashier.id, at);
+  await takeCash(ctx, stay.id, 'deposit', deposit, cashier.id, at);
   const store = await currentStore(ctx);
   const dates = stayDates(stay);
   const card = buildRegistrationCard({
@@ -332,28 +315,6 @@ function chargesSoFar(stay: ReservationDoc, due: number): Array<{ kind: FolioSli
 }
 
 /**
- * Cash taken at the desk into the drawer: on the stay's folio, and in the open
- * shift's Z report (the shift and cashier travel with the payment, so the
- * server's report counts it too).
- */
-async function takeCash(
-  ctx: Context,
-  reservation: string,
-  method: 'cash' | 'deposit',
-  amount: number,
-  cashier: string,
-  at: number,
-): Promise<void> {
-  const shift = await openShiftId(ctx);
-  await queueCommand(
-    ctx,
-    'folio.payment',
-    { reservation, method, amount, at, cashier, ...(shift ? { shift } : {}) },
-    { cashier, ...(shift ? { shift } : {}) },
-  );
-}
-
-/**
  * Checks a guest out: cash taken for the balance (`folio.payment`), then
  * `reservation.check_out`; a balance left other than zero needs a manager's
  * PIN and a reason. Prints the folio slip.
@@ -369,10 +330,10 @@ export async function checkOut(
   if (stay.status !== 'checked_in')
     throw new TillRefusal('invalid', 'Only a guest in house checks out', { status: stay.status });
   const owed = stayBalance(stay, property, overlaid, ctx.now());
-  const cash = request.cash ?? 0;
-  if (!Number.isInteger(cash) || cash < 0 || cash > Math.max(owed, 0))
+  const taken = deskCash(property, request.cash, request.foreign, 'cash');
+  if (taken.worth > Math.max(owed, 0))
     throw new TillRefusal('invalid', 'Take no more cash than the balance', { field: 'cash' });
-  const left = owed - cash;
+  const left = owed - taken.worth;
   let override: { reason: string; approved_by: string; name: string } | undefined;
   if (left !== 0) {
     const reason = request.reason?.trim() ?? '';
@@ -382,7 +343,7 @@ export async function checkOut(
     override = { reason, approved_by: manager.id, name: manager.name };
   }
   const at = unixSeconds(ctx.now());
-  if (cash > 0) await takeCash(ctx, stay.id, 'cash', cash, cashier.id, at);
+  await takeCash(ctx, stay.id, 'cash', taken, cashier.id, at);
   await queueCommand(
     ctx,
     'reservation.check_out',
@@ -398,7 +359,7 @@ export async function checkOut(
   const earlier = charged - owed;
   const payments: Array<{ kind: FolioSlipPayment; amount: number }> = [
     { kind: 'earlier', amount: Math.max(earlier, 0) },
-    { kind: 'cash', amount: cash },
+    { kind: 'cash', amount: taken.worth },
   ];
   const store = await currentStore(ctx);
   const dates = stayDates(stay);
@@ -421,7 +382,7 @@ export async function checkOut(
     issuedAt: new Date(ctx.now()),
     cashier: cashier.name,
   });
-  if (cash > 0) void printing.openDrawer();
+  if (taken.worth > 0) void printing.openDrawer();
   return { balance: left, print: await printed(printing.printRows(slip)) };
 }
 

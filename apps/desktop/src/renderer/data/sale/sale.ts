@@ -32,6 +32,7 @@ import { loadCart, removeSold } from '../cart/cart.ts';
 import { pendingEdits } from '../cart/cart-edits.ts';
 import { currentStore, requireDevice, withRefusals } from '../store/context.ts';
 import { digitalReceiptOf } from './digital-receipt.ts';
+import { commandRefusal } from './refusals.ts';
 import type { Context } from '../store/context.ts';
 import { findCustomer } from '../customers/customers.ts';
 import { KV } from '../store/kv.ts';
@@ -241,6 +242,11 @@ async function completeOne(
         total: priced.total,
         currency: priced.currency,
         ...paidByMethod(allocation),
+        room_charges: tenders.flatMap((tender) =>
+          tender.method === 'room'
+            ? [{ reservation: tender.reservation, room: tender.room, guest: tender.guest }]
+            : [],
+        ),
         lines: priced.lines.map((line) => ({
           unit: line.unit,
           quantity_milli: line.quantityMilli,
@@ -318,7 +324,7 @@ export function saleFrom(command: CommandDoc): Sale {
     cashierName: typeof command.receipt?.cashier === 'string' ? command.receipt.cashier : '',
     soldAt: command.created_at,
     status: command.status,
-    refusal: command.error,
+    refusal: commandRefusal(command),
     order,
     flags: [],
     refundedAmount: 0,

@@ -168,6 +168,8 @@ export interface CommandDoc {
     mobile_money: number;
     card: number;
     lines: SaleLine[];
+    /** The rooms charged, as the cashier picked them: named should the server refuse the charge. */
+    room_charges?: Array<{ reservation: string; room: string; guest: string }>;
   } | null;
   /** For a refund: the amount given back, as planned on the till. */
   refund_amount: number | null;

@@ -29,6 +29,7 @@ import { tellBacklog } from './till-end.ts';
 import { PULL_TARGETS } from '../store/schema.ts';
 import type { CommandDoc } from '../store/schema.ts';
 import { classifyFailure, failureMessage } from './transport.ts';
+import { commandRefusal } from '../sale/refusals.ts';
 
 export interface SyncTiming {
   /** First retry after a failure; doubles up to `maxBackoffMs`. */
@@ -512,6 +513,6 @@ function refusedView(command: CommandDoc): RefusedCommand {
     type: command.type,
     createdAt: command.created_at,
     label: command.receipt_number,
-    refusal: command.error ?? { code: 'unknown', message: 'Refused' },
+    refusal: commandRefusal(command) ?? { code: 'unknown', message: 'Refused' },
   };
 }

@@ -5,14 +5,15 @@
  * The registration card prints for the guest to sign.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { ID_DOCUMENT_TYPES, shopDate } from '@tz/core';
+import { deskCurrencies, ID_DOCUMENT_TYPES } from '@tz/core';
 import type { DeskConflict, DeskStay, DeskView, GuestEntry } from '../../../data/api.ts';
-import { parseAmount, useI18n } from '../../../i18n/index.tsx';
+import { useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { Dialog, Message } from '../../components/Dialog.tsx';
-import { AmountInput } from '../../components/inputs.tsx';
 import { useNotify } from '../../notices.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
+import { cashTaken, DeskCashFields, NO_CASH, type CashTyped } from './DeskCashFields.tsx';
 import { useStore } from '../../store.tsx';
 
 type Guest = Required<Omit<GuestEntry, 'phone'>>;
@@ -49,7 +50,7 @@ export function CheckInDialog({
   // A room refused at sync is not offered first again.
   const [room, setRoom] = useState(conflict ? '' : (stay.room ?? ''));
   const [guests, setGuests] = useState<Guest[]>([blank(stay.guestName)]);
-  const [deposit, setDeposit] = useState('');
+  const [deposit, setDeposit] = useState<CashTyped>(NO_CASH);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -65,8 +66,8 @@ export function CheckInDialog({
   }, [stay.id]);
 
   const numbers = new Map(view.floors.flatMap((floor) => floor.rooms).map((one) => [one.id, one.number]));
-  const depositAmount = deposit.trim() === '' ? 0 : parseAmount(deposit, 'TZS');
-  const ready = room !== '' && guests.every(complete) && depositAmount !== null && !busy;
+  const depositTaken = cashTaken(deposit, deskCurrencies(view.property));
+  const ready = room !== '' && guests.every(complete) && depositTaken !== null && !busy;
   const set = (index: number, patch: Partial<Guest>) =>
     setGuests(guests.map((guest, at) => (at === index ? { ...guest, ...patch } : guest)));
 
@@ -79,7 +80,8 @@ export function CheckInDialog({
         reservation: stay.id,
         ...(room !== stay.room ? { room } : {}),
         guests,
-        ...(depositAmount ? { deposit: depositAmount } : {}),
+        ...(depositTaken?.shillings ? { deposit: depositTaken.shillings } : {}),
+        ...(depositTaken?.foreign ? { depositForeign: depositTaken.foreign } : {}),
       })
       .then(
         async (printed) => {
@@ -106,8 +108,7 @@ export function CheckInDialog({
       <form className="desk-form" onSubmit={submit}>
         <div className="stack">
           <p className="muted">
-            {stay.typeName} ·{' '}
-            {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
+            {stay.typeName} · {stayWhen(t, stay)}
           </p>
           <label>
             {t('deskRoom')}
@@ -125,15 +126,13 @@ export function CheckInDialog({
               ))}
             </select>
           </label>
-          <label>
-            {t('deskDeposit')}
-            <AmountInput
-              value={deposit}
-              onChange={setDeposit}
-              currency="TZS"
-              data-testid="check-in-deposit"
-            />
-          </label>
+          <DeskCashFields
+            property={view.property}
+            label={t('deskDeposit')}
+            value={deposit}
+            onChange={setDeposit}
+            testId="check-in-deposit"
+          />
           <button type="submit" className="primary big" disabled={!ready} data-testid="check-in-confirm">
             {t('deskCheckIn')}
           </button>

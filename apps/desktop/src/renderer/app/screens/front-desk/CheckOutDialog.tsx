@@ -5,15 +5,17 @@
  * PIN and a reason, as the no-sale's approval does. The folio slip prints.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { shopDate } from '@tz/core';
+import { deskCurrencies, foreignWithin, shillingsOf } from '@tz/core';
 import type { Cashier, DeskStay, DeskView } from '../../../data/api.ts';
-import { formatMoney, parseAmount, useI18n } from '../../../i18n/index.tsx';
+import { formatMoney, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { Dialog, Message } from '../../components/Dialog.tsx';
-import { AmountInput, PinInput, ReasonInput } from '../../components/inputs.tsx';
+import { PinInput, ReasonInput } from '../../components/inputs.tsx';
 import { useNotify } from '../../notices.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
 import { useObservable, useStore } from '../../store.tsx';
+import { cashTaken, DeskCashFields, NO_CASH, typedAmount, type CashTyped } from './DeskCashFields.tsx';
 
 export function CheckOutDialog({
   view,
@@ -29,7 +31,7 @@ export function CheckOutDialog({
   const notify = useNotify();
   const cashier = useObservable<Cashier | null>(store.cashier$, null);
   const [balance, setBalance] = useState<number | null>(null);
-  const [cash, setCash] = useState('');
+  const [cash, setCash] = useState<CashTyped>(NO_CASH);
   const [reason, setReason] = useState('');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -39,20 +41,30 @@ export function CheckOutDialog({
     store.balanceOf(stay.id).then(
       (owed) => {
         setBalance(owed);
-        setCash(owed > 0 ? String(owed) : '');
+        setCash({ ...NO_CASH, shillings: owed > 0 ? String(owed) : '' });
       },
       (failure: unknown) => setError(refusalText(language, failure)),
     );
   }, [stay.id]);
 
-  const taken = cash.trim() === '' ? 0 : parseAmount(cash, 'TZS');
-  const left = balance === null || taken === null ? null : balance - taken;
+  const accepted = deskCurrencies(view.property);
+  const taken = cashTaken(cash, accepted);
+  const left = balance === null || taken === null ? null : balance - taken.worth;
+  // Another currency chosen: the most of it within the balance, the few shillings it cannot make up besides.
+  const inCurrency = (currency: string): CashTyped => {
+    const owed = Math.max(balance ?? 0, 0);
+    const rate = accepted.find((one) => one.currency === currency);
+    if (!rate) return { ...NO_CASH, shillings: owed > 0 ? String(owed) : '' };
+    const amount = foreignWithin(owed, rate);
+    const rest = owed - (amount === 0 ? 0 : shillingsOf({ ...rate, amount }));
+    return { currency, foreign: typedAmount(amount, currency), shillings: rest > 0 ? String(rest) : '' };
+  };
   const needsOverride = left !== null && left !== 0;
   const needsPin = needsOverride && cashier?.role !== 'manager';
   const ready =
     left !== null &&
     taken !== null &&
-    taken <= Math.max(balance ?? 0, 0) &&
+    taken.worth <= Math.max(balance ?? 0, 0) &&
     (!needsOverride || reason.trim() !== '') &&
     (!needsPin || pin.length >= 4) &&
     !busy;
@@ -65,7 +77,8 @@ export function CheckOutDialog({
     store
       .checkOut({
         reservation: stay.id,
-        ...(taken ? { cash: taken } : {}),
+        ...(taken?.shillings ? { cash: taken.shillings } : {}),
+        ...(taken?.foreign ? { foreign: taken.foreign } : {}),
         ...(needsOverride ? { reason: reason.trim(), ...(needsPin ? { managerPin: pin } : {}) } : {}),
       })
       .then(
@@ -92,23 +105,21 @@ export function CheckOutDialog({
     <Dialog title={`${t('deskCheckOut')}: ${stay.guestName}`} onClose={onClose} testId="check-out">
       <form className="stack" onSubmit={submit}>
         <p className="muted">
-          {roomNumber ? t('deskRoomNumber', { room: roomNumber }) : t('deskNoRoom')} ·{' '}
-          {t('deskStayDates', { arrival: shopDate(stay.arrival), departure: shopDate(stay.departure) })}
+          {roomNumber ? t('deskRoomNumber', { room: roomNumber }) : t('deskNoRoom')} · {stayWhen(t, stay)}
         </p>
         <p className="echo" data-testid="check-out-balance">
           {t('deskBalance')}: {balance === null ? '…' : formatMoney(balance, 'TZS')}
         </p>
         {balance !== null && balance > 0 && (
-          <label>
-            {t('deskCashTaken')}
-            <AmountInput
-              value={cash}
-              onChange={setCash}
-              currency="TZS"
-              autoFocus
-              data-testid="check-out-cash"
-            />
-          </label>
+          <DeskCashFields
+            property={view.property}
+            label={t('deskCashTaken')}
+            value={cash}
+            onChange={setCash}
+            onCurrency={inCurrency}
+            autoFocus
+            testId="check-out-cash"
+          />
         )}
         {needsOverride && (
           <>

@@ -13,6 +13,7 @@ import { ServerRefusal } from '../../components/Dialog.tsx';
 import { useShortcuts, type KeyAction } from '../../keyboard/shortcuts.ts';
 import { useNotify } from '../../notices.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
 import { useObservable, useStore } from '../../store.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { CheckInDialog } from './CheckInDialog.tsx';
@@ -229,11 +230,7 @@ function StayList({
                   {stay.roomNumber ? t('deskRoomNumber', { room: stay.roomNumber }) : t('deskNoRoom')}
                 </span>
                 <span className="muted">
-                  {stay.typeName} ·{' '}
-                  {t('deskStayDates', {
-                    arrival: shopDate(stay.arrival),
-                    departure: shopDate(stay.departure),
-                  })}
+                  {stay.typeName} · {stayWhen(t, stay)}
                 </span>
                 {stay.status === 'checked_in' && stay.balance !== 0 && (
                   <span className={stay.balance > 0 ? 'owes' : 'muted'}>

@@ -1,16 +1,18 @@
 /**
- * F2 at the desk: a guest with no booking. Room type, nights (from today),
- * the party and the guest's name; the price is core's quote from the pulled
- * rates and the room is the first free one of the type on this till's board
- * (another may be picked). Booking queues `reservation.create`.
+ * F2 at the desk: a guest with no booking. Room type, nights (from today) or,
+ * for a type booked for day use, blocks of its time from now; the party and
+ * the guest's name; the price is core's quote from the pulled rates (or the
+ * type's day rate) and the room is the first free one of the type on this
+ * till's board (another may be picked). Booking queues `reservation.create`.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { shopDate } from '@tz/core';
+import { bookingModeOf } from '@tz/core';
 import type { DeskView, WalkInQuote } from '../../../data/api.ts';
 import { formatMoney, useI18n } from '../../../i18n/index.tsx';
 import type { MessageKey } from '../../../i18n/en.ts';
 import { Dialog, Message } from '../../components/Dialog.tsx';
 import { refusalText } from '../../refusal.ts';
+import { stayWhen } from './stay-when.ts';
 import { useStore } from '../../store.tsx';
 
 const whole = (text: string, min: number) =>
@@ -29,6 +31,7 @@ export function WalkInDialog({
   const { t, language } = useI18n();
   const [roomType, setRoomType] = useState(view.roomTypes[0]?.id ?? '');
   const [nights, setNights] = useState('1');
+  const [blocks, setBlocks] = useState('1');
   const [adults, setAdults] = useState('1');
   const [children, setChildren] = useState('0');
   const [name, setName] = useState('');
@@ -37,10 +40,19 @@ export function WalkInDialog({
   const [quote, setQuote] = useState<WalkInQuote | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const party = { nights: whole(nights, 1), adults: whole(adults, 1), children: whole(children, 0) };
+  const type = view.roomTypes.find((one) => one.id === roomType);
+  const dayUse = type !== undefined && bookingModeOf(view.property, type) === 'day_use';
+  const length = dayUse ? whole(blocks, 1) : whole(nights, 1);
+  const party = { adults: whole(adults, 1), children: whole(children, 0) };
   const asked =
-    party.nights !== null && party.adults !== null && party.children !== null
-      ? { roomType, nights: party.nights, adults: party.adults, children: party.children }
+    length !== null && party.adults !== null && party.children !== null
+      ? {
+          roomType,
+          nights: dayUse ? 0 : length,
+          ...(dayUse ? { blocks: length } : {}),
+          adults: party.adults,
+          children: party.children,
+        }
       : null;
   const key = JSON.stringify(asked);
 
@@ -101,33 +113,23 @@ export function WalkInDialog({
             </select>
           </label>
           <div className="row">
-            <label>
-              {t('deskNights')}
-              <input
-                inputMode="numeric"
-                value={nights}
-                onChange={(e) => setNights(e.target.value)}
-                data-testid="walk-in-nights"
+            {dayUse ? (
+              <Count
+                label={t('deskDayUseBlocks', { minutes: type.day_use_block_minutes })}
+                value={blocks}
+                onChange={setBlocks}
+                testId="walk-in-blocks"
               />
-            </label>
-            <label>
-              {t('deskAdults')}
-              <input
-                inputMode="numeric"
-                value={adults}
-                onChange={(e) => setAdults(e.target.value)}
-                data-testid="walk-in-adults"
-              />
-            </label>
-            <label>
-              {t('deskChildren')}
-              <input
-                inputMode="numeric"
-                value={children}
-                onChange={(e) => setChildren(e.target.value)}
-                data-testid="walk-in-children"
-              />
-            </label>
+            ) : (
+              <Count label={t('deskNights')} value={nights} onChange={setNights} testId="walk-in-nights" />
+            )}
+            <Count label={t('deskAdults')} value={adults} onChange={setAdults} testId="walk-in-adults" />
+            <Count
+              label={t('deskChildren')}
+              value={children}
+              onChange={setChildren}
+              testId="walk-in-children"
+            />
           </div>
           <label>
             {t('deskGuestName')}
@@ -153,16 +155,20 @@ export function WalkInDialog({
         <div className="stack">
           {quote && (
             <>
-              <p className="muted">
-                {t('deskStayDates', {
-                  arrival: shopDate(quote.arrival),
-                  departure: shopDate(quote.departure),
-                })}
+              <p className="muted" data-testid="walk-in-when">
+                {stayWhen(t, { ...quote, hours: quote.dayUse })}
               </p>
               <dl className="desk-quote" data-testid="walk-in-quote">
                 {[
                   [
-                    `${t('deskRoomCharge')} · ${t('deskNightsCount', { count: quote.quote.nights })}`,
+                    `${t('deskRoomCharge')} · ${
+                      quote.dayUse && type
+                        ? t('deskBlocksCount', {
+                            count: quote.quote.blocks,
+                            minutes: type.day_use_block_minutes,
+                          })
+                        : t('deskNightsCount', { count: quote.quote.nights })
+                    }`,
                     quote.quote.room_charge,
                   ],
                   ...quote.quote.levies
@@ -203,5 +209,19 @@ export function WalkInDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+function Count(props: { label: string; value: string; onChange: (text: string) => void; testId: string }) {
+  return (
+    <label>
+      {props.label}
+      <input
+        inputMode="numeric"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        data-testid={props.testId}
+      />
+    </label>
   );
 }
