@@ -1,2 +1,3 @@
 export * from './statutory.ts';
 export * from './payslip.ts';
+export * from './employee.ts';
