@@ -113,6 +113,8 @@ describe('employee records', () => {
     for (const response of [
       await publishable.get(`/v1/employees/${employee.id}`),
       await publishable.get('/v1/employees?limit=100'),
+      await publishable.get(`/v1/employees/${employee.id}/payslip?period=2026-01`),
+      await publishable.get('/v1/statutory/settings'),
       await publishable.post('/v1/employees', { name: 'X', role: 'cashier', stores: [store], pin: '5931' }),
       await publishable.patch(`/v1/employees/${employee.id}`, { name: 'X' }),
     ]) {

@@ -71,6 +71,7 @@ import { SubscriptionScheduler } from './subscriptions/scheduler.ts';
 import { SubscriptionService } from './subscriptions/service.ts';
 import { SyncService } from './sync/service.ts';
 import { EmployeeService } from './tills/employees.ts';
+import { PayrollService } from './people/payroll.ts';
 import { PrintJobService } from './tills/print-jobs.ts';
 import { PrinterService } from './tills/printers.ts';
 import { TillRecovery } from './sync/recovery.ts';
@@ -167,6 +168,7 @@ export interface Services {
   tills: TillService;
   tillRecovery: TillRecovery;
   employees: EmployeeService;
+  payroll: PayrollService;
   printers: PrinterService;
   printJobs: PrintJobService;
   shifts: ShiftService;
@@ -401,6 +403,7 @@ export function createServices(
     tills,
     tillRecovery: new TillRecovery(database, sync),
     employees: new EmployeeService(),
+    payroll: new PayrollService(),
     printers: new PrinterService(),
     printJobs,
     shifts,

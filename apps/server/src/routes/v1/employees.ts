@@ -5,6 +5,7 @@ import {
   employeeRecordFields,
   idPattern,
   JURISDICTIONS,
+  monthSchema,
   PIN_PATTERN,
   RESIDENCIES,
 } from '@tz/core';
@@ -13,6 +14,7 @@ import { listPage } from '../../db/list-page.ts';
 import { listEnvelope, listQuery } from '../../http/list.ts';
 import { employeeObject } from '../../tills/employees.ts';
 import { booleanQuery } from './retail/schemas.ts';
+import { payslipSchema } from './payslip-schema.ts';
 import { livemode, unix } from './schemas.ts';
 
 const tag = 'Employees';
@@ -107,6 +109,20 @@ export const employeeRoutes = [
     params: employeeIdParams,
     response: employeeSchema,
     handler: ({ params, auth, db, services }) => services.employees.retrieve(db, auth, params.id),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/employees/{id}/payslip',
+    tag,
+    summary: 'Preview an employee’s payslip',
+    description:
+      'The month’s payslip by core’s rules (docs/PEOPLE.md, "A payslip"), computed and not stored: the rates in force that month for the employee’s jurisdiction, and SDL by the headcount employed that month. Every line is whole shillings and `net` is `gross` minus the deductions printed. A month before the first rate set, a month the employee was not employed, or an employee without a `basic_salary` is a 400 `parameter_invalid` saying which.',
+    auth: 'secret',
+    params: employeeIdParams,
+    query: z.strictObject({ period: monthSchema.describe('The month, YYYY-MM') }),
+    response: payslipSchema,
+    handler: ({ params, query, auth, db, services }) =>
+      services.payroll.previewPayslip(db, auth, params.id, query.period),
   }),
   defineRoute({
     method: 'POST',
