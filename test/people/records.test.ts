@@ -151,6 +151,16 @@ describe('employee records', () => {
     const ended = await api.patch(`/v1/employees/${employee.id}`, { status: 'terminated' });
     expect(ended.body).toMatchObject({ status: 'terminated', active: false });
     expect(ended.body.end_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // A fixed term cut short ends on the termination's day, not the term's; one given ends then.
+    const fixedTerm = await makeEmployee(api, [store], { start_date: '2025-01-06', end_date: '2099-12-31' });
+    const cut = await api.patch(`/v1/employees/${fixedTerm.id}`, { status: 'terminated' });
+    expect(cut.body.end_date >= ended.body.end_date && cut.body.end_date < '2099-12-31').toBe(true);
+    const dated = await makeEmployee(api, [store], { start_date: '2025-01-06' });
+    const given = await api.patch(`/v1/employees/${dated.id}`, {
+      status: 'terminated',
+      end_date: '2026-03-31',
+    });
+    expect(given.body.end_date).toBe('2026-03-31');
     for (const status of ['active', 'suspended']) {
       const refused = await api.patch(`/v1/employees/${employee.id}`, { status });
       expect(refused.status).toBe(400);

@@ -42,12 +42,16 @@ export const recordValues = (record: EmployeeRecord): unknown[] =>
 
 /**
  * A change of status through core's gate, and what follows from it: only an active employee
- * signs in at a till, reinstatement lets them again, and a termination without an end date
- * ends today in the shop's zone.
+ * signs in at a till, reinstatement lets them again, and a termination that gives no end date
+ * ends the employment today in the shop's zone (or on the end already recorded, if earlier).
  */
 export function nextEmployment(
   current: { status: EmployeeStatus; active: boolean },
-  change: { status?: EmployeeStatus | undefined; active?: boolean | undefined },
+  change: {
+    status?: EmployeeStatus | undefined;
+    active?: boolean | undefined;
+    end_date?: string | null | undefined;
+  },
   record: EmployeeRecord,
   now: Date,
 ): { status: EmployeeStatus; active: boolean; record: EmployeeRecord } {
@@ -61,11 +65,12 @@ export function nextEmployment(
     );
   const active =
     status !== 'active' ? false : (change.active ?? (current.status !== 'active' || current.active));
-  if (status === 'terminated' && current.status !== 'terminated' && !record.end_date) {
+  if (status === 'terminated' && current.status !== 'terminated' && !change.end_date) {
     const today = eastAfricaDate(now);
+    const latest = record.end_date && record.end_date < today ? record.end_date : today;
     const ended = {
       ...record,
-      end_date: record.start_date && record.start_date > today ? record.start_date : today,
+      end_date: record.start_date && record.start_date > latest ? record.start_date : latest,
     };
     return { status, active, record: ended };
   }
