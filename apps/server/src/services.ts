@@ -72,6 +72,7 @@ import { SubscriptionScheduler } from './subscriptions/scheduler.ts';
 import { SubscriptionService } from './subscriptions/service.ts';
 import { SyncService } from './sync/service.ts';
 import { EmployeeService } from './tills/employees.ts';
+import { PayrollService } from './people/payroll.ts';
 import { PrintJobService } from './tills/print-jobs.ts';
 import { PrinterService } from './tills/printers.ts';
 import { TillRecovery } from './sync/recovery.ts';
@@ -168,6 +169,7 @@ export interface Services {
   tills: TillService;
   tillRecovery: TillRecovery;
   employees: EmployeeService;
+  payroll: PayrollService;
   printers: PrinterService;
   printJobs: PrintJobService;
   shifts: ShiftService;
@@ -403,6 +405,7 @@ export function createServices(
     tills,
     tillRecovery: new TillRecovery(database, sync),
     employees: new EmployeeService(),
+    payroll: new PayrollService(),
     printers: new PrinterService(),
     printJobs,
     shifts,

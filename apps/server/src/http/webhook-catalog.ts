@@ -28,6 +28,10 @@ const DESCRIPTIONS: Record<string, string> = {
     'A print job failed; `failure_reason` says why (`offline`, `paper_out`, `cover_open`, `timeout`, `till_revoked`).',
   'shift.opened': 'A cashier opened a shift at a till with an opening cash float.',
   'shift.closed': 'A shift was closed; `report` is its Z report (expected against counted, by tender).',
+  'employee.created':
+    'An employee was created: the whole record, personal and pay fields included, as a secret key reads it.',
+  'employee.updated':
+    'An employee changed (name, stores, PIN, record or `status`): the whole record as it is now; the PIN is never sent.',
   'reservation.created':
     'A reservation was made (`pending` when the property confirms on request, `confirmed` otherwise); its room is held.',
   'reservation.confirmed': 'A pending reservation was accepted by the property.',

@@ -53,6 +53,9 @@ export const EVENT_TYPES = [
   'print_job.failed',
   'shift.opened',
   'shift.closed',
+  // people
+  'employee.created',
+  'employee.updated',
   // hospitality
   'reservation.created',
   'reservation.confirmed',

@@ -1,14 +1,27 @@
-import { AppError, hashPin, MANAGER_PIN_DIGITS, newId, verifyPin, type PinHash } from '@tz/core';
+import {
+  AppError,
+  EMPLOYEE_RECORD_DEFAULTS,
+  hashPin,
+  MANAGER_PIN_DIGITS,
+  newId,
+  verifyPin,
+  type EmployeeRecord,
+  type EmployeeRecordInput,
+  type EmployeeStatus,
+  type PinHash,
+} from '@tz/core';
 import type { Queryable } from '../db/database.ts';
+import { recordEvent } from '../infra/events.ts';
 import { findOwned } from '../infra/owned.ts';
 import { unixSeconds } from '../infra/time.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant } from '../actor.ts';
+import { mergeRecord, nextEmployment, RECORD_COLUMNS, recordOf, recordValues } from '../people/records.ts';
 import { lockPins, projectEmployee } from './till-employees.ts';
 
 export type EmployeeRole = 'cashier' | 'manager';
 
-export interface EmployeeRow {
+export interface EmployeeRow extends EmployeeRecord {
   id: string;
   merchant_id: string;
   livemode: boolean;
@@ -19,12 +32,16 @@ export interface EmployeeRow {
   /** Null for a PIN set before its length was kept. */
   pin_digits: number | null;
   active: boolean;
+  status: EmployeeStatus;
   deactivated_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-/** The API's employee: the PIN is write-only and never leaves the server this way. */
+/**
+ * The API's employee, for secret keys only: the PIN is write-only and never leaves the server
+ * this way, and the record's personal and pay fields are in no till's copy (`till-employees.ts`).
+ */
 export const employeeObject = (row: EmployeeRow) => ({
   id: row.id,
   object: 'employee' as const,
@@ -32,20 +49,26 @@ export const employeeObject = (row: EmployeeRow) => ({
   role: row.role,
   stores: row.store_ids,
   active: row.active,
+  status: row.status,
+  ...recordOf(row),
   livemode: row.livemode,
   created: unixSeconds(row.created_at),
   updated: unixSeconds(row.updated_at),
 });
 export type EmployeeObject = ReturnType<typeof employeeObject>;
 
-export interface EmployeeInput {
+export interface EmployeeInput extends EmployeeRecordInput {
   name: string;
   role: EmployeeRole;
   stores: string[];
   pin: string;
   active?: boolean | undefined;
 }
-export type EmployeePatch = { [K in keyof EmployeeInput]?: EmployeeInput[K] | undefined };
+export type EmployeePatch = { [K in keyof EmployeeInput]?: EmployeeInput[K] | undefined } & {
+  status?: EmployeeStatus | undefined;
+};
+
+const recordParams = (first: number) => RECORD_COLUMNS.map((_, index) => `$${first + index}`).join(', ');
 
 /** Every store named must be the caller's own, in its mode; the error names the entry (`stores.1`). */
 async function assertOwnStores(db: Queryable, tenant: Tenant, stores: readonly string[]): Promise<void> {
@@ -113,13 +136,16 @@ function assertManagerPin(role: EmployeeRole, digits: number | null): void {
 export class EmployeeService {
   async create(db: Queryable, tenant: Tenant, input: EmployeeInput) {
     const active = input.active ?? true;
+    const record = mergeRecord(EMPLOYEE_RECORD_DEFAULTS, input);
     assertManagerPin(input.role, input.pin.length);
     await assertOwnStores(db, tenant, input.stores);
     if (active) await assertPinFree(db, tenant, input.pin, input.stores, null);
     const salt = await lockPins(db, tenant);
     const inserted = await db.query<EmployeeRow>(
-      `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active, deactivated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END) RETURNING *`,
+      `INSERT INTO employees (id, merchant_id, livemode, name, role, store_ids, pin_hash, pin_digits, active,
+         deactivated_at, ${RECORD_COLUMNS.join(', ')})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9 THEN NULL ELSE now() END, ${recordParams(10)})
+       RETURNING *`,
       [
         newId('employee'),
         tenant.merchantId,
@@ -130,11 +156,14 @@ export class EmployeeService {
         JSON.stringify(await hashPin(input.pin, salt)),
         input.pin.length,
         active,
+        ...recordValues(record),
       ],
     );
     const row = inserted.rows[0]!;
     await projectEmployee(db, tenant, row, true);
-    return employeeObject(row);
+    const object = employeeObject(row);
+    await recordEvent(db, { ...tenant, type: 'employee.created', object });
+    return object;
   }
 
   async retrieve(db: Queryable, tenant: Tenant, id: string) {
@@ -164,13 +193,15 @@ export class EmployeeService {
     }
     const stores = patch.stores ?? row.store_ids;
     if (patch.stores) await assertOwnStores(db, tenant, patch.stores);
-    const active = patch.active ?? row.active;
+    const next = nextEmployment(row, patch, mergeRecord(recordOf(row), patch), new Date());
+    const active = next.active;
     if (patch.pin !== undefined && active) await assertPinFree(db, tenant, patch.pin, stores, id);
     const salt = await lockPins(db, tenant);
     const pinHash = patch.pin === undefined ? row.pin_hash : await hashPin(patch.pin, salt);
     const updated = await db.query<EmployeeRow>(
       `UPDATE employees SET name = $2, role = $3, store_ids = $4, pin_hash = $5, active = $6,
          pin_digits = $7, deactivated_at = CASE WHEN $6 THEN NULL ELSE COALESCE(deactivated_at, now()) END,
+         status = $8, ${RECORD_COLUMNS.map((column, index) => `${column} = $${9 + index}`).join(', ')},
          updated_at = now()
        WHERE id = $1 RETURNING *`,
       [
@@ -181,10 +212,14 @@ export class EmployeeService {
         JSON.stringify(pinHash),
         active,
         patch.pin?.length ?? row.pin_digits,
+        next.status,
+        ...recordValues(next.record),
       ],
     );
     const after = updated.rows[0]!;
     await projectEmployee(db, tenant, after, patch.pin !== undefined);
-    return employeeObject(after);
+    const object = employeeObject(after);
+    await recordEvent(db, { ...tenant, type: 'employee.updated', object });
+    return object;
   }
 }

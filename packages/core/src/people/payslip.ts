@@ -98,3 +98,24 @@ export function computePayslip(employee: PayslipEmployee, rates: StatutoryRates,
     pension_fund: rates.pension_fund,
   };
 }
+
+/** A payslip line's name as printed, in English (the PDF slip translates by `code`). */
+export function payslipLineLabel(
+  code: DeductionCode | ContributionCode,
+  fund: StatutoryRates['pension_fund'],
+): string {
+  switch (code) {
+    case 'pension':
+      return `${fund} (employee)`;
+    case 'paye':
+      return 'PAYE';
+    case 'heslb':
+      return 'HESLB loan repayment';
+    case 'pension_employer':
+      return `${fund} (employer)`;
+    case 'wcf':
+      return 'Workers Compensation Fund (WCF)';
+    case 'sdl':
+      return 'Skills and Development Levy (SDL)';
+  }
+}
