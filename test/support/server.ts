@@ -133,11 +133,14 @@ export async function signUp(baseUrl: string, overrides: { business_name?: strin
 
 /**
  * Polls until `check` returns a value, or fails after `timeoutMs` saying what
- * it waited for. The deadline is generous: a busy machine is slow, not wrong.
+ * it waited for. The deadline is generous: a busy machine is slow, not wrong
+ * (a sandbox payment claimed by a server that then stopped is due again only
+ * after its 5 s lease, and a loaded CI host took more than 10 s for one). It
+ * stays under the test's own 30 s, so the message says what was waited for.
  */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
   what = 'the condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
