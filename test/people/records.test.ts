@@ -168,14 +168,4 @@ describe('employee records', () => {
     }
     expect((await api.get(`/v1/employees/${employee.id}`)).body.status).toBe('terminated');
   });
-
-  it('refuses a path segment that is not an employee id as such, not as an unknown employee', async () => {
-    for (const path of ['attendance', 'disciplinary', 'salary-band-check']) {
-      const response = await api.get(`/v1/employees/${path}`);
-      expect(response.status, path).toBe(400);
-      expect(response.body.code).toBe('parameter_invalid');
-      expect(response.body.message).not.toMatch(/No such employee/);
-      expect(response.body.details).toHaveProperty('id');
-    }
-  });
 });

@@ -405,7 +405,7 @@ export function createServices(
     tills,
     tillRecovery: new TillRecovery(database, sync),
     employees: new EmployeeService(),
-    payroll: new PayrollService(),
+    payroll: new PayrollService(clock),
     printers: new PrinterService(),
     printJobs,
     shifts,

@@ -5,6 +5,7 @@
 import {
   computePayslip,
   DEFAULT_STATUTORY_SETTINGS,
+  eastAfricaDate,
   ratesInForce,
   withRates,
   type Jurisdiction,
@@ -13,6 +14,7 @@ import {
   type StatutorySettings,
 } from '@tz/core';
 import type { Queryable } from '../db/database.ts';
+import type { Clock } from '../infra/clock.ts';
 import { findOwned } from '../infra/owned.ts';
 import { invalid } from '../retail/shared.ts';
 import type { Tenant } from '../actor.ts';
@@ -33,6 +35,8 @@ function monthDays(month: Month): { first: string; last: string } {
 }
 
 export class PayrollService {
+  constructor(private readonly clock: Clock) {}
+
   /** The merchant's rate sets: core's defaults until the first change. */
   async settings(db: Queryable, tenant: Tenant, lock = false): Promise<StatutorySettings> {
     const found = await db.query<{ settings: StatutorySettings }>(
@@ -76,8 +80,10 @@ export class PayrollService {
   }
 
   /** An employee's payslip for `period` under the rates in force then, computed, never stored. */
-  async previewPayslip(db: Queryable, tenant: Tenant, id: string, period: Month) {
+  /** `period` defaults to this month in Dar es Salaam. */
+  async previewPayslip(db: Queryable, tenant: Tenant, id: string, period?: Month) {
     const employee = await findOwned<EmployeeRow>(db, 'employees', 'employee', tenant, id);
+    period ??= eastAfricaDate(this.clock.now()).slice(0, 7);
     if (employee.basic_salary === null)
       throw invalid(
         'parameter_invalid',
