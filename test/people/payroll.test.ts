@@ -1,11 +1,10 @@
-import { eastAfricaDate } from '@tz/core';
 /**
  * Statutory settings and payslip previews on PostgreSQL: the numbers of one mainland and one
  * Zanzibar employee worked by hand (docs/PEOPLE.md), SDL by the month's headcount, a past month
  * unchanged by a later change of rates, and each refusal a clean 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_STATUTORY_SETTINGS } from '@tz/core';
+import { DEFAULT_STATUTORY_SETTINGS, eastAfricaDate } from '@tz/core';
 import type { RunningServer } from '../../apps/server/src/server.ts';
 import { client, signUp, startTestServer } from '../support/server.ts';
 import type { Api } from '../support/retail.ts';

@@ -90,6 +90,8 @@ export function client(baseUrl: string, key?: string) {
       request<T>('POST', path, body, headers),
     patch: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
       request<T>('PATCH', path, body, headers),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('PUT', path, body, headers),
     delete: <T = any>(path: string, headers?: Record<string, string>) =>
       request<T>('DELETE', path, undefined, headers),
     request,

@@ -73,6 +73,7 @@ import { SubscriptionService } from './subscriptions/service.ts';
 import { SyncService } from './sync/service.ts';
 import { EmployeeService } from './tills/employees.ts';
 import { PayrollService } from './people/payroll.ts';
+import { SalaryBandService } from './people/salary-bands.ts';
 import { PrintJobService } from './tills/print-jobs.ts';
 import { PrinterService } from './tills/printers.ts';
 import { TillRecovery } from './sync/recovery.ts';
@@ -170,6 +171,7 @@ export interface Services {
   tillRecovery: TillRecovery;
   employees: EmployeeService;
   payroll: PayrollService;
+  salaryBands: SalaryBandService;
   printers: PrinterService;
   printJobs: PrintJobService;
   shifts: ShiftService;
@@ -406,6 +408,7 @@ export function createServices(
     tillRecovery: new TillRecovery(database, sync),
     employees: new EmployeeService(),
     payroll: new PayrollService(clock),
+    salaryBands: new SalaryBandService(),
     printers: new PrinterService(),
     printJobs,
     shifts,

@@ -7,6 +7,7 @@ import { referralRoutes } from './referrals.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { customerRoutes } from './customers.ts';
 import { employeeRoutes } from './employees.ts';
+import { salaryBandRoutes } from './salary-bands.ts';
 import { statutoryRoutes } from './statutory.ts';
 import { escrowRoutes } from './escrow.ts';
 import { invoiceRoutes } from './invoices.ts';
@@ -87,7 +88,7 @@ export const v1Routes: AnyRoute[] = [
   ]),
   // The orders' fixed paths before the events' `/events/{id}`.
   ...inApp('events', [...eventOrderRoutes, ...eventPromoRoutes, ...eventSetupRoutes]),
-  ...inApp('employees', [...employeeRoutes, ...statutoryRoutes]),
+  ...inApp('employees', [...salaryBandRoutes, ...employeeRoutes, ...statutoryRoutes]),
   ...inApp('printers', [...printerRoutes, ...printRoutes, ...printJobRoutes]),
   ...webhookRoutes,
   ...webhookDeliveryRoutes,
