@@ -75,10 +75,14 @@ export function watchTickets(ctx: Context): Observable<TicketIndex> {
   return ctx.db.records.find({ selector: { kind: 'tickets' }, sort: [{ id: 'asc' }] }).$.pipe(
     map((docs) =>
       book.update(
+        // A page's items are copied out only when the book applies it: the pages it has applied
+        // already (all of them but the newest, during a first sync) are not copied again.
         docs.map((doc) => ({
           key: doc.primary,
           revision: doc.revision,
-          items: doc.toJSON().items as TicketPage['items'],
+          get items() {
+            return doc.toJSON().items as TicketPage['items'];
+          },
         })),
       ),
     ),
