@@ -60,8 +60,24 @@ const reportResult = (
 const refuseCode = (message: string, field = 'code') =>
   new AppError('parameter_invalid', message, { details: { [field]: message } });
 
+/** Door keys kept imported: a door's scans of one event verify against one key. */
+const KEPT_DOOR_KEYS = 256;
+
 export class CheckinService {
+  private readonly doorKeys = new Map<string, Promise<CryptoKey | null>>();
+
   constructor(private readonly clock: Clock) {}
+
+  /** The event's public key, imported once per process (a key is never changed, only its event's). */
+  private doorKey(publicKey: string): Promise<CryptoKey | null> {
+    let key = this.doorKeys.get(publicKey);
+    if (!key) {
+      if (this.doorKeys.size >= KEPT_DOOR_KEYS) this.doorKeys.clear();
+      key = importDoorKey(publicKey);
+      this.doorKeys.set(publicKey, key);
+    }
+    return key;
+  }
 
   /** A ticket with its admission, if it has one. */
   async ticket(db: Queryable, tenant: Tenant, id: string) {
@@ -181,7 +197,7 @@ export class CheckinService {
           ).rows[0];
     // A box office's code is unsigned: only its ticket, holding exactly it, vouches for it (below).
     const listed = read.signature === null;
-    const key = signer && !listed && (await importDoorKey(signer.door_public_key));
+    const key = signer && !listed && (await this.doorKey(signer.door_public_key));
     const claim = listed ? (signer ? read.claim : null) : key ? await verifyTicketCode(code, key) : null;
     if (claim === null) return { verdict: 'invalid' };
     if (claim.event !== event.id) return { verdict: 'wrong_event' };
